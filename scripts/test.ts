@@ -1,0 +1,71 @@
+// Runs every uvu suite in its own process, two at a time, and ends with the line `N passed, N failed`.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const e2e = process.argv.includes('--e2e');
+const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const root = join(import.meta.dirname, '..');
+
+function suites(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return name === 'golden' || name === 'fixtures' ? [] : suites(path);
+      return name.endsWith('.test.ts') ? [path] : [];
+    });
+}
+
+const all = suites(join(root, 'test')).filter((f) => relative(root, f).startsWith('test/e2e/') === e2e);
+const files = filters.length ? all.filter((f) => filters.some((x) => f.includes(x))) : all;
+const ansi = /\x1b\[[0-9;]*m/g;
+
+type Result = { file: string; passed: number; failed: number; output: string; ms: number };
+
+function runSuite(file: string): Promise<Result> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [file], {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0', NODE_DISABLE_COLORS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    child.on('close', (code) => {
+      const text = output.replace(ansi, '');
+      const total = Number(/Total:\s+(\d+)/.exec(text)?.[1] ?? 0);
+      const passed = Number(/Passed:\s+(\d+)/.exec(text)?.[1] ?? 0);
+      const skipped = Number(/Skipped:\s+(\d+)/.exec(text)?.[1] ?? 0);
+      let failed = total - passed - skipped;
+      if (code !== 0 && failed === 0) failed = 1; // a suite that crashed or exited non-zero counts as a failure
+      resolve({ file: relative(root, file), passed, failed, output: text, ms: Date.now() - started });
+    });
+  });
+}
+
+const concurrency = e2e ? 1 : Number(process.env.TEST_CONCURRENCY ?? 2);
+const queue = [...files];
+const results: Result[] = [];
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const r = await runSuite(file);
+      results.push(r);
+      const mark = r.failed ? 'FAIL' : 'ok  ';
+      console.log(`${mark} ${r.file} (${r.passed} passed, ${r.failed} failed, ${r.ms} ms)`);
+      if (r.failed || process.env.TEST_VERBOSE) console.log(r.output.replace(/^/gm, '    '));
+    }
+  }),
+);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+if (files.length === 0) console.log('no test suites found');
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
