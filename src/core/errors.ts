@@ -24,7 +24,11 @@ const exitCodes: Record<ErrorKind, number> = {
 export class RealmforgeError extends Error {
   readonly kind: ErrorKind;
   readonly details: readonly string[];
-  constructor(kind: ErrorKind, message: string, options: { cause?: unknown; details?: readonly string[] } = {}) {
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    options: { cause?: unknown; details?: readonly string[] } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = 'RealmforgeError';
     this.kind = kind;

@@ -1,6 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { describeError, exitCodeOf, RealmforgeError, UsageError, ValidationError } from '../../src/core/errors.ts';
+import {
+  describeError,
+  exitCodeOf,
+  RealmforgeError,
+  UsageError,
+  ValidationError,
+} from '../../src/core/errors.ts';
 
 const cases: [unknown, number][] = [
   [new UsageError('x'), 2],
@@ -18,7 +24,9 @@ test('each error kind maps to its documented exit code', () => {
 });
 
 test('a typed error renders its message and details without a stack', () => {
-  const text = describeError(new ValidationError('file a.yaml: invalid', { details: ['spec.image.tag: too old'] }));
+  const text = describeError(
+    new ValidationError('file a.yaml: invalid', { details: ['spec.image.tag: too old'] }),
+  );
   assert.is(text, 'file a.yaml: invalid\n  - spec.image.tag: too old');
   assert.not.match(text, /at /);
 });
