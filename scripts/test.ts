@@ -19,7 +19,7 @@ function suites(dir: string): string[] {
 
 const all = suites(join(root, 'test')).filter((f) => relative(root, f).startsWith('test/e2e/') === e2e);
 const files = filters.length ? all.filter((f) => filters.some((x) => f.includes(x))) : all;
-const ansi = /\x1b\[[0-9;]*m/g;
+const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
 type Result = { file: string; passed: number; failed: number; output: string; ms: number };
 
