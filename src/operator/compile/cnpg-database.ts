@@ -1,0 +1,47 @@
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
+import { serverLabels } from './kube-object.ts';
+import type { ResolvedServer } from './resolved-server.ts';
+
+/** Properties of the CloudNativePG Database construct. */
+export type CnpgDatabaseProps = {
+  readonly server: IdentityServer;
+  readonly resolved: ResolvedServer;
+  /** The role that owns the database: the username in the database credentials Secret. */
+  readonly owner: string;
+};
+
+/** Label on objects outside the server's namespace, where an owner reference cannot reach. */
+export const serverRefLabel = 'realmforge.dev/identity-server';
+
+/** The name of the Database object for a server: unique per server within the database namespace. */
+export function databaseObjectName(s: ResolvedServer): string {
+  return s.database.namespace === s.namespace
+    ? `${s.name}-${s.database.name}`
+    : `${s.namespace}-${s.name}-${s.database.name}`;
+}
+
+/** A postgresql.cnpg.io/v1 Database that ensures Keycloak's database exists on the named cluster. */
+export class CnpgDatabase extends Construct {
+  constructor(scope: Construct, id: string, props: CnpgDatabaseProps) {
+    super(scope, id);
+    const { server, resolved: s } = props;
+    new ApiObject(this, 'database', {
+      apiVersion: 'postgresql.cnpg.io/v1',
+      kind: 'Database',
+      metadata: {
+        name: databaseObjectName(s),
+        namespace: s.database.namespace,
+        // Owner references cannot cross namespaces; this label ties the object to its server for cleanup.
+        labels: { ...serverLabels(server), [serverRefLabel]: `${s.namespace}.${s.name}` },
+      },
+      spec: {
+        cluster: { name: s.database.cluster },
+        ensure: 'present',
+        name: s.database.name,
+        owner: props.owner,
+      },
+    });
+  }
+}

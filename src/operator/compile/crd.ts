@@ -1,0 +1,111 @@
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import { type SchemaDocuments, toStructural } from './structural-schema.ts';
+
+/** One printer column of `kubectl get`. */
+export type PrinterColumn = {
+  name: string;
+  type: 'string' | 'integer' | 'date';
+  jsonPath: string;
+  priority?: number;
+};
+
+/** Properties of a realmforge.dev CRD: names, the schema file it is generated from, and its columns. */
+export type CrdProps = {
+  readonly kind: string;
+  readonly plural: string;
+  readonly shortName: string;
+  readonly schemaFile: string;
+  readonly schemas: SchemaDocuments;
+  readonly columns: readonly PrinterColumn[];
+};
+
+/** The API group of the custom resources. */
+export const group = 'realmforge.dev';
+
+const phaseColumns: PrinterColumn[] = [
+  { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+  { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+];
+const ageColumn: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+
+/** A namespaced v1 CustomResourceDefinition with the status subresource, generated from a JSON Schema. */
+export class IdentityCrd extends Construct {
+  constructor(scope: Construct, id: string, props: CrdProps) {
+    super(scope, id);
+    const root = props.schemas[props.schemaFile] as {
+      description: string;
+      properties: Record<string, unknown>;
+    };
+    const openAPIV3Schema = {
+      type: 'object',
+      description: root.description,
+      properties: {
+        apiVersion: { type: 'string' },
+        kind: { type: 'string' },
+        metadata: { type: 'object' },
+        spec: toStructural(root.properties.spec, props.schemaFile, props.schemas),
+        status: toStructural(root.properties.status, props.schemaFile, props.schemas),
+      },
+      required: ['spec'],
+    };
+    new ApiObject(this, 'crd', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${props.plural}.${group}`, labels: { 'app.kubernetes.io/part-of': 'realmforge' } },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: {
+          kind: props.kind,
+          listKind: `${props.kind}List`,
+          plural: props.plural,
+          singular: props.kind.toLowerCase(),
+          shortNames: [props.shortName],
+          categories: ['realmforge'],
+        },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            additionalPrinterColumns: [...phaseColumns, ...props.columns, ageColumn],
+            schema: { openAPIV3Schema },
+          },
+        ],
+      },
+    });
+  }
+}
+
+/** The three CRDs with their names and columns (DECISIONS.md), for a chart to instantiate. */
+export function addIdentityCrds(scope: Construct, schemas: SchemaDocuments): void {
+  new IdentityCrd(scope, 'identityservers', {
+    kind: 'IdentityServer',
+    plural: 'identityservers',
+    shortName: 'idsrv',
+    schemaFile: 'identityserver.schema.json',
+    schemas,
+    columns: [{ name: 'Version', type: 'string', jsonPath: '.status.version' }],
+  });
+  new IdentityCrd(scope, 'identityrealms', {
+    kind: 'IdentityRealm',
+    plural: 'identityrealms',
+    shortName: 'idrealm',
+    schemaFile: 'identityrealm.schema.json',
+    schemas,
+    columns: [{ name: 'Realm', type: 'string', jsonPath: '.status.realmName' }],
+  });
+  new IdentityCrd(scope, 'identityclients', {
+    kind: 'IdentityClient',
+    plural: 'identityclients',
+    shortName: 'idclient',
+    schemaFile: 'identityclient.schema.json',
+    schemas,
+    columns: [
+      { name: 'Client ID', type: 'string', jsonPath: '.status.clientId' },
+      { name: 'Realm', type: 'string', jsonPath: '.spec.realmRef.name', priority: 1 },
+    ],
+  });
+}

@@ -1,0 +1,69 @@
+import type { V1Container, V1DeploymentSpec, V1Probe } from '@kubernetes/client-node';
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import type { IdentityServer, ProbeTiming } from '../../../generated/types/crds/identityserver.ts';
+import { keycloakEnv } from './keycloak-env.ts';
+import { serverLabels, serverSelector } from './kube-object.ts';
+import type { ResolvedServer } from './resolved-server.ts';
+import { ownedMetadata } from './server-metadata.ts';
+
+/** Properties of the Keycloak Deployment construct. */
+export type KeycloakDeploymentProps = { readonly server: IdentityServer; readonly resolved: ResolvedServer };
+
+const defaultResources = { requests: { cpu: '500m', memory: '1Gi' }, limits: { memory: '2Gi' } };
+
+const probe = (path: string, timing: Required<ProbeTiming>): V1Probe => ({
+  httpGet: { path, port: 'management', scheme: 'HTTP' },
+  ...timing,
+});
+
+/** The Keycloak Deployment: production mode, health on the management port, non-root, env from Secrets. */
+export class KeycloakDeployment extends Construct {
+  constructor(scope: Construct, id: string, props: KeycloakDeploymentProps) {
+    super(scope, id);
+    const { server, resolved: s } = props;
+    const ports = [
+      { name: 'http', containerPort: 8080, protocol: 'TCP' },
+      { name: 'management', containerPort: 9000, protocol: 'TCP' },
+      ...(s.replicas > 1 ? [{ name: 'jgroups', containerPort: 7800, protocol: 'TCP' }] : []),
+    ];
+    const container: V1Container = {
+      name: 'keycloak',
+      image: s.image,
+      ...(s.pullPolicy ? { imagePullPolicy: s.pullPolicy } : {}),
+      args: ['start'],
+      env: keycloakEnv(server, s),
+      ports,
+      resources: (server.spec.resources as V1Container['resources']) ?? defaultResources,
+      startupProbe: probe('/health/started', s.probes.startup),
+      livenessProbe: probe('/health/live', s.probes.liveness),
+      readinessProbe: probe('/health/ready', s.probes.readiness),
+      securityContext: {
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+        runAsNonRoot: true,
+      },
+    };
+    const spec: V1DeploymentSpec = {
+      replicas: s.replicas,
+      selector: { matchLabels: serverSelector(server) },
+      template: {
+        metadata: { labels: serverLabels(server) },
+        spec: {
+          containers: [container],
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: 1000,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
+        },
+      },
+    };
+    new ApiObject(this, 'deployment', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: ownedMetadata(server, s.name),
+      spec,
+    });
+  }
+}

@@ -1,0 +1,74 @@
+import type { V1EnvVar } from '@kubernetes/client-node';
+import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
+import type { ResolvedServer } from './resolved-server.ts';
+
+const secretEnv = (name: string, secret: string, key: string): V1EnvVar => ({
+  name,
+  valueFrom: { secretKeyRef: { name: secret, key } },
+});
+
+/** Keycloak's environment variable for an option name: log-level -> KC_LOG_LEVEL. */
+export function optionEnvName(option: string): string {
+  return `KC_${option.toUpperCase().replaceAll('-', '_')}`;
+}
+
+/** The bootstrap admin variables: KC_BOOTSTRAP_ADMIN_* from 26 on, KEYCLOAK_ADMIN* on 25. */
+function adminEnv(s: ResolvedServer): V1EnvVar[] {
+  const [user, password] =
+    s.majorVersion >= 26
+      ? ['KC_BOOTSTRAP_ADMIN_USERNAME', 'KC_BOOTSTRAP_ADMIN_PASSWORD']
+      : ['KEYCLOAK_ADMIN', 'KEYCLOAK_ADMIN_PASSWORD'];
+  return [secretEnv(user, s.adminSecretName, 'username'), secretEnv(password, s.adminSecretName, 'password')];
+}
+
+/** Hostname settings: strict with backchannel-dynamic behind a public URL, otherwise not strict. */
+function hostnameEnv(s: ResolvedServer): V1EnvVar[] {
+  if (!s.hostname) return [{ name: 'KC_HOSTNAME_STRICT', value: 'false' }];
+  const env: V1EnvVar[] = [
+    { name: 'KC_HOSTNAME', value: s.hostname },
+    // The operator talks to the in-cluster Service, so back-channel URLs follow the request.
+    { name: 'KC_HOSTNAME_BACKCHANNEL_DYNAMIC', value: 'true' },
+  ];
+  if (s.ingress) env.push({ name: 'KC_PROXY_HEADERS', value: 'xforwarded' });
+  return env;
+}
+
+/** Cache settings: a local cache for one replica, Infinispan over DNS discovery for several. */
+function cacheEnv(s: ResolvedServer): V1EnvVar[] {
+  if (s.replicas <= 1) return [{ name: 'KC_CACHE', value: 'local' }];
+  return [
+    { name: 'KC_CACHE', value: 'ispn' },
+    { name: 'KC_CACHE_STACK', value: 'kubernetes' },
+    {
+      name: 'JAVA_OPTS_APPEND',
+      value: `-Djgroups.dns.query=${s.discoveryServiceName}.${s.namespace}.svc.cluster.local`,
+    },
+  ];
+}
+
+/** The complete, ordered environment of the Keycloak container. */
+export function keycloakEnv(server: IdentityServer, s: ResolvedServer): V1EnvVar[] {
+  const extra = (server.spec.additionalOptions ?? []).map(
+    (o): V1EnvVar =>
+      o.secret
+        ? secretEnv(optionEnvName(o.name), o.secret.name, o.secret.key)
+        : { name: optionEnvName(o.name), value: o.value ?? '' },
+  );
+  return [
+    { name: 'KC_DB', value: 'postgres' },
+    { name: 'KC_DB_URL_HOST', value: s.database.host },
+    { name: 'KC_DB_URL_PORT', value: '5432' },
+    { name: 'KC_DB_URL_DATABASE', value: s.database.name },
+    secretEnv('KC_DB_USERNAME', s.dbSecretName, 'username'),
+    secretEnv('KC_DB_PASSWORD', s.dbSecretName, 'password'),
+    { name: 'KC_HTTP_ENABLED', value: 'true' },
+    { name: 'KC_HTTP_PORT', value: '8080' },
+    { name: 'KC_HTTP_MANAGEMENT_PORT', value: '9000' },
+    { name: 'KC_HEALTH_ENABLED', value: 'true' },
+    { name: 'KC_METRICS_ENABLED', value: 'true' },
+    ...hostnameEnv(s),
+    ...cacheEnv(s),
+    ...adminEnv(s),
+    ...extra,
+  ];
+}

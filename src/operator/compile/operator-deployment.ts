@@ -1,0 +1,96 @@
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+
+/** The settings an operator installation is made from; the Helm chart's values mirror them. */
+export type OperatorSettings = {
+  readonly namespace: string;
+  readonly image: string;
+  readonly replicas: number;
+  readonly globalRateLimitTps: number;
+  readonly globalRateLimitBurst: number;
+  readonly namespaceRateLimitTps: number;
+  readonly namespaceRateLimitBurst: number;
+  readonly driftIntervalSeconds: number;
+  readonly metricsPort: number;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  readonly resources: { requests: { cpu: string; memory: string }; limits: { memory: string } };
+};
+
+/** The names DECISIONS.md fixes for the operator. */
+export const operatorName = 'realmforge-operator';
+
+/** The operator's Namespace, ServiceAccount and Deployment (rate limits as env, metrics and probes on one port). */
+export class OperatorDeployment extends Construct {
+  constructor(scope: Construct, id: string, s: OperatorSettings) {
+    super(scope, id);
+    const labels = { 'app.kubernetes.io/name': operatorName, 'app.kubernetes.io/part-of': 'realmforge' };
+    new ApiObject(this, 'namespace', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: s.namespace, labels },
+    });
+    new ApiObject(this, 'service-account', {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: operatorName, namespace: s.namespace, labels },
+    });
+    const probe = (path: string) => ({
+      httpGet: { path, port: 'metrics' },
+      periodSeconds: 10,
+      timeoutSeconds: 5,
+    });
+    new ApiObject(this, 'deployment', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: operatorName, namespace: s.namespace, labels },
+      spec: {
+        replicas: s.replicas,
+        selector: { matchLabels: { 'app.kubernetes.io/name': operatorName } },
+        template: {
+          metadata: { labels },
+          spec: {
+            serviceAccountName: operatorName,
+            securityContext: {
+              runAsNonRoot: true,
+              runAsUser: 65532,
+              seccompProfile: { type: 'RuntimeDefault' },
+            },
+            containers: [
+              {
+                name: 'operator',
+                image: s.image,
+                args: [
+                  'run',
+                  `--metrics-port=${s.metricsPort}`,
+                  `--drift-interval=${s.driftIntervalSeconds}s`,
+                  `--leader-elect=${s.replicas > 1}`,
+                  `--log-level=${s.logLevel}`,
+                ],
+                env: [
+                  { name: 'KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS', value: String(s.globalRateLimitTps) },
+                  { name: 'KEYCLOAK_API_GLOBAL_RATE_LIMIT_BURST', value: String(s.globalRateLimitBurst) },
+                  { name: 'KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS', value: String(s.namespaceRateLimitTps) },
+                  {
+                    name: 'KEYCLOAK_API_NAMESPACE_RATE_LIMIT_BURST',
+                    value: String(s.namespaceRateLimitBurst),
+                  },
+                  { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+                  { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                ],
+                ports: [{ name: 'metrics', containerPort: s.metricsPort, protocol: 'TCP' }],
+                livenessProbe: probe('/healthz'),
+                readinessProbe: probe('/readyz'),
+                resources: s.resources,
+                securityContext: {
+                  allowPrivilegeEscalation: false,
+                  capabilities: { drop: ['ALL'] },
+                  readOnlyRootFilesystem: true,
+                },
+              },
+            ],
+          },
+        },
+      },
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import type { IdentityServer, ProbeTiming } from '../../../generated/types/crds/identityserver.ts';
+
+/** An IdentityServer with every default applied and every derived name computed once. */
+export type ResolvedServer = {
+  name: string;
+  namespace: string;
+  image: string;
+  pullPolicy?: string;
+  majorVersion: number;
+  replicas: number;
+  database: { cluster: string; namespace: string; credentialsSecret: string; name: string; host: string };
+  serviceName: string;
+  discoveryServiceName: string;
+  adminSecretName: string;
+  dbSecretName: string;
+  hostname?: string;
+  ingress?: { className?: string; host: string; tlsSecretName?: string; annotations: Record<string, string> };
+  probes: Record<'startup' | 'liveness' | 'readiness', Required<ProbeTiming>>;
+};
+
+const defaultProbes = {
+  // A cold Keycloak augments and migrates its database before it starts: allow ten minutes.
+  startup: { initialDelaySeconds: 10, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 60 },
+  liveness: { initialDelaySeconds: 0, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 },
+  readiness: { initialDelaySeconds: 0, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 },
+} as const;
+
+/** The major version of a Keycloak tag such as 26.0.1 (NaN when the tag is not numeric). */
+export function majorVersion(tag: string): number {
+  return Number.parseInt(tag.split('.')[0], 10);
+}
+
+/** The public URL Keycloak advertises: spec.hostname (https:// added to a bare host), else the Ingress host. */
+function publicUrl(server: IdentityServer): string | undefined {
+  const { hostname, ingress } = server.spec;
+  if (hostname) return /^https?:\/\//.test(hostname) ? hostname : `https://${hostname}`;
+  if (ingress?.enabled && ingress.host)
+    return `${ingress.tlsSecretName ? 'https' : 'http'}://${ingress.host}`;
+  return undefined;
+}
+
+/** Applies the schema's defaults and the naming rules; the one place where names are derived. */
+export function resolveServer(server: IdentityServer): ResolvedServer {
+  const { metadata, spec } = server;
+  const namespace = metadata.namespace ?? 'default';
+  const dbNamespace = spec.database.namespace ?? namespace;
+  const ingress = spec.ingress;
+  return {
+    name: metadata.name,
+    namespace,
+    image: `${spec.image.repository ?? 'quay.io/keycloak/keycloak'}:${spec.image.tag}`,
+    pullPolicy: spec.image.pullPolicy,
+    majorVersion: majorVersion(spec.image.tag),
+    replicas: spec.replicas ?? 1,
+    database: {
+      cluster: spec.database.cluster,
+      namespace: dbNamespace,
+      credentialsSecret: spec.database.credentialsSecret ?? `${spec.database.cluster}-app`,
+      name: spec.database.name ?? 'keycloak',
+      host: `${spec.database.cluster}-rw.${dbNamespace}.svc`,
+    },
+    serviceName: metadata.name,
+    discoveryServiceName: `${metadata.name}-discovery`,
+    adminSecretName: `${metadata.name}-admin-credentials`,
+    dbSecretName: `${metadata.name}-db-credentials`,
+    hostname: publicUrl(server),
+    ingress:
+      ingress?.enabled && ingress.host
+        ? {
+            className: ingress.className,
+            host: ingress.host,
+            tlsSecretName: ingress.tlsSecretName,
+            annotations: ingress.annotations ?? {},
+          }
+        : undefined,
+    probes: {
+      startup: { ...defaultProbes.startup, ...spec.probes?.startup },
+      liveness: { ...defaultProbes.liveness, ...spec.probes?.liveness },
+      readiness: { ...defaultProbes.readiness, ...spec.probes?.readiness },
+    },
+  };
+}
+
+/** The in-cluster URLs of a server: public paths on 8080, health and metrics on 9000. */
+export function serverEndpoints(s: ResolvedServer): {
+  internal: string;
+  management: string;
+  public?: string;
+} {
+  const base = `${s.serviceName}.${s.namespace}.svc`;
+  return { internal: `http://${base}:8080`, management: `http://${base}:9000`, public: s.hostname };
+}
