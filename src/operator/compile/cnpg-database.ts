@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
-import { serverLabels } from './kube-object.ts';
+import { ownerReferences, serverLabels } from './kube-object.ts';
 import type { ResolvedServer } from './resolved-server.ts';
 
 /** Properties of the CloudNativePG Database construct. */
@@ -33,8 +33,9 @@ export class CnpgDatabase extends Construct {
       metadata: {
         name: databaseObjectName(s),
         namespace: s.database.namespace,
-        // Owner references cannot cross namespaces; this label ties the object to its server for cleanup.
+        // Owner references cannot cross namespaces; there the label ties the object to its server for cleanup.
         labels: { ...serverLabels(server), [serverRefLabel]: `${s.namespace}.${s.name}` },
+        ...(s.database.namespace === s.namespace ? { ownerReferences: ownerReferences(server) } : {}),
       },
       spec: {
         cluster: { name: s.database.cluster },

@@ -1,0 +1,58 @@
+import { isCelError, run } from '@bufbuild/cel';
+import type { SchemaDocuments } from './compile/structural-schema.ts';
+
+type Rule = { rule: string; message?: string; messageExpression?: string; fieldPath?: string };
+type Node = Record<string, unknown>;
+
+function deref(node: Node, file: string, docs: SchemaDocuments): { node: Node; file: string } {
+  if (typeof node.$ref !== 'string') return { node, file };
+  const [target, pointer = ''] = node.$ref.split('#');
+  const targetFile = target ? target.replace(/^\.\//, '') : file;
+  let resolved: unknown = docs[targetFile];
+  for (const part of pointer.split('/').filter(Boolean)) resolved = (resolved as Node)[part];
+  return deref(resolved as Node, targetFile, docs);
+}
+
+function message(rule: Rule, self: unknown): string {
+  if (rule.messageExpression) {
+    const value = run(rule.messageExpression, { self: self as never });
+    if (typeof value === 'string') return value;
+  }
+  return rule.message ?? `failed rule: ${rule.rule}`;
+}
+
+/**
+ * Evaluates the x-kubernetes-validations CEL rules of a JSON Schema against data, as the API server does after
+ * defaulting; returns one line per failed rule, naming the field path.
+ */
+export function celViolations(
+  schema: Node,
+  data: unknown,
+  file: string,
+  docs: SchemaDocuments,
+  path = '',
+): string[] {
+  if (data === undefined || data === null) return [];
+  const { node, file: at } = deref(schema, file, docs);
+  const out: string[] = [];
+  for (const rule of (node['x-kubernetes-validations'] as Rule[] | undefined) ?? []) {
+    const result = run(rule.rule, { self: data as never });
+    if (result === true) continue;
+    const where = `${path}${rule.fieldPath ?? ''}`.replace(/^\./, '') || '(root)';
+    out.push(
+      isCelError(result)
+        ? `${where}: rule ${rule.rule} could not be evaluated`
+        : `${where}: ${message(rule, data)}`,
+    );
+  }
+  if (Array.isArray(data) && node.items) {
+    data.forEach((item, i) => {
+      out.push(...celViolations(node.items as Node, item, at, docs, `${path}[${i}]`));
+    });
+  } else if (typeof data === 'object' && node.properties) {
+    for (const [key, sub] of Object.entries(node.properties as Record<string, Node>)) {
+      out.push(...celViolations(sub, (data as Node)[key], at, docs, `${path}.${key}`));
+    }
+  }
+  return out;
+}

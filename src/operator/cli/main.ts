@@ -1,0 +1,45 @@
+import meow from 'meow';
+import { describeError, exitCodeOf, UsageError } from '../../core/errors.ts';
+import type { Io } from '../../core/io.ts';
+
+const help = `
+  Usage
+    $ realmforge synth <file|dir>...   Print the manifests the operator would apply (no cluster needed)
+    $ realmforge run                   Run the operator
+
+  Options
+    --help      Show this help
+    --version   Show the version
+
+  Examples
+    $ realmforge synth examples/identityserver-full.yaml
+    $ realmforge synth examples/ > manifests.yaml
+`;
+
+/** The realmforge command line: parses argv, runs one command, maps errors to an exit code. */
+export async function main(argv: string[], io: Io = process): Promise<number> {
+  const cli = meow(help, {
+    importMeta: import.meta,
+    argv,
+    allowUnknownFlags: false,
+    autoHelp: true,
+    autoVersion: true,
+  });
+  const [command, ...args] = cli.input;
+  try {
+    if (command === 'synth') {
+      const { runSynth } = await import('./synth-command.ts');
+      return runSynth(args, io);
+    }
+    throw new UsageError(
+      command
+        ? `unknown command "${command}": see realmforge --help`
+        : 'no command given: see realmforge --help',
+    );
+  } catch (error) {
+    io.stderr.write(`realmforge: ${describeError(error)}\n`);
+    return exitCodeOf(error);
+  }
+}
+
+if (import.meta.main) process.exitCode = await main(process.argv.slice(2));

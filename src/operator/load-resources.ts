@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { ValidationError } from '../core/errors.ts';
+
+/** One parsed document and where it came from (file, and document index when a file holds several). */
+export type SourceDocument = { source: string; data: unknown };
+
+const manifestFile = /\.(ya?ml|json)$/;
+
+function expand(path: string): string[] {
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(path);
+  } catch {
+    throw new ValidationError(`${path}: no such file or directory`);
+  }
+  if (!stat.isDirectory()) return [path];
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => {
+      const child = join(path, name);
+      return statSync(child).isDirectory() ? expand(child) : manifestFile.test(name) ? [child] : [];
+    });
+}
+
+/** Parses one file's text as YAML (JSON is YAML too); every syntax error names the file and line. */
+export function parseManifests(text: string, file: string): SourceDocument[] {
+  const docs = parseAllDocuments(text, { prettyErrors: true });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const errors = list.flatMap((d) =>
+    d.errors.map((e) => `${file}:${e.linePos?.[0].line ?? '?'}: ${e.message.split('\n')[0]}`),
+  );
+  if (errors.length) throw new ValidationError(`${file} is not valid YAML or JSON`, { details: errors });
+  return list
+    .map((d, i) => ({ source: list.length > 1 ? `${file} (document ${i + 1})` : file, data: d.toJS() }))
+    .filter((d) => d.data !== null && d.data !== undefined);
+}
+
+/** Reads files and directories (recursively, *.yaml, *.yml, *.json) into documents, in a stable order. */
+export function loadManifests(paths: readonly string[]): SourceDocument[] {
+  return paths.flatMap(expand).flatMap((file) => parseManifests(readFileSync(file, 'utf8'), file));
+}
