@@ -1,0 +1,130 @@
+import { RealmforgeError } from '../../core/errors.ts';
+import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.ts';
+import type { Clock } from '../deps.ts';
+import type { Logger } from '../output/logger.ts';
+import { errorFromResponse } from './errors.ts';
+import { type HttpResponse, type Transport, TransportError } from './transport-types.ts';
+
+/** What bbdc sends to prove who it is: a token (optionally with a username) or a username and password. */
+export type Credentials = { token?: string; username?: string; password?: string };
+
+/** A request's query: undefined values are left out. */
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/** A parsed answer: status, headers and JSON body (undefined when empty). */
+export type ApiResponse<T> = { status: number; headers: Record<string, string | undefined>; data: T };
+
+const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const readOnly = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The Bitbucket REST client every command uses; create it with createClient. */
+export interface BitbucketClient {
+  readonly baseUrl: string;
+  /** The username from the last X-AUSERNAME header, if any answer carried one. */
+  readonly username: string | undefined;
+  request<T>(
+    method: string,
+    path: string,
+    options?: { query?: Query; body?: unknown },
+  ): Promise<ApiResponse<T>>;
+  get<T>(path: string, query?: Query): Promise<T>;
+}
+
+function authorization(credentials: Credentials | undefined): string | undefined {
+  if (credentials?.token) return `Bearer ${credentials.token}`;
+  if (credentials?.username && credentials.password !== undefined) {
+    return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+  }
+  return undefined;
+}
+
+/** Builds a client: auth header, XSRF header on mutating calls, retries with backoff and Bitbucket error mapping. */
+export function createClient(options: {
+  baseUrl: string;
+  credentials?: Credentials;
+  transport: Transport;
+  retry: RetryPolicy;
+  clock: Clock;
+  logger: Logger;
+}): BitbucketClient {
+  const { transport, retry, clock, logger } = options;
+  const auth = authorization(options.credentials);
+  logger.redact(options.credentials?.token);
+  logger.redact(options.credentials?.password);
+  let username: string | undefined;
+
+  function url(path: string, query: Query = {}): string {
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) search.set(k, String(v));
+    const qs = search.toString();
+    return `${options.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  async function send(method: string, target: string, body: string | undefined): Promise<HttpResponse> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (auth) headers.authorization = auth;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (!readOnly.has(method)) headers['x-atlassian-token'] = 'no-check';
+    for (let attempt = 0; ; attempt++) {
+      const started = clock.now();
+      let res: HttpResponse | undefined;
+      let failure: TransportError | undefined;
+      try {
+        res = await transport.send({ method, url: target, headers, body });
+      } catch (error) {
+        if (!(error instanceof TransportError)) throw error;
+        failure = error;
+      }
+      const ms = clock.now() - started;
+      logger.log('debug', 'http', { method, url: target, status: res?.status ?? failure?.code, ms, attempt });
+      const retryable = res
+        ? res.status === 429 || (res.status >= 500 && idempotent.has(method))
+        : idempotent.has(method) || !failure?.sent;
+      if (!retryable || attempt >= retry.retries) {
+        if (res) return res;
+        const after = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
+        throw new RealmforgeError(
+          'transient',
+          `${failure?.message}${after}. Check --host, the network and --ca-file.`,
+          {
+            cause: failure,
+          },
+        );
+      }
+      const wait = retryDelay(attempt, retry, parseRetryAfter(res?.headers['retry-after'], clock.now()));
+      logger.log('info', 'retrying', {
+        method,
+        url: target,
+        status: res?.status ?? failure?.code,
+        waitMs: wait,
+      });
+      await clock.sleep(wait);
+    }
+  }
+
+  const client: BitbucketClient = {
+    baseUrl: options.baseUrl,
+    get username() {
+      return username;
+    },
+    async request<T>(method: string, path: string, opts: { query?: Query; body?: unknown } = {}) {
+      const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+      const res = await send(method, url(path, opts.query), body);
+      if (res.headers['x-ausername']) username = res.headers['x-ausername'];
+      if (res.status >= 400) throw errorFromResponse(res.status, res.body, method, path, options.baseUrl);
+      let data: unknown;
+      if (res.body) {
+        try {
+          data = JSON.parse(res.body);
+        } catch {
+          data = res.body;
+        }
+      }
+      return { status: res.status, headers: res.headers, data: data as T };
+    },
+    async get<T>(path: string, query?: Query) {
+      return (await client.request<T>('GET', path, { query })).data;
+    },
+  };
+  return client;
+}

@@ -1,0 +1,31 @@
+import type { Repository } from '../../../generated/types/cli/output/repo-list.ts';
+
+/** A repository as the Bitbucket REST API returns it (the fields bbdc reads). */
+export type RestRepository = {
+  id: number;
+  slug: string;
+  name: string;
+  public?: boolean;
+  archived?: boolean;
+  state?: string;
+  project: { key: string };
+  links?: { self?: { href: string }[]; clone?: { href: string; name: string }[] };
+};
+
+/** The repository shape bbdc prints, from the REST shape. */
+export function toRepository(r: RestRepository): Repository {
+  const clone = Object.fromEntries((r.links?.clone ?? []).map((l) => [l.name, l.href]));
+  const result: Repository = { project: r.project.key, slug: r.slug, name: r.name, id: r.id };
+  if (r.public !== undefined) result.public = r.public;
+  if (r.archived !== undefined) result.archived = r.archived;
+  if (r.state !== undefined) result.state = r.state;
+  if (r.links?.self?.[0]) result.url = r.links.self[0].href;
+  if (clone.http || clone.ssh)
+    result.cloneUrls = { ...(clone.http && { http: clone.http }), ...(clone.ssh && { ssh: clone.ssh }) };
+  return result;
+}
+
+/** The REST path of a repository. */
+export function repoPath(project: string, slug: string): string {
+  return `/rest/api/latest/projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(slug)}`;
+}

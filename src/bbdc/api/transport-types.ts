@@ -1,0 +1,31 @@
+/** One HTTP request as the Bitbucket client sends it. */
+export type HttpRequest = {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+};
+
+/** One HTTP response, body read as text, header names lower-case. */
+export type HttpResponse = { status: number; headers: Record<string, string | undefined>; body: string };
+
+/** TLS and timeout settings for a transport. */
+export type TransportOptions = { ca?: string; insecure: boolean; timeoutMs: number };
+
+/** Sends requests; a failure to connect is a TransportError with `sent: false`. */
+export interface Transport {
+  send(request: HttpRequest): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
+/** A request that got no HTTP response; `sent` says whether any of it may have reached the server. */
+export class TransportError extends Error {
+  readonly code: string;
+  readonly sent: boolean;
+  constructor(message: string, code: string, sent: boolean, cause?: unknown) {
+    super(message, { cause });
+    this.name = 'TransportError';
+    this.code = code;
+    this.sent = sent;
+  }
+}

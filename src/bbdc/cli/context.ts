@@ -1,0 +1,183 @@
+import { readFileSync } from 'node:fs';
+import type { BbdcConfig } from '../../../generated/types/cli/config.ts';
+import { UsageError } from '../../core/errors.ts';
+import { type Credentials, createClient } from '../api/client.ts';
+import type { Transport } from '../api/transport-types.ts';
+import type { CommandDeps, GlobalOptions, RepoContext, ResolvedHost } from '../command.ts';
+import { loadConfig, saveConfig } from '../config/config-file.ts';
+import { pickRemote, type RemoteRepo, remoteRepos } from '../config/git-context.ts';
+import { findHost, normalizeHostUrl } from '../config/hosts.ts';
+import { configDir, configFile, secretsFile } from '../config/paths.ts';
+import { createSecretStore } from '../config/secret-store.ts';
+import type { Deps } from '../deps.ts';
+import type { Logger } from '../output/logger.ts';
+import type { Ui } from '../output/ui.ts';
+import { parseRepoFlag } from './repo-flag.ts';
+
+/** Builds the per-run CommandDeps; `dispose` closes the HTTP transport. */
+export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Logger, ui: Ui) {
+  const dir = configDir(deps.env, deps.homeDir);
+  const configPath = configFile(dir);
+  const secretsPath = secretsFile(dir);
+  const repoFlag = globals.repo ? parseRepoFlag(globals.repo) : undefined;
+  let config: BbdcConfig | undefined;
+  let transport: Promise<Transport> | undefined;
+  let remotes: Promise<RemoteRepo[]> | undefined;
+  const announced = new Set<string>();
+
+  const announce = (r: RemoteRepo) => {
+    if (announced.has(r.remote)) return;
+    announced.add(r.remote);
+    ui.notice(`Using ${r.project}/${r.slug} on ${r.hostUrl} from git remote "${r.remote}"`);
+  };
+  const gitRepos = () => {
+    remotes ??= remoteRepos(deps.git, deps.cwd, cd.config());
+    return remotes;
+  };
+
+  async function credentialsFor(
+    url: string,
+  ): Promise<Pick<ResolvedHost, 'url' | 'stored' | 'credentials' | 'credentialSource'>> {
+    const match = findHost(cd.config(), url);
+    const baseUrl = match?.matchedBy === 'alias' ? match.host.url : url;
+    if (deps.env.BBDC_TOKEN) {
+      logger.redact(deps.env.BBDC_TOKEN);
+      return {
+        url: baseUrl,
+        stored: match?.host,
+        credentials: { token: deps.env.BBDC_TOKEN, username: deps.env.BBDC_USERNAME },
+        credentialSource: 'env',
+      };
+    }
+    if (deps.env.BBDC_USERNAME && deps.env.BBDC_PASSWORD) {
+      logger.redact(deps.env.BBDC_PASSWORD);
+      return {
+        url: baseUrl,
+        stored: match?.host,
+        credentials: { username: deps.env.BBDC_USERNAME, password: deps.env.BBDC_PASSWORD },
+        credentialSource: 'env',
+      };
+    }
+    if (!match) return { url: baseUrl };
+    const stored = match.host;
+    const secret = await (await cd.secrets()).load(stored.url, stored.secretStorage);
+    logger.redact(secret);
+    if (secret === undefined) return { url: baseUrl, stored };
+    const credentials: Credentials =
+      stored.authMode === 'basic'
+        ? { username: stored.username, password: secret }
+        : { token: secret, username: stored.username };
+    return { url: baseUrl, stored, credentials, credentialSource: stored.secretStorage ?? 'file' };
+  }
+
+  async function hostFromGit(): Promise<string | undefined> {
+    const repos = await gitRepos();
+    const hosts = new Set(repos.map((r) => r.hostUrl));
+    if (hosts.size !== 1) return undefined;
+    announce(repos[0]);
+    return repos[0].hostUrl;
+  }
+
+  const cd: CommandDeps = {
+    ...deps,
+    globals,
+    logger,
+    ui,
+    configPath,
+    secretsPath,
+    config() {
+      config ??= loadConfig(configPath).config;
+      return config;
+    },
+    saveConfig(next) {
+      saveConfig(configPath, next);
+      config = next;
+    },
+    async secrets() {
+      const keyring = await deps.keyring().catch(() => undefined);
+      return createSecretStore(keyring, secretsPath);
+    },
+    async host() {
+      const flagHost = globals.host ?? repoFlag?.host;
+      let url: string | undefined;
+      let source: ResolvedHost['source'] = 'flag';
+      if (flagHost) url = normalizeHostUrl(flagHost, globals.host ? '--host' : '-R/--repo');
+      else if (deps.env.BBDC_URL) [url, source] = [normalizeHostUrl(deps.env.BBDC_URL, 'BBDC_URL'), 'env'];
+      else {
+        url = await hostFromGit();
+        source = 'git';
+        if (!url && cd.config().defaultHost) [url, source] = [cd.config().defaultHost, 'config'];
+      }
+      if (!url) {
+        throw new UsageError(
+          'no Bitbucket server chosen: pass --host, set BBDC_URL, run inside a clone, or run `bbdc auth login <host>`',
+        );
+      }
+      return { source, ...(await credentialsFor(url)) };
+    },
+    async repo(): Promise<RepoContext> {
+      if (repoFlag)
+        return { host: await cd.host(), project: repoFlag.project, slug: repoFlag.slug, source: 'flag' };
+      if (deps.env.BBDC_PROJECT && deps.env.BBDC_REPO) {
+        const project = deps.env.BBDC_PROJECT;
+        return { host: await cd.host(), project, slug: deps.env.BBDC_REPO.toLowerCase(), source: 'env' };
+      }
+      const picked = pickRemote(await gitRepos());
+      if (!picked) {
+        throw new UsageError(
+          'no repository chosen: pass -R PROJECT/slug, set BBDC_PROJECT and BBDC_REPO, or run inside a clone of a Bitbucket repository',
+        );
+      }
+      announce(picked);
+      const host =
+        globals.host || deps.env.BBDC_URL
+          ? await cd.host()
+          : { source: 'git' as const, ...(await credentialsFor(picked.hostUrl)) };
+      return { host, project: picked.project, slug: picked.slug, source: 'git' };
+    },
+    async resolveHost(url) {
+      return { source: 'config', ...(await credentialsFor(url)) };
+    },
+    async client(host) {
+      const resolved = host ?? (await cd.host());
+      return cd.clientFor(resolved.url, resolved.credentials);
+    },
+    async clientFor(url, credentials) {
+      transport ??= createTransport();
+      return createClient({
+        baseUrl: url,
+        credentials,
+        transport: await transport,
+        retry: { retries: globals.retryCount, backoffMs: globals.retryBackoffMs, maxDelayMs: 60_000 },
+        clock: deps.clock,
+        logger,
+      });
+    },
+  };
+
+  async function createTransport(): Promise<Transport> {
+    let ca: string | undefined;
+    if (globals.caFile) {
+      try {
+        ca = readFileSync(globals.caFile, 'utf8');
+      } catch (error) {
+        throw new UsageError(
+          `--ca-file ${globals.caFile} cannot be read (${(error as NodeJS.ErrnoException).code}); pass a PEM file`,
+        );
+      }
+    }
+    if (globals.insecureSkipVerify) {
+      deps.stderr.write(
+        'warning: --insecure-skip-verify: TLS certificates are not verified; anyone on the network can read your token\n',
+      );
+    }
+    return deps.http({ ca, insecure: globals.insecureSkipVerify, timeoutMs: globals.requestTimeoutMs });
+  }
+
+  return {
+    deps: cd,
+    async dispose() {
+      if (transport) await (await transport.catch(() => undefined))?.close();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import type { BbdcConfig, BbdcHost } from '../../generated/types/cli/config.ts';
+import type { Plan } from '../../generated/types/cli/plan.ts';
+import type { BitbucketClient, Credentials } from './api/client.ts';
+import type { SecretStore } from './config/secret-store.ts';
+import type { Deps } from './deps.ts';
+import type { LogFormat, Logger, LogLevel } from './output/logger.ts';
+import type { Ui } from './output/ui.ts';
+
+/** A flag as meow parses it, plus the text help shows. */
+export type FlagSpec = {
+  type: 'string' | 'boolean' | 'number';
+  shortFlag?: string;
+  description: string;
+  /** Placeholder for the value in help, e.g. `KEY`. */
+  value?: string;
+  choices?: string[];
+  default?: string | boolean | number;
+  isMultiple?: boolean;
+};
+
+/** A positional argument. */
+export type ArgSpec = { name: string; required: boolean; description: string };
+
+/** The global flags every command accepts, after parsing and precedence. */
+export type GlobalOptions = {
+  json: boolean;
+  dryRun: boolean;
+  color: boolean;
+  caFile?: string;
+  insecureSkipVerify: boolean;
+  requestTimeoutMs: number;
+  retryCount: number;
+  retryBackoffMs: number;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+  repo?: string;
+  host?: string;
+};
+
+/** What was chosen as the server for this run and why. */
+export type ResolvedHost = {
+  url: string;
+  source: 'flag' | 'env' | 'git' | 'config';
+  stored?: BbdcHost;
+  credentials?: Credentials;
+  /** `env` when BBDC_TOKEN/BBDC_PASSWORD were used, else where the stored secret lives. */
+  credentialSource?: 'env' | 'keyring' | 'file';
+};
+
+/** The repository a command acts on. */
+export type RepoContext = {
+  host: ResolvedHost;
+  project: string;
+  slug: string;
+  source: 'flag' | 'env' | 'git';
+};
+
+/** What a command's run and plan functions get: the injected Deps plus lazily resolved context. */
+export interface CommandDeps extends Deps {
+  globals: GlobalOptions;
+  logger: Logger;
+  ui: Ui;
+  configPath: string;
+  secretsPath: string;
+  config(): BbdcConfig;
+  saveConfig(config: BbdcConfig): void;
+  secrets(): Promise<SecretStore>;
+  /** The host from flags, env, git, then config; throws a UsageError when none can be found. */
+  host(): Promise<ResolvedHost>;
+  repo(): Promise<RepoContext>;
+  /** Credentials and stored entry for a known URL, as if it had come from the config. */
+  resolveHost(url: string): Promise<ResolvedHost>;
+  /** A client for the resolved host (or the given one) with its stored or env credentials. */
+  client(host?: ResolvedHost): Promise<BitbucketClient>;
+  /** A client for any URL with explicit credentials, e.g. to check them before login stores them. */
+  clientFor(url: string, credentials: Credentials | undefined): Promise<BitbucketClient>;
+}
+
+/** Parsed command line handed to a command's parse function. */
+export type ParsedInput = { args: string[]; flags: Record<string, unknown> };
+
+/** One command: everything the CLI, help, docs, the MCP server and completions need. */
+export interface CommandDefinition<O = unknown, D = unknown> {
+  /** Words after `bbdc`, e.g. `auth login`. */
+  name: string;
+  summary: string;
+  description?: string;
+  args: ArgSpec[];
+  flags: Record<string, FlagSpec>;
+  /** File name under schemas/cli/output/ without `.schema.json`. */
+  outputSchema: string;
+  /** `safe` commands only read; `mutating` ones change the server or the local configuration. */
+  effect: 'safe' | 'mutating';
+  examples?: string[];
+  /** Flags and arguments to options; throws a UsageError naming the bad flag. */
+  parse(input: ParsedInput): O;
+  run(options: O, deps: CommandDeps): Promise<D>;
+  /** Builds a dry-run plan from read-only calls; a mutating command without it refuses --dry-run. */
+  plan?(options: O, deps: CommandDeps): Promise<Plan>;
+  /** Writes the human form of the data to stdout. */
+  human(data: D, ui: Ui): void;
+}
+
+/** Declares a command with its option and data types inferred. */
+export function defineCommand<O, D>(definition: CommandDefinition<O, D>): CommandDefinition<O, D> {
+  return definition;
+}

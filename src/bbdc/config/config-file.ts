@@ -1,0 +1,64 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { isMap, isSeq, LineCounter, type Node, parseDocument, stringify } from 'yaml';
+import type { BbdcConfig } from '../../../generated/types/cli/config.ts';
+import schema from '../../../schemas/cli/config.schema.json' with { type: 'json' };
+import { ValidationError } from '../../core/errors.ts';
+import { createAjv, formatSchemaErrors } from '../../core/schema.ts';
+
+/** The parsed config file, or an empty one when the file does not exist yet. */
+export type LoadedConfig = { path: string; config: BbdcConfig; exists: boolean };
+
+function nodeAt(root: Node | null, instancePath: string): Node | null {
+  let node: unknown = root;
+  for (const part of instancePath.split('/').filter(Boolean)) {
+    if (isMap(node)) node = node.get(part, true);
+    else if (isSeq(node)) node = node.get(Number(part), true);
+    else return null;
+  }
+  return (node as Node) ?? null;
+}
+
+/** Reads and validates the config file; a malformed file is a ValidationError naming the file and line. */
+export function loadConfig(path: string): LoadedConfig {
+  if (!existsSync(path)) return { path, config: {}, exists: false };
+  const text = readFileSync(path, 'utf8');
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    const line = e.linePos?.[0].line ?? lineCounter.linePos(e.pos[0]).line;
+    throw new ValidationError(`${path}:${line}: malformed YAML: ${e.message.split('\n')[0]}`, {
+      details: ['fix the file by hand or move it away; bbdc did not change it'],
+    });
+  }
+  const data = (doc.toJS() ?? {}) as unknown;
+  const validate = createAjv().compile(schema);
+  if (!validate(data)) {
+    const lines = formatSchemaErrors(validate.errors).map((message, i) => {
+      const node = nodeAt(doc.contents, validate.errors?.[i].instancePath ?? '');
+      const line = node?.range ? lineCounter.linePos(node.range[0]).line : 1;
+      return `${path}:${line}: ${message}`;
+    });
+    throw new ValidationError(`${path} is not a valid bbdc config file`, {
+      details: [...lines, 'fix the file by hand or move it away; bbdc did not change it'],
+    });
+  }
+  return { path, config: data as BbdcConfig, exists: true };
+}
+
+/** Writes the config atomically with the directory at 0700 and the file at 0600. */
+export function saveConfig(path: string, config: BbdcConfig): void {
+  writePrivateFile(path, stringify(config));
+}
+
+/** Writes text readable only by its owner, creating the 0700 directory if needed. */
+export function writePrivateFile(path: string, text: string): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, path);
+}

@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { homedir } from 'node:os';
+import { RealmforgeError } from '../core/errors.ts';
+import type { Deps, GitRunner, Keyring } from './deps.ts';
+import { promptLine } from './prompt.ts';
+
+const git: GitRunner = (args, cwd) =>
+  new Promise((resolve) => {
+    const child = spawn('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', (e) => resolve({ code: 127, stdout, stderr: e.message }));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+
+async function osKeyring(): Promise<Keyring | undefined> {
+  try {
+    const { AsyncEntry } = await import('@napi-rs/keyring');
+    return {
+      get: (service, account) => new AsyncEntry(service, account).getPassword().then((p) => p ?? null),
+      set: (service, account, secret) => new AsyncEntry(service, account).setPassword(secret),
+      delete: (service, account) => new AsyncEntry(service, account).deletePassword(),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const [cmd, args] = env.BROWSER
+    ? [env.BROWSER, [url]]
+    : process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+    child.on('error', () =>
+      reject(
+        new RealmforgeError(
+          'internal',
+          `could not start a browser with ${cmd}; rerun with --no-browser to print the URL`,
+        ),
+      ),
+    );
+    child.on('spawn', () => {
+      child.unref();
+      resolve();
+    });
+  });
+}
+
+/** The real world: process streams and env, git on PATH, the OS keyring, undici and the system browser. */
+export function defaultDeps(): Deps {
+  return {
+    env: process.env,
+    cwd: process.cwd(),
+    homeDir: homedir(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
+    columns: process.stdout.columns ?? 100,
+    prompt: (question, options) => promptLine(question, options.secret),
+    git,
+    clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    keyring: osKeyring,
+    openBrowser: (url) => openBrowser(url, process.env),
+    http: async (options) => (await import('./api/transport.ts')).createUndiciTransport(options),
+  };
+}

@@ -1,0 +1,41 @@
+import type { Transport, TransportOptions } from './api/transport-types.ts';
+
+/** Somewhere text goes: the process's stdout/stderr or a test's buffer. */
+export type Writer = { write(text: string): unknown };
+
+/** An OS credential store; `set` throws when no keyring service is running. */
+export interface Keyring {
+  get(service: string, account: string): Promise<string | null>;
+  set(service: string, account: string, secret: string): Promise<void>;
+  delete(service: string, account: string): Promise<boolean>;
+}
+
+/** Runs `git` with arguments in a directory; never throws for a non-zero exit. */
+export type GitRunner = (
+  args: string[],
+  cwd: string,
+) => Promise<{ code: number; stdout: string; stderr: string }>;
+
+/** Time, injectable so retries and backoff can be tested without waiting. */
+export type Clock = { now(): number; sleep(ms: number): Promise<void> };
+
+/** Everything bbdc reads from or does to the world, built once in the entry point and passed down. */
+export interface Deps {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  homeDir: string;
+  stdout: Writer;
+  stderr: Writer;
+  stdoutIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Columns of the terminal when stdout is one. */
+  columns: number;
+  prompt(question: string, options: { secret: boolean }): Promise<string>;
+  git: GitRunner;
+  clock: Clock;
+  /** The OS keyring, or undefined when this platform has none. */
+  keyring(): Promise<Keyring | undefined>;
+  openBrowser(url: string): Promise<void>;
+  /** Creates the HTTP transport; loaded lazily so `--version` and `--help` never load undici. */
+  http(options: TransportOptions): Promise<Transport>;
+}

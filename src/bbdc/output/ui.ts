@@ -1,0 +1,76 @@
+import type { Writer } from '../deps.ts';
+
+/** How human output is shaped: colour, headers and truncation only on a terminal; tab-separated when piped. */
+export interface Ui {
+  readonly tty: boolean;
+  readonly color: boolean;
+  readonly columns: number;
+  /** Writes a line to stdout. */
+  line(text?: string): void;
+  /** Writes an informational line to stderr, in human mode only. */
+  notice(text: string): void;
+  bold(text: string): string;
+  dim(text: string): string;
+  /** Prints rows as an aligned table with a header on a TTY, or as tab-separated lines without one. */
+  table(headers: string[], rows: string[][]): void;
+}
+
+const esc = String.fromCharCode(27);
+
+function truncate(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(1, width - 1))}…`;
+}
+
+function fitWidths(headers: string[], rows: string[][], columns: number): number[] {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const gap = 2 * (widths.length - 1);
+  // Shrink the widest column until the table fits the terminal, but never below 8 characters.
+  while (widths.reduce((a, b) => a + b, 0) + gap > columns) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest] <= 8) break;
+    widths[widest]--;
+  }
+  return widths;
+}
+
+/** Builds the Ui for one run. */
+export function createUi(options: {
+  stdout: Writer;
+  stderr: Writer;
+  tty: boolean;
+  color: boolean;
+  columns: number;
+  quiet: boolean;
+  scrub: (text: string) => string;
+}): Ui {
+  const { stdout, stderr, tty, columns } = options;
+  const color = options.color && tty;
+  const ui: Ui = {
+    tty,
+    color,
+    columns,
+    line(text = '') {
+      stdout.write(`${options.scrub(text)}\n`);
+    },
+    notice(text) {
+      if (!options.quiet) stderr.write(`${options.scrub(text)}\n`);
+    },
+    bold: (text) => (color ? `${esc}[1m${text}${esc}[22m` : text),
+    dim: (text) => (color ? `${esc}[2m${text}${esc}[22m` : text),
+    table(headers, rows) {
+      if (!tty) {
+        for (const row of rows) ui.line(row.map((c) => c.replace(/[\t\n]/g, ' ')).join('\t'));
+        return;
+      }
+      const widths = fitWidths(headers, rows, columns);
+      const format = (cells: string[]) =>
+        cells
+          .map((c, i) => truncate(c ?? '', widths[i]).padEnd(i === cells.length - 1 ? 0 : widths[i]))
+          .join('  ')
+          .trimEnd();
+      ui.line(ui.bold(format(headers.map((h) => h.toUpperCase()))));
+      for (const row of rows) ui.line(format(row));
+    },
+  };
+  return ui;
+}

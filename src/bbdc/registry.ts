@@ -1,0 +1,41 @@
+import type { CommandDefinition } from './command.ts';
+
+/** One registry row: the command's words and a loader, so only the command that runs is imported. */
+export type RegistryEntry = { name: string; load: () => Promise<CommandDefinition<never, never>> };
+
+const entry = (name: string, load: () => Promise<{ command: unknown }>): RegistryEntry => ({
+  name,
+  load: async () => (await load()).command as CommandDefinition<never, never>,
+});
+
+/** Every bbdc command; adding a command is a file under commands/ and one line here. */
+export const registry: RegistryEntry[] = [
+  entry('auth login', () => import('./commands/auth/login.ts')),
+  entry('auth logout', () => import('./commands/auth/logout.ts')),
+  entry('auth status', () => import('./commands/auth/status.ts')),
+  entry('auth whoami', () => import('./commands/auth/whoami.ts')),
+  entry('auth token-url', () => import('./commands/auth/token-url.ts')),
+  entry('auth server list', () => import('./commands/auth/server-list.ts')),
+  entry('auth server use', () => import('./commands/auth/server-use.ts')),
+  entry('auth alias list', () => import('./commands/auth/alias-list.ts')),
+  entry('auth alias add', () => import('./commands/auth/alias-add.ts')),
+  entry('auth alias remove', () => import('./commands/auth/alias-remove.ts')),
+  entry('auth alias discover', () => import('./commands/auth/alias-discover.ts')),
+  entry('repo list', () => import('./commands/repo/list.ts')),
+  entry('repo create', () => import('./commands/repo/create.ts')),
+  entry('browse', () => import('./commands/browse.ts')),
+];
+
+/** Group summaries shown by `bbdc --help` and `bbdc <group> --help`. */
+export const groups: Record<string, string> = {
+  auth: 'Log in, manage servers, aliases and credentials',
+  'auth server': 'List the configured servers and choose the default',
+  'auth alias': 'Manage the other names (SSH host:port) of a server',
+  repo: 'Work with repositories',
+  browse: 'Open a repository, pull request, file or commit in the browser',
+};
+
+/** Loads every command definition, in registry order. */
+export async function loadAll(): Promise<CommandDefinition<never, never>[]> {
+  return Promise.all(registry.map((e) => e.load()));
+}

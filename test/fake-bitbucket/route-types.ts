@@ -1,0 +1,41 @@
+import type { FakeState, FakeUser } from './state.ts';
+
+/** What a route handler gets: path and query parameters, the JSON body, the caller and the data. */
+export type RouteContext = {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  user: FakeUser | undefined;
+  state: FakeState;
+  baseUrl: string;
+  sshHost: string;
+};
+
+/** A handler's answer; `body` is sent as JSON. */
+export type RouteResult = { status: number; body?: unknown; headers?: Record<string, string> };
+
+/** A route: `auth: 'required'` answers 401 to anonymous callers before the handler runs. */
+export type Route = { auth: 'required' | 'optional'; handle(ctx: RouteContext): RouteResult };
+
+/** Routes keyed by OpenAPI operationId. */
+export type RouteTable = Record<string, Route>;
+
+/** A Bitbucket error answer. */
+export function bitbucketError(
+  status: number,
+  message: string,
+  exceptionName = 'com.atlassian.bitbucket.ServiceException',
+): RouteResult {
+  return { status, body: { errors: [{ context: null, message, exceptionName }] } };
+}
+
+/** One page of `items` by Bitbucket's start/limit rules (default 25, at most 1000). */
+export function page<T>(items: T[], query: URLSearchParams): RouteResult {
+  const start = Math.max(0, Number(query.get('start') ?? 0) || 0);
+  const limit = Math.min(1000, Math.max(1, Number(query.get('limit') ?? 25) || 25));
+  const values = items.slice(start, start + limit);
+  const isLastPage = start + values.length >= items.length;
+  const body: Record<string, unknown> = { size: values.length, limit, isLastPage, values, start };
+  if (!isLastPage) body.nextPageStart = start + values.length;
+  return { status: 200, body };
+}

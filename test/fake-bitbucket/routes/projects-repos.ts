@@ -1,0 +1,204 @@
+// Routes for application properties, users, projects and repositories.
+import { bitbucketError, page, type RouteContext, type RouteTable } from '../route-types.ts';
+import type { FakeProject, FakeRepo } from '../state.ts';
+
+function projectJson(p: FakeProject, ctx: RouteContext) {
+  return {
+    key: p.key,
+    id: p.id,
+    name: p.name,
+    public: p.public,
+    type: p.personal ? 'PERSONAL' : 'NORMAL',
+    links: { self: [{ href: `${ctx.baseUrl}/projects/${p.key}` }] },
+  };
+}
+
+function repoJson(r: FakeRepo, ctx: RouteContext) {
+  const project = ctx.state.projects.find((p) => p.key === r.projectKey)!;
+  const key = r.projectKey.toLowerCase();
+  const web = project.personal
+    ? `${ctx.baseUrl}/users/${key.slice(1)}/repos/${r.slug}`
+    : `${ctx.baseUrl}/projects/${r.projectKey}/repos/${r.slug}`;
+  return {
+    slug: r.slug,
+    id: r.id,
+    name: r.name,
+    ...(r.description && { description: r.description }),
+    scmId: 'git',
+    state: 'AVAILABLE',
+    statusMessage: 'Available',
+    forkable: true,
+    public: r.public,
+    archived: false,
+    project: projectJson(project, ctx),
+    links: {
+      clone: [
+        { href: `${ctx.baseUrl}/scm/${key}/${r.slug}.git`, name: 'http' },
+        { href: `ssh://git@${ctx.sshHost}/${key}/${r.slug}.git`, name: 'ssh' },
+      ],
+      self: [{ href: `${web}/browse` }],
+    },
+  };
+}
+
+const visible = (ctx: RouteContext) => (r: FakeRepo) => r.public || ctx.user !== undefined;
+const findProject = (ctx: RouteContext) =>
+  ctx.state.projects.find((p) => p.key.toUpperCase() === ctx.params.projectKey.toUpperCase());
+
+/** The operations bbdc's auth and repo commands use. */
+export const projectRepoRoutes: RouteTable = {
+  getApplicationProperties: {
+    auth: 'optional',
+    handle: () => ({
+      status: 200,
+      body: {
+        version: '9.4.0',
+        buildNumber: '9004000',
+        buildDate: '1700000000000',
+        displayName: 'Bitbucket',
+      },
+    }),
+  },
+  getUser: {
+    auth: 'required',
+    handle: (ctx) => {
+      const u = ctx.state.users.find((x) => x.slug === ctx.params.userSlug.toLowerCase());
+      if (!u)
+        return bitbucketError(
+          404,
+          `User ${ctx.params.userSlug} does not exist.`,
+          'com.atlassian.bitbucket.user.NoSuchUserException',
+        );
+      return {
+        status: 200,
+        body: {
+          name: u.name,
+          slug: u.slug,
+          displayName: u.displayName,
+          emailAddress: u.email,
+          id: 1,
+          type: 'NORMAL',
+          active: true,
+        },
+      };
+    },
+  },
+  getProjects: {
+    auth: 'optional',
+    handle: (ctx) => {
+      const wanted = ctx.query.get('permission');
+      const projects = ctx.state.projects.filter((p) => {
+        if (wanted === 'PROJECT_ADMIN') return ctx.user?.admin === true;
+        return p.public || ctx.user !== undefined;
+      });
+      return page(
+        projects.map((p) => projectJson(p, ctx)),
+        ctx.query,
+      );
+    },
+  },
+  getProject: {
+    auth: 'optional',
+    handle: (ctx) => {
+      const p = findProject(ctx);
+      if (!p || (!p.public && !ctx.user))
+        return bitbucketError(
+          404,
+          `Project ${ctx.params.projectKey} does not exist.`,
+          'com.atlassian.bitbucket.project.NoSuchProjectException',
+        );
+      return { status: 200, body: projectJson(p, ctx) };
+    },
+  },
+  getRepositories_1: {
+    auth: 'optional',
+    handle: (ctx) => {
+      const key = ctx.query.get('projectkey')?.toUpperCase();
+      const repos = ctx.state.repos
+        .filter(visible(ctx))
+        .filter((r) => !key || r.projectKey.toUpperCase() === key);
+      return page(
+        repos.map((r) => repoJson(r, ctx)),
+        ctx.query,
+      );
+    },
+  },
+  getRepositories: {
+    auth: 'optional',
+    handle: (ctx) => {
+      const p = findProject(ctx);
+      if (!p)
+        return bitbucketError(
+          404,
+          `Project ${ctx.params.projectKey} does not exist.`,
+          'com.atlassian.bitbucket.project.NoSuchProjectException',
+        );
+      const repos = ctx.state.repos.filter((r) => r.projectKey === p.key).filter(visible(ctx));
+      return page(
+        repos.map((r) => repoJson(r, ctx)),
+        ctx.query,
+      );
+    },
+  },
+  getRepository: {
+    auth: 'optional',
+    handle: (ctx) => {
+      const p = findProject(ctx);
+      const r =
+        p &&
+        ctx.state.repos.find(
+          (x) => x.projectKey === p.key && x.slug === ctx.params.repositorySlug.toLowerCase(),
+        );
+      if (!r || !visible(ctx)(r))
+        return bitbucketError(
+          404,
+          `Repository ${ctx.params.projectKey}/${ctx.params.repositorySlug} does not exist.`,
+          'com.atlassian.bitbucket.repository.NoSuchRepositoryException',
+        );
+      return { status: 200, body: repoJson(r, ctx) };
+    },
+  },
+  createRepository: {
+    auth: 'required',
+    handle: (ctx) => {
+      const p = findProject(ctx);
+      if (!p)
+        return bitbucketError(
+          404,
+          `Project ${ctx.params.projectKey} does not exist.`,
+          'com.atlassian.bitbucket.project.NoSuchProjectException',
+        );
+      if (!ctx.user?.admin)
+        return bitbucketError(
+          403,
+          `You are not permitted to create repositories in project ${p.key}.`,
+          'com.atlassian.bitbucket.AuthorisationException',
+        );
+      const body = (ctx.body ?? {}) as { name?: string; description?: string };
+      if (!body.name)
+        return bitbucketError(
+          400,
+          'name: A name is required.',
+          'com.atlassian.bitbucket.validation.ArgumentValidationException',
+        );
+      const slug = body.name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-');
+      if (ctx.state.repos.some((r) => r.projectKey === p.key && r.slug === slug)) {
+        return bitbucketError(
+          409,
+          `This repository URL is already taken by '${body.name}' in '${p.name}'`,
+          'com.atlassian.bitbucket.repository.DuplicateRepositoryNameException',
+        );
+      }
+      const repo: FakeRepo = {
+        id: ctx.state.nextId++,
+        slug,
+        name: body.name,
+        projectKey: p.key,
+        public: false,
+        description: body.description,
+      };
+      ctx.state.repos.push(repo);
+      return { status: 201, body: repoJson(repo, ctx) };
+    },
+  },
+};

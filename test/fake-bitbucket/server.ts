@@ -1,0 +1,181 @@
+// A fake Bitbucket Data Center on 127.0.0.1: Bitbucket's paging, errors, auth, XSRF check and rate limiting,
+// with every request checked against the 9.4 OpenAPI document.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { allowedUndocumented } from './deviations.ts';
+import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
+import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
+import { projectRepoRoutes } from './routes/projects-repos.ts';
+import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
+
+/** A request the fake received, as tests inspect it. */
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  operationId?: string;
+};
+
+/** An answer to force on the next matching requests (e.g. 500, or 429 with Retry-After). */
+export type InjectedFailure = { status: number; times: number; method?: string; retryAfter?: string };
+
+/** A running fake server. */
+export type FakeBitbucket = {
+  url: string;
+  state: FakeState;
+  requests: RecordedRequest[];
+  /** Requests the OpenAPI document does not describe, or that miss a required parameter; must stay empty. */
+  violations: string[];
+  /** Forces the next `times` requests (of `method`, if given) to fail with `status`. */
+  inject(failure: InjectedFailure): void;
+  /** Answers the next `times` requests with 429 and Retry-After: `seconds`. */
+  rateLimit(times: number, seconds: number): void;
+  close(): Promise<void>;
+};
+
+const operations = loadOperations();
+const defaultRoutes: RouteTable = { ...projectRepoRoutes };
+
+function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, value = ''] = header.split(' ');
+  if (scheme === 'Bearer') return state.users.find((u) => u.tokens.includes(value)) ?? 'invalid';
+  if (scheme === 'Basic') {
+    const [name, ...rest] = Buffer.from(value, 'base64').toString('utf8').split(':');
+    const user = state.users.find((u) => u.name === name);
+    return user && user.password === rest.join(':') ? user : 'invalid';
+  }
+  return 'invalid';
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Starts the fake with a data set (`small`, or `large` with 5,000 repositories) and optional extra routes. */
+export async function startFakeBitbucket(
+  options: { dataset?: 'small' | 'large'; routes?: RouteTable; sshHost?: string } = {},
+): Promise<FakeBitbucket> {
+  const state = options.dataset === 'large' ? largeState() : smallState();
+  const routes = { ...defaultRoutes, ...options.routes };
+  const requests: RecordedRequest[] = [];
+  const violations: string[] = [];
+  const failures: InjectedFailure[] = [];
+  const allowed = allowedUndocumented().map((a) => ({ ...a, pattern: compileTemplate(a.template).pattern }));
+  let baseUrl = '';
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<RouteResult> {
+    const url = new URL(req.url ?? '/', baseUrl);
+    const method = req.method ?? 'GET';
+    const record: RecordedRequest = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+    };
+    requests.push(record);
+    const body = await readBody(req);
+    const restPath = url.pathname.replace(/^\/rest(?=\/)/, '');
+    const match = url.pathname.startsWith('/rest/')
+      ? matchOperation(operations, method, restPath)
+      : undefined;
+    const deviation = match
+      ? undefined
+      : allowed.find((a) => a.method === method && a.pattern.test(restPath));
+    if (!match && !deviation) {
+      violations.push(
+        `${method} ${url.pathname}: no such operation in the Bitbucket DC 9.4 OpenAPI document`,
+      );
+      return bitbucketError(404, `fake-bitbucket: ${method} ${url.pathname} is not a documented operation`);
+    }
+    const operationId = match?.op.operationId ?? deviation!.name;
+    record.operationId = operationId;
+    for (const q of match?.op.requiredQuery ?? []) {
+      if (!url.searchParams.has(q))
+        violations.push(`${method} ${url.pathname}: missing required query parameter ${q}`);
+    }
+    const failure = failures.find((f) => f.times > 0 && (!f.method || f.method === method));
+    if (failure) {
+      failure.times--;
+      const result = bitbucketError(
+        failure.status,
+        failure.status === 429 ? 'Rate limit exceeded.' : 'Injected failure.',
+      );
+      if (failure.retryAfter) result.headers = { 'retry-after': failure.retryAfter };
+      return result;
+    }
+    const user = authenticate(req, state);
+    if (user === 'invalid') {
+      return bitbucketError(
+        401,
+        'Authentication failed. Please check your credentials and try again.',
+        'com.atlassian.bitbucket.auth.IncorrectPasswordAuthenticationException',
+      );
+    }
+    if (user) res.setHeader('X-AUSERNAME', user.name);
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(method) && req.headers['x-atlassian-token'] !== 'no-check') {
+      return bitbucketError(403, 'XSRF check failed', 'com.atlassian.bitbucket.XsrfException');
+    }
+    const route = routes[operationId];
+    if (!route) {
+      violations.push(
+        `${method} ${url.pathname}: the fake does not implement ${operationId} yet (add it to a route table)`,
+      );
+      return bitbucketError(501, `fake-bitbucket does not implement ${operationId}`);
+    }
+    if (route.auth === 'required' && !user) {
+      return bitbucketError(
+        401,
+        'You are not permitted to access this resource',
+        'com.atlassian.bitbucket.AuthorisationException',
+      );
+    }
+    return route.handle({
+      params: match?.params ?? {},
+      query: url.searchParams,
+      body,
+      user,
+      state,
+      baseUrl,
+      sshHost: options.sshHost ?? 'git.example.test:7999',
+    });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).then(
+      (result) => {
+        res.writeHead(result.status, { 'content-type': 'application/json;charset=UTF-8', ...result.headers });
+        res.end(result.body === undefined ? '' : JSON.stringify(result.body));
+      },
+      (error: Error) => {
+        violations.push(`fake-bitbucket crashed: ${error.stack}`);
+        res.writeHead(500).end();
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: baseUrl,
+    state,
+    requests,
+    violations,
+    inject: (failure) => failures.push({ ...failure }),
+    rateLimit: (times, seconds) => failures.push({ status: 429, times, retryAfter: String(seconds) }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
