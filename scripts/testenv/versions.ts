@@ -1,0 +1,67 @@
+// Every component of the test environment, pinned to an exact version. Change a version here and only here:
+// the cache is keyed by these values, so the next `testenv up` builds or fetches the new one.
+
+/** A Go program built from a module at an exact version (see go-build.ts). */
+export type GoComponent = {
+  /** Cache key prefix and wrapper name. */
+  readonly name: string;
+  /** The module required by the generated wrapper go.mod. */
+  readonly module: string;
+  readonly version: string;
+  /** Main packages to build; each becomes a binary named after its last path element. */
+  readonly packages: readonly string[];
+  /** Wrapper sources copied next to the generated go.mod (a main package), relative to testenv/. */
+  readonly wrapperDir?: string;
+  /** Staging modules pinned as `replace M => M <stagingVersion>` for every `=> ./staging/...` upstream. */
+  readonly stagingVersion?: string;
+  /** Extra `-X` linker flags, such as the version a binary reports. */
+  readonly ldflags?: readonly string[];
+};
+
+/** etcd's server, built through testenv/etcd (a main that calls etcdmain.Main). */
+export const etcd: GoComponent = {
+  name: 'etcd',
+  module: 'go.etcd.io/etcd/server/v3',
+  version: 'v3.6.16',
+  packages: ['realmforge.dev/testenv/etcd'],
+  wrapperDir: 'etcd',
+};
+
+/** kube-apiserver, kube-controller-manager and kubectl from one Kubernetes release. */
+export const kubernetes: GoComponent = {
+  name: 'kubernetes',
+  module: 'k8s.io/kubernetes',
+  version: 'v1.36.3',
+  packages: [
+    'k8s.io/kubernetes/cmd/kube-apiserver',
+    'k8s.io/kubernetes/cmd/kube-controller-manager',
+    'k8s.io/kubernetes/cmd/kubectl',
+  ],
+  stagingVersion: 'v0.36.3',
+  ldflags: [
+    '-X k8s.io/component-base/version.gitVersion=v1.36.3',
+    '-X k8s.io/component-base/version.gitMajor=1',
+    '-X k8s.io/component-base/version.gitMinor=36',
+    '-X k8s.io/client-go/pkg/version.gitVersion=v1.36.3',
+    '-X k8s.io/client-go/pkg/version.gitMajor=1',
+    '-X k8s.io/client-go/pkg/version.gitMinor=36',
+  ],
+};
+
+/** The Go components in build order. */
+export const goComponents: readonly GoComponent[] = [etcd, kubernetes];
+
+/** The two selectable Keycloak lines: `REALMFORGE_KEYCLOAK=26` (default) or `25`. */
+export const keycloakVersions = {
+  '26': { version: '26.7.3', javaMajor: [25, 21, 17] },
+  '25': { version: '25.0.6', javaMajor: [17] },
+} as const;
+
+/** Maven coordinates of the Keycloak distribution; `<version>` is filled from keycloakVersions. */
+export const keycloakArtifact = 'org.keycloak:keycloak-quarkus-dist:<version>:zip';
+
+/** PostgreSQL server major version installed from Debian when missing. */
+export const postgresMajor = '15';
+
+/** CloudNativePG CRDs (Cluster, Database, DatabaseRole) read from ../shared/reference. */
+export const cnpg = { version: 'v1.30.0', referenceDir: 'cnpg-v1.30.0' } as const;
