@@ -1,5 +1,18 @@
-import { isCelError, run } from '@bufbuild/cel';
+import { celEnv, isCelError, parse, plan } from '@bufbuild/cel';
 import type { SchemaDocuments } from './compile/structural-schema.ts';
+
+const env = celEnv();
+const programs = new Map<string, (bindings: { self: never }) => unknown>();
+
+/** Evaluates a CEL expression with `self` bound, parsing and planning each distinct expression once. */
+function evaluate(expression: string, self: unknown): unknown {
+  let program = programs.get(expression);
+  if (!program) {
+    program = plan(env, parse(expression)) as (bindings: { self: never }) => unknown;
+    programs.set(expression, program);
+  }
+  return program({ self: self as never });
+}
 
 type Rule = { rule: string; message?: string; messageExpression?: string; fieldPath?: string };
 type Node = Record<string, unknown>;
@@ -15,7 +28,7 @@ function deref(node: Node, file: string, docs: SchemaDocuments): { node: Node; f
 
 function message(rule: Rule, self: unknown): string {
   if (rule.messageExpression) {
-    const value = run(rule.messageExpression, { self: self as never });
+    const value = evaluate(rule.messageExpression, self);
     if (typeof value === 'string') return value;
   }
   return rule.message ?? `failed rule: ${rule.rule}`;
@@ -36,7 +49,7 @@ export function celViolations(
   const { node, file: at } = deref(schema, file, docs);
   const out: string[] = [];
   for (const rule of (node['x-kubernetes-validations'] as Rule[] | undefined) ?? []) {
-    const result = run(rule.rule, { self: data as never });
+    const result = evaluate(rule.rule, data);
     if (result === true) continue;
     const where = `${path}${rule.fieldPath ?? ''}`.replace(/^\./, '') || '(root)';
     out.push(
