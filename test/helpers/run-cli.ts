@@ -10,8 +10,18 @@ export async function runCli(main: Main, argv: string[]): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io = {
-    stdout: { write: (s: string) => ((stdout += s), true) },
-    stderr: { write: (s: string) => ((stderr += s), true) },
+    stdout: {
+      write: (s: string) => {
+        stdout += s;
+        return true;
+      },
+    },
+    stderr: {
+      write: (s: string) => {
+        stderr += s;
+        return true;
+      },
+    },
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };

@@ -6,8 +6,18 @@ import { createResourceValidator } from '../../src/operator/resource-validator.t
 
 const validate = createResourceValidator(loadCrdSchemas());
 const meta = { name: 'x', namespace: 'team' };
-const client = (spec: object) => ({ apiVersion: 'realmforge.dev/v1', kind: 'IdentityClient', metadata: meta, spec: { realmRef: { name: 'r' }, ...spec } });
-const realm = (spec: object) => ({ apiVersion: 'realmforge.dev/v1', kind: 'IdentityRealm', metadata: meta, spec: { serverRef: { name: 'kc' }, ...spec } });
+const client = (spec: object) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityClient',
+  metadata: meta,
+  spec: { realmRef: { name: 'r' }, ...spec },
+});
+const realm = (spec: object) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityRealm',
+  metadata: meta,
+  spec: { serverRef: { name: 'kc' }, ...spec },
+});
 const srv = (spec: object) => ({
   apiVersion: 'realmforge.dev/v1',
   kind: 'IdentityServer',
@@ -26,20 +36,68 @@ function problems(data: unknown): string[] {
 }
 
 const cases: [string, unknown, string | null][] = [
-  ['a valid client', client({ redirectUris: ['https://app.example.com/cb', 'https://app.example.com/*', '/rel', '+'] }), null],
-  ['a malformed redirect URI', client({ redirectUris: ['not a url'] }), 'spec.redirectUris: each entry must be an absolute URL'],
+  [
+    'a valid client',
+    client({ redirectUris: ['https://app.example.com/cb', 'https://app.example.com/*', '/rel', '+'] }),
+    null,
+  ],
+  [
+    'a malformed redirect URI',
+    client({ redirectUris: ['not a url'] }),
+    'spec.redirectUris: each entry must be an absolute URL',
+  ],
   ['a relative rootUrl', client({ rootUrl: 'app.example.com' }), 'spec.rootUrl: must be an absolute URL'],
-  ['an unknown client type', client({ type: 'secret' }), 'spec.type: must be one of "confidential", "public", "bearer-only"'],
-  ['a public client with a service account', client({ type: 'public', serviceAccount: { enabled: true } }), 'a public client cannot have a service account'],
-  ['a bearer-only client with redirects', client({ type: 'bearer-only', standardFlow: false, redirectUris: ['https://a.b/'] }), 'a bearer-only client has no login flow'],
-  ['a client without realmRef.name', { ...client({}), spec: { realmRef: {} } }, 'spec.realmRef: missing required field "name"'],
-  ['a bad deletion policy', client({ deletionPolicy: 'Keep' }), 'spec.deletionPolicy: must be one of "Delete", "Retain"'],
-  ['an inline SMTP password', realm({ smtp: { host: 'm', from: 'a@b.c', password: 'x' } }), 'spec.smtp: unknown field "password"'],
+  [
+    'an unknown client type',
+    client({ type: 'secret' }),
+    'spec.type: must be one of "confidential", "public", "bearer-only"',
+  ],
+  [
+    'a public client with a service account',
+    client({ type: 'public', serviceAccount: { enabled: true } }),
+    'a public client cannot have a service account',
+  ],
+  [
+    'a bearer-only client with redirects',
+    client({ type: 'bearer-only', standardFlow: false, redirectUris: ['https://a.b/'] }),
+    'a bearer-only client has no login flow',
+  ],
+  [
+    'a client without realmRef.name',
+    { ...client({}), spec: { realmRef: {} } },
+    'spec.realmRef: missing required field "name"',
+  ],
+  [
+    'a bad deletion policy',
+    client({ deletionPolicy: 'Keep' }),
+    'spec.deletionPolicy: must be one of "Delete", "Retain"',
+  ],
+  [
+    'an inline SMTP password',
+    realm({ smtp: { host: 'm', from: 'a@b.c', password: 'x' } }),
+    'spec.smtp: unknown field "password"',
+  ],
   ['the master realm', realm({ realmName: 'master' }), 'spec.realmName: spec.realmName may not be master'],
-  ['a grant that is not a namespace name', realm({ clientAuthorizationGrants: ['Team_A'] }), 'spec.clientAuthorizationGrants.0: must match pattern'],
-  ['a negative probe period', srv({ probes: { liveness: { periodSeconds: 0 } } }), 'spec.probes.liveness.periodSeconds: must be >= 1'],
-  ['an operator-owned option', srv({ additionalOptions: [{ name: 'db-url-host', value: 'x' }] }), 'may not set an option the operator owns'],
-  ['an option with value and secret', srv({ additionalOptions: [{ name: 'log-level', value: 'x', secret: { name: 's', key: 'k' } }] }), 'exactly one of value or secret'],
+  [
+    'a grant that is not a namespace name',
+    realm({ clientAuthorizationGrants: ['Team_A'] }),
+    'spec.clientAuthorizationGrants.0: must match pattern',
+  ],
+  [
+    'a negative probe period',
+    srv({ probes: { liveness: { periodSeconds: 0 } } }),
+    'spec.probes.liveness.periodSeconds: must be >= 1',
+  ],
+  [
+    'an operator-owned option',
+    srv({ additionalOptions: [{ name: 'db-url-host', value: 'x' }] }),
+    'may not set an option the operator owns',
+  ],
+  [
+    'an option with value and secret',
+    srv({ additionalOptions: [{ name: 'log-level', value: 'x', secret: { name: 's', key: 'k' } }] }),
+    'exactly one of value or secret',
+  ],
   ['Keycloak 25.0.0', srv({ image: { tag: '25.0.0' } }), null],
   ['Keycloak 100.1.0', srv({ image: { tag: '100.1.0' } }), null],
   ['Keycloak 9.0.0', srv({ image: { tag: '9.0.0' } }), 'below the minimum version 25.0.0'],
@@ -50,12 +108,16 @@ for (const [what, data, expected] of cases) {
   test(`${what} ${expected ? 'is rejected' : 'is accepted'}`, () => {
     const found = problems(data);
     if (expected === null) assert.equal(found, []);
-    else assert.ok(found.some((p) => p.includes(expected)), `expected "${expected}" in ${JSON.stringify(found)}`);
+    else
+      assert.ok(
+        found.some((p) => p.includes(expected)),
+        `expected "${expected}" in ${JSON.stringify(found)}`,
+      );
   });
 }
 
 test('defaults from the schema are applied, as the API server would', () => {
-  const resource = validate(client({}), 'f.yaml') as { spec: Record<string, unknown> };
+  const resource = validate(client({}), 'f.yaml') as unknown as { spec: Record<string, unknown> };
   assert.is(resource.spec.type, 'confidential');
   assert.is(resource.spec.deletionPolicy, 'Delete');
   assert.is(resource.spec.standardFlow, true);
