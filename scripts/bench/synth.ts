@@ -36,10 +36,22 @@ function measure(label: string, work: () => number): number {
 
 /** Runs the synth benchmark and prints compile-only and full synth side by side against the 2 s goal. */
 export async function run(): Promise<void> {
-  const inputs = { admin: { username: 'admin', password: 'x' }, database: { username: 'app', password: 'y' } };
+  const inputs = {
+    admin: { username: 'admin', password: 'x' },
+    database: { username: 'app', password: 'y' },
+  };
   const validate = createResourceValidator(loadCrdSchemas());
-  measure('warm-up (100 compiles)', () => servers().slice(0, 100).flatMap((s) => compileIdentityServer(s, inputs)).length);
-  const compileMs = measure('compile only', () => servers().flatMap((s) => compileIdentityServer(s, inputs)).length);
+  measure(
+    'warm-up (100 compiles)',
+    () =>
+      servers()
+        .slice(0, 100)
+        .flatMap((s) => compileIdentityServer(s, inputs)).length,
+  );
+  const compileMs = measure(
+    'compile only',
+    () => servers().flatMap((s) => compileIdentityServer(s, inputs)).length,
+  );
   const yamlMs = measure('compile + YAML', () => {
     const objects = servers().flatMap((s) => compileIdentityServer(s, inputs));
     return toYamlDocuments(objects).length > 0 ? objects.length : 0;
@@ -53,5 +65,9 @@ export async function run(): Promise<void> {
   console.log(
     `ratios: compile+YAML/compile ${(yamlMs / compileMs).toFixed(2)}x, synth/compile ${(synthMs / compileMs).toFixed(2)}x, synth/goal(${goalMs} ms) ${(synthMs / goalMs).toFixed(2)}x`,
   );
-  console.log(synthMs < goalMs ? `goal met: ${count} servers in under ${goalMs} ms` : `goal MISSED: ${synthMs.toFixed(0)} ms`);
+  console.log(
+    synthMs < goalMs
+      ? `goal met: ${count} servers in under ${goalMs} ms`
+      : `goal MISSED: ${synthMs.toFixed(0)} ms`,
+  );
 }

@@ -7,14 +7,16 @@ const reserved = /^(true|false|yes|no|on|off|y|n|null|~)$/i;
 
 function scalar(value: unknown): string {
   if (value === null) return 'null';
-  if (typeof value === 'string') return plainString.test(value) && !reserved.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'string')
+    return plainString.test(value) && !reserved.test(value) ? value : JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   throw new TypeError(`cannot write ${typeof value} as YAML`);
 }
 
 const isBlock = (v: unknown): v is object =>
   typeof v === 'object' && v !== null && (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0);
-const inline = (v: unknown) => (isBlock(v) ? '' : Array.isArray(v) ? '[]' : typeof v === 'object' && v ? '{}' : scalar(v));
+const inline = (v: unknown) =>
+  isBlock(v) ? '' : Array.isArray(v) ? '[]' : typeof v === 'object' && v ? '{}' : scalar(v);
 
 function write(value: object, indent: string, out: string[]): void {
   if (Array.isArray(value)) {

@@ -8,9 +8,48 @@ import { loadCrdSchemas } from '../../src/operator/crd-schemas.ts';
 import { inputs, server } from '../operator/compile/fixtures.ts';
 
 const tricky = [
-  'true', 'False', 'yes', 'no', 'on', 'null', '~', 'y', '', ' ', '0', '08', '1e3', '26.0.7', '0x1F', '.inf', '-',
-  '- x', 'a: b', 'a #b', '#c', '@x', '`x', '!tag', '&a', '*a', '%x', '|', '>', '"q"', "'q'", '[a]', '{a}', 'x\ny',
-  'tab\there', 'ünïcode', '\u0000', 'http://x:8080/', 'self.tag.matches(\'^(2[5-9])[.]\')', 'a,b', '?', 'key:',
+  'true',
+  'False',
+  'yes',
+  'no',
+  'on',
+  'null',
+  '~',
+  'y',
+  '',
+  ' ',
+  '0',
+  '08',
+  '1e3',
+  '26.0.7',
+  '0x1F',
+  '.inf',
+  '-',
+  '- x',
+  'a: b',
+  'a #b',
+  '#c',
+  '@x',
+  '`x',
+  '!tag',
+  '&a',
+  '*a',
+  '%x',
+  '|',
+  '>',
+  '"q"',
+  "'q'",
+  '[a]',
+  '{a}',
+  'x\ny',
+  'tab\there',
+  'ünïcode',
+  '\u0000',
+  'http://x:8080/',
+  "self.tag.matches('^(2[5-9])[.]')",
+  'a,b',
+  '?',
+  'key:',
 ];
 
 test('every tricky string round-trips through a real YAML parser, as a value and as a key', () => {
@@ -20,7 +59,16 @@ test('every tricky string round-trips through a real YAML parser, as a value and
 });
 
 test('numbers, booleans, null, empty containers and nesting round-trip', () => {
-  const value = { a: 1, b: -2.5, c: true, d: null, e: {}, f: [], g: [[1, [2]], { h: [{}] }], i: [{ j: { k: [] } }] };
+  const value = {
+    a: 1,
+    b: -2.5,
+    c: true,
+    d: null,
+    e: {},
+    f: [],
+    g: [[1, [2]], { h: [{}] }],
+    i: [{ j: { k: [] } }],
+  };
   assert.equal(parse(toYaml(value)), value);
 });
 
@@ -30,7 +78,10 @@ test('undefined fields are left out, as in JSON', () => {
 
 test('every compiled manifest round-trips', () => {
   const objects = [
-    ...compileIdentityServer(server({ replicas: 2, ingress: { enabled: true, host: 'h.example', tlsSecretName: 't' } }), inputs),
+    ...compileIdentityServer(
+      server({ replicas: 2, ingress: { enabled: true, host: 'h.example', tlsSecretName: 't' } }),
+      inputs,
+    ),
     ...compileCrds(loadCrdSchemas()),
     ...compileOperatorInstall(),
   ];
