@@ -48,6 +48,15 @@ export const kubernetes: GoComponent = {
   ],
 };
 
+/** Helm's CLI, used by the chart tests (not part of `testenv up`). */
+export const helm: GoComponent = {
+  name: 'helm',
+  module: 'helm.sh/helm/v3',
+  version: 'v3.22.0',
+  packages: ['helm.sh/helm/v3/cmd/helm'],
+  ldflags: ['-X helm.sh/helm/v3/internal/version.version=v3.22.0'],
+};
+
 /** The Go components in build order. */
 export const goComponents: readonly GoComponent[] = [etcd, kubernetes];
 

@@ -1,0 +1,20 @@
+// Helm's CLI for the chart tests: built once from its Go module at the version pinned in versions.ts.
+import { goBuild } from './go-build.ts';
+import { helm } from './versions.ts';
+
+/** The path of the helm binary, building it into the cache on first use (a cold build takes a few minutes). */
+export async function helmBinary(
+  log: (line: string) => void = (line) => console.error(line),
+): Promise<string> {
+  const bins = await goBuild(helm, log);
+  const bin = bins.helm;
+  if (!bin)
+    throw new Error(`the helm component builds no binary named helm: ${Object.keys(bins).join(', ')}`);
+  return bin;
+}
+
+if (import.meta.main) {
+  const started = Date.now();
+  console.log(await helmBinary());
+  console.error(`helm ready in ${Math.round((Date.now() - started) / 1000)} s`);
+}
