@@ -1,5 +1,5 @@
 import { celEnv, isCelError, parse, plan } from '@bufbuild/cel';
-import type { SchemaDocuments } from './compile/structural-schema.ts';
+import { resolveRef, type SchemaDocuments } from './compile/structural-schema.ts';
 
 const env = celEnv();
 const programs = new Map<string, (bindings: { self: never }) => unknown>();
@@ -19,11 +19,8 @@ type Node = Record<string, unknown>;
 
 function deref(node: Node, file: string, docs: SchemaDocuments): { node: Node; file: string } {
   if (typeof node.$ref !== 'string') return { node, file };
-  const [target, pointer = ''] = node.$ref.split('#');
-  const targetFile = target ? target.replace(/^\.\//, '') : file;
-  let resolved: unknown = docs[targetFile];
-  for (const part of pointer.split('/').filter(Boolean)) resolved = (resolved as Node)[part];
-  return deref(resolved as Node, targetFile, docs);
+  const target = resolveRef(node.$ref, file, docs);
+  return deref(target.schema as Node, target.file, docs);
 }
 
 function message(rule: Rule, self: unknown): string {

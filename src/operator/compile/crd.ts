@@ -79,33 +79,37 @@ export class IdentityCrd extends Construct {
   }
 }
 
-/** The three CRDs with their names and columns (DECISIONS.md), for a chart to instantiate. */
-export function addIdentityCrds(scope: Construct, schemas: SchemaDocuments): void {
-  new IdentityCrd(scope, 'identityservers', {
+type CrdEntry = Omit<CrdProps, 'schemas'>;
+
+/** The three kinds with their names and extra columns (DECISIONS.md). */
+export const identityCrds: readonly CrdEntry[] = [
+  {
     kind: 'IdentityServer',
     plural: 'identityservers',
     shortName: 'idsrv',
     schemaFile: 'identityserver.schema.json',
-    schemas,
     columns: [{ name: 'Version', type: 'string', jsonPath: '.status.version' }],
-  });
-  new IdentityCrd(scope, 'identityrealms', {
+  },
+  {
     kind: 'IdentityRealm',
     plural: 'identityrealms',
     shortName: 'idrealm',
     schemaFile: 'identityrealm.schema.json',
-    schemas,
     columns: [{ name: 'Realm', type: 'string', jsonPath: '.status.realmName' }],
-  });
-  new IdentityCrd(scope, 'identityclients', {
+  },
+  {
     kind: 'IdentityClient',
     plural: 'identityclients',
     shortName: 'idclient',
     schemaFile: 'identityclient.schema.json',
-    schemas,
     columns: [
       { name: 'Client ID', type: 'string', jsonPath: '.status.clientId' },
       { name: 'Realm', type: 'string', jsonPath: '.spec.realmRef.name', priority: 1 },
     ],
-  });
+  },
+];
+
+/** Adds the three CRDs to a chart. */
+export function addIdentityCrds(scope: Construct, schemas: SchemaDocuments): void {
+  for (const entry of identityCrds) new IdentityCrd(scope, entry.plural, { ...entry, schemas });
 }

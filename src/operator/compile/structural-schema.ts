@@ -4,7 +4,12 @@ export type SchemaDocuments = Readonly<Record<string, Record<string, unknown>>>;
 // Keywords of JSON Schema 2020-12 that a CRD's OpenAPI v3 schema does not accept, or that only name things.
 const dropped = new Set(['$schema', '$id', '$defs', '$comment', 'title', 'const', 'examples']);
 
-function resolveRef(ref: string, file: string, docs: SchemaDocuments): { schema: unknown; file: string } {
+/** Resolves a $ref (`#/$defs/x` or `./other.schema.json#/$defs/x`) from a schema in `file`. */
+export function resolveRef(
+  ref: string,
+  file: string,
+  docs: SchemaDocuments,
+): { schema: unknown; file: string } {
   const [target, pointer = ''] = ref.split('#');
   const targetFile = target ? target.replace(/^\.\//, '') : file;
   let node: unknown = docs[targetFile];
