@@ -1,0 +1,103 @@
+// The status of an IdentityServer as a pure function of its spec, its previous status, what was observed and the
+// time. Ready means: the Deployment is available, /health/ready answers UP and an admin token can be obtained.
+import type { IdentityServer, IdentityServerStatus } from '../../../generated/types/crds/identityserver.ts';
+import { resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
+import { type ConditionInput, mergeConditions } from './conditions.ts';
+import { type ServerObservation, type StuckReason, stuckReason } from './server-stuck.ts';
+
+// Reasons that mean something is broken and needs a person, as opposed to still starting.
+const degradedReasons = new Set([
+  'ImagePullFailed',
+  'CrashLoop',
+  'Unschedulable',
+  'VolumeClaimPending',
+  'ProbesFailing',
+  'DatabaseClusterMissing',
+  'DatabaseCredentialsMissing',
+]);
+
+/** Status for a server that cannot be compiled or applied for a reason retrying will not fix (phase Failed). */
+export function failedServerStatus(
+  server: IdentityServer,
+  reason: string,
+  message: string,
+  now: Date,
+): IdentityServerStatus {
+  const generation = server.metadata.generation;
+  const conditions: ConditionInput[] = [
+    { type: 'Ready', status: 'False', reason, message },
+    { type: 'Progressing', status: 'False', reason, message },
+    { type: 'Degraded', status: 'True', reason, message },
+  ];
+  return {
+    ...server.status,
+    phase: 'Failed',
+    reason,
+    message,
+    observedGeneration: generation,
+    conditions: mergeConditions(server.status?.conditions, conditions, generation, now.toISOString()),
+  };
+}
+
+function conditionsFor(stuck: StuckReason | undefined): ConditionInput[] {
+  if (!stuck) {
+    const ok = 'Keycloak is available, healthy and accepts the admin credentials';
+    return [
+      { type: 'Ready', status: 'True', reason: 'Ready', message: ok },
+      { type: 'Progressing', status: 'False', reason: 'Ready', message: ok },
+      { type: 'Degraded', status: 'False', reason: 'Ready', message: ok },
+    ];
+  }
+  const degraded = degradedReasons.has(stuck.reason);
+  return [
+    { type: 'Ready', status: 'False', reason: stuck.reason, message: stuck.message },
+    {
+      type: 'Progressing',
+      status: degraded ? 'False' : 'True',
+      reason: stuck.reason,
+      message: stuck.message,
+    },
+    {
+      type: 'Degraded',
+      status: degraded ? 'True' : 'False',
+      reason: degraded ? stuck.reason : 'NotDegraded',
+      message: degraded ? stuck.message : 'no failure detected',
+    },
+  ];
+}
+
+/** The status to write after a reconcile that applied the desired objects and observed `obs`. */
+export function computeServerStatus(
+  server: IdentityServer,
+  obs: ServerObservation,
+  now: Date,
+): IdentityServerStatus {
+  const resolved = resolveServer(server);
+  const stuck = stuckReason(resolved, obs);
+  const generation = server.metadata.generation;
+  const phase: IdentityServerStatus['phase'] = !stuck
+    ? 'Ready'
+    : stuck.blocksStart
+      ? 'Pending'
+      : 'Provisioning';
+  const endpoints = serverEndpoints(resolved);
+  const status: IdentityServerStatus = {
+    phase,
+    observedGeneration: generation,
+    conditions: mergeConditions(
+      server.status?.conditions,
+      conditionsFor(stuck),
+      generation,
+      now.toISOString(),
+    ),
+    endpoints: Object.fromEntries(Object.entries(endpoints).filter(([, v]) => v !== undefined)),
+    adminSecret: resolved.adminSecretName,
+    readyReplicas: obs.deployment?.status?.readyReplicas ?? 0,
+    reason: stuck?.reason ?? 'Ready',
+    message: stuck?.message ?? 'Keycloak is ready',
+  };
+  // version reports what runs: the spec's tag once Ready, otherwise what ran before (if anything).
+  const version = stuck ? server.status?.version : server.spec.image.tag;
+  if (version) status.version = version;
+  return status;
+}

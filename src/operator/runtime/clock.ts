@@ -1,0 +1,53 @@
+// Time as a dependency: the operator reads the time and sets timers only through a Clock, so tests and the
+// benchmark drive time by hand instead of sleeping.
+
+/** A cancellable timer handle. */
+export type Timer = { cancel(): void };
+
+/** The current time and one-shot timers. */
+export type Clock = {
+  now(): number;
+  setTimer(ms: number, fn: () => void): Timer;
+};
+
+/** The wall clock; timers are unref'd so a pending retry never keeps the process alive on its own. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimer(ms, fn) {
+    const t = setTimeout(fn, Math.max(0, ms));
+    t.unref?.();
+    return { cancel: () => clearTimeout(t) };
+  },
+};
+
+/** A clock that moves only when told: `advance(ms)` fires due timers in time order. */
+export type ManualClock = Clock & { advance(ms: number): void; pending(): number };
+
+/** A manual clock starting at `start` ms since the epoch. */
+export function manualClock(start = Date.UTC(2026, 0, 1)): ManualClock {
+  let now = start;
+  let seq = 0;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  return {
+    now: () => now,
+    setTimer(ms, fn) {
+      const id = seq++;
+      timers.set(id, { at: now + Math.max(0, ms), fn });
+      return { cancel: () => timers.delete(id) };
+    },
+    advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        const due = [...timers.entries()]
+          .filter(([, t]) => t.at <= end)
+          .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+        if (!due) break;
+        timers.delete(due[0]);
+        now = due[1].at;
+        due[1].fn();
+      }
+      now = end;
+    },
+    pending: () => timers.size,
+  };
+}

@@ -1,0 +1,233 @@
+import type { V1Deployment, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
+import { computeServerStatus, failedServerStatus } from '../../../src/operator/controllers/server-status.ts';
+import {
+  observeDatabaseCluster,
+  type ServerObservation,
+} from '../../../src/operator/controllers/server-stuck.ts';
+
+const t0 = new Date('2026-01-01T00:00:00Z');
+const t1 = new Date('2026-01-01T00:05:00Z');
+
+const server: IdentityServer = {
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityServer',
+  metadata: { name: 'kc', namespace: 'identity', uid: 'u1', generation: 3 },
+  spec: { image: { tag: '26.0.7' }, database: { cluster: 'pg', namespace: 'db' } },
+};
+
+const available: V1Deployment = {
+  status: { readyReplicas: 1, conditions: [{ type: 'Available', status: 'True' }] },
+};
+const healthyCluster = observeDatabaseCluster({ status: { phase: 'Cluster in healthy state' } });
+const ok: ServerObservation = {
+  databaseCluster: healthyCluster,
+  databaseSecretFound: true,
+  deployment: available,
+  pods: [],
+  claims: [],
+  health: { state: 'ok' },
+  token: { state: 'ok' },
+};
+
+const pod = (containerStatus: Record<string, unknown>, conditions: Record<string, unknown>[] = []): V1Pod =>
+  ({
+    metadata: { name: 'kc-abc' },
+    status: {
+      conditions,
+      containerStatuses: [
+        {
+          name: 'keycloak',
+          image: 'quay.io/keycloak/keycloak:26.0.7',
+          ready: false,
+          restartCount: 0,
+          ...containerStatus,
+        },
+      ],
+    },
+  }) as unknown as V1Pod;
+const notAvailable: V1Deployment = {
+  status: { readyReplicas: 0, conditions: [{ type: 'Available', status: 'False' }] },
+};
+const starting = {
+  deployment: notAvailable,
+  health: { state: 'skipped' },
+  token: { state: 'skipped' },
+} as const;
+
+const table: [string, Partial<ServerObservation>, string, string, string][] = [
+  // name, observation override, phase, reason, Degraded status
+  ['all good', {}, 'Ready', 'Ready', 'False'],
+  [
+    'database cluster missing',
+    { databaseCluster: observeDatabaseCluster(undefined) },
+    'Pending',
+    'DatabaseClusterMissing',
+    'True',
+  ],
+  [
+    'credentials secret missing',
+    { databaseSecretFound: false },
+    'Pending',
+    'DatabaseCredentialsMissing',
+    'True',
+  ],
+  [
+    'database not ready (phase)',
+    { databaseCluster: observeDatabaseCluster({ status: { phase: 'Setting up primary' } }) },
+    'Pending',
+    'DatabaseNotReady',
+    'False',
+  ],
+  [
+    'database not ready (condition wins)',
+    {
+      databaseCluster: observeDatabaseCluster({
+        status: { phase: 'Cluster in healthy state', conditions: [{ type: 'Ready', status: 'False' }] },
+      }),
+    },
+    'Pending',
+    'DatabaseNotReady',
+    'False',
+  ],
+  [
+    'image pull failure',
+    {
+      ...starting,
+      pods: [pod({ state: { waiting: { reason: 'ImagePullBackOff', message: 'not found' } } })],
+    },
+    'Provisioning',
+    'ImagePullFailed',
+    'True',
+  ],
+  [
+    'unschedulable',
+    {
+      ...starting,
+      pods: [
+        pod({}, [
+          {
+            type: 'PodScheduled',
+            status: 'False',
+            reason: 'Unschedulable',
+            message: '0/1 nodes: Insufficient memory',
+          },
+        ]),
+      ],
+    },
+    'Provisioning',
+    'Unschedulable',
+    'True',
+  ],
+  [
+    'volume claim pending',
+    {
+      ...starting,
+      claims: [{ metadata: { name: 'data' }, status: { phase: 'Pending' } } as V1PersistentVolumeClaim],
+    },
+    'Provisioning',
+    'VolumeClaimPending',
+    'True',
+  ],
+  [
+    'crash loop',
+    {
+      ...starting,
+      pods: [
+        pod({
+          restartCount: 4,
+          state: { waiting: { reason: 'CrashLoopBackOff' } },
+          lastState: { terminated: { reason: 'OOMKilled', exitCode: 137 } },
+        }),
+      ],
+    },
+    'Provisioning',
+    'CrashLoop',
+    'True',
+  ],
+  [
+    'probes failing',
+    { ...starting, pods: [pod({ started: true, ready: false, state: { running: {} } })] },
+    'Provisioning',
+    'ProbesFailing',
+    'True',
+  ],
+  [
+    'still starting',
+    { ...starting, pods: [pod({ started: false, state: { running: {} } })] },
+    'Provisioning',
+    'DeploymentNotAvailable',
+    'False',
+  ],
+  [
+    'health not UP',
+    { health: { state: 'failed', message: 'status DOWN' } },
+    'Provisioning',
+    'HealthNotReady',
+    'False',
+  ],
+  [
+    'admin token refused',
+    { token: { state: 'failed', message: 'HTTP 401 invalid_grant' } },
+    'Provisioning',
+    'AdminTokenUnavailable',
+    'False',
+  ],
+];
+
+for (const [name, override, phase, reason, degraded] of table) {
+  test(`status: ${name} -> ${phase}/${reason}`, () => {
+    const status = computeServerStatus(server, { ...ok, ...override }, t0);
+    assert.is(status.phase, phase);
+    assert.is(status.reason, reason);
+    const cond = (type: string) => status.conditions?.find((c) => c.type === type);
+    assert.is(cond('Ready')?.status, phase === 'Ready' ? 'True' : 'False');
+    assert.is(cond('Ready')?.reason, reason);
+    assert.is(cond('Degraded')?.status, degraded);
+    assert.is(status.observedGeneration, 3);
+    assert.ok(status.message && status.message.length > 0);
+  });
+}
+
+test('a ready status reports endpoints, replicas, version and the admin secret', () => {
+  const status = computeServerStatus(server, ok, t0);
+  assert.equal(status.endpoints, {
+    internal: 'http://kc.identity.svc:8080',
+    management: 'http://kc.identity.svc:9000',
+  });
+  assert.is(status.readyReplicas, 1);
+  assert.is(status.version, '26.0.7');
+  assert.is(status.adminSecret, 'kc-admin-credentials');
+});
+
+test('recomputing with nothing changed gives an identical status (zero writes), transition times kept', () => {
+  const first = computeServerStatus(server, ok, t0);
+  const again = computeServerStatus({ ...server, status: first }, ok, t1);
+  assert.equal(again, first);
+  const changed = computeServerStatus(
+    { ...server, status: first },
+    { ...ok, health: { state: 'failed', message: 'DOWN' } },
+    t1,
+  );
+  const ready = changed.conditions?.find((c) => c.type === 'Ready');
+  assert.is(ready?.lastTransitionTime, t1.toISOString());
+  assert.is(changed.version, '26.0.7', 'the version that ran before is kept while not ready');
+});
+
+test('a failed status names the reason and keeps the rest of the previous status', () => {
+  const before = computeServerStatus(server, ok, t0);
+  const status = failedServerStatus(
+    { ...server, status: before },
+    'InvalidSpec',
+    'spec.image.tag 24.0.0 is below 25.0.0',
+    t1,
+  );
+  assert.is(status.phase, 'Failed');
+  assert.is(status.reason, 'InvalidSpec');
+  assert.is(status.endpoints?.internal, 'http://kc.identity.svc:8080');
+  assert.is(status.conditions?.find((c) => c.type === 'Degraded')?.status, 'True');
+});
+
+test.run();
