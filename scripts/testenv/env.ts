@@ -134,7 +134,7 @@ async function stopAll(
 ): Promise<void> {
   const kubelet = daemons.find((d) => d.name === 'process kubelet');
   if (kubelet) await stopDaemon(kubelet.pid, 20_000);
-  for (const pid of recordedKubeletPids(runDir)) await stopDaemon(pid);
+  for (const pid of Object.values(recordedKubeletPids(runDir))) await stopDaemon(pid);
   for (const d of [...daemons].reverse()) {
     if (alive(d.pid)) log(`stopping ${d.name} (PID ${d.pid})`);
     await stopDaemon(d.pid, 10_000, d.stopSignal);

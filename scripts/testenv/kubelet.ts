@@ -100,13 +100,17 @@ export class ProcessKubelet {
     this.writePids();
   }
 
-  /** The PIDs of running Keycloak processes (also written to kubelet-pids.json for `testenv down`). */
-  pids(): number[] {
-    return [...this.procs.values()].flatMap((p) => (p.daemon ? [p.daemon.pid] : []));
+  /** The PID of each running Keycloak process by pod (namespace/name); also written to kubelet-pids.json. */
+  pids(): Record<string, number> {
+    return Object.fromEntries(
+      [...this.procs.values()].flatMap((p) => (p.daemon ? [[p.key, p.daemon.pid]] : [])),
+    );
   }
 
   private writePids(): void {
-    writeFileSync(join(this.options.runDir, 'kubelet-pids.json'), `${JSON.stringify(this.pids())}\n`);
+    const file = join(this.options.runDir, 'kubelet-pids.json');
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(this.pids())}\n`);
+    renameSync(`${file}.tmp`, file);
   }
 
   private async sync(): Promise<void> {
@@ -331,11 +335,11 @@ function keyOf(pod: V1Pod): string {
   return `${pod.metadata?.namespace}/${pod.metadata?.name}`;
 }
 
-/** PIDs a kubelet recorded in `runDir` (so `testenv down` can stop them if the kubelet itself died). */
-export function recordedKubeletPids(runDir: string): number[] {
+/** The Keycloak PIDs a kubelet recorded in `runDir`, by pod (so `testenv down` can stop them if it died). */
+export function recordedKubeletPids(runDir: string): Record<string, number> {
   try {
     return JSON.parse(readFileSync(join(runDir, 'kubelet-pids.json'), 'utf8'));
   } catch {
-    return [];
+    return {};
   }
 }
