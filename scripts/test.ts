@@ -50,6 +50,20 @@ function runSuite(file: string): Promise<Result> {
   });
 }
 
+// e2e: one test environment for the whole run (scripts/testenv/e2e-run.ts), torn down at the end even on failure.
+let teardown: (() => Promise<void>) | undefined;
+if (e2e && files.length) {
+  const { prepareE2e } = await import('./testenv/e2e-run.ts');
+  const { describeError } = await import('../src/core/errors.ts');
+  try {
+    teardown = await prepareE2e();
+  } catch (error) {
+    console.error(`the test environment did not come up: ${describeError(error)}`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
 const concurrency = e2e ? 1 : Number(process.env.TEST_CONCURRENCY ?? 2);
 const queue = [...files];
 const results: Result[] = [];
@@ -64,6 +78,7 @@ await Promise.all(
     }
   }),
 );
+await teardown?.();
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 if (files.length === 0) console.log('no test suites found');

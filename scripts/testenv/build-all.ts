@@ -1,14 +1,20 @@
-// Builds every Go component into the cache (used by `testenv build` and to time a cold build).
+// `testenv build`: builds every Go binary and fetches and augments the selected Keycloak, so `up` only starts.
 import { goBuild } from './go-build.ts';
+import { harnessBuildEnv } from './keycloak.ts';
+import { preparedKeycloak, selectedKeycloak } from './keycloak-dist.ts';
 import { goComponents } from './versions.ts';
 
-/** Builds the Go components in order, logging each phase's time. */
+/** Builds the Go components and prepares Keycloak, logging each phase's time. */
 export async function buildAll(log: (line: string) => void): Promise<void> {
   for (const c of goComponents) {
     const t = Date.now();
     await goBuild(c, log);
-    log(`${c.name} ${c.version} ready in ${Math.round((Date.now() - t) / 1000)} s`);
+    log(`phase build ${c.name} ${c.version}: ${Math.round((Date.now() - t) / 1000)} s`);
   }
+  const t = Date.now();
+  const { version } = selectedKeycloak();
+  await preparedKeycloak(version, harnessBuildEnv, log);
+  log(`phase build keycloak ${version}: ${Math.round((Date.now() - t) / 1000)} s`);
 }
 
 if (import.meta.main) await buildAll((l) => console.log(l));

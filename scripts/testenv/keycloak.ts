@@ -52,6 +52,14 @@ export async function spawnKeycloak(options: {
   return { daemon, httpPort, managementPort };
 }
 
+/** Build-time options of the harness's Keycloak; the operator's Deployment uses the same, so both share a build. */
+export const harnessBuildEnv: Record<string, string> = {
+  KC_DB: 'postgres',
+  KC_HEALTH_ENABLED: 'true',
+  KC_METRICS_ENABLED: 'true',
+  KC_CACHE: 'local',
+};
+
 /** Starts the harness's own Keycloak against the environment's PostgreSQL; resolves when /health/ready is UP. */
 export async function startHarnessKeycloak(
   version: string,
@@ -65,7 +73,7 @@ export async function startHarnessKeycloak(
     ? { KEYCLOAK_ADMIN: admin.username, KEYCLOAK_ADMIN_PASSWORD: admin.password }
     : { KC_BOOTSTRAP_ADMIN_USERNAME: admin.username, KC_BOOTSTRAP_ADMIN_PASSWORD: admin.password };
   const env = {
-    KC_DB: 'postgres',
+    ...harnessBuildEnv,
     KC_DB_URL_HOST: postgres.host,
     KC_DB_URL_PORT: String(postgres.port),
     KC_DB_URL_DATABASE: postgres.harnessDatabase,
@@ -73,9 +81,6 @@ export async function startHarnessKeycloak(
     KC_DB_PASSWORD: postgres.password,
     KC_HTTP_ENABLED: 'true',
     KC_HOSTNAME_STRICT: 'false',
-    KC_HEALTH_ENABLED: 'true',
-    KC_METRICS_ENABLED: 'true',
-    KC_CACHE: 'local',
     ...adminEnv,
   };
   return withPortRetry(
