@@ -25,10 +25,11 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
   let remotes: Promise<RemoteRepo[]> | undefined;
   const announced = new Set<string>();
 
-  const announce = (r: RemoteRepo) => {
-    if (announced.has(r.remote)) return;
+  const announce = (r: RemoteRepo, what: 'repo' | 'host') => {
+    if (announced.size) return;
     announced.add(r.remote);
-    ui.notice(`Using ${r.project}/${r.slug} on ${r.hostUrl} from git remote "${r.remote}"`);
+    const subject = what === 'repo' ? `${r.project}/${r.slug} on ${r.hostUrl}` : `server ${r.hostUrl}`;
+    ui.notice(`Using ${subject} from git remote "${r.remote}"`);
   };
   const gitRepos = () => {
     remotes ??= remoteRepos(deps.git, deps.cwd, cd.config());
@@ -74,7 +75,7 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
     const repos = await gitRepos();
     const hosts = new Set(repos.map((r) => r.hostUrl));
     if (hosts.size !== 1) return undefined;
-    announce(repos[0]);
+    announce(repos[0], 'host');
     return repos[0].hostUrl;
   }
 
@@ -128,7 +129,7 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
           'no repository chosen: pass -R PROJECT/slug, set BBDC_PROJECT and BBDC_REPO, or run inside a clone of a Bitbucket repository',
         );
       }
-      announce(picked);
+      announce(picked, 'repo');
       const host =
         globals.host || deps.env.BBDC_URL
           ? await cd.host()

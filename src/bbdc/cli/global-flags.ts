@@ -31,7 +31,12 @@ export const globalFlags: Record<string, FlagSpec> = {
     choices: ['error', 'warn', 'info', 'debug'],
     description: 'Log to stderr',
   },
-  logFormat: { type: 'string', value: 'FORMAT', choices: ['text', 'json'], description: 'Log line format' },
+  logFormat: {
+    type: 'string',
+    value: 'FORMAT',
+    choices: ['text', 'json'],
+    description: 'Log lines as text (default) or json',
+  },
   help: { type: 'boolean', shortFlag: 'h', description: 'Show help' },
   version: { type: 'boolean', description: 'Print the version' },
 };

@@ -36,6 +36,8 @@ export function parseFlags(
       allowUnknownFlags: true,
       pkg: {},
       description: false,
+      // Leave unset booleans undefined so `--no-color` can be told apart from not passing --color.
+      booleanDefault: undefined,
     });
   } catch (error) {
     throw new UsageError(`${(error as Error).message} (bbdc ${commandName})`);

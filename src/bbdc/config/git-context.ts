@@ -30,7 +30,9 @@ function hostFor(config: BbdcConfig, remote: ParsedRemote): string | undefined {
   const byAlias =
     hosts.find((h) => (h.aliases ?? []).includes(remote.host)) ??
     hosts.find((h) => (h.aliases ?? []).includes(remote.hostname)) ??
-    hosts.find((h) => new URL(h.url).hostname === remote.hostname);
+    hosts.find((h) => new URL(h.url).hostname === remote.hostname) ??
+    // scp-style remotes carry no port, so `host` matches an alias `host:7999`.
+    hosts.find((h) => (h.aliases ?? []).some((a) => a.split(':')[0] === remote.hostname));
   if (byAlias) return byAlias.url;
   return hosts.length ? undefined : `https://${remote.hostname}`;
 }

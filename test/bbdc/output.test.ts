@@ -1,0 +1,137 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { registry } from '../../src/bbdc/registry.ts';
+import { createAjv, formatSchemaErrors } from '../../src/core/schema.ts';
+import { credentials } from '../fake-bitbucket/state.ts';
+import { withFake } from './helpers/fake.ts';
+import { createWorld, memoryKeyring } from './helpers/world.ts';
+
+const test = suite('bbdc output');
+const schemasDir = join(import.meta.dirname, '..', '..', 'schemas', 'cli');
+const ajv = createAjv();
+const load = (rel: string) => JSON.parse(readFileSync(join(schemasDir, rel), 'utf8'));
+const envelope = ajv.compile(load('envelope.schema.json'));
+const plan = ajv.compile(load('plan.schema.json'));
+let fake: Awaited<ReturnType<typeof withFake>>;
+test.before(async () => {
+  fake = await withFake();
+});
+test.after(async () => {
+  await fake.stop();
+});
+const esc = String.fromCharCode(27);
+
+test('on a terminal: header, aligned columns, colour, truncation to the width', async () => {
+  const w = createWorld({
+    tty: true,
+    columns: 40,
+    env: { BBDC_URL: fake.url, BBDC_TOKEN: credentials.alice.token },
+  });
+  const r = await w.run(['repo', 'list']);
+  const lines = r.stdout.split('\n');
+  assert.ok(lines[0].startsWith(`${esc}[1mREPOSITORY`), 'bold header');
+  assert.match(lines[1], /^PROJ\/api {2,}api {2,}private$/);
+  const noColor = await w.run(['repo', 'list', '--no-color']);
+  assert.not.match(noColor.stdout, esc);
+  assert.ok(noColor.stdout.startsWith('REPOSITORY'));
+  const envNoColor = await w.run(['repo', 'list'], { env: { NO_COLOR: '1' } });
+  assert.not.match(envNoColor.stdout, esc);
+  const narrow = createWorld({
+    tty: true,
+    columns: 30,
+    env: { BBDC_URL: fake.url, BBDC_TOKEN: credentials.alice.token },
+  });
+  const n = await narrow.run(['repo', 'list', '--no-color']);
+  assert.ok(
+    n.stdout.split('\n').every((l) => l.length <= 30),
+    n.stdout,
+  );
+  assert.match(n.stdout, '…');
+  w.dispose();
+  narrow.dispose();
+});
+
+test('piped: tab-separated rows, no header, no colour, nothing truncated', async () => {
+  const w = createWorld({
+    tty: false,
+    columns: 10,
+    env: { BBDC_URL: fake.url, BBDC_TOKEN: credentials.alice.token },
+  });
+  const r = await w.run(['repo', 'list', '--project', 'PROJ']);
+  assert.is(r.stdout, 'PROJ/api\tapi\tprivate\nPROJ/web\tweb\tprivate\n');
+  w.dispose();
+});
+
+// One scenario per command, run in order in one world; each output is validated against its schema.
+const scenarios: [string, string[]][] = [
+  ['auth login', ['auth', 'login', '{url}', '--token', credentials.alice.token]],
+  ['auth status', ['auth', 'status']],
+  ['auth whoami', ['auth', 'whoami']],
+  ['auth token-url', ['auth', 'token-url']],
+  ['auth server list', ['auth', 'server', 'list']],
+  ['auth server use', ['auth', 'server', 'use', '{url}']],
+  ['auth alias add', ['auth', 'alias', 'add', 'extra.example.test']],
+  ['auth alias list', ['auth', 'alias', 'list']],
+  ['auth alias remove', ['auth', 'alias', 'remove', 'extra.example.test']],
+  ['auth alias discover', ['auth', 'alias', 'discover']],
+  ['repo list', ['repo', 'list', '--limit', '3']],
+  ['repo create', ['repo', 'create', 'schema-check', '--project', 'PROJ']],
+  ['browse', ['browse', '-R', 'PROJ/api', '42']],
+  ['auth logout', ['auth', 'logout']],
+];
+
+test("every command's --json output validates against its schema, inside a valid envelope", async () => {
+  assert.equal(
+    scenarios.map((s) => s[0]).sort(),
+    registry.map((e) => e.name).sort(),
+    'a scenario for every command',
+  );
+  const w = createWorld({ keyring: memoryKeyring() });
+  for (const [name, argv] of scenarios) {
+    const command = await registry.find((e) => e.name === name)!.load();
+    const validate = ajv.compile(load(join('output', `${command.outputSchema}.schema.json`)));
+    const r = await w.run([...argv.map((a) => a.replace('{url}', fake.url)), '--json']);
+    assert.is(r.code, 0, `${name}: ${r.stdout}${r.stderr}`);
+    const out = r.json() as { data: unknown };
+    assert.ok(envelope(out), `${name} envelope: ${formatSchemaErrors(envelope.errors).join('; ')}`);
+    assert.ok(validate(out.data), `${name} data: ${formatSchemaErrors(validate.errors).join('; ')}`);
+    if (command.effect === 'mutating' && command.plan) {
+      const dry = await w.run([...argv.map((a) => a.replace('{url}', fake.url)), '--json', '--dry-run']);
+      if (dry.code === 0)
+        assert.ok(plan(dry.json().data), `${name} plan: ${formatSchemaErrors(plan.errors).join('; ')}`);
+    }
+  }
+  w.dispose();
+});
+
+test('every output schema has a title and generated types', () => {
+  for (const file of readdirSync(join(schemasDir, 'output'))) {
+    assert.ok(load(join('output', file)).title, file);
+    const generated = join(
+      import.meta.dirname,
+      '..',
+      '..',
+      'generated',
+      'types',
+      'cli',
+      'output',
+      file.replace('.schema.json', '.ts'),
+    );
+    assert.match(readFileSync(generated, 'utf8'), 'DO NOT EDIT');
+  }
+});
+
+test('errors in --json mode are envelopes on stdout with kind, message and exit code', async () => {
+  const w = createWorld();
+  const r = await w.run(['repo', 'list', '--json']);
+  assert.is(r.code, 2);
+  assert.is(r.stderr, '');
+  assert.ok(envelope(r.json()), formatSchemaErrors(envelope.errors).join('; '));
+  assert.equal(r.json().error.kind, 'usage');
+  assert.equal(r.json().meta, { contract: 'bbdc.machine', command: 'repo list' });
+  w.dispose();
+});
+
+test.run();

@@ -1,0 +1,61 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { credentials } from '../fake-bitbucket/state.ts';
+import { withFake } from './helpers/fake.ts';
+import { createWorld } from './helpers/world.ts';
+
+const test = suite('bbdc paging (5,000 repositories)');
+let fake: Awaited<ReturnType<typeof withFake>>;
+test.before(async () => {
+  fake = await withFake('large');
+});
+test.after(async () => {
+  await fake.stop();
+});
+const run = (argv: string[]) => {
+  const w = createWorld({ env: { BBDC_URL: fake.url, BBDC_TOKEN: credentials.alice.token } });
+  return w.run(argv).finally(() => w.dispose());
+};
+const pageRequests = (from: number) =>
+  fake.requests.slice(from).map((q) => [q.path, Number(q.query.get('start')), Number(q.query.get('limit'))]);
+
+test('--limit 1234 asks for pages of at most 1,000 and returns exactly 1,234', async () => {
+  const n = fake.requests.length;
+  const r = await run(['repo', 'list', '--project', 'BIG', '--limit', '1234', '--json']);
+  assert.is(r.code, 0, r.stderr);
+  const data = r.json().data;
+  assert.is(data.repositories.length, 1234);
+  assert.is(data.count, 1234);
+  assert.is(data.truncated, true);
+  assert.is(data.repositories[1233].slug, 'repo-1234');
+  assert.equal(pageRequests(n), [
+    ['/rest/api/latest/projects/BIG/repos', 0, 1000],
+    ['/rest/api/latest/projects/BIG/repos', 1000, 234],
+  ]);
+});
+
+test('the limit caps the total across projects; the default is 100 in one request', async () => {
+  const n = fake.requests.length;
+  const r = await run(['repo', 'list', '--json']);
+  assert.is(r.json().data.count, 100);
+  assert.equal(pageRequests(n), [['/rest/api/latest/repos', 0, 100]]);
+});
+
+test('a limit above the total stops at the last page without asking for more', async () => {
+  const n = fake.requests.length;
+  const r = await run(['repo', 'list', '--limit', '6000', '--json']);
+  assert.is(r.json().data.count, 5004);
+  assert.is(r.json().data.truncated, false);
+  assert.equal(
+    pageRequests(n).map((p) => p[2]),
+    [1000, 1000, 1000, 1000, 1000, 1000],
+  );
+});
+
+test('--limit must be a positive number', async () => {
+  const r = await run(['repo', 'list', '--limit', 'lots']);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, '--limit "lots" must be a whole number');
+});
+
+test.run();

@@ -1,0 +1,92 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startFakeBitbucket } from './server.ts';
+import { credentials } from './state.ts';
+
+const test = suite('fake Bitbucket server');
+
+test('an operation the OpenAPI document lacks is a named violation', async () => {
+  const fake = await startFakeBitbucket();
+  const r = await fetch(`${fake.url}/rest/api/latest/myself`);
+  assert.is(r.status, 404);
+  assert.equal(fake.violations.length, 1);
+  assert.match(fake.violations[0], 'GET /rest/api/latest/myself: no such operation');
+  await fake.close();
+});
+
+test('a documented operation the fake lacks is reported, not silently answered', async () => {
+  const fake = await startFakeBitbucket();
+  const r = await fetch(`${fake.url}/rest/api/latest/admin/groups`, {
+    headers: { authorization: `Bearer ${credentials.alice.token}` },
+  });
+  assert.is(r.status, 501);
+  assert.match(fake.violations[0], 'does not implement');
+  await fake.close();
+});
+
+test('auth: Bearer and basic set X-AUSERNAME, wrong credentials get 401 with a Bitbucket error body', async () => {
+  const fake = await startFakeBitbucket();
+  const path = `${fake.url}/rest/api/latest/application-properties`;
+  const bearer = await fetch(path, { headers: { authorization: `Bearer ${credentials.bob.token}` } });
+  assert.is(bearer.headers.get('x-ausername'), 'bob');
+  const basic = await fetch(path, {
+    headers: { authorization: `Basic ${Buffer.from('alice:alice-password').toString('base64')}` },
+  });
+  assert.is(basic.headers.get('x-ausername'), 'alice');
+  const anon = await fetch(path);
+  assert.is(anon.headers.get('x-ausername'), null);
+  const wrong = await fetch(path, { headers: { authorization: 'Bearer nope' } });
+  assert.is(wrong.status, 401);
+  const body = (await wrong.json()) as { errors: { message: string; exceptionName: string }[] };
+  assert.match(body.errors[0].exceptionName, 'IncorrectPasswordAuthenticationException');
+  assert.equal(fake.violations, []);
+  await fake.close();
+});
+
+test('mutating calls without X-Atlassian-Token: no-check fail the XSRF check', async () => {
+  const fake = await startFakeBitbucket();
+  const init = {
+    method: 'POST',
+    body: JSON.stringify({ name: 'x' }),
+    headers: { authorization: `Bearer ${credentials.alice.token}`, 'content-type': 'application/json' },
+  };
+  const denied = await fetch(`${fake.url}/rest/api/latest/projects/PROJ/repos`, init);
+  assert.is(denied.status, 403);
+  assert.match(await denied.text(), 'XSRF check failed');
+  const ok = await fetch(`${fake.url}/rest/api/latest/projects/PROJ/repos`, {
+    ...init,
+    headers: { ...init.headers, 'x-atlassian-token': 'no-check' },
+  });
+  assert.is(ok.status, 201);
+  await fake.close();
+});
+
+test('paging follows start/limit with isLastPage and nextPageStart, limit capped at 1000', async () => {
+  const fake = await startFakeBitbucket({ dataset: 'large' });
+  const auth = { headers: { authorization: `Bearer ${credentials.alice.token}` } };
+  const first = (await (
+    await fetch(`${fake.url}/rest/api/latest/projects/BIG/repos?limit=5000`, auth)
+  ).json()) as Record<string, unknown>;
+  assert.equal(
+    [first.size, first.limit, first.isLastPage, first.nextPageStart, first.start],
+    [1000, 1000, false, 1000, 0],
+  );
+  const last = (await (
+    await fetch(`${fake.url}/rest/api/latest/projects/BIG/repos?start=4990`, auth)
+  ).json()) as Record<string, unknown>;
+  assert.equal([last.size, last.isLastPage, last.nextPageStart], [10, true, undefined]);
+  await fake.close();
+});
+
+test('rate limiting on demand answers 429 with Retry-After', async () => {
+  const fake = await startFakeBitbucket();
+  fake.rateLimit(1, 3);
+  const limited = await fetch(`${fake.url}/rest/api/latest/application-properties`);
+  assert.is(limited.status, 429);
+  assert.is(limited.headers.get('retry-after'), '3');
+  const next = await fetch(`${fake.url}/rest/api/latest/application-properties`);
+  assert.is(next.status, 200);
+  await fake.close();
+});
+
+test.run();
