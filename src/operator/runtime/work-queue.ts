@@ -5,7 +5,7 @@ import { type BackoffOptions, backoffDelay } from './backoff.ts';
 import type { Clock, Timer } from './clock.ts';
 
 /** What a handler returns: nothing, or a delay after which the key should be looked at again. */
-export type HandleResult = undefined | { requeueAfterMs: number };
+export type HandleResult = undefined | { requeueAfterMs?: number };
 
 /** Handles one key; a thrown error schedules a retry with backoff. */
 export type KeyHandler = (key: string) => Promise<HandleResult | undefined>;

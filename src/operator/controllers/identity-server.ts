@@ -1,0 +1,165 @@
+// The IdentityServer controller: reconcile(key) reads the world, compiles, applies only what differs, prunes
+// children no longer wanted, observes Keycloak and writes status when it changed. Level-triggered: it never
+// depends on which event woke it.
+import type { V1Deployment, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import type { IdentityServer, IdentityServerStatus } from '../../../generated/types/crds/identityserver.ts';
+import { RealmforgeError } from '../../core/errors.ts';
+import { compileIdentityServer } from '../compile/identity-server.ts';
+import { apiVersion, type KubeObject, serverSelector } from '../compile/kube-object.ts';
+import { type ResolvedServer, resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
+import type { Deps } from '../runtime/deps.ts';
+import { isSubset } from '../runtime/desired-state.ts';
+import { probeAdminToken, probeHealth } from './keycloak-probes.ts';
+import { syncChildren } from './server-children.ts';
+import { readServerWorld } from './server-inputs.ts';
+import { computeServerStatus, failedServerStatus } from './server-status.ts';
+import type { ProbeOutcome, ServerObservation } from './server-stuck.ts';
+
+/** How often a server that is not Ready yet is looked at again, since pods and Keycloak are not watched. */
+export const notReadyPollMs = 10_000;
+
+/** The annotations that force a full reconcile when set or changed (DECISIONS.md). */
+export const reconcileAnnotations = ['reconcile', 'realmforge.dev/reconcile'] as const;
+
+/** What a reconcile did, for its log line. */
+export type ServerOutcome = {
+  phase?: string;
+  reason?: string;
+  applied: string[];
+  deleted: string[];
+  statusWritten: boolean;
+};
+
+const skipped: ProbeOutcome = { state: 'skipped' };
+
+function selectorString(labels: Record<string, string>): string {
+  return Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+}
+
+async function observe(
+  deps: Deps,
+  resolved: ResolvedServer,
+  server: IdentityServer,
+  admin: { username: string; password: string },
+  base: Pick<ServerObservation, 'databaseCluster' | 'databaseSecretFound'>,
+): Promise<ServerObservation> {
+  const ns = resolved.namespace;
+  const deployment = (await deps.kube.get({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    namespace: ns,
+    name: resolved.name,
+  })) as V1Deployment | undefined;
+  const pods = (await deps.kube.list(
+    { apiVersion: 'v1', kind: 'Pod' },
+    ns,
+    selectorString(serverSelector(server)),
+  )) as unknown as V1Pod[];
+  const claimNames = new Set(
+    pods.flatMap((p) =>
+      (p.spec?.volumes ?? []).flatMap((v) =>
+        v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : [],
+      ),
+    ),
+  );
+  const claims: V1PersistentVolumeClaim[] = [];
+  for (const name of claimNames) {
+    const claim = await deps.kube.get({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      namespace: ns,
+      name,
+    });
+    if (claim) claims.push(claim as V1PersistentVolumeClaim);
+  }
+  const available =
+    deployment?.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') &&
+    (deployment.status?.readyReplicas ?? 0) > 0;
+  const urls = serverEndpoints(resolved);
+  const health = available ? await probeHealth(deps, urls.management) : skipped;
+  const token = health.state === 'ok' ? await probeAdminToken(deps, urls.internal, admin) : skipped;
+  return { ...base, deployment, pods, claims, health, token };
+}
+
+/** The server's status has to be written: it differs from what is stored. */
+function statusChanged(server: IdentityServer, next: IdentityServerStatus): boolean {
+  const prev = server.status ?? {};
+  return !(isSubset(next, prev) && isSubset(prev, next));
+}
+
+/** Creates the IdentityServer reconciler; it remembers the last reconcile annotation seen per key. */
+export function identityServerController(deps: Deps) {
+  const forcedSeen = new Map<string, string>();
+  return async function reconcile(
+    key: string,
+  ): Promise<{ requeueAfterMs?: number; outcome?: ServerOutcome }> {
+    const [namespace, name] = key.split('/');
+    const server = (await deps.kube.get({
+      apiVersion,
+      kind: 'IdentityServer',
+      namespace,
+      name,
+    })) as unknown as IdentityServer | undefined;
+    if (!server) {
+      forcedSeen.delete(key);
+      return {}; // children go with it through their owner references
+    }
+    const marker = reconcileAnnotations.map((a) => server.metadata.annotations?.[a] ?? '').join('|');
+    const force = marker !== '|' && forcedSeen.get(key) !== marker;
+    const resolved = resolveServer(server);
+    const world = await readServerWorld(deps, resolved);
+    const outcome: ServerOutcome = { applied: [], deleted: [], statusWritten: false };
+    let status: IdentityServerStatus;
+    try {
+      // First provisioning waits for the database; a server that already ran keeps being managed.
+      const dbUsable = world.databaseCluster.found && (world.databaseCluster.ready || !world.adminGenerated);
+      if (world.database && dbUsable) {
+        const desired = compileIdentityServer(server, {
+          admin: world.admin,
+          database: world.database,
+        }) as KubeObject[];
+        const synced = await syncChildren(
+          deps,
+          { uid: server.metadata.uid ?? '', namespace: resolved.namespace, name: resolved.name },
+          desired,
+          force,
+        );
+        outcome.applied = synced.applied;
+        outcome.deleted = synced.deleted;
+      }
+      const base = {
+        databaseCluster: world.databaseCluster,
+        databaseSecretFound: world.database !== undefined,
+      };
+      const obs = await observe(deps, resolved, server, world.admin, base);
+      status = computeServerStatus(server, obs, new Date(deps.clock.now()));
+    } catch (error) {
+      if (!(error instanceof RealmforgeError && error.kind === 'validation')) throw error;
+      status = failedServerStatus(server, 'InvalidSpec', error.message, new Date(deps.clock.now()));
+    }
+    if (statusChanged(server, status)) {
+      await deps.kube.applyStatus(
+        { apiVersion, kind: 'IdentityServer', namespace, name },
+        status as Record<string, unknown>,
+      );
+      outcome.statusWritten = true;
+      if (status.phase !== server.status?.phase) {
+        const failing =
+          status.phase === 'Failed' ||
+          status.conditions?.some((c) => c.type === 'Degraded' && c.status === 'True');
+        await deps.kube.event(server as unknown as KubeObject, {
+          type: failing ? 'Warning' : 'Normal',
+          reason: status.reason ?? 'PhaseChanged',
+          message: `phase ${server.status?.phase ?? 'none'} -> ${status.phase}: ${status.message}`,
+        });
+      }
+    }
+    forcedSeen.set(key, marker);
+    outcome.phase = status.phase;
+    outcome.reason = status.reason;
+    const requeue = status.phase === 'Ready' || status.phase === 'Failed' ? undefined : notReadyPollMs;
+    return { requeueAfterMs: requeue, outcome };
+  };
+}

@@ -1,0 +1,84 @@
+// An in-memory KubeClient for controller tests: a map of objects plus a log of every write it received.
+import { RealmforgeError } from '../../../src/core/errors.ts';
+import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
+import type { KubeClient, KubeEvent, ObjectRef } from '../../../src/operator/runtime/kube-client.ts';
+
+const keyOf = (r: ObjectRef) => `${r.kind}/${r.namespace ?? ''}/${r.name}`;
+
+/** The fake and what it saw. */
+export type FakeKube = KubeClient & {
+  objects: Map<string, KubeObject>;
+  writes: string[];
+  events: KubeEvent[];
+  forbidden: Set<string>;
+  put(object: KubeObject): void;
+  find(kind: string, namespace: string, name: string): KubeObject | undefined;
+};
+
+/** A fake cluster holding `initial`; reads of keys in `forbidden` (Kind/ns/name) throw an auth error. */
+export function fakeKube(initial: KubeObject[] = []): FakeKube {
+  const objects = new Map<string, KubeObject>();
+  const writes: string[] = [];
+  const events: KubeEvent[] = [];
+  const forbidden = new Set<string>();
+  let version = 1;
+  const put = (o: KubeObject) => {
+    objects.set(
+      keyOf({ ...o, ...o.metadata }),
+      structuredClone({
+        ...o,
+        metadata: {
+          ...o.metadata,
+          resourceVersion: String(version++),
+          uid: o.metadata.uid ?? `uid-${o.metadata.name}`,
+        },
+      }),
+    );
+  };
+  for (const o of initial) put(o);
+  return {
+    objects,
+    writes,
+    events,
+    forbidden,
+    put,
+    find: (kind, namespace, name) => objects.get(`${kind}/${namespace}/${name}`),
+    async get(ref) {
+      if (forbidden.has(keyOf(ref))) throw new RealmforgeError('auth', `forbidden: ${keyOf(ref)}`);
+      const o = objects.get(keyOf(ref));
+      return o ? structuredClone(o) : undefined;
+    },
+    async list(type, namespace, selector) {
+      const want = (selector ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((s) => s.split('='));
+      return [...objects.values()]
+        .filter(
+          (o) =>
+            o.kind === type.kind &&
+            o.metadata.namespace === namespace &&
+            want.every(([k, v]) => o.metadata.labels?.[k] === v),
+        )
+        .map((o) => structuredClone(o));
+    },
+    async apply(object) {
+      writes.push(`apply ${keyOf({ ...object, ...object.metadata })}`);
+      const old = objects.get(keyOf({ ...object, ...object.metadata }));
+      put({ ...object, status: old?.status, metadata: { ...object.metadata, uid: old?.metadata.uid } });
+      return structuredClone(objects.get(keyOf({ ...object, ...object.metadata })) as KubeObject);
+    },
+    async applyStatus(ref, status) {
+      writes.push(`status ${keyOf(ref)}`);
+      const o = objects.get(keyOf(ref));
+      if (o) o.status = structuredClone(status);
+    },
+    async delete(ref) {
+      writes.push(`delete ${keyOf(ref)}`);
+      objects.delete(keyOf(ref));
+    },
+    async event(_about, event) {
+      events.push(event);
+    },
+  };
+}

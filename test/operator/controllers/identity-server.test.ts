@@ -1,0 +1,181 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
+import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
+import { identityServerController } from '../../../src/operator/controllers/identity-server.ts';
+import { manualClock } from '../../../src/operator/runtime/clock.ts';
+import type { Deps } from '../../../src/operator/runtime/deps.ts';
+import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
+import type { Logger } from '../../../src/operator/runtime/logger.ts';
+import { type FakeKube, fakeKube } from './fake-kube.ts';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const quiet: Logger = { info() {}, warn() {}, error() {} };
+
+/** A Keycloak stand-in on 127.0.0.1: /health/ready and the master token endpoint, accepting one password. */
+async function fakeKeycloak(state: { health: string; password?: string }) {
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => {
+      body += d;
+    });
+    req.on('end', () => {
+      if (req.url === '/health/ready') {
+        res.writeHead(state.health === 'UP' ? 200 : 503).end(JSON.stringify({ status: state.health }));
+      } else if (req.url === '/realms/master/protocol/openid-connect/token' && req.method === 'POST') {
+        const form = new URLSearchParams(body);
+        const ok =
+          form.get('client_id') === 'admin-cli' &&
+          form.get('grant_type') === 'password' &&
+          form.get('password') === state.password;
+        res
+          .writeHead(ok ? 200 : 401)
+          .end(JSON.stringify(ok ? { access_token: 't' } : { error: 'invalid_grant' }));
+      } else res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+const idServer = (
+  spec: Partial<IdentityServer['spec']> = {},
+  annotations?: Record<string, string>,
+): KubeObject =>
+  ({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityServer',
+    metadata: { name: 'kc', namespace: 'identity', uid: 'srv-uid', generation: 1, annotations },
+    spec: { image: { tag: '26.0.7' }, database: { cluster: 'pg', namespace: 'db' }, ...spec },
+  }) as KubeObject;
+const dbSecret: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'pg-app', namespace: 'db' },
+  data: { username: b64('app'), password: b64('db-pass') },
+};
+const cluster: KubeObject = {
+  apiVersion: 'postgresql.cnpg.io/v1',
+  kind: 'Cluster',
+  metadata: { name: 'pg', namespace: 'db' },
+  status: { phase: 'Cluster in healthy state' },
+};
+
+function deps(kube: FakeKube, keycloakUrl: string): Deps {
+  const endpoints = loadEndpointMap(
+    JSON.stringify({
+      endpoints: { 'kc.identity.svc:8080': keycloakUrl, 'kc.identity.svc:9000': keycloakUrl },
+    }),
+  );
+  return {
+    kube,
+    http: (url, init) => fetch(url, init),
+    endpoints,
+    clock: manualClock(),
+    random: () => 0.5,
+    newPassword: () => 'generated-pw',
+    logger: quiet,
+  };
+}
+
+/** Marks the Deployment available, as the kubelet and controller-manager would. */
+function makeAvailable(kube: FakeKube) {
+  const d = kube.find('Deployment', 'identity', 'kc') as KubeObject;
+  d.status = { readyReplicas: 1, conditions: [{ type: 'Available', status: 'True' }] };
+}
+
+test('database cluster missing: Pending, nothing applied, a Warning event', async () => {
+  const kube = fakeKube([idServer(), dbSecret]);
+  const out = await identityServerController(deps(kube, 'http://127.0.0.1:1'))('identity/kc');
+  const status = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, unknown>;
+  assert.is(status.phase, 'Pending');
+  assert.is(status.reason, 'DatabaseClusterMissing');
+  assert.equal(kube.writes, ['status IdentityServer/identity/kc']);
+  assert.is(kube.events[0]?.type, 'Warning');
+  assert.is(out.requeueAfterMs, 10_000);
+});
+
+test('credentials secret unreadable (no RoleBinding): Pending with DatabaseCredentialsMissing', async () => {
+  const kube = fakeKube([idServer(), dbSecret, cluster]);
+  kube.forbidden.add('Secret/db/pg-app');
+  await identityServerController(deps(kube, 'http://127.0.0.1:1'))('identity/kc');
+  assert.is(
+    (kube.find('IdentityServer', 'identity', 'kc')?.status as { reason?: string } | undefined)?.reason,
+    'DatabaseCredentialsMissing',
+  );
+});
+
+test('provisioning to Ready, then zero writes on resync; the admin password is generated once', async () => {
+  const kc = await fakeKeycloak({ health: 'UP', password: 'generated-pw' });
+  try {
+    const kube = fakeKube([idServer(), dbSecret, cluster]);
+    const reconcile = identityServerController(deps(kube, kc.url));
+    const first = await reconcile('identity/kc');
+    assert.is(first.outcome?.phase, 'Provisioning');
+    assert.ok(kube.writes.includes('apply Deployment/identity/kc'));
+    assert.ok(kube.writes.includes('apply Secret/identity/kc-db-credentials'));
+    const admin = kube.find('Secret', 'identity', 'kc-admin-credentials')?.data as Record<string, string>;
+    assert.is(Buffer.from(admin.password, 'base64').toString(), 'generated-pw');
+    makeAvailable(kube);
+    kube.writes.length = 0;
+    const second = await reconcile('identity/kc');
+    assert.is(second.outcome?.phase, 'Ready');
+    assert.equal(kube.writes, ['status IdentityServer/identity/kc']);
+    assert.is(second.requeueAfterMs, undefined);
+    kube.writes.length = 0;
+    const again = identityServerController({ ...deps(kube, kc.url), newPassword: () => 'must-not-be-used' });
+    await again('identity/kc');
+    assert.equal(kube.writes, [], 'a resync with nothing changed writes nothing');
+  } finally {
+    await kc.close();
+  }
+});
+
+test('health DOWN keeps the server Provisioning with HealthNotReady', async () => {
+  const kc = await fakeKeycloak({ health: 'DOWN', password: 'generated-pw' });
+  try {
+    const kube = fakeKube([idServer(), dbSecret, cluster]);
+    const reconcile = identityServerController(deps(kube, kc.url));
+    await reconcile('identity/kc');
+    makeAvailable(kube);
+    const out = await reconcile('identity/kc');
+    assert.is(out.outcome?.reason, 'HealthNotReady');
+  } finally {
+    await kc.close();
+  }
+});
+
+test('turning the ingress off deletes it; drift is reverted; the reconcile annotation re-applies everything', async () => {
+  const kube = fakeKube([
+    idServer({ ingress: { enabled: true, host: 'id.example.com', className: 'nginx' } }),
+    dbSecret,
+    cluster,
+  ]);
+  const reconcile = identityServerController(deps(kube, 'http://127.0.0.1:1'));
+  await reconcile('identity/kc');
+  assert.ok(kube.find('Ingress', 'identity', 'kc'));
+  kube.put(idServer({ ingress: { enabled: false } }));
+  kube.writes.length = 0;
+  const off = await reconcile('identity/kc');
+  assert.equal(off.outcome?.deleted, ['Ingress identity/kc']);
+  assert.is(kube.find('Ingress', 'identity', 'kc'), undefined);
+
+  const svc = kube.find('Service', 'identity', 'kc') as KubeObject;
+  (svc.spec as { selector: Record<string, string> }).selector = { app: 'hijacked' };
+  const drift = await reconcile('identity/kc');
+  assert.equal(drift.outcome?.applied, ['Service identity/kc (drifted)']);
+
+  kube.put({
+    ...(kube.find('IdentityServer', 'identity', 'kc') as KubeObject),
+    metadata: { ...idServer().metadata, annotations: { reconcile: '1' } },
+  });
+  const forced = await reconcile('identity/kc');
+  assert.ok((forced.outcome?.applied.length ?? 0) >= 4, 'forced: every object applied');
+  const calm = await reconcile('identity/kc');
+  assert.equal(calm.outcome?.applied, [], 'the same annotation value does not force again');
+});
+
+test.run();
