@@ -1,9 +1,9 @@
-// `npm run check:generated`: regenerates generated/ and dist-manifests/ in a temp dir and fails on any difference.
+// `npm run check:generated`: regenerates generated/, dist-manifests/ and the chart's CRDs in a temp dir and fails on any difference.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { generateTypes } from './generate.ts';
-import { synthInstall } from './synth-install.ts';
+import { synthChartCrds, synthInstall } from './synth-install.ts';
 
 type Generator = { dir: string; command: string; write(outDir: string): unknown };
 
@@ -11,6 +11,7 @@ type Generator = { dir: string; command: string; write(outDir: string): unknown 
 export const generators: Generator[] = [
   { dir: 'generated/types', command: 'npm run generate', write: generateTypes },
   { dir: 'dist-manifests', command: 'npm run synth:install', write: synthInstall },
+  { dir: 'chart/realmforge-operator/crds', command: 'npm run synth:install', write: synthChartCrds },
 ];
 
 function files(dir: string): string[] {

@@ -54,7 +54,15 @@ export const helm: GoComponent = {
   module: 'helm.sh/helm/v3',
   version: 'v3.22.0',
   packages: ['helm.sh/helm/v3/cmd/helm'],
-  ldflags: ['-X helm.sh/helm/v3/internal/version.version=v3.22.0'],
+  // As helm's Makefile: the version it reports, and the Kubernetes version of its client-go (v0.37) as the
+  // default for `helm template` and `helm lint` (otherwise 1.20).
+  ldflags: [
+    '-X helm.sh/helm/v3/internal/version.version=v3.22.0',
+    '-X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1',
+    '-X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=37',
+    '-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1',
+    '-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=37',
+  ],
 };
 
 /** The Go components in build order. */
