@@ -2,6 +2,8 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createSecretStore } from '../../src/bbdc/config/secret-store.ts';
+import { defaultDeps } from '../../src/bbdc/default-deps.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
 import { createWorld, memoryKeyring, missingKeyring, repoWithRemotes } from './helpers/world.ts';
@@ -131,6 +133,21 @@ test('the keyring is used when one is available, the file otherwise', async () =
   assert.is(b.json().data.secretStorage, 'file');
   assert.match(readFileSync(join(none.configDir, 'credentials.yaml'), 'utf8'), credentials.alice.token);
   none.dispose();
+});
+
+test('the real keyring package round-trips a secret, falling back to a 0600 file without a keyring service', async () => {
+  const keyring = await defaultDeps().keyring();
+  assert.ok(keyring, '@napi-rs/keyring loads on this platform');
+  const w = createWorld();
+  const file = join(w.configDir, 'credentials.yaml');
+  const store = createSecretStore(keyring, file);
+  const host = 'https://bbdc-keyring-test.invalid';
+  const storage = await store.save(host, 'secret-value-123');
+  assert.is(await store.load(host, storage), 'secret-value-123');
+  if (storage === 'file') assert.is(statSync(file).mode & 0o777, 0o600);
+  await store.remove(host, storage);
+  assert.is(await store.load(host, storage), undefined);
+  w.dispose();
 });
 
 test.run();

@@ -1,6 +1,7 @@
 // A fake Bitbucket Data Center on 127.0.0.1: Bitbucket's paging, errors, auth, XSRF check and rate limiting,
 // with every request checked against the 9.4 OpenAPI document.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
@@ -64,7 +65,12 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 /** Starts the fake with a data set (`small`, or `large` with 5,000 repositories) and optional extra routes. */
 export async function startFakeBitbucket(
-  options: { dataset?: 'small' | 'large'; routes?: RouteTable; sshHost?: string } = {},
+  options: {
+    dataset?: 'small' | 'large';
+    routes?: RouteTable;
+    sshHost?: string;
+    tls?: { key: string; cert: string };
+  } = {},
 ): Promise<FakeBitbucket> {
   const state = options.dataset === 'large' ? largeState() : smallState();
   const routes = { ...defaultRoutes, ...options.routes };
@@ -151,7 +157,7 @@ export async function startFakeBitbucket(
     });
   }
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).then(
       (result) => {
         res.writeHead(result.status, { 'content-type': 'application/json;charset=UTF-8', ...result.headers });
@@ -162,9 +168,10 @@ export async function startFakeBitbucket(
         res.writeHead(500).end();
       },
     );
-  });
+  };
+  const server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = `${options.tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: baseUrl,
     state,

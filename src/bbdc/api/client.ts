@@ -79,9 +79,10 @@ export function createClient(options: {
       logger.log('debug', 'http', { method, url: target, status: res?.status ?? failure?.code, ms, attempt });
       const retryable = res
         ? res.status === 429 || (res.status >= 500 && idempotent.has(method))
-        : idempotent.has(method) || !failure?.sent;
+        : !failure?.permanent && (idempotent.has(method) || !failure?.sent);
       if (!retryable || attempt >= retry.retries) {
         if (res) return res;
+        if (failure?.permanent) throw new RealmforgeError('validation', failure.message, { cause: failure });
         const after = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
         throw new RealmforgeError(
           'transient',

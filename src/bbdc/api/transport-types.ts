@@ -22,10 +22,13 @@ export interface Transport {
 export class TransportError extends Error {
   readonly code: string;
   readonly sent: boolean;
-  constructor(message: string, code: string, sent: boolean, cause?: unknown) {
+  /** True when retrying cannot help, e.g. an untrusted TLS certificate. */
+  readonly permanent: boolean;
+  constructor(message: string, code: string, sent: boolean, cause?: unknown, permanent = false) {
     super(message, { cause });
     this.name = 'TransportError';
     this.code = code;
     this.sent = sent;
+    this.permanent = permanent;
   }
 }

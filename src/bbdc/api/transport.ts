@@ -3,18 +3,22 @@ import type { HttpRequest, HttpResponse, Transport, TransportOptions } from './t
 import { TransportError } from './transport-types.ts';
 
 // Codes undici or the OS give when the connection never opened, so nothing of the request was sent.
+const tlsCodes = new Set([
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 const notSentCodes = new Set([
+  ...tlsCodes,
   'ECONNREFUSED',
   'ENOTFOUND',
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
 function errorCode(error: unknown): string {
@@ -53,11 +57,16 @@ export function createUndiciTransport(options: TransportOptions): Transport {
         const timedOut =
           error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError;
         const what = timedOut ? `no answer within ${options.timeoutMs} ms` : (error as Error).message;
+        const tls = tlsCodes.has(code);
+        const hint = tls
+          ? '; trust the server with --ca-file <pem> (or, unsafely, --insecure-skip-verify)'
+          : '';
         throw new TransportError(
-          `${req.method} ${req.url}: ${what} (${code})`,
+          `${req.method} ${req.url}: ${what} (${code})${hint}`,
           code,
           !notSentCodes.has(code),
           error,
+          tls,
         );
       }
     },
