@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { helmBinary } from '../../scripts/testenv/helm.ts';
+import { cacheDir } from '../../scripts/testenv/paths.ts';
 
 export const repo = join(import.meta.dirname, '..', '..');
 export const operatorChart = join(repo, 'chart', 'realmforge-operator');
@@ -19,7 +20,7 @@ export async function helm(args: readonly string[], env: NodeJS.ProcessEnv = {})
   const r = spawnSync(await bin, args, {
     cwd: repo,
     encoding: 'utf8',
-    env: { ...process.env, HELM_CACHE_HOME: join(repo, '.cache', 'helm-home'), ...env },
+    env: { ...process.env, HELM_CACHE_HOME: join(cacheDir(), 'helm-home'), ...env },
   });
   return { code: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
