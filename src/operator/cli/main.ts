@@ -31,6 +31,11 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
       const { runSynth } = await import('./synth-command.ts');
       return runSynth(args, io);
     }
+    if (command === 'run') {
+      if (args.length > 0) throw new UsageError(`realmforge run takes no arguments, got "${args.join(' ')}"`);
+      const { runOperator } = await import('./run-command.ts');
+      return await runOperator(io);
+    }
     throw new UsageError(
       command
         ? `unknown command "${command}": see realmforge --help`
