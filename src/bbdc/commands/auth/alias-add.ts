@@ -2,7 +2,7 @@ import type { AuthAliasAddOutput } from '../../../../generated/types/cli/output/
 import { defineCommand } from '../../command.ts';
 import { normalizeAlias, upsertHost } from '../../config/hosts.ts';
 import { makePlan } from '../../output/plan.ts';
-import { aliasOwner, ConflictLikeError } from './alias-owner.ts';
+import { AliasConflictError, aliasOwner } from './alias-owner.ts';
 import { storedHost } from './stored-host.ts';
 
 type Options = { alias: string };
@@ -45,7 +45,7 @@ export const command = defineCommand<Options, AuthAliasAddOutput>({
     const host = await storedHost(deps);
     const owner = aliasOwner(deps.config(), o.alias);
     if (owner && owner !== host.url)
-      throw new ConflictLikeError(`${o.alias} is already an alias of ${owner}; remove it there first`);
+      throw new AliasConflictError(`${o.alias} is already an alias of ${owner}; remove it there first`);
     if ((host.aliases ?? []).includes(o.alias)) return { host: host.url, alias: o.alias, added: false };
     deps.saveConfig(
       upsertHost(deps.config(), { ...host, aliases: [...(host.aliases ?? []), o.alias].sort() }),

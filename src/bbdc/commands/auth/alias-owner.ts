@@ -7,7 +7,7 @@ export function aliasOwner(config: BbdcConfig, alias: string): string | undefine
 }
 
 /** A conflict error (exit 5): the alias belongs to another host. */
-export class ConflictLikeError extends RealmforgeError {
+export class AliasConflictError extends RealmforgeError {
   constructor(message: string) {
     super('conflict', message);
   }
