@@ -10,8 +10,8 @@ import { get } from './https-get.ts';
 import { keycloakReady, startHarnessKeycloak } from './keycloak.ts';
 import { selectedKeycloak } from './keycloak-dist.ts';
 import { recordedKubeletPids } from './kubelet.ts';
-import { repoRoot, stateFile } from './paths.ts';
-import { startPostgres } from './postgres.ts';
+import { cacheDir, repoRoot, stateFile } from './paths.ts';
+import { dumpDatabase, restoreDatabase, startPostgres } from './postgres.ts';
 import { alive, type Daemon, startDaemon, stopDaemon, waitReady } from './proc.ts';
 import { readState, type TestEnvState, writeState } from './state.ts';
 
@@ -73,7 +73,7 @@ export async function up(options: UpOptions): Promise<TestEnvState> {
         controllerManager: Boolean(bins.kubeControllerManager),
       });
       writeState(state);
-      state.crds = await timed(timings, 'crds', log, () => installAllCrds(cp.kubeconfig));
+      state.crds = await timed(timings, 'crds', log, () => installAllCrds(cp.kubeconfig, log));
     })();
     const database = (async () => {
       const pg = await timed(timings, 'postgres', log, () => startPostgres(runDir, log));
@@ -102,13 +102,8 @@ export async function up(options: UpOptions): Promise<TestEnvState> {
     if (options.kubelet !== false) {
       await timed(timings, 'kubelet', log, async () => {
         const logFile = join(runDir, 'kubelet.log');
-        const args = [
-          join(repoRoot, 'scripts', 'testenv', 'kubelet-main.ts'),
-          state.kubeconfig,
-          runDir,
-          String(state.postgres.port),
-          state.endpointMapFile,
-        ];
+        writeState(state);
+        const args = [join(repoRoot, 'scripts', 'testenv', 'kubelet-main.ts'), stateFile()];
         const d = startDaemon('process kubelet', process.execPath, args, { logFile });
         daemons.push(d);
         await waitReady(d, async () => readFileSync(logFile, 'utf8').includes('kubelet: ready'), 30_000);

@@ -1,8 +1,7 @@
 // The helper e2e suites use to get a ready environment. `npm run test:e2e` brings one up once for the whole run
 // and passes it down through REALMFORGE_TESTENV_STATE; a suite run on its own starts a private one and tears it
 // down when the process ends, even on failure.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -11,9 +10,9 @@ import {
   KubeConfig,
   type KubernetesObject,
   KubernetesObjectApi,
-  PatchStrategy,
 } from '@kubernetes/client-node';
 import { down, isUp, up } from './env.ts';
+import { applyAt, kubeRequest, restPath } from './kube-request.ts';
 import { envVars, readState, type TestEnvState } from './state.ts';
 
 /** A ready environment and clients for it, authenticated as the harness admin (system:masters). */
@@ -23,7 +22,7 @@ export type TestEnv = {
   core: CoreV1Api;
   apps: AppsV1Api;
   objects: KubernetesObjectApi;
-  /** Server-side applies an object (field manager realmforge-e2e, forced). */
+  /** Server-side applies an object with strict field validation (field manager realmforge-e2e, forced). */
   apply<T extends KubernetesObject>(object: T): Promise<T>;
   /** A raw API request as the admin (for query parameters the client lacks, such as fieldValidation=Strict). */
   request(
@@ -80,9 +79,21 @@ export async function testEnv(): Promise<TestEnv> {
     core,
     apps: kubeconfig.makeApiClient(AppsV1Api),
     objects,
-    apply: (object) =>
-      objects.patch(object, undefined, undefined, 'realmforge-e2e', true, PatchStrategy.ServerSideApply),
-    request: (method, path, body, contentType) => rawRequest(state, method, path, body, contentType),
+    apply: async (object) => {
+      const res = await applyAt(
+        state.kubeconfig,
+        await restPath(state.kubeconfig, object),
+        object,
+        'realmforge-e2e',
+      );
+      if (res.status >= 300)
+        throw new Error(
+          `apply ${object.kind} ${object.metadata?.name}: ${res.status} ${res.body?.message ?? ''}`,
+        );
+      return res.body;
+    },
+    request: (method, path, body, contentType) =>
+      kubeRequest(state.kubeconfig, method, path, body, contentType),
     namespace: async (prefix) => {
       const name = `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
       await core.createNamespace({ body: { metadata: { name } } });
@@ -117,38 +128,4 @@ export async function eventually<T>(
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-}
-
-/** Sends one request to the API server with the admin client certificate; the body is JSON-decoded when it can be. */
-function rawRequest(state: TestEnvState, method: string, path: string, body?: unknown, contentType?: string) {
-  const pki = join(state.runDir, 'pki');
-  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const req = httpsRequest(
-      new URL(path, state.apiserverUrl),
-      {
-        method,
-        ca: readFileSync(join(pki, 'ca.crt')),
-        cert: readFileSync(join(pki, 'admin.crt')),
-        key: readFileSync(join(pki, 'admin.key')),
-        headers: payload ? { 'content-type': contentType ?? 'application/json' } : {},
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          text += d;
-        });
-        res.on('end', () => {
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text);
-          } catch {}
-          resolve({ status: res.statusCode ?? 0, body: parsed });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
 }

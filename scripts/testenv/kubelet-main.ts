@@ -1,13 +1,16 @@
-// The process kubelet as a daemon of `testenv up`: runs until SIGTERM, then stops every Keycloak it started.
+// The process kubelet as a daemon of `testenv up`: reads the state file named by its argument, runs until
+// SIGTERM, then stops every Keycloak it started.
 import { ProcessKubelet } from './kubelet.ts';
+import { readState } from './state.ts';
 
-const [kubeconfig, runDir, postgresPort, endpointMapFile] = process.argv.slice(2);
+const state = readState(process.argv[2]);
+if (!state) throw new Error(`no test environment state at ${process.argv[2]}`);
 const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
 const kubelet = new ProcessKubelet({
-  kubeconfig,
-  runDir,
-  postgresPort: Number(postgresPort),
-  endpointMapFile,
+  kubeconfig: state.kubeconfig,
+  runDir: state.runDir,
+  postgres: state.postgres,
+  endpointMapFile: state.endpointMapFile,
   log,
 });
 let stopping = false;

@@ -1,11 +1,14 @@
 // The process kubelet: a node that runs each pod of a Keycloak Deployment labelled by the operator as a local
 // Keycloak process. The real Deployment and ReplicaSet controllers turn the pod status it reports into the
-// Deployment's ready and available replicas, so the status the operator reads is the API server's own.
+// Deployment's ready and available replicas, so the status the operator reads is the API server's own. It also
+// creates the databases that CNPG `Database` objects declare (cnpg-databases.ts).
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Pod, type V1Service } from '@kubernetes/client-node';
+import { reconcileDatabases } from './cnpg-databases.ts';
 import { keycloakReady, spawnKeycloak } from './keycloak.ts';
 import { ContainerConfigError, mapClusterAddresses, resolveEnv } from './kubelet-env.ts';
+import type { Postgres } from './postgres.ts';
 import { alive, type Daemon, stopDaemon } from './proc.ts';
 
 /** The node every pod of this kubelet is bound to. */
@@ -33,7 +36,7 @@ type Proc = {
 export type KubeletOptions = {
   kubeconfig: string;
   runDir: string;
-  postgresPort: number;
+  postgres: Pick<Postgres, 'bin' | 'socketDir' | 'port'>;
   endpointMapFile: string;
   log: (line: string) => void;
   pollMs?: number;
@@ -129,6 +132,7 @@ export class ProcessKubelet {
     }
     this.writePids();
     await this.publishEndpoints(pods);
+    await reconcileDatabases(this.options.kubeconfig, this.options.postgres, this.options.log);
   }
 
   private async syncPod(pod: V1Pod): Promise<void> {
@@ -194,7 +198,7 @@ export class ProcessKubelet {
         throw new ContainerConfigError(`command ${command[0]} is not kc.sh`);
       const raw = await resolveEnv(pod, container, (kind, ns, name) => this.readData(kind, ns, name));
       const env = mapClusterAddresses(raw, {
-        postgresPort: this.options.postgresPort,
+        postgresPort: this.options.postgres.port,
         endpoints: this.endpoints,
       });
       const logFile = join(this.options.runDir, `kubelet-${p.key.replace('/', '_')}-${p.restarts}.log`);

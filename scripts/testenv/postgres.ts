@@ -1,6 +1,15 @@
 // PostgreSQL from Debian: its own cluster (initdb) in a temp dir on a free loopback port, with a keycloak role.
-import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ComponentError, MissingToolError } from './errors.ts';
 import { freePort, portWasBusy, withPortRetry } from './ports.ts';
 import { type Daemon, run, startDaemon, stopDaemon, waitReady } from './proc.ts';
@@ -18,6 +27,9 @@ export type Postgres = {
   database: string;
   /** The database of the harness's own Keycloak, so it never shares one with an operator-managed Keycloak. */
   harnessDatabase: string;
+  /** The server's bin directory and Unix socket directory, for psql, pg_dump and pg_restore. */
+  bin: string;
+  socketDir: string;
   daemon: Daemon;
 };
 
@@ -143,6 +155,60 @@ export async function startPostgres(runDir: string, log: (line: string) => void)
     password: 'keycloak',
     database: 'keycloak',
     harnessDatabase: 'keycloak_testenv',
+    bin,
+    socketDir: dir,
     daemon,
   };
+}
+
+/** Runs a PostgreSQL client tool as the superuser over the Unix socket (as the postgres user when root). */
+export async function pgTool(
+  pg: Pick<Postgres, 'bin' | 'socketDir' | 'port'>,
+  tool: string,
+  args: string[],
+): Promise<string> {
+  const owner = await runAs();
+  return run(
+    join(pg.bin, tool),
+    ['-h', pg.socketDir, '-p', String(pg.port), '-U', 'postgres', ...args],
+    owner,
+  );
+}
+
+/** Saves a database to `file` (pg_dump custom format), via a file in the server's directory it may write. */
+export async function dumpDatabase(pg: Postgres, database: string, file: string): Promise<void> {
+  const tmp = join(pg.socketDir, 'snapshot.dump');
+  await pgTool(pg, 'pg_dump', ['-Fc', '-f', tmp, database]);
+  mkdirSync(dirname(file), { recursive: true });
+  copyFileSync(tmp, `${file}.tmp`);
+  renameSync(`${file}.tmp`, file);
+  rmSync(tmp, { force: true });
+}
+
+/** Restores a dump into an existing, empty database; on failure the database is recreated empty. */
+export async function restoreDatabase(
+  pg: Postgres,
+  database: string,
+  file: string,
+  log: (l: string) => void,
+): Promise<boolean> {
+  const tmp = join(pg.socketDir, 'snapshot.dump');
+  copyFileSync(file, tmp);
+  const owner = await runAs();
+  if (owner.uid !== undefined) chownSync(tmp, owner.uid, owner.gid!);
+  try {
+    await pgTool(pg, 'pg_restore', ['--no-owner', '--role=keycloak', '-d', database, tmp]);
+    return true;
+  } catch (e) {
+    log(`could not restore ${file}, starting from an empty database: ${(e as Error).message}`);
+    await pgTool(pg, 'psql', [
+      '-c',
+      `DROP DATABASE ${database}`,
+      '-c',
+      `CREATE DATABASE ${database} OWNER keycloak`,
+    ]);
+    return false;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }

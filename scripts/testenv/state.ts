@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stateFile } from './paths.ts';
+import type { Postgres } from './postgres.ts';
 import type { Daemon } from './proc.ts';
 
 /** Everything about a running environment that a client needs. */
@@ -14,14 +15,7 @@ export type TestEnvState = {
   apiserverUrl: string;
   etcdUrl: string;
   controllerManager: boolean;
-  postgres: {
-    host: string;
-    port: number;
-    user: string;
-    password: string;
-    database: string;
-    harnessDatabase: string;
-  };
+  postgres: Omit<Postgres, 'daemon'>;
   keycloak?: {
     version: string;
     httpUrl: string;

@@ -31,7 +31,11 @@ async function deployCompiled(
     apiVersion: 'realmforge.dev/v1',
     kind: 'IdentityServer',
     metadata: { name, namespace: ns },
-    spec: { image: { tag: version }, database: { cluster: 'keycloak-db' } },
+    // A database of its own per server: the environment's CNPG stand-in creates it from the compiled Database.
+    spec: {
+      image: { tag: version },
+      database: { cluster: 'keycloak-db', name: `kc_${ns.replaceAll('-', '_')}` },
+    },
   } as KubernetesObject);
   const database = { username: env.state.postgres.user, password: env.state.postgres.password };
   const objects = compileIdentityServer(server as never, { admin, database }) as KubernetesObject[];
@@ -99,9 +103,16 @@ test('the compiled Deployment runs as a process, connects to PostgreSQL and beco
   const token = await fetch(tokenUrl, { method: 'POST', body });
   assert.is(token.status, 200, 'the bootstrap admin from <name>-admin-credentials gets a token');
 
-  // The database is the environment's PostgreSQL, reached through <cluster>-rw.<ns>.svc:5432.
-  const log = keycloakLogs(ns);
-  assert.not.match(log, /Using H2|dev-file/i);
+  // The database is the environment's PostgreSQL, reached through <cluster>-rw.<ns>.svc:5432, created from the
+  // compiled CNPG Database object.
+  const database = objects.find((o) => o.kind === 'Database')!;
+  const applied = await env.request(
+    'GET',
+    `/apis/postgresql.cnpg.io/v1/namespaces/${database.metadata!.namespace}/databases/${database.metadata!.name}`,
+  );
+  assert.is(applied.body.status?.applied, true, 'the CNPG Database was applied');
+  const env0 = deploymentOf(objects).spec!.template.spec!.containers[0].env!;
+  assert.match(env0.find((e) => e.name === 'KC_DB_URL_HOST')!.value!, /^keycloak-db-rw\.[a-z0-9-]+\.svc$/);
 
   // When the process dies, readiness is taken back and the Deployment's ready replicas drop.
   const pids = JSON.parse(readFileSync(join(env.state.runDir, 'kubelet-pids.json'), 'utf8')) as Record<
