@@ -15,11 +15,13 @@ export type CnpgDatabaseProps = {
 /** Label on objects outside the server's namespace, where an owner reference cannot reach. */
 export const serverRefLabel = 'realmforge.dev/identity-server';
 
-/** The name of the Database object for a server: unique per server within the database namespace. */
+/**
+ * The name of the Database object for a server: unique per server within the database namespace, and a valid
+ * object name even when the PostgreSQL database name holds underscores.
+ */
 export function databaseObjectName(s: ResolvedServer): string {
-  return s.database.namespace === s.namespace
-    ? `${s.name}-${s.database.name}`
-    : `${s.namespace}-${s.name}-${s.database.name}`;
+  const prefix = s.database.namespace === s.namespace ? s.name : `${s.namespace}-${s.name}`;
+  return `${prefix}-${s.database.name.replaceAll('_', '-')}`.replace(/-+$/, '').slice(0, 253);
 }
 
 /** A postgresql.cnpg.io/v1 Database that ensures Keycloak's database exists on the named cluster. */

@@ -156,6 +156,12 @@ test('the CNPG Database lives in the database namespace, labelled back to its se
   assert.equal(db.spec, { cluster: { name: 'pg' }, ensure: 'present', name: 'iam', owner: 'app' });
 });
 
+test('the Database object name is a valid object name even for a database name with underscores', () => {
+  const objects = compileIdentityServer(server({ database: { cluster: 'pg', namespace: 'db', name: 'kc_main_' } }), inputs);
+  assert.is(find(objects, 'Database').metadata.name, 'identity-kc-kc-main');
+  assert.is((find(objects, 'Database') as any).spec.name, 'kc_main_');
+});
+
 test('the credentials Secrets hold base64 data under username and password', () => {
   const objects = compileIdentityServer(server(), inputs);
   const admin = find(objects, 'Secret', 'kc-admin-credentials') as any;
