@@ -10,8 +10,8 @@ import { get } from './https-get.ts';
 import { keycloakReady, startHarnessKeycloak } from './keycloak.ts';
 import { selectedKeycloak } from './keycloak-dist.ts';
 import { recordedKubeletPids } from './kubelet.ts';
-import { cacheDir, repoRoot, stateFile } from './paths.ts';
-import { dumpDatabase, restoreDatabase, startPostgres } from './postgres.ts';
+import { repoRoot, stateFile } from './paths.ts';
+import { startPostgres } from './postgres.ts';
 import { alive, type Daemon, startDaemon, stopDaemon, waitReady } from './proc.ts';
 import { readState, type TestEnvState, writeState } from './state.ts';
 

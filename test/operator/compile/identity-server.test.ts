@@ -157,7 +157,10 @@ test('the CNPG Database lives in the database namespace, labelled back to its se
 });
 
 test('the Database object name is a valid object name even for a database name with underscores', () => {
-  const objects = compileIdentityServer(server({ database: { cluster: 'pg', namespace: 'db', name: 'kc_main_' } }), inputs);
+  const objects = compileIdentityServer(
+    server({ database: { cluster: 'pg', namespace: 'db', name: 'kc_main_' } }),
+    inputs,
+  );
   assert.is(find(objects, 'Database').metadata.name, 'identity-kc-kc-main');
   assert.is((find(objects, 'Database') as any).spec.name, 'kc_main_');
 });
