@@ -146,7 +146,10 @@ test('a wrong environment variable in the Deployment keeps Keycloak from ever be
   });
   assert.is(await readyReplicas(ns, name), 0);
   assert.is(pod.status?.containerStatuses?.[0]?.ready, false);
-  assert.match(keycloakLogs(ns), /no_such_database/);
+  // The restarted process logs afresh, so wait until it too has reached the database error.
+  await eventually('the log to name the missing database', 120_000, async () =>
+    /no_such_database/.test(keycloakLogs(ns)) ? true : undefined,
+  );
 });
 
 test.run();
