@@ -1,7 +1,8 @@
 // `npm run check:generated`: regenerates generated/, dist-manifests/ and the chart's CRDs in a temp dir and fails on any difference.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { walkFiles } from '../src/core/walk-files.ts';
 import { generateTypes } from './generate.ts';
 import { synthChartCrds, synthInstall } from './synth-install.ts';
 
@@ -14,13 +15,8 @@ export const generators: Generator[] = [
   { dir: 'chart/realmforge-operator/crds', command: 'npm run synth:install', write: synthChartCrds },
 ];
 
-function files(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path).map((f) => join(name, f)) : [name];
-  });
-}
+const files = (dir: string): string[] =>
+  existsSync(dir) ? walkFiles(dir, () => true).map((f) => relative(dir, f)) : [];
 
 /** Compares freshly generated output with the trees under root; returns one line per differing file. */
 export async function checkGenerated(root: string): Promise<string[]> {

@@ -1,26 +1,17 @@
 // `npm run generate`: JSON Schemas in schemas/ -> TypeScript types in generated/types/ (json-schema-to-typescript).
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { compile } from 'json-schema-to-typescript';
+import { walkFiles } from '../src/core/walk-files.ts';
 
 const repoRoot = join(import.meta.dirname, '..');
-
-function schemaFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return schemaFiles(path);
-      return name.endsWith('.schema.json') ? [path] : [];
-    });
-}
 
 /** Writes one .ts file per schema under outDir, mirroring schemas/; returns the paths written. */
 export async function generateTypes(outDir: string): Promise<string[]> {
   const schemasDir = join(repoRoot, 'schemas');
   rmSync(outDir, { recursive: true, force: true });
   const written: string[] = [];
-  for (const file of schemaFiles(schemasDir)) {
+  for (const file of walkFiles(schemasDir, (name) => name.endsWith('.schema.json'))) {
     const rel = relative(schemasDir, file);
     const schema = JSON.parse(readFileSync(file, 'utf8'));
     const name = schema.title ?? rel.replace(/\.schema\.json$/, '');

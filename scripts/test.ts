@@ -1,23 +1,17 @@
 // Runs every uvu suite in its own process, two at a time, and ends with the line `N passed, N failed`.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { walkFiles } from '../src/core/walk-files.ts';
 
 const e2e = process.argv.includes('--e2e');
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const root = join(import.meta.dirname, '..');
 
-function suites(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return name === 'golden' || name === 'fixtures' ? [] : suites(path);
-      return name.endsWith('.test.ts') ? [path] : [];
-    });
-}
-
-const all = suites(join(root, 'test')).filter((f) => relative(root, f).startsWith('test/e2e/') === e2e);
+const all = walkFiles(
+  join(root, 'test'),
+  (name) => name.endsWith('.test.ts'),
+  (dir) => dir === 'golden' || dir === 'fixtures',
+).filter((f) => relative(root, f).startsWith('test/e2e/') === e2e);
 const files = filters.length ? all.filter((f) => filters.some((x) => f.includes(x))) : all;
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { ValidationError } from '../core/errors.ts';
+import { walkFiles } from '../core/walk-files.ts';
 
 /** One parsed document and where it came from (file, and document index when a file holds several). */
 export type SourceDocument = { source: string; data: unknown };
@@ -15,13 +15,7 @@ function expand(path: string): string[] {
   } catch {
     throw new ValidationError(`${path}: no such file or directory`);
   }
-  if (!stat.isDirectory()) return [path];
-  return readdirSync(path)
-    .sort()
-    .flatMap((name) => {
-      const child = join(path, name);
-      return statSync(child).isDirectory() ? expand(child) : manifestFile.test(name) ? [child] : [];
-    });
+  return stat.isDirectory() ? walkFiles(path, (name) => manifestFile.test(name)) : [path];
 }
 
 /** Parses one file's text as YAML (JSON is YAML too); every syntax error names the file and line. */

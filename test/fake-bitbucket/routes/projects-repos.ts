@@ -41,6 +41,13 @@ function repoJson(r: FakeRepo, ctx: RouteContext) {
   };
 }
 
+/** Bitbucket's 404 for a project key that does not exist (or that the caller may not see). */
+const noSuchProject = (ctx: RouteContext) =>
+  bitbucketError(
+    404,
+    `Project ${ctx.params.projectKey} does not exist.`,
+    'com.atlassian.bitbucket.project.NoSuchProjectException',
+  );
 const visible = (ctx: RouteContext) => (r: FakeRepo) => r.public || ctx.user !== undefined;
 const findProject = (ctx: RouteContext) =>
   ctx.state.projects.find((p) => p.key.toUpperCase() === ctx.params.projectKey.toUpperCase());
@@ -101,12 +108,7 @@ export const projectRepoRoutes: RouteTable = {
     auth: 'optional',
     handle: (ctx) => {
       const p = findProject(ctx);
-      if (!p || (!p.public && !ctx.user))
-        return bitbucketError(
-          404,
-          `Project ${ctx.params.projectKey} does not exist.`,
-          'com.atlassian.bitbucket.project.NoSuchProjectException',
-        );
+      if (!p || (!p.public && !ctx.user)) return noSuchProject(ctx);
       return { status: 200, body: projectJson(p, ctx) };
     },
   },
@@ -127,12 +129,7 @@ export const projectRepoRoutes: RouteTable = {
     auth: 'optional',
     handle: (ctx) => {
       const p = findProject(ctx);
-      if (!p)
-        return bitbucketError(
-          404,
-          `Project ${ctx.params.projectKey} does not exist.`,
-          'com.atlassian.bitbucket.project.NoSuchProjectException',
-        );
+      if (!p) return noSuchProject(ctx);
       const repos = ctx.state.repos.filter((r) => r.projectKey === p.key).filter(visible(ctx));
       return page(
         repos.map((r) => repoJson(r, ctx)),
@@ -162,12 +159,7 @@ export const projectRepoRoutes: RouteTable = {
     auth: 'required',
     handle: (ctx) => {
       const p = findProject(ctx);
-      if (!p)
-        return bitbucketError(
-          404,
-          `Project ${ctx.params.projectKey} does not exist.`,
-          'com.atlassian.bitbucket.project.NoSuchProjectException',
-        );
+      if (!p) return noSuchProject(ctx);
       if (!ctx.user?.admin)
         return bitbucketError(
           403,
