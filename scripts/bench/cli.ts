@@ -1,5 +1,7 @@
-// `npm run bench:cli -- startup`: times `bbdc --version` against `node -e 0`, interleaved in one run.
+// `npm run bench:cli -- [case...]`: `startup` times `bbdc --version` against `node -e 0`, interleaved in one run;
+// every other case is a file in scripts/bench/cli/.
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'bbdc.js');
@@ -32,11 +34,23 @@ function startup(rounds: number): void {
   console.log(`  ratio            ${ratio.toFixed(2)}x (goal <= 1.5x) ${ratio <= 1.5 ? 'ok' : 'OVER GOAL'}`);
 }
 
-/** Runs the named CLI benchmarks (default: all). */
+/** Runs the named CLI benchmarks (default: startup); a case other than startup is scripts/bench/cli/<case>.ts. */
 export async function run(args: string[]): Promise<void> {
   const cases = args.filter((a) => !a.startsWith('--'));
   const rounds = Number(args.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 20);
-  if (cases.length === 0 || cases.includes('startup')) startup(rounds);
-  const unknown = cases.filter((c) => c !== 'startup');
-  if (unknown.length) console.error(`unknown case(s): ${unknown.join(', ')}; cases: startup`);
+  const dir = join(import.meta.dirname, 'cli');
+  const known = [
+    'startup',
+    ...(existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.ts'))
+          .map((f) => f.slice(0, -3))
+      : []),
+  ];
+  for (const name of cases.length ? cases : ['startup']) {
+    if (name === 'startup') startup(rounds);
+    else if (known.includes(name))
+      await ((await import(join(dir, `${name}.ts`))) as { run(args: string[]): Promise<void> }).run(args);
+    else console.error(`unknown case: ${name}; cases: ${known.join(', ')}`);
+  }
 }
