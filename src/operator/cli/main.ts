@@ -7,6 +7,18 @@ const help = `
     $ realmforge synth <file|dir>...   Print the manifests the operator would apply (no cluster needed)
     $ realmforge run                   Run the operator
 
+  Options of run
+    --metrics-port <port>       /metrics, /healthz and /readyz (default 8081)
+    --drift-interval <duration> How often realms and clients are compared with Keycloak (default 60s)
+    --leader-elect              Take part in leader election (a Lease in POD_NAMESPACE); needed with replicas > 1
+    --log-level <level>         debug, info, warn or error (default info)
+    --concurrency <n>           Resources reconciled at once per kind (default 4)
+
+  Environment of run
+    KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS / _BURST      Keycloak admin calls per second, all namespaces (50 / 100)
+    KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS / _BURST   Keycloak admin calls per second per namespace (5 / 10)
+    REALMFORGE_ENDPOINT_MAP     Outside a cluster: a file or JSON mapping <svc>.<ns>.svc:<port> to local URLs
+
   Options
     --help      Show this help
     --version   Show the version
@@ -24,6 +36,13 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
     allowUnknownFlags: false,
     autoHelp: true,
     autoVersion: true,
+    flags: {
+      metricsPort: { type: 'number' },
+      driftInterval: { type: 'string' },
+      leaderElect: { type: 'boolean' },
+      logLevel: { type: 'string' },
+      concurrency: { type: 'number' },
+    },
   });
   const [command, ...args] = cli.input;
   try {
@@ -34,7 +53,7 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
     if (command === 'run') {
       if (args.length > 0) throw new UsageError(`realmforge run takes no arguments, got "${args.join(' ')}"`);
       const { runOperator } = await import('./run-command.ts');
-      return await runOperator(io);
+      return await runOperator(io, cli.flags);
     }
     throw new UsageError(
       command

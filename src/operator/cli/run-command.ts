@@ -1,25 +1,41 @@
-// `realmforge run`: builds the Deps from the environment (in-cluster config inside a pod, the kubeconfig and
-// REALMFORGE_ENDPOINT_MAP outside), starts the IdentityServer controller on a work queue fed by watches, resyncs
-// every key periodically, and on SIGTERM/SIGINT stops watching and waits for running reconciles to finish.
-// Not yet here (issue 4 continues): leader election, /metrics, /healthz, realm and client controllers.
+// `realmforge run`: builds the dependencies from flags and environment (in-cluster config inside a pod, the
+// kubeconfig and REALMFORGE_ENDPOINT_MAP outside), serves /metrics, /healthz and /readyz, takes part in leader
+// election when asked, and while leading runs the IdentityServer, IdentityRealm and IdentityClient controllers on
+// work queues fed by watches. SIGTERM or SIGINT stops the watches, waits for running reconciles and releases the
+// lease; losing the lease stops every write at once and ends the process (exit 1) so that it restarts clean.
 import { randomBytes } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
-import { describeError, UsageError } from '../../core/errors.ts';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { UsageError } from '../../core/errors.ts';
 import type { Io } from '../../core/io.ts';
+import { identityClientController } from '../controllers/identity-client.ts';
+import { identityRealmController } from '../controllers/identity-realm.ts';
 import { identityServerController } from '../controllers/identity-server.ts';
+import { realmKeyOf, serverKeyOf } from '../controllers/owner-server.ts';
+import { createAdminClient } from '../keycloak/admin-client.ts';
+import { keycloakAdmins } from '../keycloak/admins.ts';
+import type { KeycloakDeps } from '../keycloak/keycloak-deps.ts';
+import { createRateLimiter } from '../keycloak/rate-limits.ts';
 import { defaultBackoff } from '../runtime/backoff.ts';
 import { systemClock } from '../runtime/clock.ts';
-import type { Deps } from '../runtime/deps.ts';
+import { controllerLoop } from '../runtime/controller-loop.ts';
+import type { HttpClient } from '../runtime/deps.ts';
 import { endpointMapVariable, loadEndpointMap } from '../runtime/endpoint-map.ts';
+import { guardedKube } from '../runtime/guarded-kube.ts';
+import { startHealthServer } from '../runtime/health-server.ts';
 import { nodeKubeClient } from '../runtime/kube-client-node.ts';
-import { jsonLogger } from '../runtime/logger.ts';
-import { ownerKey, ownKey, startWatch } from '../runtime/watch-source.ts';
-import { WorkQueue } from '../runtime/work-queue.ts';
+import { LeaderElector } from '../runtime/leader-election.ts';
+import { kubeLeaseStore } from '../runtime/lease-store.ts';
+import { jsonLogger, type Logger } from '../runtime/logger.ts';
+import { createMetrics } from '../runtime/metrics.ts';
+import { type RunFlags, runSettings } from '../runtime/operator-settings.ts';
+import { ownerKey, ownKey, startWatch, type WatchSource } from '../runtime/watch-source.ts';
+import type { WorkQueue } from '../runtime/work-queue.ts';
 
 /** Process-level hooks, injected so tests can stop the loop without signals. */
 export type RunHooks = { readonly onStop: (stop: () => void) => void; readonly env: NodeJS.ProcessEnv };
 
-const resyncMs = 10 * 60_000;
+const serverResyncMs = 10 * 60_000;
 
 function kubeConfig(env: NodeJS.ProcessEnv): KubeConfig {
   const config = new KubeConfig();
@@ -35,89 +51,196 @@ function kubeConfig(env: NodeJS.ProcessEnv): KubeConfig {
   return config;
 }
 
+function leveled(logger: Logger, level: string): Logger {
+  const quiet = () => {};
+  return {
+    info: level === 'warn' || level === 'error' ? quiet : logger.info,
+    warn: level === 'error' ? quiet : logger.warn,
+    error: logger.error,
+  };
+}
+
+/** Keycloak over undici: keep-alive connections with connect and header timeouts. */
+function keycloakHttp(): HttpClient {
+  const dispatcher = new Agent({ connectTimeout: 5000, headersTimeout: 15_000, bodyTimeout: 15_000 });
+  return (url, init) => undiciFetch(url, { ...init, dispatcher });
+}
+
 /** Runs the operator until stopped; resolves with the exit code. */
 export async function runOperator(
   io: Io,
+  flags: RunFlags = {},
   hooks: RunHooks = { onStop: defaultOnStop, env: process.env },
 ): Promise<number> {
+  const settings = runSettings(flags, hooks.env);
   const clock = systemClock;
-  const logger = jsonLogger(io.stdout, clock);
+  const logger = leveled(jsonLogger(io.stdout, clock), settings.logLevel);
   const config = kubeConfig(hooks.env);
-  const deps: Deps = {
-    kube: nodeKubeClient(config, clock),
-    http: (url, init) => fetch(url, init),
-    endpoints: loadEndpointMap(hooks.env[endpointMapVariable]),
+  const endpoints = loadEndpointMap(hooks.env[endpointMapVariable]);
+  const metrics = createMetrics();
+  let elector: LeaderElector | undefined;
+  const leading = () => (elector ? elector.isLeader() : true);
+  const kube = guardedKube(nodeKubeClient(config, clock), {
+    count: (verb) => metrics.kubeRequests.inc({ verb }),
+    canWrite: leading,
+  });
+  const limiter = createRateLimiter(
+    { global: settings.globalLimit, namespace: settings.namespaceLimit },
+    {
+      waited: (scope, seconds) => metrics.rateLimitWait.observe({ scope }, seconds),
+      queued: (scope, delta) => metrics.rateLimitQueued.inc({ scope }, delta),
+    },
+  );
+  const http = keycloakHttp();
+  const base = {
+    kube,
+    http,
+    endpoints,
     clock,
     random: Math.random,
     newPassword: () => randomBytes(24).toString('base64url'),
     logger,
   };
-  const backoff = { ...defaultBackoff, random: deps.random };
-  const reconcile = identityServerController(deps);
-  const queue = new WorkQueue(
-    async (key) => {
-      const started = clock.now();
-      const result = await reconcile(key);
-      logger.info('reconciled', {
-        kind: 'IdentityServer',
-        key,
-        ms: clock.now() - started,
-        ...result.outcome,
-      });
-      return result;
-    },
-    {
-      concurrency: Number(hooks.env.REALMFORGE_CONCURRENCY ?? 4),
+  const admins = keycloakAdmins(base, (url, admin) =>
+    createAdminClient(url, admin, {
+      http,
+      limiter,
       clock,
-      backoff,
-      onError: (key, error, retryInMs) =>
-        logger.error('reconcile failed', {
-          kind: 'IdentityServer',
-          key,
-          error: describeError(error),
-          retryInMs,
-        }),
-    },
+      random: Math.random,
+      count: (namespace, method, status) => metrics.keycloakRequests.inc({ namespace, method, status }),
+      canWrite: leading,
+    }),
   );
-  const enqueue = (key: string) => queue.add(key);
-  const watchDeps = { clock, logger, backoff: { baseMs: 1000, maxMs: 30_000, random: deps.random } };
-  const selector = 'app.kubernetes.io/managed-by=realmforge,app.kubernetes.io/name=keycloak';
-  const sources = [
-    startWatch(
+  const deps: KeycloakDeps = { ...base, admins, driftIntervalMs: settings.driftIntervalMs };
+
+  let controllers: { queues: WorkQueue[]; sources: WatchSource[]; resync: NodeJS.Timeout } | undefined;
+  const startControllers = () => {
+    const loopDeps = {
+      clock,
+      logger,
+      metrics,
+      backoff: { ...defaultBackoff, random: Math.random },
+      concurrency: settings.concurrency,
+    };
+    const servers = controllerLoop('IdentityServer', identityServerController(deps), loopDeps);
+    const realms = controllerLoop('IdentityRealm', identityRealmController(deps), loopDeps);
+    const clients = controllerLoop('IdentityClient', identityClientController(deps), loopDeps);
+    const watchDeps = { clock, logger, backoff: { baseMs: 1000, maxMs: 30_000, random: Math.random } };
+    const custom = (kind: string) => ({
+      path: `/apis/realmforge.dev/v1/${kind.toLowerCase()}s`,
+      apiVersion: 'realmforge.dev/v1',
+      kind,
+    });
+    const sources: WatchSource[] = [];
+    const realmSource = startWatch(
       config,
-      {
-        path: '/apis/realmforge.dev/v1/identityservers',
-        apiVersion: 'realmforge.dev/v1',
-        kind: 'IdentityServer',
-      },
+      custom('IdentityRealm'),
       ownKey,
-      enqueue,
+      (key) => {
+        realms.add(key);
+        // A realm's change (grants, readiness) wakes the clients that use it.
+        for (const c of clientSource.objects())
+          if (realmKeyOf(c as never) === key) clients.add(ownKey(c) as string);
+      },
       watchDeps,
-    ),
-    startWatch(
+    );
+    const clientSource = startWatch(
+      config,
+      custom('IdentityClient'),
+      ownKey,
+      (key) => clients.add(key),
+      watchDeps,
+    );
+    const serverSource = startWatch(
+      config,
+      custom('IdentityServer'),
+      ownKey,
+      (key) => {
+        servers.add(key);
+        for (const r of realmSource.objects())
+          if (serverKeyOf(r as never) === key) realms.add(ownKey(r) as string);
+      },
+      watchDeps,
+    );
+    const deployments = startWatch(
       config,
       {
         path: '/apis/apps/v1/deployments',
         apiVersion: 'apps/v1',
         kind: 'Deployment',
-        labelSelector: selector,
+        labelSelector: 'app.kubernetes.io/managed-by=realmforge,app.kubernetes.io/name=keycloak',
       },
       ownerKey('IdentityServer'),
-      enqueue,
+      (key) => servers.add(key),
       watchDeps,
-    ),
-  ];
-  const resync = setInterval(() => {
-    for (const key of sources[0].keys()) queue.add(key);
-  }, resyncMs);
-  logger.info('operator started', { resyncMs });
-  await new Promise<void>((resolve) => hooks.onStop(resolve));
+    );
+    sources.push(serverSource, realmSource, clientSource, deployments);
+    const resync = setInterval(() => {
+      for (const key of serverSource.keys()) servers.add(key);
+    }, serverResyncMs);
+    resync.unref();
+    controllers = { queues: [servers, realms, clients], sources, resync };
+    logger.info('controllers started', { driftIntervalMs: settings.driftIntervalMs });
+  };
+  const stopControllers = async () => {
+    if (!controllers) return;
+    const { queues, sources, resync } = controllers;
+    controllers = undefined;
+    clearInterval(resync);
+    await Promise.all(sources.map((s) => s.stop()));
+    await Promise.all(queues.map((q) => q.shutdown()));
+  };
+
+  const health = await startHealthServer({
+    port: settings.metricsPort,
+    host: hooks.env.REALMFORGE_METRICS_HOST,
+    registry: metrics.registry,
+    ready: () => !leading() || (controllers?.sources.every((s) => s.synced()) ?? false),
+  });
+  logger.info('operator started', {
+    metricsPort: health.port,
+    leaderElect: settings.leaderElect,
+    identity: settings.identity,
+  });
+
+  let exitCode = 0;
+  const stopped = new Promise<void>((resolve) => {
+    hooks.onStop(resolve);
+    if (settings.leaderElect) {
+      elector = new LeaderElector(
+        kubeLeaseStore(config, settings.leaseNamespace, settings.leaseName),
+        settings.identity,
+        clock,
+        {
+          onStartedLeading: () => {
+            metrics.leader.set(1);
+            logger.info('became the leader', { lease: `${settings.leaseNamespace}/${settings.leaseName}` });
+            startControllers();
+          },
+          onStoppedLeading: (reason) => {
+            metrics.leader.set(0);
+            logger.error('lost the leader lease; stopping', { reason });
+            exitCode = 1;
+            resolve();
+          },
+          onError: (error) => logger.warn('leader election', { error: (error as Error).message }),
+        },
+      );
+      metrics.leader.set(0);
+      elector.start();
+    } else {
+      metrics.leader.set(1);
+      startControllers();
+    }
+  });
+  await stopped;
   logger.info('stopping: waiting for running reconciles');
-  clearInterval(resync);
-  await Promise.all(sources.map((s) => s.stop()));
-  await queue.shutdown();
-  logger.info('stopped');
-  return 0;
+  await stopControllers();
+  await elector?.stop();
+  await limiter.stop();
+  await health.close();
+  logger.info('stopped', { exitCode });
+  return exitCode;
 }
 
 function defaultOnStop(stop: () => void): void {

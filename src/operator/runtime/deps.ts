@@ -9,7 +9,7 @@ import type { Logger } from './logger.ts';
 export type HttpClient = (
   url: string,
   init?: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal },
-) => Promise<{ status: number; text(): Promise<string> }>;
+) => Promise<{ status: number; text(): Promise<string>; headers?: { get(name: string): string | null } }>;
 
 /** The dependencies of every controller. */
 export type Deps = {

@@ -34,8 +34,13 @@ export function ownerKey(kind: string): KeyMapper {
   };
 }
 
-/** A started watch; `keys()` are the keys of every cached object (for the periodic resync). */
-export type WatchSource = { keys(): string[]; stop(): Promise<void> };
+/** A started watch: the keys and objects it has cached, whether it has listed once, and stop(). */
+export type WatchSource = {
+  keys(): string[];
+  objects(): readonly KubernetesObject[];
+  synced(): boolean;
+  stop(): Promise<void>;
+};
 
 /** Starts watching `type`, calling `enqueue` with the mapped key of every added, changed or deleted object. */
 export function startWatch(
@@ -67,6 +72,7 @@ export function startWatch(
   informer.on('delete', wake);
   let failures = 0;
   let stopped = false;
+  let synced = false;
   let timer: Timer | undefined;
   informer.on('connect', () => {
     failures = 0;
@@ -80,17 +86,25 @@ export function startWatch(
     deps.logger.warn('watch ended; restarting', { kind: type.kind, error: message, retryInMs: delay });
     timer = deps.clock.setTimer(delay, () => {
       timer = undefined;
-      if (!stopped) informer.start().catch(restart);
+      if (!stopped)
+        informer.start().then(() => {
+          synced = true;
+        }, restart);
     });
   };
   informer.on('error', restart);
-  informer.start().catch(restart);
+  // start() resolves once the first list is cached and the watch is open.
+  informer.start().then(() => {
+    synced = true;
+  }, restart);
   return {
     keys: () =>
       informer
         .list()
         .map(map)
         .filter((k): k is string => k !== undefined),
+    objects: () => informer.list(),
+    synced: () => synced,
     async stop() {
       stopped = true;
       timer?.cancel();

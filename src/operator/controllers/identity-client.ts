@@ -1,0 +1,150 @@
+// The IdentityClient controller. Its realm (realmRef.namespace defaults to the client's namespace) must be Ready
+// and must grant the client's namespace, or nothing is created in Keycloak (and a client whose namespace lost its
+// grant is disabled). Then the client is created or corrected, and its credentials Secret is written. Problems a
+// person must fix (an ungranted namespace, a taken client ID, a Secret in the way, no Secret access) are reported
+// on status and looked at again every drift interval, never retried in a tight loop.
+import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
+import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
+import { RealmforgeError } from '../../core/errors.ts';
+import { clientIdOf } from '../compile/client-representation.ts';
+import type { KubeObject } from '../compile/kube-object.ts';
+import { realmNameOf } from '../compile/realm-representation.ts';
+import { resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
+import type { AdminClient } from '../keycloak/admin-client.ts';
+import type { KeycloakDeps } from '../keycloak/keycloak-deps.ts';
+import {
+  credentialsSecret,
+  credentialsSecretName,
+  readCredentialsSecret,
+  realmEndpoints,
+  secretConflict,
+  syncCredentialsSecret,
+} from './client-credentials.ts';
+import { deleteClient, disableClient, syncClient } from './client-sync.ts';
+import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from './finalizer.ts';
+import { realmIssuer, serverReady } from './identity-realm.ts';
+import { getRealm, getResource, getServer, realmKeyOf, serverKeyOf } from './owner-server.ts';
+import { type Phase, phaseStatus, writeStatus } from './resource-status.ts';
+import { StuckError } from './stuck-error.ts';
+
+/** What a client reconcile did, for its log line. */
+export type ClientOutcome = { phase?: string; reason?: string; writes?: string[] };
+
+const defaultGiveUpMs = 5 * 60_000;
+
+/** The realm's admin client and Keycloak name, when the realm and its server are Ready. */
+async function realmAccess(deps: KeycloakDeps, realm: IdentityRealm | undefined) {
+  if (!realm) return undefined;
+  if (realm.status?.phase !== 'Ready' || deletionRequestedAt(realm) !== undefined) return undefined;
+  const server = await getServer(deps, serverKeyOf(realm));
+  if (!server || !serverReady(server)) return undefined;
+  return { server, realmName: realmNameOf(realm), admin: await deps.admins.forServer(server) };
+}
+
+async function finalize(deps: KeycloakDeps, client: IdentityClient, realm: IdentityRealm | undefined) {
+  if ((client.spec.deletionPolicy ?? 'Delete') === 'Delete' && realm) {
+    try {
+      const access = await realmAccess(deps, realm);
+      if (access) await deleteClient(access.admin, access.realmName, client);
+    } catch (error) {
+      const since = deletionRequestedAt(client) ?? deps.clock.now();
+      if (deps.clock.now() - since < (deps.cleanupGiveUpMs ?? defaultGiveUpMs)) throw error;
+      await deps.kube.event(client as unknown as KubeObject, {
+        type: 'Warning',
+        reason: 'CleanupAbandoned',
+        message: `could not delete client ${clientIdOf(client)} from Keycloak (${(error as Error).message}); it is left there`,
+      });
+    }
+  }
+  await releaseFinalizer(deps, client as unknown as KubeObject);
+  return { outcome: { phase: 'Deleted' } };
+}
+
+async function secretValue(
+  admin: AdminClient,
+  client: IdentityClient,
+  realm: string,
+  uuid: string,
+  known?: string,
+  stored?: string,
+) {
+  if ((client.spec.type ?? 'confidential') !== 'confidential') return undefined;
+  if (known) return known;
+  if (stored) return Buffer.from(stored, 'base64').toString('utf8');
+  const res = await admin.call<{ value?: string }>(
+    client.metadata.namespace ?? 'default',
+    'GET',
+    `/${encodeURIComponent(realm)}/clients/${encodeURIComponent(uuid)}/client-secret`,
+  );
+  return res.body?.value;
+}
+
+/** Creates the IdentityClient reconciler. */
+export function identityClientController(deps: KeycloakDeps) {
+  return async function reconcile(
+    key: string,
+  ): Promise<{ requeueAfterMs?: number; outcome?: ClientOutcome }> {
+    const client = await getResource<IdentityClient>(deps, 'IdentityClient', key);
+    if (!client) return {};
+    const object = client as unknown as KubeObject;
+    const realmKey = realmKeyOf(client);
+    const realm = await getRealm(deps, realmKey);
+    if (deletionRequestedAt(client) !== undefined) return finalize(deps, client, realm);
+    await ensureFinalizer(deps, object);
+    const ns = client.metadata.namespace ?? 'default';
+    const clientId = clientIdOf(client);
+    const now = new Date(deps.clock.now());
+    const requeueAfterMs = deps.driftIntervalMs;
+    const report = async (
+      phase: Phase,
+      reason: string,
+      message: string,
+      extra: Record<string, unknown> = {},
+    ) => {
+      await writeStatus(
+        deps,
+        object,
+        phaseStatus(object, phase, reason, message, { clientId, ...extra }, now),
+      );
+      return { requeueAfterMs, outcome: { phase, reason } };
+    };
+    try {
+      const access = await realmAccess(deps, realm);
+      if (!access) {
+        const why = realm ? `is not Ready (phase ${realm.status?.phase ?? 'none'})` : 'does not exist';
+        return await report('Pending', 'RealmNotReady', `IdentityRealm ${realmKey} ${why}`);
+      }
+      const { admin, realmName, server } = access;
+      if (!(realm?.spec.clientAuthorizationGrants ?? []).includes(ns)) {
+        const disabled = await disableClient(admin, realmName, client);
+        const message = `namespace ${ns} is not in spec.clientAuthorizationGrants of IdentityRealm ${realmKey}${disabled ? '; the existing client was disabled in Keycloak' : ''}: add it there to create this client`;
+        return await report('Pending', 'NamespaceNotAuthorized', message);
+      }
+      // Read the Secret first: without access to it nothing is created in Keycloak.
+      const live = await readCredentialsSecret(deps, client);
+      const conflict = await secretConflict(deps, client, live);
+      if (conflict) return await report('Failed', 'SecretConflict', conflict);
+      const sync = await syncClient(admin, realmName, client);
+      const urls = serverEndpoints(resolveServer(server));
+      const endpoints = realmEndpoints(urls.public ?? urls.internal, realmIssuer(server, realmName));
+      const stored = (live?.data as Record<string, string> | undefined)?.['client-secret'];
+      const clientSecret = await secretValue(admin, client, realmName, sync.uuid, sync.secret, stored);
+      const desired = credentialsSecret(client, { clientId, clientSecret, realm: realmName, endpoints });
+      if (await syncCredentialsSecret(deps, desired, live)) sync.writes.push('credentials Secret');
+      const { keycloakUrl: _, ...statusEndpoints } = endpoints;
+      const extra = {
+        clientUuid: sync.uuid,
+        credentialsSecret: credentialsSecretName(client),
+        endpoints: statusEndpoints,
+      };
+      await report('Ready', 'Ready', `client ${clientId} is ready in realm ${realmName}`, extra);
+      return { requeueAfterMs, outcome: { phase: 'Ready', reason: 'Ready', writes: sync.writes } };
+    } catch (error) {
+      if (!(error instanceof RealmforgeError)) throw error;
+      if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);
+      if (error.kind === 'validation') return await report('Failed', 'InvalidConfiguration', error.message);
+      await report('Provisioning', 'KeycloakUnavailable', error.message).catch(() => undefined);
+      throw error;
+    }
+  };
+}

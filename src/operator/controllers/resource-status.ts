@@ -1,0 +1,63 @@
+// Status for realms and clients: a phase with its reason and message, one Ready condition that `kubectl wait
+// --for=condition=Ready` reads, written only when it differs from what is stored, with an Event on every change
+// of phase (Warning when the new phase is Failed or the reason says something is wrong).
+import { apiVersion, type KubeObject } from '../compile/kube-object.ts';
+import type { Deps } from '../runtime/deps.ts';
+import { isSubset } from '../runtime/desired-state.ts';
+import { mergeConditions } from './conditions.ts';
+
+/** The phases every kind reports. */
+export type Phase = 'Pending' | 'Provisioning' | 'Ready' | 'Failed';
+
+/** A realm's or client's status: the shared fields plus the kind's own. */
+export type ResourceStatus = {
+  phase: Phase;
+  reason: string;
+  message: string;
+  observedGeneration?: number;
+  conditions?: unknown[];
+  [field: string]: unknown;
+};
+
+type WithStatus = KubeObject & { status?: Record<string, unknown> };
+
+/** The status for `phase` with its Ready condition; `extra` carries the kind's own fields. */
+export function phaseStatus(
+  object: WithStatus,
+  phase: Phase,
+  reason: string,
+  message: string,
+  extra: Record<string, unknown>,
+  now: Date,
+): ResourceStatus {
+  const generation = object.metadata.generation;
+  const previous = (object.status?.conditions ?? []) as Parameters<typeof mergeConditions>[0];
+  const ready = { type: 'Ready', status: phase === 'Ready' ? 'True' : 'False', reason, message } as const;
+  return {
+    ...extra,
+    phase,
+    reason,
+    message,
+    observedGeneration: generation,
+    conditions: mergeConditions(previous, [ready], generation, now.toISOString()),
+  };
+}
+
+/** Writes `status` when it differs from the stored one; returns whether it wrote. */
+export async function writeStatus(deps: Deps, object: WithStatus, status: ResourceStatus): Promise<boolean> {
+  const prev = object.status ?? {};
+  const clean = Object.fromEntries(Object.entries(status).filter(([, v]) => v !== undefined));
+  if (isSubset(clean, prev) && isSubset(prev, clean)) return false;
+  const { name, namespace } = object.metadata;
+  await deps.kube.applyStatus({ apiVersion, kind: object.kind, namespace, name }, clean);
+  if (prev.phase !== status.phase || prev.reason !== status.reason) {
+    const warning =
+      status.phase === 'Failed' || (status.phase !== 'Ready' && status.reason !== 'Provisioning');
+    await deps.kube.event(object, {
+      type: warning ? 'Warning' : 'Normal',
+      reason: status.reason,
+      message: `phase ${String(prev.phase ?? 'none')} -> ${status.phase}: ${status.message}`,
+    });
+  }
+  return true;
+}

@@ -1,0 +1,12 @@
+// What the realm and client controllers need besides the common Deps: the admin clients and the drift interval.
+import type { Deps } from '../runtime/deps.ts';
+import type { KeycloakAdmins } from './admins.ts';
+
+/** The common dependencies plus Keycloak access. */
+export type KeycloakDeps = Deps & {
+  readonly admins: KeycloakAdmins;
+  /** How often a Ready realm or client is compared with Keycloak again (--drift-interval). */
+  readonly driftIntervalMs: number;
+  /** How long a deletion keeps trying to clean up in a Keycloak that does not answer before it lets go. */
+  readonly cleanupGiveUpMs?: number;
+};

@@ -1,0 +1,50 @@
+// The operator's HTTP endpoint on the metrics port: /metrics (Prometheus text), /healthz (the process serves) and
+// /readyz (the watches have listed once, so a reconcile sees the cluster). It binds all interfaces by default
+// because the kubelet probes the pod IP; tests bind 127.0.0.1.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+
+/** A started endpoint; `port` is the bound one (useful with port 0). */
+export type HealthServer = { port: number; close(): Promise<void> };
+
+/** Serves /metrics, /healthz and /readyz until closed. */
+export async function startHealthServer(options: {
+  port: number;
+  host?: string;
+  registry: Registry;
+  ready: () => boolean;
+}): Promise<HealthServer> {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path === '/metrics') {
+      options.registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': options.registry.contentType }).end(text),
+        (error: Error) => res.writeHead(500).end(error.message),
+      );
+      return;
+    }
+    if (path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      return;
+    }
+    if (path === '/readyz') {
+      const ready = options.ready();
+      res.writeHead(ready ? 200 : 503, { 'content-type': 'text/plain' }).end(ready ? 'ok\n' : 'not ready\n');
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

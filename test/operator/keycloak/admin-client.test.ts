@@ -1,0 +1,178 @@
+// The admin client against a local HTTP server playing Keycloak's token and admin endpoints.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { RealmforgeError } from '../../../src/core/errors.ts';
+import { createAdminClient } from '../../../src/operator/keycloak/admin-client.ts';
+import { manualClock } from '../../../src/operator/runtime/clock.ts';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+async function keycloak(handler: Handler) {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => {
+      body += d;
+    });
+    req.on('end', () => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`.trim());
+      handler(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+function deps(clock = manualClock(), canWrite = () => true) {
+  const counted: string[] = [];
+  return {
+    counted,
+    clock,
+    value: {
+      http: (url: string, init?: Parameters<typeof fetch>[1]) => fetch(url, init as RequestInit),
+      limiter: { acquire: async () => {}, stop: async () => {} },
+      clock,
+      random: () => 0.5,
+      count: (ns: string, method: string, status: string) => counted.push(`${ns} ${method} ${status}`),
+      canWrite,
+      sleep: async () => {},
+    },
+  };
+}
+
+let tokens = 0;
+const tokenAnswer: Handler = (_req, res, body) => {
+  const form = new URLSearchParams(body);
+  if (
+    form.get('client_id') !== 'admin-cli' ||
+    form.get('grant_type') !== 'password' ||
+    form.get('password') !== 'pw'
+  ) {
+    json(res, 401, { error: 'invalid_grant', error_description: 'Invalid user credentials' });
+    return;
+  }
+  json(res, 200, { access_token: `t${++tokens}`, expires_in: 60 });
+};
+
+test('password grant on master with admin-cli, cached until shortly before expiry, then refreshed', async () => {
+  tokens = 0;
+  const kc = await keycloak((req, res, body) => {
+    if (req.url?.startsWith('/realms/master/')) return tokenAnswer(req, res, body);
+    json(res, 200, { realm: 'x' });
+  });
+  const d = deps();
+  const admin = createAdminClient(kc.url, { username: 'admin', password: 'pw' }, d.value);
+  await admin.call('team-a', 'GET', '/x');
+  await admin.call('team-a', 'GET', '/x');
+  d.clock.advance(47_000);
+  await admin.call('team-a', 'GET', '/x');
+  d.clock.advance(2_000);
+  await admin.call('team-a', 'GET', '/x');
+  await kc.close();
+  const tokenCalls = kc.seen.filter((s) => s.startsWith('POST /realms/master/protocol/openid-connect/token'));
+  assert.is(tokenCalls.length, 2, 'one token, reused, renewed after 80% of its 60 s life');
+  assert.is(kc.seen.filter((s) => s.endsWith('Bearer t1')).length, 3);
+  assert.ok(kc.seen.at(-1)?.endsWith('Bearer t2'));
+  assert.ok(d.counted.includes('team-a GET 200') && d.counted.includes('team-a POST 200'));
+});
+
+test('a 401 on an admin call gets one retry with a fresh token', async () => {
+  tokens = 0;
+  let rejected = false;
+  const kc = await keycloak((req, res, body) => {
+    if (req.url?.startsWith('/realms/master/')) return tokenAnswer(req, res, body);
+    if (!rejected) {
+      rejected = true;
+      return json(res, 401, { error: 'HTTP 401 Unauthorized' });
+    }
+    json(res, 200, { ok: true });
+  });
+  const admin = createAdminClient(kc.url, { username: 'admin', password: 'pw' }, deps().value);
+  const res = await admin.call('ns', 'GET', '/x');
+  await kc.close();
+  assert.is(res.status, 200);
+  assert.ok(kc.seen.at(-1)?.endsWith('Bearer t2'));
+});
+
+test('429 with Retry-After and 503 are retried; persistent failure is a transient error naming the call', async () => {
+  tokens = 0;
+  const answers = [429, 503, 200];
+  const slept: number[] = [];
+  const kc = await keycloak((req, res, body) => {
+    if (req.url?.startsWith('/realms/master/')) return tokenAnswer(req, res, body);
+    const status = answers.shift() ?? 503;
+    json(res, status, { status }, status === 429 ? { 'retry-after': '3' } : {});
+  });
+  const d = deps();
+  const admin = createAdminClient(
+    kc.url,
+    { username: 'admin', password: 'pw' },
+    {
+      ...d.value,
+      sleep: async (ms: number) => {
+        slept.push(ms);
+      },
+    },
+  );
+  assert.is((await admin.call('ns', 'GET', '/x')).status, 200);
+  assert.is(slept[0], 3000, 'Retry-After is honoured');
+  try {
+    await admin.call('ns', 'PUT', '/x', { a: 1 });
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, RealmforgeError);
+    assert.is((e as RealmforgeError).kind, 'transient');
+    assert.match(
+      (e as Error).message,
+      /PUT http:\/\/127\.0\.0\.1:\d+\/admin\/realms\/x failed after 4 attempts: HTTP 503/,
+    );
+  }
+  await kc.close();
+});
+
+test('wrong admin credentials are an auth error; a replica that is not the leader sends no write', async () => {
+  const kc = await keycloak((req, res, body) => tokenAnswer(req, res, body));
+  const admin = createAdminClient(kc.url, { username: 'admin', password: 'wrong' }, deps().value);
+  try {
+    await admin.call('ns', 'GET', '/x');
+    assert.unreachable();
+  } catch (e) {
+    assert.is((e as RealmforgeError).kind, 'auth');
+    assert.match((e as Error).message, /refused the admin credentials \(HTTP 401 Invalid user credentials\)/);
+  }
+  const before = kc.seen.length;
+  const follower = createAdminClient(
+    kc.url,
+    { username: 'admin', password: 'pw' },
+    deps(manualClock(), () => false).value,
+  );
+  try {
+    await follower.call('ns', 'DELETE', '/x');
+    assert.unreachable();
+  } catch (e) {
+    assert.match((e as Error).message, /not the leader/);
+  }
+  assert.is(kc.seen.length, before, 'nothing was sent');
+  await kc.close();
+});
+
+test('connection refused is retried and then reported as transient', async () => {
+  const closed = await keycloak(() => {});
+  await closed.close();
+  const admin = createAdminClient(closed.url, { username: 'admin', password: 'pw' }, deps().value);
+  try {
+    await admin.call('ns', 'GET', '/x');
+    assert.unreachable();
+  } catch (e) {
+    assert.is((e as RealmforgeError).kind, 'transient');
+    assert.match((e as Error).message, /failed after 4 attempts: ECONNREFUSED/);
+  }
+});
+
+test.run();

@@ -1,0 +1,63 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { UsageError } from '../../../src/core/errors.ts';
+import { parseDuration, runSettings } from '../../../src/operator/runtime/operator-settings.ts';
+
+test('defaults: 50/100 global, 5/10 per namespace, drift 60 s, metrics 8081', () => {
+  const s = runSettings({}, {});
+  assert.equal(s.globalLimit, { tps: 50, burst: 100 });
+  assert.equal(s.namespaceLimit, { tps: 5, burst: 10 });
+  assert.is(s.driftIntervalMs, 60_000);
+  assert.is(s.metricsPort, 8081);
+  assert.is(s.leaderElect, false);
+});
+
+test('raised limits (100 and 10) come from the spec variables', () => {
+  const s = runSettings(
+    {},
+    { KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS: '100', KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS: '10' },
+  );
+  assert.equal(s.globalLimit, { tps: 100, burst: 100 });
+  assert.equal(s.namespaceLimit, { tps: 10, burst: 10 });
+});
+
+test('an invalid value stops the operator with a message naming the variable or flag', () => {
+  const cases: [Parameters<typeof runSettings>[0], NodeJS.ProcessEnv, RegExp][] = [
+    [
+      {},
+      { KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS: '-1' },
+      /KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS must be a positive number, got "-1"/,
+    ],
+    [
+      {},
+      { KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS: 'fast' },
+      /KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS must be a positive number/,
+    ],
+    [
+      {},
+      { KEYCLOAK_API_GLOBAL_RATE_LIMIT_BURST: '2.5' },
+      /KEYCLOAK_API_GLOBAL_RATE_LIMIT_BURST must be a positive integer/,
+    ],
+    [{ driftInterval: 'soon' }, {}, /--drift-interval must be a duration/],
+    [{ logLevel: 'loud' }, {}, /--log-level must be one of/],
+    [{ metricsPort: 70000 }, {}, /--metrics-port must be a port number/],
+  ];
+  for (const [flags, env, message] of cases) {
+    try {
+      runSettings(flags, env);
+      assert.unreachable(`accepted ${JSON.stringify({ flags, env })}`);
+    } catch (e) {
+      assert.instance(e, UsageError);
+      assert.match((e as Error).message, message);
+    }
+  }
+});
+
+test('durations: 90s, 5m, 1h and bare seconds', () => {
+  assert.is(parseDuration('x', '90s'), 90_000);
+  assert.is(parseDuration('x', '5m'), 300_000);
+  assert.is(parseDuration('x', '1h'), 3_600_000);
+  assert.is(parseDuration('x', '30'), 30_000);
+});
+
+test.run();
