@@ -24,6 +24,19 @@ export const registry: RegistryEntry[] = [
   entry('repo list', () => import('./commands/repo/list.ts')),
   entry('repo create', () => import('./commands/repo/create.ts')),
   entry('browse', () => import('./commands/browse.ts')),
+  entry('hook list', () => import('./commands/hook/list.ts')),
+  entry('hook enable', () => import('./commands/hook/enable.ts')),
+  entry('hook disable', () => import('./commands/hook/disable.ts')),
+  entry('hook configure', () => import('./commands/hook/configure.ts')),
+  entry('webhook list', () => import('./commands/webhook/list.ts')),
+  entry('webhook get', () => import('./commands/webhook/get.ts')),
+  entry('webhook create', () => import('./commands/webhook/create.ts')),
+  entry('webhook update', () => import('./commands/webhook/update.ts')),
+  entry('webhook delete', () => import('./commands/webhook/delete.ts')),
+  entry('webhook test', () => import('./commands/webhook/test.ts')),
+  entry('project webhook list', () => import('./commands/project/webhook-list.ts')),
+  entry('project webhook create', () => import('./commands/project/webhook-create.ts')),
+  entry('project webhook delete', () => import('./commands/project/webhook-delete.ts')),
 ];
 
 /** Group summaries shown by `bbdc --help` and `bbdc <group> --help`. */
@@ -33,6 +46,9 @@ export const groups: Record<string, string> = {
   'auth alias': 'Manage the other names (SSH host:port) of a server',
   repo: 'Work with repositories',
   browse: 'Open a repository, pull request, file or commit in the browser',
+  hook: 'List, enable, disable and configure repository and project hooks',
+  webhook: 'Manage the webhooks of a repository',
+  'project webhook': 'Manage the webhooks of a project',
 };
 
 /** Loads every command definition, in registry order. */

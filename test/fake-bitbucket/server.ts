@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
+import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
 
@@ -36,7 +37,10 @@ export type FakeBitbucket = {
 };
 
 const operations = loadOperations();
-const defaultRoutes: RouteTable = { ...projectRepoRoutes };
+const defaultRoutes: RouteTable = {
+  ...projectRepoRoutes,
+  ...hookWebhookRoutes,
+};
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
   const header = req.headers.authorization;

@@ -13,15 +13,16 @@ export type Page<T> = {
 /** The largest page Bitbucket serves. */
 export const maxPageSize = 1000;
 
-/** Collects items across pages, asking for at most 1,000 per page and never more than `limit` in total. */
+/** Collects items across pages from `from` (default 0), at most 1,000 per page and never more than `limit` in total. */
 export async function collectPages<T>(
   client: BitbucketClient,
   path: string,
   query: Query,
   limit: number | undefined,
+  from = 0,
 ): Promise<{ values: T[]; truncated: boolean }> {
   const values: T[] = [];
-  let start = 0;
+  let start = from;
   for (;;) {
     const remaining = limit === undefined ? maxPageSize : limit - values.length;
     if (remaining <= 0) return { values, truncated: true };

@@ -1,0 +1,53 @@
+import type { Webhook } from '../../../generated/types/cli/output/webhook-list.ts';
+import { type Scope, scopePath } from './scope.ts';
+
+/** A webhook as Bitbucket returns it (the fields bbdc reads). */
+export type RestWebhook = {
+  id: number;
+  name: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  sslVerificationRequired?: boolean;
+  configuration?: Record<string, unknown>;
+  scopeType?: string;
+  createdDate?: number;
+  updatedDate?: number;
+};
+
+/** What a webhook create or update sends. */
+export type WebhookBody = {
+  name: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  sslVerificationRequired: boolean;
+  configuration: Record<string, unknown>;
+};
+
+/** The REST path of a scope's webhooks, or of one webhook. */
+export function webhooksPath(scope: Scope, id?: number): string {
+  return `${scopePath(scope)}/webhooks${id === undefined ? '' : `/${id}`}`;
+}
+
+/** The printed webhook (sorted events, ISO dates), never its secret or credentials. */
+export function toWebhook(w: RestWebhook): Webhook {
+  const hook: Webhook = {
+    id: w.id,
+    name: w.name,
+    url: w.url,
+    events: [...(w.events ?? [])].sort(),
+    active: w.active,
+  };
+  if (w.sslVerificationRequired !== undefined) hook.sslVerificationRequired = w.sslVerificationRequired;
+  if (w.createdDate) hook.createdDate = new Date(w.createdDate).toISOString();
+  if (w.updatedDate) hook.updatedDate = new Date(w.updatedDate).toISOString();
+  return hook;
+}
+
+/** A body with the secret replaced by `***`, for plans. */
+export function redactBody(body: WebhookBody): WebhookBody {
+  const configuration = { ...body.configuration };
+  if (configuration.secret !== undefined) configuration.secret = '***';
+  return { ...body, configuration };
+}

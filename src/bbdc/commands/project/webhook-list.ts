@@ -1,0 +1,4 @@
+import { webhookListCommand } from '../webhook/list.ts';
+
+/** `bbdc project webhook list`: the webhook command for a project named by its key. */
+export const command = webhookListCommand('project');

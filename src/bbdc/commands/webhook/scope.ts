@@ -1,0 +1,39 @@
+import { UsageError } from '../../../core/errors.ts';
+import type { Scope } from '../../api/scope.ts';
+import type { ArgSpec, CommandDeps, ResolvedHost } from '../../command.ts';
+import { normalizeProjectKey } from '../../config/remote-url.ts';
+
+/** Repository webhooks (`bbdc webhook ...`, repository from -R or git) or project ones (`bbdc project webhook ...`). */
+export type WebhookKind = 'repository' | 'project';
+
+/** The leading `<project>` argument of the project webhook commands. */
+export const projectArg: ArgSpec = { name: 'project', required: true, description: 'Project key' };
+
+/** The command's words for a kind and verb. */
+export function webhookCommandName(kind: WebhookKind, verb: string): string {
+  return kind === 'project' ? `project webhook ${verb}` : `webhook ${verb}`;
+}
+
+/** Splits the positional arguments into the project (for project webhooks) and the rest. */
+export function splitProjectArg(kind: WebhookKind, args: string[]): { project?: string; rest: string[] } {
+  return kind === 'project' ? { project: normalizeProjectKey(args[0]), rest: args.slice(1) } : { rest: args };
+}
+
+/** The scope and host the webhook command acts on. */
+export async function webhookScope(
+  deps: CommandDeps,
+  project: string | undefined,
+): Promise<{ scope: Scope; host: ResolvedHost }> {
+  if (project) return { scope: { type: 'project', project }, host: await deps.host() };
+  const repo = await deps.repo();
+  return { scope: { type: 'repository', project: repo.project, slug: repo.slug }, host: repo.host };
+}
+
+/** Parses a webhook id argument, naming it when it is not a positive whole number. */
+export function webhookId(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new UsageError(
+      `webhook id "${text}" must be a whole number; run \`bbdc webhook list\` to see the ids`,
+    );
+  return Number(text);
+}

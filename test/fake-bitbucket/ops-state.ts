@@ -1,0 +1,113 @@
+// State for the fake's hooks, webhooks, builds and repository settings, kept beside FakeState (one per server).
+import type { FakeState } from './state.ts';
+
+/** A hook the fake's plugins provide. */
+export type FakeHookDef = {
+  key: string;
+  name: string;
+  type: string;
+  description: string;
+  configFormKey?: string;
+};
+/** A hook's state on one scope (`PROJ` or `PROJ/slug`). */
+export type FakeHookConfig = { enabled: boolean; settings?: Record<string, unknown> };
+/** A webhook of a project (`target` PROJ) or repository (`target` PROJ/slug). */
+export type FakeWebhook = {
+  id: number;
+  scopeType: 'project' | 'repository';
+  target: string;
+  name: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  sslVerificationRequired: boolean;
+  configuration: Record<string, unknown>;
+  createdDate: number;
+  updatedDate: number;
+};
+
+/** Everything the ops routes read and change; plain objects so tests can snapshot it with JSON. */
+export type OpsState = {
+  hookDefs: FakeHookDef[];
+  /** Keyed by `${scope}|${hookKey}`. */
+  hooks: Record<string, FakeHookConfig>;
+  webhooks: FakeWebhook[];
+  nextId: number;
+};
+
+const states = new WeakMap<FakeState, OpsState>();
+
+function seed(): OpsState {
+  const bundled = 'com.atlassian.bitbucket.server.bitbucket-bundled-hooks';
+  return {
+    hookDefs: [
+      {
+        key: `${bundled}:force-push-hook`,
+        name: 'Reject Force Push',
+        type: 'PRE_RECEIVE',
+        description: 'Reject all force pushes (git push --force) to this repository',
+      },
+      {
+        key: `${bundled}:requiredApproversMergeHook`,
+        name: 'Minimum approvals',
+        type: 'PRE_PULL_REQUEST_MERGE',
+        description: 'Requires a minimum number of approvals before a pull request can be merged',
+        configFormKey: `${bundled}:requiredApproversMergeHook-config`,
+      },
+      {
+        key: 'com.example.hooks:notify-hook',
+        name: 'Notify chat',
+        type: 'POST_RECEIVE',
+        description: 'Posts pushes to a chat room',
+        configFormKey: 'com.example.hooks:notify-hook-config',
+      },
+    ],
+    hooks: {
+      'PROJ|com.atlassian.bitbucket.server.bitbucket-bundled-hooks:force-push-hook': { enabled: true },
+    },
+    webhooks: [
+      {
+        id: 1,
+        scopeType: 'repository',
+        target: 'PROJ/api',
+        name: 'ci',
+        url: 'https://ci.example.test/hook',
+        events: ['repo:refs_changed'],
+        active: true,
+        sslVerificationRequired: true,
+        configuration: { secret: 'ci-webhook-secret' },
+        createdDate: 1_700_000_000_000,
+        updatedDate: 1_700_000_000_000,
+      },
+      {
+        id: 2,
+        scopeType: 'project',
+        target: 'PROJ',
+        name: 'audit',
+        url: 'https://audit.example.test/events',
+        events: ['pr:merged', 'repo:refs_changed'],
+        active: true,
+        sslVerificationRequired: true,
+        configuration: {},
+        createdDate: 1_700_000_000_000,
+        updatedDate: 1_700_000_000_000,
+      },
+    ],
+    nextId: 500,
+  };
+}
+
+/** The ops state of a fake server, created on first use. */
+export function opsState(state: FakeState): OpsState {
+  let ops = states.get(state);
+  if (!ops) {
+    ops = seed();
+    states.set(state, ops);
+  }
+  return ops;
+}
+
+/** A deep copy of the ops state, for before/after comparisons in dry-run tests. */
+export function snapshotOps(state: FakeState): string {
+  return JSON.stringify(opsState(state));
+}
