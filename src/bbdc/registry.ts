@@ -37,6 +37,13 @@ export const registry: RegistryEntry[] = [
   entry('project webhook list', () => import('./commands/project/webhook-list.ts')),
   entry('project webhook create', () => import('./commands/project/webhook-create.ts')),
   entry('project webhook delete', () => import('./commands/project/webhook-delete.ts')),
+  // #10 automation: agent skill and shell completions.
+  entry('ai skill show', () => import('./commands/ai/skill-show.ts')),
+  entry('ai skill install', () => import('./commands/ai/skill-install.ts')),
+  entry('ai skill remove', () => import('./commands/ai/skill-remove.ts')),
+  entry('completion bash', () => import('./commands/completion/bash.ts')),
+  entry('completion zsh', () => import('./commands/completion/zsh.ts')),
+  entry('completion fish', () => import('./commands/completion/fish.ts')),
 ];
 
 /** Group summaries shown by `bbdc --help` and `bbdc <group> --help`. */
@@ -49,6 +56,9 @@ export const groups: Record<string, string> = {
   hook: 'List, enable, disable and configure repository and project hooks',
   webhook: 'Manage the webhooks of a repository',
   'project webhook': 'Manage the webhooks of a project',
+  ai: 'Serve bbdc to coding agents: an MCP tool server and an agent skill',
+  'ai skill': 'Print, install or remove the agent skill (SKILL.md)',
+  completion: 'Print a shell completion script for bash, zsh or fish',
 };
 
 /** Loads every command definition, in registry order. */

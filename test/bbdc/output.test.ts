@@ -120,6 +120,12 @@ const scenarios: [string, string[]][] = [
     ],
   ],
   ['project webhook delete', ['project', 'webhook', 'delete', 'PROJ', '501']],
+  ['ai skill show', ['ai', 'skill', 'show']],
+  ['ai skill install', ['ai', 'skill', 'install']],
+  ['ai skill remove', ['ai', 'skill', 'remove']],
+  ['completion bash', ['completion', 'bash']],
+  ['completion zsh', ['completion', 'zsh']],
+  ['completion fish', ['completion', 'fish']],
   ['auth logout', ['auth', 'logout']],
 ];
 

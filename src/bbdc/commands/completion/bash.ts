@@ -1,0 +1,4 @@
+import { completionCommand } from './shell.ts';
+
+/** `bbdc completion bash`. */
+export const command = completionCommand('bash');

@@ -1,0 +1,4 @@
+import { completionCommand } from './shell.ts';
+
+/** `bbdc completion fish`. */
+export const command = completionCommand('fish');

@@ -1,0 +1,4 @@
+import { completionCommand } from './shell.ts';
+
+/** `bbdc completion zsh`. */
+export const command = completionCommand('zsh');
