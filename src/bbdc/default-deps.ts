@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { RealmforgeError } from '../core/errors.ts';
+import { configDir } from './config/paths.ts';
 import type { Deps, GitRunner, Keyring } from './deps.ts';
 import { promptLine } from './prompt.ts';
+import { readVersion } from './version.ts';
 
 const git: GitRunner = (args, cwd) =>
   new Promise((resolve) => {
@@ -74,5 +77,10 @@ export function defaultDeps(): Deps {
     keyring: osKeyring,
     openBrowser: (url) => openBrowser(url, process.env),
     http: async (options) => (await import('./api/transport.ts')).createUndiciTransport(options),
+    selfUpdate: async () =>
+      (await import('./update/environment.ts')).processSelfUpdateEnv({
+        tufCacheDir: join(configDir(process.env, homedir()), 'sigstore-tuf'),
+        version: readVersion(),
+      }),
   };
 }

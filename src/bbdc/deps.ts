@@ -1,4 +1,5 @@
 import type { Transport, TransportOptions } from './api/transport-types.ts';
+import type { SelfUpdateEnv } from './update/environment.ts';
 
 /** Somewhere text goes: the process's stdout/stderr or a test's buffer. */
 export type Writer = { write(text: string): unknown };
@@ -38,4 +39,6 @@ export interface Deps {
   openBrowser(url: string): Promise<void>;
   /** Creates the HTTP transport; loaded lazily so `--version` and `--help` never load undici. */
   http(options: TransportOptions): Promise<Transport>;
+  /** The running executable, trust and file operations `bbdc update` uses; loaded only by that command. */
+  selfUpdate(): Promise<SelfUpdateEnv>;
 }

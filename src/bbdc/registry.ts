@@ -44,6 +44,7 @@ export const registry: RegistryEntry[] = [
   entry('completion bash', () => import('./commands/completion/bash.ts')),
   entry('completion zsh', () => import('./commands/completion/zsh.ts')),
   entry('completion fish', () => import('./commands/completion/fish.ts')),
+  entry('update', () => import('./commands/update.ts')),
 ];
 
 /** Group summaries shown by `bbdc --help` and `bbdc <group> --help`. */
@@ -59,6 +60,7 @@ export const groups: Record<string, string> = {
   ai: 'Serve bbdc to coding agents: an MCP tool server and an agent skill',
   'ai skill': 'Print, install or remove the agent skill (SKILL.md)',
   completion: 'Print a shell completion script for bash, zsh or fish',
+  update: 'Update bbdc to the latest signed release',
 };
 
 /** Loads every command definition, in registry order. */

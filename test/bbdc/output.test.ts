@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { registry } from '../../src/bbdc/registry.ts';
+import { readVersion } from '../../src/bbdc/version.ts';
 import { createAjv, formatSchemaErrors } from '../../src/core/schema.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
+import { startReleaseServer } from './helpers/release-server.ts';
 import { createWorld, memoryKeyring } from './helpers/world.ts';
 
 const test = suite('bbdc output');
@@ -15,11 +17,19 @@ const load = (rel: string) => JSON.parse(readFileSync(join(schemasDir, rel), 'ut
 const envelope = ajv.compile(load('envelope.schema.json'));
 const plan = ajv.compile(load('plan.schema.json'));
 let fake: Awaited<ReturnType<typeof withFake>>;
+let releases: Awaited<ReturnType<typeof startReleaseServer>>;
 test.before(async () => {
   fake = await withFake();
+  // bbdc update's scenario: the latest release is the running version, so it reports up-to-date.
+  releases = await startReleaseServer();
+  releases.files.set(
+    '/releases/latest/download/release.json',
+    Buffer.from(JSON.stringify({ name: 'bbdc', version: readVersion() })),
+  );
 });
 test.after(async () => {
   await fake.stop();
+  await releases.stop();
 });
 const esc = String.fromCharCode(27);
 
@@ -127,6 +137,7 @@ const scenarios: [string, string[]][] = [
   ['completion zsh', ['completion', 'zsh']],
   ['completion fish', ['completion', 'fish']],
   ['auth logout', ['auth', 'logout']],
+  ['update', ['update']],
 ];
 
 test("every command's --json output validates against its schema, inside a valid envelope", async () => {
@@ -135,7 +146,7 @@ test("every command's --json output validates against its schema, inside a valid
     registry.map((e) => e.name).sort(),
     'a scenario for every command',
   );
-  const w = createWorld({ keyring: memoryKeyring() });
+  const w = createWorld({ keyring: memoryKeyring(), env: { BBDC_RELEASE_URL: releases.url } });
   for (const [name, argv] of scenarios) {
     const command = await registry.find((e) => e.name === name)!.load();
     // Commands may share a schema (webhook list, project webhook list): compile each one once.

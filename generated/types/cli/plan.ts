@@ -18,7 +18,7 @@ export interface Plan {
     host?: string;
   };
   action: {
-    type: 'http' | 'config';
+    type: 'http' | 'config' | 'file';
     description: string;
     method?: string;
     path?: string;

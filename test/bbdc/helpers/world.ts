@@ -68,7 +68,12 @@ export function createWorld(options: WorldOptions = {}) {
     cwd: options.cwd ?? dir,
     async run(
       argv: string[],
-      extra: { env?: Record<string, string | undefined>; cwd?: string; registry?: RegistryEntry[] } = {},
+      extra: {
+        env?: Record<string, string | undefined>;
+        cwd?: string;
+        registry?: RegistryEntry[];
+        deps?: Partial<Deps>;
+      } = {},
     ): Promise<RunResult> {
       let stdout = '';
       let stderr = '';
@@ -98,6 +103,7 @@ export function createWorld(options: WorldOptions = {}) {
         openBrowser: async (url) => {
           opened.push(url);
         },
+        ...extra.deps,
       };
       const code = await runCli(argv, deps, extra.registry);
       return { code, stdout, stderr, json: () => JSON.parse(stdout) };
