@@ -99,6 +99,8 @@ export interface CommandDefinition<O = unknown, D = unknown> {
   plan?(options: O, deps: CommandDeps): Promise<Plan>;
   /** Writes the human form of the data to stdout. */
   human(data: D, ui: Ui): void;
+  /** The exit code for a successful run's data, when it is not always 0 (e.g. `pr checks`: 1 failed, 8 pending). */
+  exitCode?(data: D): number;
 }
 
 /** Declares a command with its option and data types inferred. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { RealmforgeError } from '../core/errors.ts';
 import { configDir } from './config/paths.ts';
 import type { Deps, GitRunner, Keyring } from './deps.ts';
+import { editText, readAll } from './editor.ts';
 import { promptLine } from './prompt.ts';
 import { readVersion } from './version.ts';
 
@@ -76,6 +77,8 @@ export function defaultDeps(): Deps {
     clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
     keyring: osKeyring,
     openBrowser: (url) => openBrowser(url, process.env),
+    readStdin: () => readAll(process.stdin),
+    editText: (initial, fileName) => editText(initial, fileName, process.env),
     http: async (options) => (await import('./api/transport.ts')).createUndiciTransport(options),
     selfUpdate: async () =>
       (await import('./update/environment.ts')).processSelfUpdateEnv({

@@ -37,6 +37,10 @@ export interface Deps {
   /** The OS keyring, or undefined when this platform has none. */
   keyring(): Promise<Keyring | undefined>;
   openBrowser(url: string): Promise<void>;
+  /** Reads all of stdin as text (for text piped into a command). */
+  readStdin(): Promise<string>;
+  /** Opens the user's editor ($VISUAL, $EDITOR, else vi) on `initial` and returns the saved text. */
+  editText(initial: string, fileName: string): Promise<string>;
   /** Creates the HTTP transport; loaded lazily so `--version` and `--help` never load undici. */
   http(options: TransportOptions): Promise<Transport>;
   /** The running executable, trust and file operations `bbdc update` uses; loaded only by that command. */

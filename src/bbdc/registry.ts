@@ -45,6 +45,11 @@ export const registry: RegistryEntry[] = [
   entry('completion zsh', () => import('./commands/completion/zsh.ts')),
   entry('completion fish', () => import('./commands/completion/fish.ts')),
   entry('update', () => import('./commands/update.ts')),
+  // #9 pull requests.
+  entry('pr list', () => import('./commands/pr/list.ts')),
+  entry('pr get', () => import('./commands/pr/get.ts')),
+  entry('pr mergeability', () => import('./commands/pr/mergeability.ts')),
+  entry('pr create', () => import('./commands/pr/create.ts')),
 ];
 
 /** Group summaries shown by `bbdc --help` and `bbdc <group> --help`. */
@@ -61,6 +66,7 @@ export const groups: Record<string, string> = {
   'ai skill': 'Print, install or remove the agent skill (SKILL.md)',
   completion: 'Print a shell completion script for bash, zsh or fish',
   update: 'Update bbdc to the latest signed release',
+  pr: 'Work with pull requests: review, merge, comments, tasks, builds',
 };
 
 /** Loads every command definition, in registry order. */

@@ -136,6 +136,10 @@ const scenarios: [string, string[]][] = [
   ['completion bash', ['completion', 'bash']],
   ['completion zsh', ['completion', 'zsh']],
   ['completion fish', ['completion', 'fish']],
+  ['pr list', ['pr', 'list', '-R', 'PROJ/api']],
+  ['pr get', ['pr', 'get', '1', '-R', 'PROJ/api']],
+  ['pr mergeability', ['pr', 'mergeability', '2', '-R', 'PROJ/api']],
+  ['pr create', ['pr', 'create', '-R', 'PROJ/api', '-t', 'Schema check', '--from', 'feature/new']],
   ['auth logout', ['auth', 'logout']],
   ['update', ['update']],
 ];

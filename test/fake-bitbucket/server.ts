@@ -8,6 +8,8 @@ import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
+import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
+import { pullRequestRoutes } from './routes/pull-requests.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
 
 /** A request the fake received, as tests inspect it. */
@@ -40,6 +42,8 @@ const operations = loadOperations();
 const defaultRoutes: RouteTable = {
   ...projectRepoRoutes,
   ...hookWebhookRoutes,
+  ...pullRequestRoutes,
+  ...pullRequestCommentRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {

@@ -122,7 +122,7 @@ async function execute(
     const data = await command.run(options, cd);
     if (globals.json) print(data, false);
     else command.human(data as never, ui);
-    return 0;
+    return command.exitCode?.(data as never) ?? 0;
   } catch (error) {
     if (error instanceof RealmforgeError) error.message = logger.scrub(error.message);
     throw error;

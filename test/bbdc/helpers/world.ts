@@ -20,6 +20,10 @@ export type WorldOptions = {
   keyring?: Keyring;
   prompts?: string[];
   columns?: number;
+  /** Text piped into stdin. */
+  stdin?: string;
+  /** Stands in for the user's editor: gets the initial text, returns the saved text. */
+  editor?: (initial: string) => string;
 };
 
 /** An in-memory keyring, like the OS one but inspectable. */
@@ -104,6 +108,11 @@ export function createWorld(options: WorldOptions = {}) {
           opened.push(url);
         },
         ...extra.deps,
+        readStdin: async () => options.stdin ?? '',
+        editText: async (initial) => {
+          if (!options.editor) throw new Error('this test world has no editor');
+          return options.editor(initial);
+        },
       };
       const code = await runCli(argv, deps, extra.registry);
       return { code, stdout, stderr, json: () => JSON.parse(stdout) };

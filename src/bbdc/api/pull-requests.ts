@@ -1,0 +1,154 @@
+import type { Mergeability, PrOutput, PrReviewer } from '../../../generated/types/cli/output/pr.ts';
+import { UsageError } from '../../core/errors.ts';
+import type { BitbucketClient } from './client.ts';
+import { statusOf } from './errors.ts';
+import { repoPath } from './repositories.ts';
+
+/** A user as Bitbucket embeds it in pull requests and comments. */
+export type RestUser = { name: string; slug?: string; displayName?: string; emailAddress?: string };
+/** A pull request participant. */
+export type RestParticipant = {
+  user: RestUser;
+  role: 'AUTHOR' | 'REVIEWER' | 'PARTICIPANT';
+  status: 'APPROVED' | 'NEEDS_WORK' | 'UNAPPROVED';
+  approved?: boolean;
+};
+/** A pull request's source or target. */
+export type RestPrRef = {
+  id: string;
+  displayId: string;
+  latestCommit?: string;
+  repository?: { slug: string; project: { key: string } };
+};
+/** A pull request as GET .../pull-requests/{id} returns it (the fields bbdc reads). */
+export type RestPullRequest = {
+  id: number;
+  version: number;
+  title: string;
+  description?: string;
+  state: 'OPEN' | 'MERGED' | 'DECLINED';
+  draft?: boolean;
+  createdDate: number;
+  updatedDate: number;
+  closedDate?: number;
+  fromRef: RestPrRef;
+  toRef: RestPrRef;
+  author: RestParticipant;
+  reviewers?: RestParticipant[];
+  participants?: RestParticipant[];
+  links?: { self?: { href: string }[] };
+};
+/** GET .../merge: whether the pull request can merge now. */
+export type RestMergeability = {
+  canMerge: boolean;
+  conflicted: boolean;
+  outcome?: 'CLEAN' | 'CONFLICTED' | 'UNKNOWN';
+  vetoes?: { summaryMessage?: string; detailedMessage?: string }[];
+};
+
+/** The repository a pull request lives in. */
+export type RepoRef = { project: string; slug: string };
+
+/** The REST path of a pull request, or of something under it (`suffix` starts with `/`). */
+export function prPath(repo: RepoRef, id: number, suffix = ''): string {
+  return `${repoPath(repo.project, repo.slug)}/pull-requests/${id}${suffix}`;
+}
+
+/** Parses a pull request id argument, naming it when it is not a positive whole number. */
+export function parsePrId(value: string | undefined): number {
+  const text = String(value ?? '').replace(/^#/, '');
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new UsageError(`pull request id "${value}" must be a number such as 42`);
+  return Number(text);
+}
+
+/** A branch name from a ref id (`refs/heads/x` -> `x`); other refs keep their full id. */
+export function branchName(refId: string): string {
+  return refId.replace(/^refs\/heads\//, '');
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
+function person(p: RestParticipant): PrReviewer {
+  return {
+    name: p.user.name,
+    ...(p.user.displayName && { displayName: p.user.displayName }),
+    role: p.role,
+    status: p.status ?? (p.approved ? 'APPROVED' : 'UNAPPROVED'),
+  };
+}
+
+function refOf(r: RestPrRef) {
+  return {
+    branch: r.displayId ?? branchName(r.id),
+    ...(r.latestCommit && { commit: r.latestCommit }),
+    ...(r.repository && { repository: `${r.repository.project.key}/${r.repository.slug}` }),
+  };
+}
+
+/** The pull request shape bbdc prints, from the REST shape. */
+export function toPullRequest(pr: RestPullRequest, repo: RepoRef): PrOutput {
+  const repository = pr.toRef.repository
+    ? `${pr.toRef.repository.project.key}/${pr.toRef.repository.slug}`
+    : `${repo.project}/${repo.slug}`;
+  const out: PrOutput = {
+    id: pr.id,
+    repository,
+    title: pr.title,
+    description: pr.description ?? '',
+    state: pr.state,
+    draft: pr.draft === true,
+    version: pr.version,
+    author: {
+      name: pr.author.user.name,
+      ...(pr.author.user.displayName && { displayName: pr.author.user.displayName }),
+    },
+    from: refOf(pr.fromRef),
+    to: refOf(pr.toRef),
+    reviewers: (pr.reviewers ?? []).map(person),
+    participants: (pr.participants ?? []).map(person),
+    createdDate: iso(pr.createdDate)!,
+    updatedDate: iso(pr.updatedDate)!,
+  };
+  if (pr.closedDate) out.closedDate = iso(pr.closedDate);
+  if (pr.links?.self?.[0]) out.url = pr.links.self[0].href;
+  return out;
+}
+
+/** Reads one pull request; a 404 keeps Bitbucket's message (not_found, exit 4). */
+export function fetchPullRequest(client: BitbucketClient, repo: RepoRef, id: number) {
+  return client.get<RestPullRequest>(prPath(repo, id));
+}
+
+/** Asks the server whether a pull request can merge; a 404 or 409 answer is reported as unknown, not thrown. */
+export async function readMergeability(
+  client: BitbucketClient,
+  repo: RepoRef,
+  id: number,
+): Promise<Mergeability> {
+  try {
+    const m = await client.get<RestMergeability>(prPath(repo, id, '/merge'));
+    const blockers = (m.vetoes ?? []).map((v) => ({
+      summary: v.summaryMessage ?? 'merge check failed',
+      ...(v.detailedMessage && { detail: v.detailedMessage }),
+    }));
+    return {
+      known: true,
+      mergeable: m.canMerge === true,
+      outcome: m.outcome ?? (m.conflicted ? 'CONFLICTED' : 'CLEAN'),
+      conflicted: m.conflicted === true,
+      blockers,
+    };
+  } catch (error) {
+    const status = statusOf(error);
+    if (status !== 404 && status !== 409) throw error;
+    return {
+      known: false,
+      mergeable: null,
+      outcome: 'UNKNOWN',
+      conflicted: null,
+      blockers: [],
+      reason: `the server answered ${status}: ${(error as Error).message.replace(/^.*?failed \(\d+\): /, '')}`,
+    };
+  }
+}

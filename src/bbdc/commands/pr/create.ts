@@ -1,0 +1,142 @@
+import type { PrOutput } from '../../../../generated/types/cli/output/pr.ts';
+import type { BitbucketClient } from '../../api/client.ts';
+import type { Page } from '../../api/paging.ts';
+import { type RestPullRequest, toPullRequest } from '../../api/pull-requests.ts';
+import { repoPath } from '../../api/repositories.ts';
+import { type CommandDeps, defineCommand, type RepoContext } from '../../command.ts';
+import { makePlan } from '../../output/plan.ts';
+import { currentBranch, readDescription, readTitle } from './description-input.ts';
+import { prContext } from './pr-context.ts';
+import { assertAllFound, lookUpUsers, splitNames } from './reviewer-names.ts';
+
+type Options = {
+  title?: string;
+  description?: string;
+  from?: string;
+  to?: string;
+  draft: boolean;
+  reviewers: string[];
+};
+
+const refId = (branch: string) => (branch.startsWith('refs/') ? branch : `refs/heads/${branch}`);
+
+async function branches(o: Options, deps: CommandDeps, client: BitbucketClient, repo: RepoContext) {
+  const from = o.from ?? (await currentBranch(deps, '--from'));
+  const to =
+    o.to ??
+    (await client.get<{ displayId: string }>(`${repoPath(repo.project, repo.slug)}/default-branch`))
+      .displayId;
+  return { from: from.replace(/^refs\/heads\//, ''), to: to.replace(/^refs\/heads\//, '') };
+}
+
+function body(o: Options, title: string, description: string, from: string, to: string, repo: RepoContext) {
+  const repository = { slug: repo.slug, project: { key: repo.project } };
+  return {
+    title,
+    ...(description && { description }),
+    ...(o.draft && { draft: true }),
+    fromRef: { id: refId(from), repository },
+    toRef: { id: refId(to), repository },
+    reviewers: o.reviewers.map((name) => ({ user: { name } })),
+  };
+}
+
+/** `bbdc pr create`: opens a pull request from the current branch into the default one; reviewers are checked first. */
+export const command = defineCommand<Options, PrOutput>({
+  name: 'pr create',
+  summary: 'Create a pull request',
+  description:
+    'The description comes from --description, from stdin (--description - or when piped), or from $EDITOR on a terminal. Every reviewer is checked to exist before anything is created.',
+  args: [],
+  flags: {
+    title: { type: 'string', shortFlag: 't', value: 'TEXT', description: 'Title (asked for on a terminal)' },
+    description: {
+      type: 'string',
+      shortFlag: 'd',
+      value: 'TEXT',
+      description: 'Description; - reads it from stdin',
+    },
+    from: { type: 'string', value: 'BRANCH', description: 'Source branch (default: the current branch)' },
+    to: { type: 'string', value: 'BRANCH', description: "Target branch (default: the repository's default)" },
+    draft: { type: 'boolean', description: 'Create it as a draft' },
+    reviewers: { type: 'string', shortFlag: 'r', value: 'USERS', description: 'Comma-separated usernames' },
+  },
+  outputSchema: 'pr',
+  effect: 'mutating',
+  examples: [
+    'bbdc pr create --title "Add login" --reviewers alice,bob',
+    'git log -1 --format=%b | bbdc pr create -t "Fix crash" --to release/2.0 --draft',
+  ],
+  parse: ({ flags }) => ({
+    title: flags.title as string | undefined,
+    description: flags.description as string | undefined,
+    from: flags.from as string | undefined,
+    to: flags.to as string | undefined,
+    draft: flags.draft === true,
+    reviewers: splitNames(flags.reviewers as string | undefined),
+  }),
+  async plan(o, deps) {
+    const { repo, client } = await prContext(deps);
+    const { from, to } = await branches(o, deps, client, repo);
+    const { missing } = await lookUpUsers(client, o.reviewers);
+    const open = await client.get<Page<RestPullRequest>>(
+      `${repoPath(repo.project, repo.slug)}/pull-requests`,
+      {
+        state: 'OPEN',
+        at: refId(to),
+        direction: 'INCOMING',
+        limit: 1000,
+      },
+    );
+    const existing = open.values.find((p) => p.fromRef.id === refId(from));
+    const me = client.username;
+    const blocking = [
+      ...missing.map((m) => `--reviewers: no such user "${m}"`),
+      ...(from === to ? [`the source and target are both ${from}`] : []),
+      ...(existing ? [`pull request #${existing.id} from ${from} into ${to} is already open`] : []),
+      ...(me && o.reviewers.includes(me) ? [`${me} is the author and cannot review it`] : []),
+    ];
+    const title = o.title ?? '(asked for when run)';
+    const description = await readDescription(o.description, deps, false);
+    return makePlan({
+      intent: `bbdc pr create ${from} -> ${to}`,
+      target: {
+        type: 'pull-request',
+        id: `${repo.project}/${repo.slug}:${from}->${to}`,
+        host: repo.host.url,
+      },
+      action: {
+        type: 'http',
+        description: `create ${o.draft ? 'draft ' : ''}pull request "${title}" from ${from} into ${to}`,
+        method: 'POST',
+        path: `${repoPath(repo.project, repo.slug)}/pull-requests`,
+        body: body(o, title, description, from, to, repo),
+      },
+      predictedAction: blocking.length ? 'conflict' : 'create',
+      reasons: [
+        ...(me ? [`authenticated as ${me}`] : []),
+        ...(o.reviewers.length && !missing.length ? [`reviewers exist: ${o.reviewers.join(', ')}`] : []),
+      ],
+      blockingReasons: blocking,
+    });
+  },
+  async run(o, deps) {
+    const title = await readTitle(o.title, deps);
+    const { repo, client } = await prContext(deps);
+    assertAllFound((await lookUpUsers(client, o.reviewers)).missing, '--reviewers');
+    const { from, to } = await branches(o, deps, client, repo);
+    const description = await readDescription(o.description, deps, true);
+    const res = await client.request<RestPullRequest>(
+      'POST',
+      `${repoPath(repo.project, repo.slug)}/pull-requests`,
+      { body: body(o, title, description, from, to, repo) },
+    );
+    return toPullRequest(res.data, repo);
+  },
+  human(d, ui) {
+    ui.line(
+      `Created ${d.draft ? 'draft ' : ''}pull request #${d.id}: ${d.title} (${d.from.branch} → ${d.to.branch})`,
+    );
+    if (d.url) ui.line(d.url);
+  },
+});
