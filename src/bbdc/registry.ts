@@ -50,6 +50,11 @@ export const registry: RegistryEntry[] = [
   entry('pr get', () => import('./commands/pr/get.ts')),
   entry('pr mergeability', () => import('./commands/pr/mergeability.ts')),
   entry('pr create', () => import('./commands/pr/create.ts')),
+  entry('build status get', () => import('./commands/build/status-get.ts')),
+  entry('build status set', () => import('./commands/build/status-set.ts')),
+  entry('build required list', () => import('./commands/build/required-list.ts')),
+  entry('build required create', () => import('./commands/build/required-create.ts')),
+  entry('build required delete', () => import('./commands/build/required-delete.ts')),
 ];
 
 /** Group summaries shown by `bbdc --help` and `bbdc <group> --help`. */
@@ -67,6 +72,9 @@ export const groups: Record<string, string> = {
   completion: 'Print a shell completion script for bash, zsh or fish',
   update: 'Update bbdc to the latest signed release',
   pr: 'Work with pull requests: review, merge, comments, tasks, builds',
+  build: 'Report and read commit build statuses; require green builds before merging',
+  'build status': 'Read and report the build statuses of a commit',
+  'build required': 'Manage the required-builds merge checks of a repository',
 };
 
 /** Loads every command definition, in registry order. */

@@ -26,12 +26,42 @@ export type FakeWebhook = {
   updatedDate: number;
 };
 
+/** A build status on a commit of a repository (`repo` PROJ/slug). */
+export type FakeBuildStatus = {
+  repo: string;
+  commit: string;
+  key: string;
+  state: string;
+  url: string;
+  name?: string;
+  description?: string;
+  ref?: string;
+  buildNumber?: string;
+  createdDate: number;
+  updatedDate: number;
+};
+/** A ref matcher as the required-builds and default-reviewers plugins store it. */
+export type FakeRefMatcher = { id: string; displayId?: string; type: { id: string; name?: string } };
+/** A required-builds merge check of a repository. */
+export type FakeRequiredBuilds = {
+  id: number;
+  repo: string;
+  buildParentKeys: string[];
+  refMatcher: FakeRefMatcher;
+  exemptRefMatcher?: FakeRefMatcher;
+};
+
+/** The commit the seeded build statuses are on. */
+export const seededCommit = '3f1c2e8d9b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d';
+
 /** Everything the ops routes read and change; plain objects so tests can snapshot it with JSON. */
 export type OpsState = {
   hookDefs: FakeHookDef[];
   /** Keyed by `${scope}|${hookKey}`. */
   hooks: Record<string, FakeHookConfig>;
   webhooks: FakeWebhook[];
+  buildStatuses: FakeBuildStatus[];
+  requiredBuilds: FakeRequiredBuilds[];
   nextId: number;
 };
 
@@ -91,6 +121,39 @@ function seed(): OpsState {
         configuration: {},
         createdDate: 1_700_000_000_000,
         updatedDate: 1_700_000_000_000,
+      },
+    ],
+    buildStatuses: [
+      {
+        repo: 'PROJ/api',
+        commit: seededCommit,
+        key: 'ci-build',
+        state: 'SUCCESSFUL',
+        url: 'https://ci.example.test/builds/41',
+        name: 'CI #41',
+        ref: 'refs/heads/main',
+        buildNumber: '41',
+        createdDate: 1_700_000_000_000,
+        updatedDate: 1_700_000_060_000,
+      },
+      {
+        repo: 'PROJ/api',
+        commit: seededCommit,
+        key: 'lint',
+        state: 'FAILED',
+        url: 'https://ci.example.test/lint/7',
+        name: 'Lint',
+        description: '3 problems',
+        createdDate: 1_700_000_000_000,
+        updatedDate: 1_700_000_030_000,
+      },
+    ],
+    requiredBuilds: [
+      {
+        id: 1,
+        repo: 'PROJ/api',
+        buildParentKeys: ['ci-build'],
+        refMatcher: { id: 'refs/heads/main', displayId: 'main', type: { id: 'BRANCH', name: 'Branch' } },
       },
     ],
     nextId: 500,

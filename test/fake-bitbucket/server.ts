@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
+import { buildRoutes } from './routes/builds.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
@@ -44,6 +45,7 @@ const defaultRoutes: RouteTable = {
   ...hookWebhookRoutes,
   ...pullRequestRoutes,
   ...pullRequestCommentRoutes,
+  ...buildRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
