@@ -35,8 +35,6 @@ import type { WorkQueue } from '../runtime/work-queue.ts';
 /** Process-level hooks, injected so tests can stop the loop without signals. */
 export type RunHooks = { readonly onStop: (stop: () => void) => void; readonly env: NodeJS.ProcessEnv };
 
-const serverResyncMs = 10 * 60_000;
-
 function kubeConfig(env: NodeJS.ProcessEnv): KubeConfig {
   const config = new KubeConfig();
   try {
@@ -108,6 +106,7 @@ export async function runOperator(
       clock,
       random: Math.random,
       count: (namespace, method, status) => metrics.keycloakRequests.inc({ namespace, method, status }),
+      countToken: (namespace) => metrics.keycloakTokens.inc({ namespace }),
       canWrite: leading,
     }),
   );
@@ -175,9 +174,10 @@ export async function runOperator(
       watchDeps,
     );
     sources.push(serverSource, realmSource, clientSource, deployments);
+    // Every drift interval each server is compared with its children again (a Ready server is not polled).
     const resync = setInterval(() => {
       for (const key of serverSource.keys()) servers.add(key);
-    }, serverResyncMs);
+    }, settings.driftIntervalMs);
     resync.unref();
     controllers = { queues: [servers, realms, clients], sources, resync };
     logger.info('controllers started', { driftIntervalMs: settings.driftIntervalMs });

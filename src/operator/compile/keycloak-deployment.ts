@@ -12,9 +12,11 @@ export type KeycloakDeploymentProps = { readonly server: IdentityServer; readonl
 
 const defaultResources = { requests: { cpu: '500m', memory: '1Gi' }, limits: { memory: '2Gi' } };
 
+// A zero is left out: the API server does not store zero-valued probe fields, and a field written but never
+// stored would look like drift on every resync.
 const probe = (path: string, timing: Required<ProbeTiming>): V1Probe => ({
   httpGet: { path, port: 'management', scheme: 'HTTP' },
-  ...timing,
+  ...Object.fromEntries(Object.entries(timing).filter(([, v]) => v !== 0)),
 });
 
 /** The Keycloak Deployment: production mode, health on the management port, non-root, env from Secrets. */

@@ -29,6 +29,8 @@ export type AdminClientDeps = {
   readonly clock: Clock;
   readonly random: () => number;
   readonly count: (namespace: string, method: string, status: string) => void;
+  /** Counts token requests (they are POSTs in `count` too, but not writes). */
+  readonly countToken?: (namespace: string) => void;
   /** False once this replica lost the leader lease: writes are refused before they are sent. */
   readonly canWrite: () => boolean;
   readonly timeoutMs?: number;
@@ -114,6 +116,7 @@ export function createAdminClient(
 
   async function fetchToken(namespace: string): Promise<Token> {
     const started = deps.clock.now();
+    deps.countToken?.(namespace);
     const form = new URLSearchParams({
       grant_type: 'password',
       client_id: 'admin-cli',

@@ -51,18 +51,31 @@ function scalarEqual(want: unknown, have: unknown): boolean {
   return false;
 }
 
-/** True when every field of `want` is present and equal in `have` (extra fields in `have` are defaults, ignored). */
-export function isSubset(want: unknown, have: unknown): boolean {
+/** The path of the first field of `want` that is missing or different in `have`, or undefined when none is. */
+export function firstDifference(want: unknown, have: unknown, path = ''): string | undefined {
   if (Array.isArray(want)) {
-    return Array.isArray(have) && want.length === have.length && want.every((w, i) => isSubset(w, have[i]));
+    if (!Array.isArray(have) || want.length !== have.length) return path || '.';
+    for (let i = 0; i < want.length; i++) {
+      const d = firstDifference(want[i], have[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return undefined;
   }
   if (want && typeof want === 'object') {
-    if (!have || typeof have !== 'object' || Array.isArray(have)) return false;
-    return Object.entries(want).every(
-      ([k, w]) => w === undefined || isSubset(w, (have as Record<string, unknown>)[k]),
-    );
+    if (!have || typeof have !== 'object' || Array.isArray(have)) return path || '.';
+    for (const [k, w] of Object.entries(want)) {
+      if (w === undefined) continue;
+      const d = firstDifference(w, (have as Record<string, unknown>)[k], `${path}.${k}`);
+      if (d) return d;
+    }
+    return undefined;
   }
-  return scalarEqual(want, have);
+  return scalarEqual(want, have) ? undefined : path || '.';
+}
+
+/** True when every field of `want` is present and equal in `have` (extra fields in `have` are defaults, ignored). */
+export function isSubset(want: unknown, have: unknown): boolean {
+  return firstDifference(want, have) === undefined;
 }
 
 /** Why `desired` (already carrying its applied hash) must be applied over `live`, or undefined when it need not be. */
@@ -76,6 +89,6 @@ export function applyReason(desired: KubeObject, live: KubeObject | undefined): 
     annotations: metadata.annotations,
     ownerReferences: metadata.ownerReferences,
   };
-  if (!isSubset(wantMeta, live.metadata) || !isSubset(body, live)) return 'drifted';
-  return undefined;
+  const drift = firstDifference(wantMeta, live.metadata, '.metadata') ?? firstDifference(body, live);
+  return drift ? `drifted at ${drift}` : undefined;
 }

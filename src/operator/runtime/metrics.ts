@@ -60,6 +60,12 @@ export function createMetrics() {
       labelNames: ['namespace', 'method', 'status'] as const,
       registers,
     }),
+    keycloakTokens: new Counter({
+      name: 'realmforge_keycloak_api_token_requests_total',
+      help: 'Admin token requests (password grant) by namespace; also counted as POSTs in the requests total.',
+      labelNames: ['namespace'] as const,
+      registers,
+    }),
     rateLimitWait: new Histogram({
       name: 'realmforge_keycloak_api_rate_limit_wait_seconds',
       help: 'Time a Keycloak admin call waited for a rate-limit slot, by scope (namespace, global).',

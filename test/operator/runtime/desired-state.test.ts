@@ -71,9 +71,9 @@ test('apply reasons: missing, unchanged, changed (incl. a removed field), drifte
     'a removed label changes the hash although live is a superset',
   );
   const edited = { ...live, spec: { ...(live.spec as object), selector: { app: 'other' } } };
-  assert.is(applyReason(desired, edited), 'drifted');
+  assert.is(applyReason(desired, edited), 'drifted at .spec.selector.app');
   const relabelled = { ...live, metadata: { ...live.metadata, labels: { app: 'x' } } };
-  assert.is(applyReason(desired, relabelled), 'drifted');
+  assert.is(applyReason(desired, relabelled), 'drifted at .metadata.labels.app');
   const unannotated = { ...live, metadata: { ...live.metadata, annotations: {} } };
   assert.is(applyReason(desired, unannotated), 'changed');
   assert.ok(desired.metadata.annotations?.[appliedHashAnnotation]);

@@ -1,0 +1,312 @@
+// Realms and clients kept in the real Keycloak by the operator under its own ServiceAccount: Ready with kubectl
+// wait, a credentials Secret that logs in, drift reverted within one interval, zero writes in steady state,
+// namespace grants enforced (never created, created on grant, disabled on removal), conflicts and missing access
+// reported on status, and deletion policies honoured.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+import { databaseCluster, getResource, identityServer, kubectlWait, waitStatus } from './helpers/identity.ts';
+import {
+  grantSecretAccess,
+  installOperatorRbac,
+  type OperatorProcess,
+  startOperator,
+} from './helpers/operator.ts';
+
+let env: TestEnv;
+let operator: OperatorProcess;
+let ns: string; // server and realms
+let team: string; // granted clients
+let other: string; // not granted at first
+let noAccess: string; // granted, but no RoleBinding for Secrets
+let keycloakUrl: string;
+
+const realm = (name: string, spec: Record<string, unknown>) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityRealm',
+  metadata: { name, namespace: ns },
+  spec: { serverRef: { name: 'idp' }, ...spec },
+});
+const client = (namespace: string, name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityClient',
+  metadata: { name, namespace },
+  spec: { realmRef: { name: 'apps', namespace: ns }, ...spec },
+});
+const webSpec = {
+  redirectUris: ['https://web.example.test/callback', 'https://web.example.test/silent'],
+  serviceAccount: { enabled: true },
+  protocolMappers: [
+    {
+      name: 'audience',
+      protocolMapper: 'oidc-audience-mapper',
+      config: { 'included.client.audience': 'web', 'access.token.claim': 'true' },
+    },
+  ],
+};
+
+async function adminToken(): Promise<string> {
+  const secret = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
+  const text = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  const res = await fetch(`${keycloakUrl}/realms/master/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'password',
+      client_id: 'admin-cli',
+      username: text('username'),
+      password: text('password'),
+    }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+async function admin(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${keycloakUrl}/admin/realms${path}`, {
+    method,
+    headers: { authorization: `Bearer ${await adminToken()}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300 && res.status !== 404) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return res.status === 404 ? undefined : text ? JSON.parse(text) : undefined;
+}
+
+const keycloakClient = async (clientId: string) =>
+  (await admin('GET', `/apps/clients?clientId=${clientId}`))?.[0];
+const writes = async () => {
+  let total = 0;
+  for (const method of ['POST', 'PUT', 'DELETE'])
+    total += await operator.counter('realmforge_keycloak_api_requests_total', { method });
+  // Token requests are POSTs too but write nothing: subtract them (the cache renews tokens on its own).
+  return total - (await operator.counter('realmforge_keycloak_api_token_requests_total'));
+};
+
+test.before(async () => {
+  env = await testEnv();
+  await installOperatorRbac(env);
+  ns = await env.namespace('op-realms');
+  team = await env.namespace('team');
+  other = await env.namespace('other');
+  noAccess = await env.namespace('locked');
+  for (const n of [ns, team, other]) await grantSecretAccess(env, n);
+  await databaseCluster(env, ns, 'pg');
+  operator = await startOperator(env);
+  await env.apply(identityServer(ns, 'idp', 'pg') as never);
+  await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
+  keycloakUrl = loadEndpointMap(env.state.endpointMapFile).resolve(`http://idp.${ns}.svc:8080`);
+});
+test.after(async () => {
+  await operator?.stop();
+  await env?.cleanup();
+});
+
+test('a realm and a client become Ready, and the credentials Secret logs in with client_credentials', async () => {
+  await env.apply(
+    realm('apps', {
+      displayName: 'Apps',
+      clientAuthorizationGrants: [team, noAccess],
+      roles: [{ name: 'reader' }],
+    }) as never,
+  );
+  assert.match(await kubectlWait(env, 'identityrealm/apps', ns, 120), /condition met/);
+  const r = await getResource(env, 'identityrealms', ns, 'apps');
+  assert.ok(r.status.realmId);
+  assert.equal(r.status.authorizedNamespaces, [team, noAccess]);
+  assert.is((await admin('GET', '/apps')).displayName, 'Apps');
+  await env.apply(client(team, 'web', webSpec) as never);
+  assert.match(await kubectlWait(env, 'identityclient/web', team, 120), /condition met/);
+  const secret = await env.core.readNamespacedSecret({ namespace: team, name: 'web-credentials' });
+  const value = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  for (const key of [
+    'client-id',
+    'client-secret',
+    'realm',
+    'issuer',
+    'token-endpoint',
+    'authorization-endpoint',
+    'userinfo-endpoint',
+    'jwks-uri',
+    'keycloak-url',
+  ]) {
+    assert.ok(value(key), `the Secret has ${key}`);
+  }
+  assert.is(secret.metadata?.ownerReferences?.[0]?.kind, 'IdentityClient');
+  assert.is(secret.metadata?.labels?.['realmforge.dev/client'], 'web');
+  const tokenUrl = loadEndpointMap(env.state.endpointMapFile).resolve(value('token-endpoint'));
+  const login = await fetch(tokenUrl, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: value('client-id'),
+      client_secret: value('client-secret'),
+    }),
+  });
+  assert.is(login.status, 200, 'a real login with the Secret works');
+  const token = (await login.json()) as { access_token?: string };
+  assert.ok(token.access_token);
+  const claims = JSON.parse(Buffer.from(token.access_token.split('.')[1], 'base64url').toString('utf8'));
+  assert.ok([claims.aud].flat().includes('web'), 'the audience mapper is applied');
+});
+
+test('steady state: resyncs read but never write to Keycloak', async () => {
+  const before = await writes();
+  const gets = await operator.counter('realmforge_keycloak_api_requests_total', { method: 'GET' });
+  await new Promise((r) => setTimeout(r, 12_000));
+  assert.ok(
+    (await operator.counter('realmforge_keycloak_api_requests_total', { method: 'GET' })) > gets,
+    'resyncs happened',
+  );
+  assert.is(await writes(), before, 'no POST, PUT or DELETE (tokens are cached for their lifetime)');
+});
+
+test('manual changes in Keycloak are reverted within a drift interval', async () => {
+  const rep = await admin('GET', '/apps');
+  await admin('PUT', '/apps', { ...rep, displayName: 'Changed by hand' });
+  const web = await keycloakClient('web');
+  await admin('PUT', `/apps/clients/${web.id}`, { ...web, redirectUris: ['https://evil.example.test/*'] });
+  const mapper = web.protocolMappers.find((m: { name: string }) => m.name === 'audience');
+  await admin('DELETE', `/apps/clients/${web.id}/protocol-mappers/models/${mapper.id}`);
+  await eventually('the realm displayName, redirect URIs and mapper to be restored', 20_000, async () => {
+    const r = await admin('GET', '/apps');
+    const c = await keycloakClient('web');
+    const ok =
+      r.displayName === 'Apps' &&
+      [...c.redirectUris].sort().join() === [...webSpec.redirectUris].sort().join() &&
+      c.protocolMappers?.some((m: { name: string }) => m.name === 'audience');
+    return ok ? true : undefined;
+  });
+});
+
+test('a client in an ungranted namespace never reaches Keycloak; granting creates it; removing the grant disables it', async () => {
+  await env.apply(client(other, 'stranger') as never);
+  const pending = await waitStatus(
+    env,
+    'identityclients',
+    other,
+    'stranger',
+    30_000,
+    (s) => s.reason === 'NamespaceNotAuthorized',
+    'to be refused',
+  );
+  assert.is(pending.status.phase, 'Pending');
+  assert.match(
+    pending.status.message,
+    new RegExp(`namespace ${other} is not in spec.clientAuthorizationGrants of IdentityRealm ${ns}/apps`),
+  );
+  assert.is(await keycloakClient('stranger'), undefined);
+  await env.apply(
+    realm('apps', {
+      displayName: 'Apps',
+      clientAuthorizationGrants: [team, noAccess, other],
+      roles: [{ name: 'reader' }],
+    }) as never,
+  );
+  await waitStatus(
+    env,
+    'identityclients',
+    other,
+    'stranger',
+    60_000,
+    (s) => s.phase === 'Ready',
+    'to be Ready once granted',
+  );
+  assert.is((await keycloakClient('stranger')).enabled, true);
+  await env.apply(
+    realm('apps', {
+      displayName: 'Apps',
+      clientAuthorizationGrants: [team, noAccess],
+      roles: [{ name: 'reader' }],
+    }) as never,
+  );
+  const revoked = await waitStatus(
+    env,
+    'identityclients',
+    other,
+    'stranger',
+    60_000,
+    (s) => s.reason === 'NamespaceNotAuthorized',
+    'to be refused again',
+  );
+  assert.match(revoked.status.message, /disabled/);
+  assert.is((await keycloakClient('stranger')).enabled, false);
+});
+
+test('a client ID taken by a client the operator does not own is a ClientIdConflict, never adopted', async () => {
+  await env.apply(client(team, 'taken', { clientId: 'account' }) as never);
+  const failed = await waitStatus(
+    env,
+    'identityclients',
+    team,
+    'taken',
+    30_000,
+    (s) => s.reason === 'ClientIdConflict',
+    'to conflict',
+  );
+  assert.is(failed.status.phase, 'Failed');
+  assert.match(failed.status.message, /client ID account is already taken in realm apps/);
+  const account = await keycloakClient('account');
+  assert.is(account.attributes?.['realmforge.dev/owner'], undefined, 'the existing client was not touched');
+});
+
+test('without the namespace-access RoleBinding the status says SecretAccessDenied and nothing is created', async () => {
+  await env.apply(client(noAccess, 'locked') as never);
+  const s = await waitStatus(
+    env,
+    'identityclients',
+    noAccess,
+    'locked',
+    30_000,
+    (st) => st.reason === 'SecretAccessDenied',
+    'to report the missing access',
+  );
+  assert.match(s.status.message, /keycloak-operator-namespace-access/);
+  assert.is(await keycloakClient('locked'), undefined);
+  const errors = await operator.counter('realmforge_reconcile_errors_total', { kind: 'IdentityClient' });
+  await new Promise((r) => setTimeout(r, 3000));
+  assert.ok(
+    (await operator.counter('realmforge_reconcile_errors_total', { kind: 'IdentityClient' })) - errors <= 1,
+    'no tight retry loop',
+  );
+});
+
+test('a foreign Secret in the way is a SecretConflict; deleting it recovers on the next resync', async () => {
+  await env.core.createNamespacedSecret({
+    namespace: team,
+    body: { metadata: { name: 'api-credentials' }, stringData: { mine: 'yes' } },
+  });
+  await env.apply(client(team, 'api', { type: 'bearer-only' }) as never);
+  const s = await waitStatus(
+    env,
+    'identityclients',
+    team,
+    'api',
+    30_000,
+    (st) => st.reason === 'SecretConflict',
+    'to report the conflict',
+  );
+  assert.match(s.status.message, new RegExp(`kubectl delete secret -n ${team} api-credentials`));
+  await env.core.deleteNamespacedSecret({ namespace: team, name: 'api-credentials' });
+  await waitStatus(env, 'identityclients', team, 'api', 30_000, (st) => st.phase === 'Ready', 'to recover');
+  const secret = await env.core.readNamespacedSecret({ namespace: team, name: 'api-credentials' });
+  assert.is(secret.data?.['client-secret'], undefined, 'a bearer-only client has no secret');
+});
+
+test('deletionPolicy Delete removes the realm from Keycloak; Retain leaves it', async () => {
+  await env.apply(realm('gone', {}) as never);
+  await env.apply(realm('kept', { deletionPolicy: 'Retain' }) as never);
+  await waitStatus(env, 'identityrealms', ns, 'gone', 60_000, (s) => s.phase === 'Ready', 'to be Ready');
+  await waitStatus(env, 'identityrealms', ns, 'kept', 60_000, (s) => s.phase === 'Ready', 'to be Ready');
+  for (const name of ['gone', 'kept'])
+    await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityrealms/${name}`);
+  await eventually('both resources to be gone', 30_000, async () =>
+    !(await getResource(env, 'identityrealms', ns, 'gone')) &&
+    !(await getResource(env, 'identityrealms', ns, 'kept'))
+      ? true
+      : undefined,
+  );
+  assert.is(await admin('GET', '/gone'), undefined, 'Delete removed the realm');
+  assert.ok(await admin('GET', '/kept'), 'Retain kept the realm');
+});
+
+test.run();

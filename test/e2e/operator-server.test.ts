@@ -1,0 +1,178 @@
+// The operator against the real API server and Keycloak, under its own ServiceAccount: an IdentityServer becomes
+// Ready, its children are owned by field manager realmforge, drift is reverted, an Ingress turned off is deleted,
+// a resync with nothing changed writes nothing, a missing database cluster is named on status, deletion
+// garbage-collects the children, and /metrics exposes every series.
+import type { V1Deployment } from '@kubernetes/client-node';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import { databaseCluster, getResource, identityServer, kubectlWait, waitStatus } from './helpers/identity.ts';
+import {
+  grantSecretAccess,
+  installOperatorRbac,
+  type OperatorProcess,
+  startOperator,
+} from './helpers/operator.ts';
+
+let env: TestEnv;
+let operator: OperatorProcess;
+let ns: string;
+
+test.before(async () => {
+  env = await testEnv();
+  await installOperatorRbac(env);
+  ns = await env.namespace('op-server');
+  await grantSecretAccess(env, ns);
+  await databaseCluster(env, ns, 'pg');
+  operator = await startOperator(env);
+});
+test.after(async () => {
+  await operator?.stop();
+  await env?.cleanup();
+});
+
+const deployment = (name: string) =>
+  env.apps.readNamespacedDeployment({ namespace: ns, name }).catch(() => undefined) as Promise<
+    V1Deployment | undefined
+  >;
+
+test('an IdentityServer becomes Ready: children applied by realmforge, Keycloak started, kubectl wait returns', async () => {
+  await env.apply(
+    identityServer(ns, 'idp', 'pg', { ingress: { enabled: true, host: 'idp.example.test' } }) as never,
+  );
+  await waitStatus(
+    env,
+    'identityservers',
+    ns,
+    'idp',
+    400_000,
+    (s) => s.phase === 'Ready',
+    'to be Ready',
+  ).catch((e) => {
+    throw new Error(`${e.message}\n${JSON.stringify(operator.logs().slice(-8))}`);
+  });
+  const out = await kubectlWait(env, 'identityserver/idp', ns, 30);
+  assert.match(out, /condition met/);
+  const server = await getResource(env, 'identityservers', ns, 'idp');
+  assert.is(server.status.observedGeneration, server.metadata.generation);
+  assert.is(server.status.readyReplicas, 1);
+  assert.match(server.status.endpoints.internal, /^http:\/\/idp\.op-server-[a-z0-9]+\.svc:8080$/);
+  const d = await deployment('idp');
+  assert.ok(d?.metadata?.managedFields?.some((f) => f.manager === 'realmforge' && f.operation === 'Apply'));
+  for (const [kind, read] of [
+    ['Service', () => env.core.readNamespacedService({ namespace: ns, name: 'idp' })],
+    ['admin Secret', () => env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' })],
+    [
+      'Ingress',
+      () =>
+        env
+          .request('GET', `/apis/networking.k8s.io/v1/namespaces/${ns}/ingresses/idp`)
+          .then((r) => (r.status === 200 ? r.body : undefined)),
+    ],
+  ] as const) {
+    const o = (await read()) as { metadata?: { managedFields?: { manager?: string }[] } } | undefined;
+    assert.ok(
+      o?.metadata?.managedFields?.some((f) => f.manager === 'realmforge'),
+      `${kind} is applied by realmforge`,
+    );
+  }
+  const dbs = await env.request('GET', `/apis/postgresql.cnpg.io/v1/namespaces/${ns}/databases`);
+  assert.is(dbs.body.items.length, 1, 'the CNPG Database is created');
+});
+
+test('steady state: resyncs with nothing changed write nothing', async () => {
+  const writes = async () =>
+    (await operator.counter('realmforge_kube_requests_total', { verb: 'apply' })) +
+    (await operator.counter('realmforge_kube_requests_total', { verb: 'apply-status' })) +
+    (await operator.counter('realmforge_kube_requests_total', { verb: 'delete' }));
+  const reconciles = () => operator.counter('realmforge_reconcile_total', { kind: 'IdentityServer' });
+  const before = { writes: await writes(), reconciles: await reconciles() };
+  await eventually('two more server reconciles (resync every 5 s)', 30_000, async () =>
+    (await reconciles()) >= before.reconciles + 2 ? true : undefined,
+  );
+  const wrote = operator.logs().filter((l) => l.kind === 'IdentityServer' && (l.statusWritten || l.applied?.length || l.deleted?.length));
+  assert.is(await writes(), before.writes, `no apply, status write or delete during resyncs: ${JSON.stringify(wrote.slice(-2))}`);
+});
+
+test('a hand edit of the Deployment (an env var) is reverted', async () => {
+  const d = await deployment('idp');
+  const container = d?.spec?.template?.spec?.containers?.[0];
+  assert.ok(container?.env?.some((e) => e.name === 'KC_HEALTH_ENABLED'));
+  const edited = structuredClone(d) as V1Deployment;
+  const env0 = edited.spec?.template?.spec?.containers?.[0]?.env ?? [];
+  for (const e of env0) if (e.name === 'KC_HEALTH_ENABLED') e.value = 'false';
+  await env.apps.replaceNamespacedDeployment({ namespace: ns, name: 'idp', body: edited });
+  await eventually('the env var to be reverted', 30_000, async () => {
+    const now = await deployment('idp');
+    const value = now?.spec?.template?.spec?.containers?.[0]?.env?.find(
+      (e) => e.name === 'KC_HEALTH_ENABLED',
+    )?.value;
+    return value === 'true' ? true : undefined;
+  });
+});
+
+test('turning the Ingress off deletes it', async () => {
+  await env.apply(identityServer(ns, 'idp', 'pg', { ingress: { enabled: false } }) as never);
+  await eventually('the Ingress to be deleted', 30_000, async () => {
+    const r = await env.request('GET', `/apis/networking.k8s.io/v1/namespaces/${ns}/ingresses/idp`);
+    return r.status === 404 ? true : undefined;
+  });
+});
+
+test('a missing database cluster is named on status; creating it lets the server proceed with no other action', async () => {
+  await env.apply(identityServer(ns, 'late', 'pg-late') as never);
+  const stuck = await waitStatus(
+    env,
+    'identityservers',
+    ns,
+    'late',
+    60_000,
+    (s) => s.reason === 'DatabaseClusterMissing',
+    'to name the missing cluster',
+  );
+  assert.ok(['Pending', 'Provisioning'].includes(stuck.status.phase));
+  assert.match(stuck.status.message, /pg-late/);
+  assert.is(await deployment('late'), undefined, 'nothing is deployed without the database');
+  await databaseCluster(env, ns, 'pg-late');
+  await eventually('the Deployment to be created once the cluster exists', 60_000, async () =>
+    (await deployment('late')) ? true : undefined,
+  );
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers/late`);
+});
+
+test('/metrics exposes every series the operator documents', async () => {
+  const text = await operator.metrics();
+  for (const name of [
+    'realmforge_reconcile_total',
+    'realmforge_reconcile_errors_total',
+    'realmforge_reconcile_duration_seconds_bucket',
+    'realmforge_workqueue_depth',
+    'realmforge_resources',
+    'realmforge_leader',
+    'realmforge_kube_requests_total',
+    'realmforge_keycloak_api_requests_total',
+    'realmforge_keycloak_api_rate_limit_wait_seconds',
+    'realmforge_keycloak_api_rate_limit_queued',
+  ]) {
+    assert.ok(text.includes(name), `${name} is exported`);
+  }
+  assert.match(text, /realmforge_resources\{kind="IdentityServer",phase="Ready"\} 1/);
+  assert.is((await fetch(`${operator.metricsUrl}/healthz`)).status, 200);
+  assert.is((await fetch(`${operator.metricsUrl}/readyz`)).status, 200);
+  const line = operator.logs().find((l) => l.msg === 'reconciled' && l.kind === 'IdentityServer');
+  assert.ok(
+    line && line.namespace === ns && typeof line.durationMs === 'number' && line.result === 'success',
+    'one JSON line per reconcile',
+  );
+});
+
+test('deleting the IdentityServer garbage-collects its children', async () => {
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers/idp`);
+  await eventually('the Deployment and Service to be collected', 60_000, async () => {
+    const d = await deployment('idp');
+    const s = await env.core.readNamespacedService({ namespace: ns, name: 'idp' }).catch(() => undefined);
+    return !d && !s ? true : undefined;
+  });
+});
+
+test.run();
