@@ -38,6 +38,8 @@ export const registry: RegistryEntry[] = [
   entry('project webhook create', () => import('./commands/project/webhook-create.ts')),
   entry('project webhook delete', () => import('./commands/project/webhook-delete.ts')),
   // #10 automation: agent skill and shell completions.
+  entry('ai mcp serve', () => import('./commands/ai/mcp-serve.ts')),
+  entry('ai mcp tools', () => import('./commands/ai/mcp-tools.ts')),
   entry('ai skill show', () => import('./commands/ai/skill-show.ts')),
   entry('ai skill install', () => import('./commands/ai/skill-install.ts')),
   entry('ai skill remove', () => import('./commands/ai/skill-remove.ts')),
@@ -68,6 +70,7 @@ export const groups: Record<string, string> = {
   webhook: 'Manage the webhooks of a repository',
   'project webhook': 'Manage the webhooks of a project',
   ai: 'Serve bbdc to coding agents: an MCP tool server and an agent skill',
+  'ai mcp': 'Serve bbdc commands as MCP tools to coding agents',
   'ai skill': 'Print, install or remove the agent skill (SKILL.md)',
   completion: 'Print a shell completion script for bash, zsh or fish',
   update: 'Update bbdc to the latest signed release',

@@ -130,6 +130,9 @@ const scenarios: [string, string[]][] = [
     ],
   ],
   ['project webhook delete', ['project', 'webhook', 'delete', 'PROJ', '501']],
+  ['ai mcp tools', ['ai', 'mcp', 'tools', '--yolo']],
+  // The test runner gives suites no stdin, so the server sees end-of-input at once and reports its tools.
+  ['ai mcp serve', ['ai', 'mcp', 'serve', '--tools', 'repo_list']],
   ['ai skill show', ['ai', 'skill', 'show']],
   ['ai skill install', ['ai', 'skill', 'install']],
   ['ai skill remove', ['ai', 'skill', 'remove']],

@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { maxResultChars } from '../../src/bbdc/mcp/call.ts';
+import { registry } from '../../src/bbdc/registry.ts';
+import { credentials } from '../fake-bitbucket/state.ts';
+import { withFake } from './helpers/fake.ts';
+import { createWorld } from './helpers/world.ts';
+
+const test = suite('bbdc ai mcp');
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'bbdc.js');
+let fake: Awaited<ReturnType<typeof withFake>>;
+let large: Awaited<ReturnType<typeof withFake>>;
+const world = createWorld();
+test.before(async () => {
+  fake = await withFake();
+  large = await withFake('large');
+});
+test.after(async () => {
+  await fake.stop();
+  await large.stop();
+  world.dispose();
+});
+
+/** Starts `bbdc ai mcp serve` as a child process and connects the SDK's own client to it over stdio. */
+async function session(extra: string[], url = fake.url) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'ai', 'mcp', 'serve', '--host', url, '--token', credentials.alice.token, ...extra],
+    env: { PATH: process.env.PATH ?? '', HOME: world.dir, BBDC_CONFIG_DIR: world.configDir },
+    cwd: world.dir,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'bbdc-test', version: '1.0.0' });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const r = (await client.callTool({ name, arguments: args })) as {
+      content: { type: string; text: string }[];
+      isError?: boolean;
+    };
+    return { isError: r.isError === true, text: r.content[0].text };
+  };
+  const names = async () => (await client.listTools()).tools.map((t) => t.name);
+  return { client, call, names, close: () => client.close() };
+}
+
+test('ai mcp tools lists every unattended command as SAFE (read-only) or YOLO (mutating)', async () => {
+  const r = await world.run(['ai', 'mcp', 'tools', '--json']);
+  assert.is(r.code, 0, r.stderr);
+  const tools = r.json().data.tools as { name: string; command: string; safety: string; served: boolean }[];
+  for (const e of registry) {
+    const c = await e.load();
+    const t = tools.find((x) => x.command === e.name);
+    if (!t) {
+      assert.ok(
+        /^(auth (login|logout|server use|alias )|browse|ai |completion )/.test(e.name),
+        `${e.name} is a tool`,
+      );
+      continue;
+    }
+    assert.is(t.safety, c.effect === 'safe' ? 'SAFE' : 'YOLO', e.name);
+    assert.is(t.served, t.safety === 'SAFE', 'without --yolo only SAFE tools are served');
+  }
+  const human = await world.run(['ai', 'mcp', 'tools']);
+  assert.match(human.stdout, /repo_list\tSAFE\tyes\t/);
+  assert.match(human.stdout, /repo_create\tYOLO\tno\t/);
+  const yolo = (await world.run(['ai', 'mcp', 'tools', '--yolo', '--json'])).json().data.tools;
+  assert.ok(yolo.every((t: { served: boolean }) => t.served));
+});
+
+test('--tools and --exclude narrow the list; unknown names and YOLO tools without --yolo are usage errors', async () => {
+  const only = (await world.run(['ai', 'mcp', 'tools', '--tools', 'repo list,auth_whoami', '--json'])).json()
+    .data;
+  assert.equal(
+    only.tools.filter((t: { served: boolean }) => t.served).map((t: { name: string }) => t.name),
+    ['auth_whoami', 'repo_list'],
+  );
+  const ex = (await world.run(['ai', 'mcp', 'tools', '--exclude', 'repo_list', '--json'])).json().data;
+  assert.not.ok(ex.tools.find((t: { name: string }) => t.name === 'repo_list').served);
+  const bad = await world.run(['ai', 'mcp', 'tools', '--tools', 'nope']);
+  assert.is(bad.code, 2);
+  assert.match(bad.stderr, '--tools: no tool named nope');
+  const yolo = await world.run(['ai', 'mcp', 'tools', '--tools', 'repo_create']);
+  assert.is(yolo.code, 2);
+  assert.match(yolo.stderr, 'add --yolo');
+});
+
+test('a default session hides YOLO tools; SAFE tools return the same JSON as --json data', async () => {
+  const s = await session([]);
+  const names = await s.names();
+  assert.ok(names.includes('repo_list'));
+  assert.not.ok(names.includes('repo_create'), 'a mutating tool is invisible without --yolo');
+  const listed = await s.call('repo_list', { project: 'PROJ' });
+  assert.not.ok(listed.isError, listed.text);
+  const cli = await world.run(['repo', 'list', '--project', 'PROJ', '--json'], {
+    env: { BBDC_URL: fake.url, BBDC_TOKEN: credentials.alice.token },
+  });
+  assert.equal(JSON.parse(listed.text), cli.json().data);
+  const refused = await s.call('repo_create', { name: 'sneaky', project: 'PROJ' });
+  assert.ok(refused.isError);
+  assert.match(refused.text, 'no tool named repo_create');
+  assert.not.ok(
+    fake.state.repos.some((r) => r.slug === 'sneaky'),
+    'nothing was created',
+  );
+  await s.close();
+});
+
+test('with --yolo a mutating tool is served: dryRun returns the plan, a call makes the change', async () => {
+  const s = await session(['--yolo']);
+  assert.ok((await s.names()).includes('repo_create'));
+  const plan = await s.call('repo_create', { name: 'from-agent', project: 'PROJ', dryRun: true });
+  assert.is(JSON.parse(plan.text).predictedAction, 'create');
+  assert.not.ok(fake.state.repos.some((r) => r.slug === 'from-agent'));
+  const made = await s.call('repo_create', { name: 'from-agent', project: 'PROJ' });
+  assert.not.ok(made.isError, made.text);
+  assert.is(JSON.parse(made.text).slug, 'from-agent');
+  assert.ok(fake.state.repos.some((r) => r.slug === 'from-agent'));
+  const again = await s.call('repo_create', { name: 'from-agent', project: 'PROJ' });
+  assert.ok(again.isError);
+  assert.equal(JSON.parse(again.text).kind, 'conflict', 'errors are the --json error body');
+  await s.close();
+});
+
+test('repository tools take explicit project and repository; missing inputs are clear errors', async () => {
+  const s = await session([]);
+  const tool = (await s.client.listTools()).tools.find((t) => t.name === 'webhook_list')!;
+  assert.ok(tool.inputSchema.properties?.project && tool.inputSchema.properties?.repository);
+  const missing = await s.call('webhook_list');
+  assert.ok(missing.isError);
+  assert.match(missing.text, 'pass project and repository');
+  const listed = await s.call('webhook_list', { project: 'PROJ', repository: 'api' });
+  assert.not.ok(listed.isError, listed.text);
+  const unknown = await s.call('repo_list', { colour: 'red' });
+  assert.ok(unknown.isError);
+  assert.match(unknown.text, 'repo_list has no input colour');
+  await s.close();
+});
+
+test('results are bounded in size with a note on how to narrow them', async () => {
+  const s = await session([], large.url);
+  const r = await s.call('repo_list', { project: 'BIG', limit: '1000' });
+  assert.ok(r.text.length < maxResultChars + 500, `${r.text.length} characters`);
+  assert.match(r.text, /\[truncated: the result has \d+ characters/);
+  await s.close();
+});
+
+test.run();
