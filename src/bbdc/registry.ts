@@ -57,6 +57,41 @@ export const registry: RegistryEntry[] = [
   entry('build required list', () => import('./commands/build/required-list.ts')),
   entry('build required create', () => import('./commands/build/required-create.ts')),
   entry('build required delete', () => import('./commands/build/required-delete.ts')),
+  entry('repo settings pull-requests get', () => import('./commands/repo/settings/pull-requests-get.ts')),
+  entry(
+    'repo settings pull-requests update',
+    () => import('./commands/repo/settings/pull-requests-update.ts'),
+  ),
+  entry('repo settings auto-merge get', () => import('./commands/repo/settings/auto-merge-get.ts')),
+  entry('repo settings auto-merge set', () => import('./commands/repo/settings/auto-merge-set.ts')),
+  entry('repo settings auto-merge delete', () => import('./commands/repo/settings/auto-merge-delete.ts')),
+  entry('repo settings auto-decline get', () => import('./commands/repo/settings/auto-decline-get.ts')),
+  entry('repo settings auto-decline set', () => import('./commands/repo/settings/auto-decline-set.ts')),
+  entry('repo settings auto-decline delete', () => import('./commands/repo/settings/auto-decline-delete.ts')),
+  entry(
+    'repo settings reviewer-groups list',
+    () => import('./commands/repo/settings/reviewer-groups-list.ts'),
+  ),
+  entry(
+    'repo settings reviewer-groups create',
+    () => import('./commands/repo/settings/reviewer-groups-create.ts'),
+  ),
+  entry(
+    'repo settings reviewer-groups delete',
+    () => import('./commands/repo/settings/reviewer-groups-delete.ts'),
+  ),
+  entry(
+    'repo settings default-reviewers list',
+    () => import('./commands/repo/settings/default-reviewers-list.ts'),
+  ),
+  entry(
+    'repo settings default-reviewers create',
+    () => import('./commands/repo/settings/default-reviewers-create.ts'),
+  ),
+  entry(
+    'repo settings default-reviewers delete',
+    () => import('./commands/repo/settings/default-reviewers-delete.ts'),
+  ),
 ];
 
 /** Group summaries shown by `bbdc --help` and `bbdc <group> --help`. */
@@ -78,6 +113,12 @@ export const groups: Record<string, string> = {
   build: 'Report and read commit build statuses; require green builds before merging',
   'build status': 'Read and report the build statuses of a commit',
   'build required': 'Manage the required-builds merge checks of a repository',
+  'repo settings': 'Pull request settings, auto-merge, auto-decline, reviewer groups and default reviewers',
+  'repo settings pull-requests': 'Merge strategies and merge checks of a repository',
+  'repo settings auto-merge': 'Whether pull requests may merge by themselves once checks pass',
+  'repo settings auto-decline': 'Whether inactive pull requests are declined',
+  'repo settings reviewer-groups': 'Groups of users added as reviewers together',
+  'repo settings default-reviewers': 'Reviewers added to new pull requests by branch',
 };
 
 /** Loads every command definition, in registry order. */

@@ -164,6 +164,38 @@ const scenarios: [string, string[]][] = [
   ['build required list', ['build', 'required', 'list', '-R', 'PROJ/api']],
   ['build required create', ['build', 'required', 'create', '-R', 'PROJ/api', '--builds', 'ci']],
   ['build required delete', ['build', 'required', 'delete', '1', '-R', 'PROJ/api']],
+  ['repo settings pull-requests get', ['repo', 'settings', 'pull-requests', 'get', '-R', 'PROJ/api']],
+  [
+    'repo settings pull-requests update',
+    ['repo', 'settings', 'pull-requests', 'update', '--required-approvers', '1', '-R', 'PROJ/api'],
+  ],
+  ['repo settings auto-merge get', ['repo', 'settings', 'auto-merge', 'get', '-R', 'PROJ/api']],
+  ['repo settings auto-merge set', ['repo', 'settings', 'auto-merge', 'set', 'on', '-R', 'PROJ/api']],
+  ['repo settings auto-merge delete', ['repo', 'settings', 'auto-merge', 'delete', '-R', 'PROJ/api']],
+  ['repo settings auto-decline get', ['repo', 'settings', 'auto-decline', 'get', '-R', 'PROJ/api']],
+  ['repo settings auto-decline set', ['repo', 'settings', 'auto-decline', 'set', 'on', '-R', 'PROJ/api']],
+  ['repo settings auto-decline delete', ['repo', 'settings', 'auto-decline', 'delete', '-R', 'PROJ/api']],
+  ['repo settings reviewer-groups list', ['repo', 'settings', 'reviewer-groups', 'list', '-R', 'PROJ/api']],
+  [
+    'repo settings reviewer-groups create',
+    ['repo', 'settings', 'reviewer-groups', 'create', 'schema', '--users', 'bob', '-R', 'PROJ/api'],
+  ],
+  [
+    'repo settings reviewer-groups delete',
+    ['repo', 'settings', 'reviewer-groups', 'delete', '1', '-R', 'PROJ/api'],
+  ],
+  [
+    'repo settings default-reviewers list',
+    ['repo', 'settings', 'default-reviewers', 'list', '-R', 'PROJ/api'],
+  ],
+  [
+    'repo settings default-reviewers create',
+    ['repo', 'settings', 'default-reviewers', 'create', '--reviewers', 'bob', '-R', 'PROJ/api'],
+  ],
+  [
+    'repo settings default-reviewers delete',
+    ['repo', 'settings', 'default-reviewers', 'delete', '1', '-R', 'PROJ/api'],
+  ],
   ['auth logout', ['auth', 'logout']],
   ['update', ['update']],
 ];

@@ -51,6 +51,33 @@ export type FakeRequiredBuilds = {
   exemptRefMatcher?: FakeRefMatcher;
 };
 
+/** A repository's pull request settings as the fake stores them. */
+export type FakePrSettings = {
+  defaultStrategy: string;
+  strategies: string[];
+  requiredApprovers: number;
+  requiredAllApprovers: boolean;
+  requiredAllTasksComplete: boolean;
+  requiredSuccessfulBuilds: number;
+};
+/** A reviewer group of a repository. */
+export type FakeReviewerGroup = {
+  id: number;
+  repo: string;
+  name: string;
+  description?: string;
+  users: string[];
+};
+/** A default-reviewers condition of a repository. */
+export type FakeDefaultReviewers = {
+  id: number;
+  repo: string;
+  sourceRefMatcher: FakeRefMatcher;
+  targetRefMatcher: FakeRefMatcher;
+  reviewers: string[];
+  requiredApprovals: number;
+};
+
 /** The commit the seeded build statuses are on. */
 export const seededCommit = '3f1c2e8d9b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d';
 
@@ -62,6 +89,19 @@ export type OpsState = {
   webhooks: FakeWebhook[];
   buildStatuses: FakeBuildStatus[];
   requiredBuilds: FakeRequiredBuilds[];
+  /** Pull request settings set on a repository, by PROJ/slug; others get the defaults. */
+  prSettings: Record<string, FakePrSettings>;
+  /**
+   * The required-approvers payload the server takes: `integer` servers answer 400 to the object form the
+   * 9.4 document describes (the known deviation), `object` servers take both.
+   */
+  requiredApproversForm: 'integer' | 'object';
+  /** Auto-merge settings by scope (PROJ or PROJ/slug). */
+  autoMerge: Record<string, boolean>;
+  /** Auto-decline settings by scope (PROJ or PROJ/slug). */
+  autoDecline: Record<string, { enabled: boolean; inactivityWeeks: number }>;
+  reviewerGroups: FakeReviewerGroup[];
+  defaultReviewers: FakeDefaultReviewers[];
   nextId: number;
 };
 
@@ -154,6 +194,31 @@ function seed(): OpsState {
         repo: 'PROJ/api',
         buildParentKeys: ['ci-build'],
         refMatcher: { id: 'refs/heads/main', displayId: 'main', type: { id: 'BRANCH', name: 'Branch' } },
+      },
+    ],
+    prSettings: {},
+    requiredApproversForm: 'integer',
+    autoMerge: { PROJ: true },
+    autoDecline: {},
+    reviewerGroups: [
+      { id: 1, repo: 'PROJ/api', name: 'backend', description: 'Backend team', users: ['alice', 'bob'] },
+    ],
+    defaultReviewers: [
+      {
+        id: 1,
+        repo: 'PROJ/api',
+        sourceRefMatcher: {
+          id: 'ANY_REF_MATCHER_ID',
+          displayId: 'ANY_REF_MATCHER_ID',
+          type: { id: 'ANY_REF', name: 'Any branch' },
+        },
+        targetRefMatcher: {
+          id: 'refs/heads/main',
+          displayId: 'main',
+          type: { id: 'BRANCH', name: 'Branch' },
+        },
+        reviewers: ['bob'],
+        requiredApprovals: 1,
       },
     ],
     nextId: 500,

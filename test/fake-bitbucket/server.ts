@@ -11,6 +11,7 @@ import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
+import { repoSettingsRoutes } from './routes/repo-settings.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
 
 /** A request the fake received, as tests inspect it. */
@@ -46,6 +47,7 @@ const defaultRoutes: RouteTable = {
   ...pullRequestRoutes,
   ...pullRequestCommentRoutes,
   ...buildRoutes,
+  ...repoSettingsRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
