@@ -25,11 +25,22 @@ export function parseFlags(
     if (spec.default !== undefined) flag.default = spec.default;
     meowFlags[name] = flag;
   }
+  // meow reads a lone `-` (stdin, by convention) as no value at all; glue it to the string flag before it.
+  const stringFlags = new Set(
+    Object.entries(flags)
+      .filter(([, spec]) => spec.type === 'string')
+      .map(([name]) => `--${kebab(name)}`),
+  );
+  const glued: string[] = [];
+  for (const arg of argv) {
+    if (arg === '-' && stringFlags.has(glued.at(-1) ?? '')) glued[glued.length - 1] += '=-';
+    else glued.push(arg);
+  }
   let result: ReturnType<typeof meow>;
   try {
     result = meow({
       importMeta: import.meta,
-      argv,
+      argv: glued,
       flags: meowFlags as never,
       autoHelp: false,
       autoVersion: false,

@@ -1,5 +1,5 @@
 // Routes for pull requests: list, dashboard, create, update, delete, merge, decline, reopen, participants,
-// review status, mergeability, auto-merge and the build statuses of commits.
+// review status, mergeability and auto-merge. Build statuses are served by builds.ts (seeded PR builds too).
 import { type FakePullRequest, pullRequestsOf, tick } from '../pull-request-state.ts';
 import {
   bitbucketError,
@@ -381,23 +381,6 @@ export const pullRequestRoutes: RouteTable = {
       pr.autoMerge = undefined;
       return { status: 204 };
     }),
-  },
-  getBuildStatus: {
-    auth: 'optional',
-    handle: (ctx) => {
-      const builds = pullRequestsOf(ctx.state).builds[ctx.params.commitId] ?? [];
-      return page(
-        builds.map((b) => ({
-          key: b.key,
-          name: b.name,
-          state: b.state,
-          url: b.url,
-          dateAdded: b.updated,
-          updatedDate: b.updated,
-        })),
-        ctx.query,
-      );
-    },
   },
   getDefaultBranch_2: {
     auth: 'optional',

@@ -5,13 +5,20 @@ import { type RestPullRequest, toPullRequest } from '../../api/pull-requests.ts'
 import { repoPath } from '../../api/repositories.ts';
 import { type CommandDeps, defineCommand, type RepoContext } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
-import { currentBranch, readDescription, readTitle } from './description-input.ts';
+import {
+  currentBranch,
+  type DescriptionSource,
+  descriptionFlags,
+  descriptionSource,
+  readDescription,
+  readTitle,
+} from './description-input.ts';
 import { prContext } from './pr-context.ts';
 import { assertAllFound, lookUpUsers, splitNames } from './reviewer-names.ts';
 
 type Options = {
   title?: string;
-  description?: string;
+  description: DescriptionSource;
   from?: string;
   to?: string;
   draft: boolean;
@@ -46,16 +53,11 @@ export const command = defineCommand<Options, PrOutput>({
   name: 'pr create',
   summary: 'Create a pull request',
   description:
-    'The description comes from --description, from stdin (--description - or when piped), or from $EDITOR on a terminal. Every reviewer is checked to exist before anything is created.',
+    'The description comes from --description or --description-file (- for stdin), else from piped stdin, else from $EDITOR on a terminal. Every reviewer is checked to exist before anything is created.',
   args: [],
   flags: {
     title: { type: 'string', shortFlag: 't', value: 'TEXT', description: 'Title (asked for on a terminal)' },
-    description: {
-      type: 'string',
-      shortFlag: 'd',
-      value: 'TEXT',
-      description: 'Description; - reads it from stdin',
-    },
+    ...descriptionFlags,
     from: { type: 'string', value: 'BRANCH', description: 'Source branch (default: the current branch)' },
     to: { type: 'string', value: 'BRANCH', description: "Target branch (default: the repository's default)" },
     draft: { type: 'boolean', description: 'Create it as a draft' },
@@ -69,7 +71,7 @@ export const command = defineCommand<Options, PrOutput>({
   ],
   parse: ({ flags }) => ({
     title: flags.title as string | undefined,
-    description: flags.description as string | undefined,
+    description: descriptionSource(flags),
     from: flags.from as string | undefined,
     to: flags.to as string | undefined,
     draft: flags.draft === true,

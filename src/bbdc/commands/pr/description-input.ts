@@ -1,14 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError } from '../../../core/errors.ts';
-import type { CommandDeps } from '../../command.ts';
+import type { CommandDeps, FlagSpec } from '../../command.ts';
 
-/** Where a description comes from: `-` reads stdin; none opens the editor on a terminal or reads piped stdin. */
+/** The --description and --description-file flags of pr create and update. */
+export const descriptionFlags: Record<string, FlagSpec> = {
+  description: { type: 'string', shortFlag: 'd', value: 'TEXT', description: 'Description (Markdown)' },
+  descriptionFile: {
+    type: 'string',
+    value: 'FILE',
+    description: 'Read the description from a file; - reads stdin',
+  },
+};
+
+/** Where the description was given: its text, or a file (`-` for stdin); undefined when neither flag was used. */
+export type DescriptionSource = { text?: string; file?: string };
+
+/** The description source from parsed flags; both flags at once is a UsageError. */
+export function descriptionSource(flags: Record<string, unknown>): DescriptionSource {
+  if (flags.description !== undefined && flags.descriptionFile !== undefined)
+    throw new UsageError('pass --description or --description-file, not both');
+  return { text: flags.description as string | undefined, file: flags.descriptionFile as string | undefined };
+}
+
+/** Whether any description was given on the command line. */
+export const hasDescription = (s: DescriptionSource) => s.text !== undefined || s.file !== undefined;
+
+/** Reads the description: the text, the file or stdin; with none, the editor on a terminal or piped stdin. */
 export async function readDescription(
-  value: string | undefined,
+  source: DescriptionSource,
   deps: CommandDeps,
   interactive: boolean,
 ): Promise<string> {
-  if (value === '-') return (await deps.readStdin()).trimEnd();
-  if (value !== undefined) return value;
+  if (source.file === '-') return (await deps.readStdin()).trimEnd();
+  if (source.file !== undefined) {
+    try {
+      return readFileSync(resolve(deps.cwd, source.file), 'utf8').trimEnd();
+    } catch (error) {
+      throw new UsageError(
+        `--description-file ${source.file} cannot be read (${(error as NodeJS.ErrnoException).code}); pass a readable file or - for stdin`,
+      );
+    }
+  }
+  if (source.text !== undefined) return source.text;
   if (!interactive) return '';
   if (deps.stdinIsTTY && deps.stdoutIsTTY && !deps.globals.json)
     return (await deps.editText('', 'PULL_REQUEST_DESCRIPTION.md')).trimEnd();

@@ -1,4 +1,5 @@
 import type { Plan } from '../../../../generated/types/cli/plan.ts';
+import { UsageError } from '../../../core/errors.ts';
 import type { BitbucketClient } from '../../api/client.ts';
 import { fetchPullRequest, type RestPullRequest } from '../../api/pull-requests.ts';
 import type { ArgSpec, CommandDeps, RepoContext } from '../../command.ts';
@@ -55,4 +56,12 @@ export async function planPrChange(
     reasons: [`pull request #${id} is ${pr.state} at version ${pr.version}`, ...(parts.reasons ?? [])],
     blockingReasons: parts.blockingReasons ?? [],
   });
+}
+
+/** Parses --version: a whole number (0 included), as `bbdc pr get` shows it. */
+export function versionFlag(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(String(value)))
+    throw new UsageError(`--version "${value}" must be a whole number (the version \`bbdc pr get\` shows)`);
+  return Number(value);
 }
