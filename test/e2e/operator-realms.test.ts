@@ -5,14 +5,20 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
-import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
-import { databaseCluster, getResource, identityServer, kubectlWait, waitStatus } from './helpers/identity.ts';
+import {
+  databaseCluster,
+  getResource,
+  identityServer,
+  kubectlWait,
+  waitStatus,
+} from '../../scripts/testenv/identity-fixtures.ts';
 import {
   grantSecretAccess,
   installOperatorRbac,
   type OperatorProcess,
   startOperator,
-} from './helpers/operator.ts';
+} from '../../scripts/testenv/operator-process.ts';
+import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 
 let env: TestEnv;
 let operator: OperatorProcess;
@@ -94,7 +100,9 @@ test.before(async () => {
   operator = await startOperator(env);
   await env.apply(identityServer(ns, 'idp', 'pg') as never);
   await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
-  keycloakUrl = loadEndpointMap(env.state.endpointMapFile).resolve(`http://idp.${ns}.svc:8080`);
+  keycloakUrl = loadEndpointMap(env.state.endpointMapFile)
+    .resolve(`http://idp.${ns}.svc:8080`)
+    .replace(/\/$/, '');
 });
 test.after(async () => {
   await operator?.stop();

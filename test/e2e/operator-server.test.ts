@@ -6,13 +6,19 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
-import { databaseCluster, getResource, identityServer, kubectlWait, waitStatus } from './helpers/identity.ts';
+import {
+  databaseCluster,
+  getResource,
+  identityServer,
+  kubectlWait,
+  waitStatus,
+} from '../../scripts/testenv/identity-fixtures.ts';
 import {
   grantSecretAccess,
   installOperatorRbac,
   type OperatorProcess,
   startOperator,
-} from './helpers/operator.ts';
+} from '../../scripts/testenv/operator-process.ts';
 
 let env: TestEnv;
 let operator: OperatorProcess;
@@ -90,8 +96,16 @@ test('steady state: resyncs with nothing changed write nothing', async () => {
   await eventually('two more server reconciles (resync every 5 s)', 30_000, async () =>
     (await reconciles()) >= before.reconciles + 2 ? true : undefined,
   );
-  const wrote = operator.logs().filter((l) => l.kind === 'IdentityServer' && (l.statusWritten || l.applied?.length || l.deleted?.length));
-  assert.is(await writes(), before.writes, `no apply, status write or delete during resyncs: ${JSON.stringify(wrote.slice(-2))}`);
+  const wrote = operator
+    .logs()
+    .filter(
+      (l) => l.kind === 'IdentityServer' && (l.statusWritten || l.applied?.length || l.deleted?.length),
+    );
+  assert.is(
+    await writes(),
+    before.writes,
+    `no apply, status write or delete during resyncs: ${JSON.stringify(wrote.slice(-2))}`,
+  );
 });
 
 test('a hand edit of the Deployment (an env var) is reverted', async () => {

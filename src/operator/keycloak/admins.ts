@@ -38,7 +38,7 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
       }
       const text = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
       const admin = { username: text(data.username), password: text(data.password) };
-      const baseUrl = deps.endpoints.resolve(serverEndpoints(resolved).internal);
+      const baseUrl = deps.endpoints.resolve(serverEndpoints(resolved).internal).replace(/\/$/, '');
       const key = `${resolved.namespace}/${resolved.name}|${baseUrl}|${admin.username}|${admin.password}`;
       let client = cache.get(key);
       if (!client) {

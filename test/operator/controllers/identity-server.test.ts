@@ -166,7 +166,9 @@ test('turning the ingress off deletes it; drift is reverted; the reconcile annot
   const svc = kube.find('Service', 'identity', 'kc') as KubeObject;
   (svc.spec as { selector: Record<string, string> }).selector = { app: 'hijacked' };
   const drift = await reconcile('identity/kc');
-  assert.equal(drift.outcome?.applied, ['Service identity/kc (drifted at .spec.selector.app.kubernetes.io/instance)']);
+  assert.equal(drift.outcome?.applied, [
+    'Service identity/kc (drifted at .spec.selector.app.kubernetes.io/instance)',
+  ]);
 
   kube.put({
     ...(kube.find('IdentityServer', 'identity', 'kc') as KubeObject),

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
-import { eventually, type TestEnv } from '../../../scripts/testenv/harness.ts';
+import { eventually, type TestEnv } from './harness.ts';
 
-const root = join(import.meta.dirname, '..', '..', '..');
+const root = join(import.meta.dirname, '..', '..');
 export const operatorNamespace = 'realmforge-system';
 export const operatorAccount = 'realmforge-operator';
 

@@ -2,8 +2,8 @@
 // on the resources' status.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { eventually, type TestEnv } from '../../../scripts/testenv/harness.ts';
-import { keycloakVersions } from '../../../scripts/testenv/versions.ts';
+import { eventually, type TestEnv } from './harness.ts';
+import { keycloakVersions } from './versions.ts';
 
 export const keycloakVersion =
   keycloakVersions[process.env.REALMFORGE_KEYCLOAK === '25' ? '25' : '26'].version;

@@ -1,0 +1,260 @@
+// `npm run bench:operator -- servers|realms`: the real operator (under its ServiceAccount) against a private test
+// environment, measured side by side with its goals in one run.
+//   servers: 100 IdentityServers applied at once, no Keycloak processes (no process kubelet): time until every
+//            one is applied and Provisioning, API writes per server, operator peak RSS.
+//   realms:  50 realms with 4 clients each on one Keycloak: time from apply to all Ready, admin calls per realm and
+//            per client at creation and per steady-state resync, next to a plain script doing the minimal calls.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+import { down, up } from '../testenv/env.ts';
+import { eventually, type TestEnv, testEnv } from '../testenv/harness.ts';
+import { databaseCluster, identityServer } from '../testenv/identity-fixtures.ts';
+import {
+  grantSecretAccess,
+  installOperatorRbac,
+  type OperatorProcess,
+  startOperator,
+} from '../testenv/operator-process.ts';
+
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function peakRssMb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function listPhases(env: TestEnv, plural: string, namespace?: string): Promise<string[]> {
+  const path = namespace
+    ? `/apis/realmforge.dev/v1/namespaces/${namespace}/${plural}`
+    : `/apis/realmforge.dev/v1/${plural}`;
+  const res = await env.request('GET', path);
+  return (res.body.items as { status?: { phase?: string } }[]).map((o) => o.status?.phase ?? '');
+}
+
+const kubeWrites = async (op: OperatorProcess) => {
+  let total = 0;
+  for (const verb of ['apply', 'apply-status', 'delete', 'event'])
+    total += await op.counter('realmforge_kube_requests_total', { verb });
+  return total;
+};
+
+async function servers(env: TestEnv): Promise<void> {
+  const count = 100;
+  const ns = await env.namespace('bench-servers');
+  await grantSecretAccess(env, ns);
+  await databaseCluster(env, ns, 'pg');
+  const op = await startOperator(env, { args: ['--drift-interval=60s'] });
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: count }, (_, i) => env.apply(identityServer(ns, `kc-${i}`, 'pg') as never)),
+  );
+  const applied = performance.now() - started;
+  await eventually(`${count} servers to be Provisioning`, 600_000, async () => {
+    const phases = await listPhases(env, 'identityservers', ns);
+    return phases.length === count && phases.every((p) => p === 'Provisioning') ? true : undefined;
+  });
+  const converged = performance.now() - started;
+  const writes = await kubeWrites(op);
+  await new Promise((r) => setTimeout(r, 15_000)); // a poll of every not-Ready server (every 10 s)
+  const later = await kubeWrites(op);
+  const rss = peakRssMb(op.proc.pid);
+  await op.stop();
+  const perServer = writes / count;
+  console.log(
+    `servers: ${count} IdentityServers applied at once (no Keycloak processes), operator under its ServiceAccount`,
+  );
+  console.log(`  all applied by the client     ${seconds(applied)}`);
+  console.log(`  all Provisioning              ${seconds(converged)}`);
+  console.log(
+    `  API writes per server         ${perServer.toFixed(2)} (goal <= 8: ${(perServer / 8).toFixed(2)}x of goal)`,
+  );
+  console.log(`  writes during 15 s of polls   ${later - writes}`);
+  console.log(
+    `  operator peak RSS             ${rss.toFixed(0)} MB (goal <= 150 MB: ${(rss / 150).toFixed(2)}x of goal)`,
+  );
+}
+
+type Admin = (method: string, path: string, body?: unknown) => Promise<Response>;
+
+async function directAdmin(
+  baseUrl: string,
+  username: string,
+  password: string,
+): Promise<{ call: Admin; calls: () => number }> {
+  let calls = 0;
+  const res = await fetch(`${baseUrl}/realms/master/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username, password }),
+  });
+  const { access_token: token } = (await res.json()) as { access_token: string };
+  calls++;
+  return {
+    calls: () => calls,
+    call: async (method, path, body) => {
+      calls++;
+      const r = await fetch(`${baseUrl}/admin/realms${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      await r.arrayBuffer();
+      if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status}`);
+      return r;
+    },
+  };
+}
+
+async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
+}
+
+const adminCalls = async (op: OperatorProcess, method?: string) =>
+  (await op.counter('realmforge_keycloak_api_requests_total', method ? { method } : {})) -
+  (method === 'GET' ? 0 : await op.counter('realmforge_keycloak_api_token_requests_total'));
+
+async function realms(env: TestEnv): Promise<void> {
+  const realmCount = 50;
+  const clientsPerRealm = 4;
+  const namespaces = 10;
+  const ns = await env.namespace('bench-realms');
+  await grantSecretAccess(env, ns);
+  await databaseCluster(env, ns, 'pg');
+  const teams: string[] = [];
+  for (let i = 0; i < namespaces; i++) {
+    teams.push(await env.namespace(`bench-team-${i}`));
+    await grantSecretAccess(env, teams[i]);
+  }
+  const limits = { KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS: '100', KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS: '10' };
+  const drift = 20;
+  const op = await startOperator(env, { args: [`--drift-interval=${drift}s`], env: limits });
+  await env.apply(identityServer(ns, 'idp', 'pg') as never);
+  log('waiting for the IdentityServer to be Ready (Keycloak starts)');
+  await eventually('the IdentityServer to be Ready', 600_000, async () =>
+    (await listPhases(env, 'identityservers', ns))[0] === 'Ready' ? true : undefined,
+  );
+  const secret = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
+  const text = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  const baseUrl = loadEndpointMap(env.state.endpointMapFile)
+    .resolve(`http://idp.${ns}.svc:8080`)
+    .replace(/\/$/, '');
+
+  // The floor: a plain script creating the same realms and clients with the minimal admin calls, 4 at a time.
+  const direct = await directAdmin(baseUrl, text('username'), text('password'));
+  const directStarted = performance.now();
+  await pool(
+    Array.from({ length: realmCount }, (_, i) => i),
+    4,
+    async (i) => {
+      await direct.call('POST', '', { realm: `direct-${i}`, enabled: true, displayName: `Direct ${i}` });
+      for (let c = 0; c < clientsPerRealm; c++) {
+        await direct.call('POST', `/direct-${i}/clients`, {
+          clientId: `app-${c}`,
+          protocol: 'openid-connect',
+          publicClient: false,
+          redirectUris: ['https://app.example.test/*'],
+        });
+      }
+    },
+  );
+  const directMs = performance.now() - directStarted;
+
+  const before = await adminCalls(op);
+  const started = performance.now();
+  await pool(
+    Array.from({ length: realmCount }, (_, i) => i),
+    8,
+    async (i) => {
+      const team = teams[i % namespaces];
+      await env.apply({
+        apiVersion: 'realmforge.dev/v1',
+        kind: 'IdentityRealm',
+        metadata: { name: `realm-${i}`, namespace: team },
+        spec: {
+          serverRef: { name: 'idp', namespace: ns },
+          displayName: `Realm ${i}`,
+          clientAuthorizationGrants: [team],
+        },
+      } as never);
+      for (let c = 0; c < clientsPerRealm; c++) {
+        await env.apply({
+          apiVersion: 'realmforge.dev/v1',
+          kind: 'IdentityClient',
+          metadata: { name: `app-${i}-${c}`, namespace: team },
+          spec: {
+            realmRef: { name: `realm-${i}` },
+            clientId: `app-${c}`,
+            redirectUris: ['https://app.example.test/*'],
+          },
+        } as never);
+      }
+    },
+  );
+  await eventually('every realm and client to be Ready', 900_000, async () => {
+    const r = await listPhases(env, 'identityrealms');
+    const c = await listPhases(env, 'identityclients');
+    return r.filter((p) => p === 'Ready').length === realmCount &&
+      c.filter((p) => p === 'Ready').length === realmCount * clientsPerRealm
+      ? true
+      : undefined;
+  });
+  const operatorMs = performance.now() - started;
+  const creation = (await adminCalls(op)) - before;
+  // Steady state: one full drift interval (plus margin) with nothing changed.
+  const steadyStart = {
+    gets: await adminCalls(op, 'GET'),
+    writes: (await adminCalls(op)) - (await adminCalls(op, 'GET')),
+  };
+  await new Promise((r) => setTimeout(r, (drift + 5) * 1000));
+  const gets = (await adminCalls(op, 'GET')) - steadyStart.gets;
+  const writes = (await adminCalls(op)) - (await adminCalls(op, 'GET')) - steadyStart.writes;
+  const rss = peakRssMb(op.proc.pid);
+  await op.stop();
+  const resources = realmCount * (1 + clientsPerRealm);
+  console.log(
+    `realms: ${realmCount} realms x ${clientsPerRealm} clients on one Keycloak ${process.env.TESTENV_KEYCLOAK_VERSION ?? ''}; limits 100/10 TPS; 10 namespaces`,
+  );
+  console.log(
+    `  direct script (minimal calls, 4 at a time)  ${seconds(directMs)}, ${direct.calls()} admin calls`,
+  );
+  console.log(
+    `  operator, apply to all Ready                 ${seconds(operatorMs)} (${(operatorMs / directMs).toFixed(2)}x the direct script; goal <= 1.5x)`,
+  );
+  console.log(
+    `  operator admin calls at creation             ${creation} (${(creation / resources).toFixed(2)} per realm or client; direct: ${((direct.calls() - 1) / resources).toFixed(2)})`,
+  );
+  console.log(
+    `  steady-state resync (${drift + 5} s)              ${gets} reads for ${resources} resources (goal <= ${resources} per resync), ${writes} writes (goal 0)`,
+  );
+  console.log(`  operator peak RSS                            ${rss.toFixed(0)} MB`);
+}
+
+/** Runs the named cases in one private environment. */
+export async function run(args: string[]): Promise<void> {
+  const cases = args.filter((a) => !a.startsWith('--'));
+  const wanted = cases.length ? cases : ['servers'];
+  const unknown = wanted.filter((c) => c !== 'servers' && c !== 'realms');
+  if (unknown.length) {
+    console.error(`unknown case(s) ${unknown.join(', ')}: servers, realms`);
+    process.exitCode = 2;
+    return;
+  }
+  process.env.REALMFORGE_TESTENV_STATE = join(mkdtempSync(join(tmpdir(), 'realmforge-bench-')), 'state.json');
+  const withKeycloak = wanted.includes('realms');
+  try {
+    await up({ log, keycloak: false, kubelet: withKeycloak });
+    const env = await testEnv();
+    await installOperatorRbac(env);
+    if (wanted.includes('servers')) await servers(env);
+    if (wanted.includes('realms')) await realms(env);
+  } finally {
+    await down({ log });
+  }
+}
