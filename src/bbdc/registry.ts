@@ -38,6 +38,9 @@ export const registry: RegistryEntry[] = [
   entry('project webhook create', () => import('./commands/project/webhook-create.ts')),
   entry('project webhook delete', () => import('./commands/project/webhook-delete.ts')),
   // #10 automation: agent skill and shell completions.
+  entry('bulk plan', () => import('./commands/bulk/plan.ts')),
+  entry('bulk apply', () => import('./commands/bulk/apply.ts')),
+  entry('bulk status', () => import('./commands/bulk/status.ts')),
   entry('ai mcp serve', () => import('./commands/ai/mcp-serve.ts')),
   entry('ai mcp tools', () => import('./commands/ai/mcp-tools.ts')),
   entry('ai skill show', () => import('./commands/ai/skill-show.ts')),
@@ -114,6 +117,7 @@ export const groups: Record<string, string> = {
   hook: 'List, enable, disable and configure repository and project hooks',
   webhook: 'Manage the webhooks of a repository',
   'project webhook': 'Manage the webhooks of a project',
+  bulk: 'Apply one policy to many repositories: plan, review, apply, resume',
   ai: 'Serve bbdc to coding agents: an MCP tool server and an agent skill',
   'ai mcp': 'Serve bbdc commands as MCP tools to coding agents',
   'ai skill': 'Print, install or remove the agent skill (SKILL.md)',

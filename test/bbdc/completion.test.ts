@@ -25,6 +25,7 @@ function bashComplete(file: string, line: string): string[] {
     `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
     `COMP_CWORD=${words.length - 1}`,
     '_bbdc',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash text, not a template
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
   const res = spawnSync('bash', ['--norc', '-c', program], { encoding: 'utf8' });

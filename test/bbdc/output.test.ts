@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -74,6 +75,17 @@ test('piped: tab-separated rows, no header, no colour, nothing truncated', async
   w.dispose();
 });
 
+// A bulk policy for the bulk scenarios: auto-merge on one repository.
+const bulkDir = mkdtempSync(join(tmpdir(), 'bbdc-output-bulk-'));
+const policyFile = join(bulkDir, 'policy.yaml');
+const planFile = join(bulkDir, 'plan.json');
+writeFileSync(
+  policyFile,
+  'apiVersion: bbdc.io/v1alpha1\nkind: BulkPolicy\nselector: {repositories: [PROJ/api]}\noperations: [{type: autoMerge}]\n',
+);
+// The bulk output schemas refer to the published bulk documents.
+for (const file of readdirSync(join(schemasDir, 'bulk'))) ajv.addSchema(load(join('bulk', file)));
+
 // One scenario per command, run in order in one world; each output is validated against its schema.
 const scenarios: [string, string[]][] = [
   ['auth login', ['auth', 'login', '{url}', '--token', credentials.alice.token]],
@@ -130,6 +142,9 @@ const scenarios: [string, string[]][] = [
     ],
   ],
   ['project webhook delete', ['project', 'webhook', 'delete', 'PROJ', '501']],
+  ['bulk plan', ['bulk', 'plan', '-f', policyFile, '-o', planFile]],
+  ['bulk apply', ['bulk', 'apply', '--from-plan', planFile]],
+  ['bulk status', ['bulk', 'status', '{op}']],
   ['ai mcp tools', ['ai', 'mcp', 'tools', '--yolo']],
   // The test runner gives suites no stdin, so the server sees end-of-input at once and reports its tools.
   ['ai mcp serve', ['ai', 'mcp', 'serve', '--tools', 'repo_list']],
@@ -222,13 +237,24 @@ test("every command's --json output validates against its schema, inside a valid
     // Commands may share a schema (webhook list, project webhook list): compile each one once.
     const schema = load(join('output', `${command.outputSchema}.schema.json`));
     const validate = ajv.getSchema(schema.$id) ?? ajv.compile(schema);
-    const r = await w.run([...argv.map((a) => a.replace('{url}', fake.url)), '--json']);
+    const r = await w.run([
+      ...argv.map((a) =>
+        a.replace('{url}', fake.url).replace('{op}', () => readdirSync(join(w.configDir, 'bulk'))[0]),
+      ),
+      '--json',
+    ]);
     assert.is(r.code, 0, `${name}: ${r.stdout}${r.stderr}`);
     const out = r.json() as { data: unknown };
     assert.ok(envelope(out), `${name} envelope: ${formatSchemaErrors(envelope.errors).join('; ')}`);
     assert.ok(validate(out.data), `${name} data: ${formatSchemaErrors(validate.errors).join('; ')}`);
     if (command.effect === 'mutating' && command.plan) {
-      const dry = await w.run([...argv.map((a) => a.replace('{url}', fake.url)), '--json', '--dry-run']);
+      const dry = await w.run([
+        ...argv.map((a) =>
+          a.replace('{url}', fake.url).replace('{op}', () => readdirSync(join(w.configDir, 'bulk'))[0]),
+        ),
+        '--json',
+        '--dry-run',
+      ]);
       if (dry.code === 0)
         assert.ok(plan(dry.json().data), `${name} plan: ${formatSchemaErrors(plan.errors).join('; ')}`);
     }

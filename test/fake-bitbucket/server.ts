@@ -7,6 +7,7 @@ import { allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
 import { buildRoutes } from './routes/builds.ts';
+import { bulkRoutes } from './routes/bulk.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
@@ -48,6 +49,7 @@ const defaultRoutes: RouteTable = {
   ...pullRequestCommentRoutes,
   ...buildRoutes,
   ...repoSettingsRoutes,
+  ...bulkRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {

@@ -9,7 +9,8 @@ import { createAjv, formatSchemaErrors } from '../../core/schema.ts';
 /** The parsed config file, or an empty one when the file does not exist yet. */
 export type LoadedConfig = { path: string; config: BbdcConfig; exists: boolean };
 
-function nodeAt(root: Node | null, instancePath: string): Node | null {
+/** The YAML node at an Ajv instance path (`/hosts/0/url`), to report the line of a schema error. */
+export function nodeAt(root: Node | null, instancePath: string): Node | null {
   let node: unknown = root;
   for (const part of instancePath.split('/').filter(Boolean)) {
     if (isMap(node)) node = node.get(part, true);
