@@ -28,9 +28,8 @@ const help = `
     $ realmforge synth examples/ > manifests.yaml
 `;
 
-/** The realmforge command line: parses argv, runs one command, maps errors to an exit code. */
-export async function main(argv: string[], io: Io = process): Promise<number> {
-  const cli = meow(help, {
+function parseArgs(argv: string[]) {
+  return meow(help, {
     importMeta: import.meta,
     argv,
     allowUnknownFlags: false,
@@ -44,6 +43,18 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
       concurrency: { type: 'number' },
     },
   });
+}
+
+/** The realmforge command line: parses argv, runs one command, maps errors to an exit code. */
+export async function main(argv: string[], io: Io = process): Promise<number> {
+  let cli: ReturnType<typeof parseArgs>;
+  try {
+    cli = parseArgs(argv);
+  } catch (error) {
+    // meow's own errors (a repeated or mistyped flag) are usage errors, never a stack trace.
+    io.stderr.write(`realmforge: ${(error as Error).message}: see realmforge --help\n`);
+    return 2;
+  }
   const [command, ...args] = cli.input;
   try {
     if (command === 'synth') {
