@@ -55,7 +55,7 @@ test('ai mcp tools lists every unattended command as SAFE (read-only) or YOLO (m
     const t = tools.find((x) => x.command === e.name);
     if (!t) {
       assert.ok(
-        /^(auth (login|logout|server use|alias )|browse|ai |completion )/.test(e.name),
+        /^(auth (login|logout|server use|alias )|browse|ai |completion |update$)/.test(e.name),
         `${e.name} is a tool`,
       );
       continue;
@@ -63,6 +63,10 @@ test('ai mcp tools lists every unattended command as SAFE (read-only) or YOLO (m
     assert.is(t.safety, c.effect === 'safe' ? 'SAFE' : 'YOLO', e.name);
     assert.is(t.served, t.safety === 'SAFE', 'without --yolo only SAFE tools are served');
   }
+  assert.not.ok(
+    tools.some((t) => t.command === 'update'),
+    'replacing bbdc itself is never a tool',
+  );
   const human = await world.run(['ai', 'mcp', 'tools']);
   assert.match(human.stdout, /repo_list\tSAFE\tyes\t/);
   assert.match(human.stdout, /repo_create\tYOLO\tno\t/);

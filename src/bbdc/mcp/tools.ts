@@ -25,7 +25,7 @@ export type McpTool = {
 };
 
 // Commands that make no sense as tools: they prompt, open a browser, manage bbdc's own login and files,
-// or start long-running work that has its own plan files.
+// or replace bbdc itself (update).
 const notTools = [
   'auth login',
   'auth logout',
@@ -34,6 +34,7 @@ const notTools = [
   'browse',
   'ai ',
   'completion ',
+  'update',
 ];
 const skipped = (name: string) => notTools.some((p) => name === p.trim() || name.startsWith(p));
 
