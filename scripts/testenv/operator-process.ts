@@ -93,7 +93,7 @@ export async function startOperator(
       join(root, 'bin', 'realmforge.js'),
       'run',
       '--metrics-port=0',
-      '--drift-interval=5s',
+      ...(options.args?.some((a) => a.startsWith('--drift-interval')) ? [] : ['--drift-interval=5s']),
       ...(options.args ?? []),
     ],
     {
