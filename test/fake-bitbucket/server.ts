@@ -8,6 +8,7 @@ import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { bulkRoutes } from './routes/bulk.ts';
+import { coreRoutes } from './routes/core.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
@@ -50,6 +51,7 @@ const defaultRoutes: RouteTable = {
   ...buildRoutes,
   ...repoSettingsRoutes,
   ...bulkRoutes,
+  ...coreRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
@@ -84,6 +86,8 @@ export async function startFakeBitbucket(
     routes?: RouteTable;
     sshHost?: string;
     tls?: { key: string; cert: string };
+    /** Serves git's smart HTTP under /scm/ (clone tests); without it such requests are violations. */
+    git?: (req: IncomingMessage, res: ServerResponse) => void;
   } = {},
 ): Promise<FakeBitbucket> {
   const state = options.dataset === 'large' ? largeState() : smallState();
@@ -172,6 +176,16 @@ export async function startFakeBitbucket(
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (options.git && req.url?.startsWith('/scm/')) {
+      requests.push({
+        method: req.method ?? 'GET',
+        path: req.url.split('?')[0],
+        query: new URLSearchParams(),
+        headers: req.headers,
+      });
+      options.git(req, res);
+      return;
+    }
     handle(req, res).then(
       (result) => {
         res.writeHead(result.status, { 'content-type': 'application/json;charset=UTF-8', ...result.headers });

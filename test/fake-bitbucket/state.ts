@@ -11,7 +11,14 @@ export type FakeUser = {
   admin: boolean;
 };
 /** A project; personal projects have keys like `~alice`. */
-export type FakeProject = { key: string; id: number; name: string; public: boolean; personal: boolean };
+export type FakeProject = {
+  key: string;
+  id: number;
+  name: string;
+  public: boolean;
+  personal: boolean;
+  description?: string;
+};
 /** A repository. */
 export type FakeRepo = {
   id: number;
@@ -20,6 +27,8 @@ export type FakeRepo = {
   projectKey: string;
   public: boolean;
   description?: string;
+  /** The repository this one is a fork of. */
+  originId?: number;
 };
 
 /** Everything the fake server knows; routes read and change it. */

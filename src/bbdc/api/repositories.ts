@@ -5,10 +5,12 @@ export type RestRepository = {
   id: number;
   slug: string;
   name: string;
+  description?: string;
   public?: boolean;
   archived?: boolean;
   state?: string;
   project: { key: string };
+  origin?: { slug: string; project: { key: string }; links?: RestRepository['links'] };
   links?: { self?: { href: string }[]; clone?: { href: string; name: string }[] };
 };
 
@@ -16,9 +18,11 @@ export type RestRepository = {
 export function toRepository(r: RestRepository): Repository {
   const clone = Object.fromEntries((r.links?.clone ?? []).map((l) => [l.name, l.href]));
   const result: Repository = { project: r.project.key, slug: r.slug, name: r.name, id: r.id };
+  if (r.description) result.description = r.description;
   if (r.public !== undefined) result.public = r.public;
   if (r.archived !== undefined) result.archived = r.archived;
   if (r.state !== undefined) result.state = r.state;
+  if (r.origin) result.forkOf = `${r.origin.project.key}/${r.origin.slug}`;
   if (r.links?.self?.[0]) result.url = r.links.self[0].href;
   if (clone.http || clone.ssh)
     result.cloneUrls = { ...(clone.http && { http: clone.http }), ...(clone.ssh && { ssh: clone.ssh }) };
@@ -28,4 +32,9 @@ export function toRepository(r: RestRepository): Repository {
 /** The REST path of a repository. */
 export function repoPath(project: string, slug: string): string {
   return `/rest/api/latest/projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(slug)}`;
+}
+
+/** `PROJECT/slug`, as bbdc names a repository in output. */
+export function repoName(project: string, slug: string): string {
+  return `${project}/${slug}`;
 }

@@ -19,7 +19,8 @@ export async function listRemotes(git: GitRunner, cwd: string): Promise<{ name: 
   return [...seen].map(([name, url]) => ({ name, url }));
 }
 
-function hostFor(config: BbdcConfig, remote: ParsedRemote): string | undefined {
+/** The stored host a parsed remote belongs to; with no stored hosts, the host the remote itself names. */
+export function hostFor(config: BbdcConfig, remote: ParsedRemote): string | undefined {
   const hosts = config.hosts ?? [];
   if (remote.scheme !== 'ssh') {
     const url = `${remote.scheme}://${remote.host}${remote.contextPath}`;

@@ -1,21 +1,27 @@
 // Routes for application properties, users, projects and repositories.
+
+import { projectRank, rank, repoRank } from '../core-state.ts';
 import { bitbucketError, page, type RouteContext, type RouteTable } from '../route-types.ts';
 import type { FakeProject, FakeRepo } from '../state.ts';
 
-function projectJson(p: FakeProject, ctx: RouteContext) {
+/** A project as Bitbucket returns it. */
+export function projectJson(p: FakeProject, ctx: RouteContext) {
   return {
     key: p.key,
     id: p.id,
     name: p.name,
+    ...(p.description && { description: p.description }),
     public: p.public,
     type: p.personal ? 'PERSONAL' : 'NORMAL',
     links: { self: [{ href: `${ctx.baseUrl}/projects/${p.key}` }] },
   };
 }
 
-function repoJson(r: FakeRepo, ctx: RouteContext) {
+/** A repository as Bitbucket returns it, with its project, clone links and fork origin. */
+export function repoJson(r: FakeRepo, ctx: RouteContext): Record<string, unknown> {
   const project = ctx.state.projects.find((p) => p.key === r.projectKey)!;
   const key = r.projectKey.toLowerCase();
+  const origin = r.originId === undefined ? undefined : ctx.state.repos.find((x) => x.id === r.originId);
   const web = project.personal
     ? `${ctx.baseUrl}/users/${key.slice(1)}/repos/${r.slug}`
     : `${ctx.baseUrl}/projects/${r.projectKey}/repos/${r.slug}`;
@@ -31,6 +37,7 @@ function repoJson(r: FakeRepo, ctx: RouteContext) {
     public: r.public,
     archived: false,
     project: projectJson(project, ctx),
+    ...(origin && { origin: repoJson(origin, ctx) }),
     links: {
       clone: [
         { href: `${ctx.baseUrl}/scm/${key}/${r.slug}.git`, name: 'http' },
@@ -42,14 +49,14 @@ function repoJson(r: FakeRepo, ctx: RouteContext) {
 }
 
 /** Bitbucket's 404 for a project key that does not exist (or that the caller may not see). */
-const noSuchProject = (ctx: RouteContext) =>
+export const noSuchProject = (ctx: RouteContext) =>
   bitbucketError(
     404,
     `Project ${ctx.params.projectKey} does not exist.`,
     'com.atlassian.bitbucket.project.NoSuchProjectException',
   );
-const visible = (ctx: RouteContext) => (r: FakeRepo) => r.public || ctx.user !== undefined;
-const findProject = (ctx: RouteContext) =>
+export const visible = (ctx: RouteContext) => (r: FakeRepo) => r.public || ctx.user !== undefined;
+export const findProject = (ctx: RouteContext) =>
   ctx.state.projects.find((p) => p.key.toUpperCase() === ctx.params.projectKey.toUpperCase());
 
 /** The operations bbdc's auth and repo commands use. */
@@ -93,11 +100,11 @@ export const projectRepoRoutes: RouteTable = {
   getProjects: {
     auth: 'optional',
     handle: (ctx) => {
-      const wanted = ctx.query.get('permission');
-      const projects = ctx.state.projects.filter((p) => {
-        if (wanted === 'PROJECT_ADMIN') return ctx.user?.admin === true;
-        return p.public || ctx.user !== undefined;
-      });
+      const wanted = rank(ctx.query.get('permission') ?? undefined);
+      const name = ctx.query.get('name')?.trim().toLowerCase();
+      const projects = ctx.state.projects
+        .filter((p) => (wanted ? projectRank(ctx.state, ctx.user, p.key) >= wanted : p.public || !!ctx.user))
+        .filter((p) => !name || p.name.toLowerCase().includes(name));
       return page(
         projects.map((p) => projectJson(p, ctx)),
         ctx.query,
@@ -116,9 +123,13 @@ export const projectRepoRoutes: RouteTable = {
     auth: 'optional',
     handle: (ctx) => {
       const key = ctx.query.get('projectkey')?.toUpperCase();
+      const name = ctx.query.get('name')?.trim().toLowerCase();
+      const wanted = rank(ctx.query.get('permission') ?? undefined);
       const repos = ctx.state.repos
         .filter(visible(ctx))
-        .filter((r) => !key || r.projectKey.toUpperCase() === key);
+        .filter((r) => !key || r.projectKey.toUpperCase() === key)
+        .filter((r) => !name || r.name.toLowerCase().includes(name))
+        .filter((r) => !wanted || repoRank(ctx.state, ctx.user, r) >= wanted);
       return page(
         repos.map((r) => repoJson(r, ctx)),
         ctx.query,

@@ -8,9 +8,14 @@ export interface RepoCreateOutput {
   slug: string;
   name: string;
   id: number;
+  description?: string;
   public?: boolean;
   archived?: boolean;
   state?: string;
+  /**
+   * PROJECT/slug of the repository this one was forked from
+   */
+  forkOf?: string;
   url?: string;
   cloneUrls?: {
     http?: string;
@@ -26,9 +31,14 @@ export interface Repository {
   slug: string;
   name: string;
   id: number;
+  description?: string;
   public?: boolean;
   archived?: boolean;
   state?: string;
+  /**
+   * PROJECT/slug of the repository this one was forked from
+   */
+  forkOf?: string;
   url?: string;
   cloneUrls?: {
     http?: string;

@@ -6,6 +6,9 @@
 export interface RepoListOutput {
   repositories: Repository[];
   count: number;
+  /**
+   * More exist beyond --limit
+   */
   truncated: boolean;
 }
 /**
@@ -17,9 +20,14 @@ export interface Repository {
   slug: string;
   name: string;
   id: number;
+  description?: string;
   public?: boolean;
   archived?: boolean;
   state?: string;
+  /**
+   * PROJECT/slug of the repository this one was forked from
+   */
+  forkOf?: string;
   url?: string;
   cloneUrls?: {
     http?: string;

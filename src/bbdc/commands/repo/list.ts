@@ -1,20 +1,13 @@
 import type { RepoListOutput } from '../../../../generated/types/cli/output/repo-list.ts';
-import { UsageError } from '../../../core/errors.ts';
 import { collectPages } from '../../api/paging.ts';
 import { type RestRepository, toRepository } from '../../api/repositories.ts';
+import { pagingFlags, parsePaging } from '../../cli/paging-flags.ts';
 import { defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
 
-type Options = { project?: string; limit: number };
+export { positiveInt } from '../../cli/paging-flags.ts';
 
-/** Parses a positive whole number flag, naming the flag when it is not one. */
-export function positiveInt(value: unknown, flag: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const text = String(value);
-  if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new UsageError(`${flag} "${text}" must be a whole number of at least 1`);
-  return Number(text);
-}
+type Options = { project?: string; limit: number; start: number };
 
 /** `bbdc repo list`: repositories on the server or in one project; --limit caps the total, not the page size. */
 export const command = defineCommand<Options, RepoListOutput>({
@@ -28,29 +21,29 @@ export const command = defineCommand<Options, RepoListOutput>({
       value: 'KEY',
       description: 'Only repositories of this project (or ~user)',
     },
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: 'Maximum number of repositories (default 100)',
-    },
+    ...pagingFlags('repositories', 100),
   },
   outputSchema: 'repo-list',
   effect: 'safe',
-  examples: ['bbdc repo list --project PROJ --limit 500', 'bbdc repo list --json'],
+  examples: [
+    'bbdc repo list --project PROJ --limit 500',
+    'bbdc repo list --project ~alice',
+    'bbdc repo list --json',
+  ],
   parse: ({ flags }) => ({
     project: flags.project ? normalizeProjectKey(String(flags.project)) : undefined,
-    limit: positiveInt(flags.limit, '--limit', 100),
+    ...parsePaging(flags, 100),
   }),
   async run(o, deps) {
     const client = await deps.client();
     const path = o.project
       ? `/rest/api/latest/projects/${encodeURIComponent(o.project)}/repos`
       : '/rest/api/latest/repos';
-    const { values, truncated } = await collectPages<RestRepository>(client, path, {}, o.limit);
+    const { values, truncated } = await collectPages<RestRepository>(client, path, {}, o.limit, o.start);
     return { repositories: values.map(toRepository), count: values.length, truncated };
   },
   human(d, ui) {
+    if (!d.repositories.length) ui.notice('No repositories found.');
     ui.table(
       ['repository', 'name', 'visibility'],
       d.repositories.map((r) => [`${r.project}/${r.slug}`, r.name, r.public ? 'public' : 'private']),

@@ -1,0 +1,81 @@
+import type { ProjectOutput } from '../../../../generated/types/cli/output/project.ts';
+import { UsageError } from '../../../core/errors.ts';
+import { identify } from '../../api/identity.ts';
+import { getIfExists } from '../../api/optional.ts';
+import { projectPath, type RestProject, toProject } from '../../api/projects.ts';
+import { defineCommand } from '../../command.ts';
+import { normalizeProjectKey } from '../../config/remote-url.ts';
+import { httpPlan } from '../../output/http-plan.ts';
+import { printProject } from './get.ts';
+
+type Changes = { name?: string; description?: string; public?: boolean };
+type Options = { key: string; changes: Changes };
+
+/** The fields of `changes` that differ from the project as it is. */
+function differences(current: RestProject, changes: Changes): string[] {
+  const out: string[] = [];
+  if (changes.name !== undefined && changes.name !== current.name)
+    out.push(`name: ${current.name} -> ${changes.name}`);
+  if (changes.description !== undefined && changes.description !== (current.description ?? ''))
+    out.push(`description: "${current.description ?? ''}" -> "${changes.description}"`);
+  if (changes.public !== undefined && changes.public !== (current.public === true))
+    out.push(
+      `visibility: ${current.public ? 'public' : 'private'} -> ${changes.public ? 'public' : 'private'}`,
+    );
+  return out;
+}
+
+/** `bbdc project update <key>`: changes a project's name, description or visibility. */
+export const command = defineCommand<Options, ProjectOutput>({
+  name: 'project update',
+  summary: "Change a project's name, description or visibility",
+  args: [{ name: 'key', required: true, description: 'Project key' }],
+  flags: {
+    name: { type: 'string', value: 'NAME', description: 'New name' },
+    description: { type: 'string', value: 'TEXT', description: 'New description' },
+    visibility: {
+      type: 'string',
+      value: 'VISIBILITY',
+      choices: ['public', 'private'],
+      description: 'public or private',
+    },
+  },
+  outputSchema: 'project',
+  effect: 'mutating',
+  examples: ['bbdc project update PROJ --description "Payments team" --visibility private'],
+  parse: ({ args, flags }) => {
+    const changes: Changes = {};
+    if (flags.name !== undefined) changes.name = String(flags.name);
+    if (flags.description !== undefined) changes.description = String(flags.description);
+    if (flags.visibility !== undefined) changes.public = flags.visibility === 'public';
+    if (!Object.keys(changes).length)
+      throw new UsageError('nothing to change: pass --name, --description or --visibility');
+    return { key: normalizeProjectKey(args[0]), changes };
+  },
+  async plan(o, deps) {
+    const host = await deps.host();
+    const client = await deps.client(host);
+    const { username } = await identify(client, host.url);
+    const current = await getIfExists<RestProject>(client, projectPath(o.key));
+    const diff = current ? differences(current, o.changes) : [];
+    return httpPlan({
+      intent: `bbdc project update ${o.key}`,
+      host: host.url,
+      target: { type: 'project', id: o.key },
+      request: { method: 'PUT', path: projectPath(o.key), body: o.changes },
+      description: `update project ${o.key}`,
+      predicted: diff.length ? 'update' : 'no-op',
+      reasons: [`authenticated as ${username}`, ...diff],
+      blocking: current ? [] : [`project ${o.key} does not exist`],
+    });
+  },
+  async run(o, deps) {
+    const client = await deps.client();
+    const res = await client.request<RestProject>('PUT', projectPath(o.key), { body: o.changes });
+    return toProject(res.data);
+  },
+  human(d, ui) {
+    ui.line(`Updated project ${d.key}.`);
+    printProject(d, ui);
+  },
+});

@@ -1,0 +1,89 @@
+import type { RepositoryOutput } from '../../../../generated/types/cli/output/repository.ts';
+import { UsageError } from '../../../core/errors.ts';
+import { identify } from '../../api/identity.ts';
+import { getIfExists } from '../../api/optional.ts';
+import { type RestRepository, repoPath, toRepository } from '../../api/repositories.ts';
+import { repoFromArg } from '../../cli/repo-arg.ts';
+import { defineCommand } from '../../command.ts';
+import { httpPlan } from '../../output/http-plan.ts';
+import { printRepository, repoArg } from './get.ts';
+
+type Changes = { name?: string; description?: string; public?: boolean };
+type Options = { repo?: string; changes: Changes };
+
+function differences(current: RestRepository, changes: Changes): string[] {
+  const out: string[] = [];
+  if (changes.name !== undefined && changes.name !== current.name)
+    out.push(`name: ${current.name} -> ${changes.name}`);
+  if (changes.description !== undefined && changes.description !== (current.description ?? ''))
+    out.push(`description: "${current.description ?? ''}" -> "${changes.description}"`);
+  if (changes.public !== undefined && changes.public !== (current.public === true))
+    out.push(
+      `visibility: ${current.public ? 'public' : 'private'} -> ${changes.public ? 'public' : 'private'}`,
+    );
+  return out;
+}
+
+/** `bbdc repo update [repository]`: renames a repository or changes its description or visibility. */
+export const command = defineCommand<Options, RepositoryOutput>({
+  name: 'repo update',
+  summary: "Change a repository's name, description or visibility",
+  description:
+    'Renaming a repository changes its slug, and so its URLs; existing clones need a new remote URL.',
+  args: [repoArg],
+  flags: {
+    name: { type: 'string', value: 'NAME', description: 'New name (the slug follows it)' },
+    description: { type: 'string', value: 'TEXT', description: 'New description' },
+    visibility: {
+      type: 'string',
+      value: 'VISIBILITY',
+      choices: ['public', 'private'],
+      description: 'public or private',
+    },
+  },
+  outputSchema: 'repository',
+  effect: 'mutating',
+  examples: [
+    'bbdc repo update PROJ/api --description "Public API"',
+    'bbdc repo update --visibility public --dry-run',
+  ],
+  parse: ({ args, flags }) => {
+    const changes: Changes = {};
+    if (flags.name !== undefined) changes.name = String(flags.name);
+    if (flags.description !== undefined) changes.description = String(flags.description);
+    if (flags.visibility !== undefined) changes.public = flags.visibility === 'public';
+    if (!Object.keys(changes).length)
+      throw new UsageError('nothing to change: pass --name, --description or --visibility');
+    return { repo: args[0], changes };
+  },
+  async plan(o, deps) {
+    const repo = await repoFromArg(o.repo, deps);
+    const client = await deps.client(repo.host);
+    const { username } = await identify(client, repo.host.url);
+    const path = repoPath(repo.project, repo.slug);
+    const current = await getIfExists<RestRepository>(client, path);
+    const diff = current ? differences(current, o.changes) : [];
+    return httpPlan({
+      intent: `bbdc repo update ${repo.project}/${repo.slug}`,
+      host: repo.host.url,
+      target: { type: 'repository', id: `${repo.project}/${repo.slug}` },
+      request: { method: 'PUT', path, body: o.changes },
+      description: `update repository ${repo.project}/${repo.slug}`,
+      predicted: diff.length ? 'update' : 'no-op',
+      reasons: [`authenticated as ${username}`, ...diff],
+      blocking: current ? [] : [`repository ${repo.project}/${repo.slug} does not exist`],
+    });
+  },
+  async run(o, deps) {
+    const repo = await repoFromArg(o.repo, deps);
+    const client = await deps.client(repo.host);
+    const res = await client.request<RestRepository>('PUT', repoPath(repo.project, repo.slug), {
+      body: o.changes,
+    });
+    return toRepository(res.data);
+  },
+  human(d, ui) {
+    ui.line(`Updated ${d.project}/${d.slug}.`);
+    printRepository(d, ui);
+  },
+});

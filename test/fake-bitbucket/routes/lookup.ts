@@ -1,0 +1,49 @@
+// Finds the project or repository a route names, answering Bitbucket's 404 or 403 when it cannot be used.
+import { projectRank, rank, repoRank } from '../core-state.ts';
+import { bitbucketError, type RouteContext, type RouteResult } from '../route-types.ts';
+import type { FakeProject, FakeRepo } from '../state.ts';
+import { findProject, noSuchProject, visible } from './projects-repos.ts';
+
+/** The project in the path, or the 404 to answer. */
+export function projectOr404(ctx: RouteContext): FakeProject | RouteResult {
+  const p = findProject(ctx);
+  if (!p || (!p.public && !ctx.user)) return noSuchProject(ctx);
+  return p;
+}
+
+/** The repository in the path, or the 404 to answer. */
+export function repoOr404(ctx: RouteContext): FakeRepo | RouteResult {
+  const p = findProject(ctx);
+  const r =
+    p &&
+    ctx.state.repos.find((x) => x.projectKey === p.key && x.slug === ctx.params.repositorySlug.toLowerCase());
+  if (!r || !visible(ctx)(r))
+    return bitbucketError(
+      404,
+      `Repository ${ctx.params.projectKey}/${ctx.params.repositorySlug} does not exist.`,
+      'com.atlassian.bitbucket.repository.NoSuchRepositoryException',
+    );
+  return r;
+}
+
+/** True for the error answers the lookups return. */
+export function isResult(x: unknown): x is RouteResult {
+  return typeof (x as RouteResult).status === 'number';
+}
+
+const forbidden = (what: string) =>
+  bitbucketError(403, `You are not permitted to ${what}.`, 'com.atlassian.bitbucket.AuthorisationException');
+
+/** A 403 unless the caller holds `permission` (e.g. PROJECT_ADMIN) on the project. */
+export function needProject(ctx: RouteContext, p: FakeProject, permission: string): RouteResult | undefined {
+  return projectRank(ctx.state, ctx.user, p.key) >= rank(permission)
+    ? undefined
+    : forbidden(`do this in project ${p.key} without ${permission}`);
+}
+
+/** A 403 unless the caller holds `permission` (e.g. REPO_WRITE) on the repository. */
+export function needRepo(ctx: RouteContext, r: FakeRepo, permission: string): RouteResult | undefined {
+  return repoRank(ctx.state, ctx.user, r) >= rank(permission)
+    ? undefined
+    : forbidden(`do this in ${r.projectKey}/${r.slug} without ${permission}`);
+}
