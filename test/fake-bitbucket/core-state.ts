@@ -1,6 +1,7 @@
 // Data for the fake's core routes (git refs and commits, permission grants, groups), kept beside FakeState so
 // the shared state module stays small. It is created on first use for a FakeState and seeded deterministically.
 import { createHash } from 'node:crypto';
+import { pullRequestsOf } from './pull-request-state.ts';
 import type { FakeRepo, FakeState, FakeUser } from './state.ts';
 
 /** A commit: who wrote it, when, its parents and the paths it touched. */
@@ -14,10 +15,13 @@ export type FakeCommit = {
 };
 /** A tag: the commit it points at, and for an annotated tag its message and object hash. */
 export type FakeTag = { commit: string; message?: string; hash?: string };
-/** One repository's git data. */
+/**
+ * One repository's git data. Branch heads and the default branch live in the pull request data
+ * (pull-request-state.ts) so that branch commands and pull requests see the same branches.
+ */
 export type FakeGit = {
   commits: Map<string, FakeCommit>;
-  branches: Map<string, string>;
+  branches: Record<string, string>;
   tags: Map<string, FakeTag>;
   defaultBranch: string;
 };
@@ -57,6 +61,8 @@ export function sha(seed: string): string {
 /**
  * The git data of a repository. Seeded history: c1 README, c2 src/main.ts, c3 docs/guide.md on
  * feature/docs (from c1), c4 merges feature/docs into master. Tag v1.0 (annotated) points at c2.
+ * A repository the pull request data already gives branches keeps them (and its default branch);
+ * their tips become commits on top of c1.
  */
 export function gitOf(state: FakeState, repo: FakeRepo): FakeGit {
   const core = coreOf(state);
@@ -98,16 +104,36 @@ export function gitOf(state: FakeState, repo: FakeRepo): FakeGit {
         paths: ['docs/guide.md'],
       },
     ];
+    const prs = pullRequestsOf(state);
+    const key = `${repo.projectKey.toUpperCase()}/${repo.slug}`;
+    if (!prs.branches[key]) {
+      prs.branches[key] = { master: id(4), 'feature/docs': id(3) };
+      prs.defaultBranches[key] = 'master';
+    }
+    const branches = prs.branches[key];
+    for (const [name, tip] of Object.entries(branches)) {
+      if (!commits.some((c) => c.id === tip))
+        commits.push({
+          id: tip,
+          message: `Work on ${name}`,
+          author: 'bob',
+          timestamp: t0 + 240_000,
+          parents: [id(1)],
+          paths: [`${name}.txt`],
+        });
+    }
     git = {
       commits: new Map(commits.map((c) => [c.id, c])),
-      branches: new Map([
-        ['master', id(4)],
-        ['feature/docs', id(3)],
-      ]),
+      branches,
       tags: new Map([
         ['v1.0', { commit: id(2), message: 'First release', hash: sha(`${repo.id}:tag:v1.0`) }],
       ]),
-      defaultBranch: 'master',
+      get defaultBranch() {
+        return prs.defaultBranches[key] ?? 'main';
+      },
+      set defaultBranch(name: string) {
+        prs.defaultBranches[key] = name;
+      },
     };
     core.git.set(repo.id, git);
   }
@@ -121,7 +147,7 @@ export function resolveRef(git: FakeGit, ref: string): string | undefined {
     if (found.length === 1) return found[0];
   }
   const name = ref.replace(/^refs\/(heads|tags)\//, '');
-  if (!ref.startsWith('refs/tags/') && git.branches.has(name)) return git.branches.get(name);
+  if (!ref.startsWith('refs/tags/') && name in git.branches) return git.branches[name];
   if (!ref.startsWith('refs/heads/') && git.tags.has(name)) return git.tags.get(name)!.commit;
   return undefined;
 }

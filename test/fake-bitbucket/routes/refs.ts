@@ -23,8 +23,8 @@ const branchJson = (git: FakeGit, name: string) => ({
   id: `refs/heads/${name}`,
   displayId: name,
   type: 'BRANCH',
-  latestCommit: git.branches.get(name),
-  latestChangeset: git.branches.get(name),
+  latestCommit: git.branches[name],
+  latestChangeset: git.branches[name],
   isDefault: git.defaultBranch === name,
 });
 const tagJson = (git: FakeGit, name: string) => {
@@ -62,7 +62,9 @@ export const refRoutes: RouteTable = {
     auth: 'optional',
     handle: (ctx) =>
       withGit(ctx, undefined, (_r, git) => {
-        const names = [...git.branches.keys()].filter(byName(ctx.query.get('filterText'))).sort();
+        const names = Object.keys(git.branches)
+          .filter(byName(ctx.query.get('filterText')))
+          .sort();
         if (ctx.query.get('orderBy') !== 'ALPHABETICAL')
           names.sort((a, b) => Number(b === git.defaultBranch) - Number(a === git.defaultBranch));
         return page(
@@ -81,13 +83,13 @@ export const refRoutes: RouteTable = {
         const commit = body.startPoint && resolveRef(git, body.startPoint);
         if (!commit) return invalid(`startPoint: ${body.startPoint} is not a branch, tag or commit.`);
         const name = body.name.replace(/^refs\/heads\//, '');
-        if (git.branches.has(name))
+        if (name in git.branches)
           return bitbucketError(
             409,
             `Branch '${name}' already exists.`,
             'com.atlassian.bitbucket.repository.DuplicateRefException',
           );
-        git.branches.set(name, commit);
+        git.branches[name] = commit;
         return { status: 200, body: branchJson(git, name) };
       }),
   },
@@ -97,16 +99,16 @@ export const refRoutes: RouteTable = {
       withGit(ctx, 'REPO_WRITE', (_r, git) => {
         const body = (ctx.body ?? {}) as RefBody;
         const name = (body.name ?? '').replace(/^refs\/heads\//, '');
-        if (!git.branches.has(name))
+        if (!(name in git.branches))
           return bitbucketError(
             404,
             `Branch '${name}' does not exist.`,
             'com.atlassian.bitbucket.repository.NoSuchBranchException',
           );
         if (name === git.defaultBranch) return invalid(`The default branch '${name}' cannot be deleted.`);
-        if (body.endPoint && resolveRef(git, body.endPoint) !== git.branches.get(name))
+        if (body.endPoint && resolveRef(git, body.endPoint) !== git.branches[name])
           return bitbucketError(409, `Branch '${name}' has moved since ${body.endPoint}.`);
-        if (!body.dryRun) git.branches.delete(name);
+        if (!body.dryRun) delete git.branches[name];
         return { status: 204 };
       }),
   },
@@ -120,7 +122,7 @@ export const refRoutes: RouteTable = {
     handle: (ctx) =>
       withGit(ctx, 'REPO_ADMIN', (_r, git) => {
         const name = String(((ctx.body ?? {}) as RefBody).id ?? '').replace(/^refs\/heads\//, '');
-        if (!git.branches.has(name))
+        if (!(name in git.branches))
           return invalid(`id: refs/heads/${name} is not a branch of this repository.`);
         git.defaultBranch = name;
         return { status: 204 };
