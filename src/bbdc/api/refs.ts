@@ -1,0 +1,86 @@
+import type { Branch } from '../../../generated/types/cli/output/branch.ts';
+import type { Tag } from '../../../generated/types/cli/output/tag.ts';
+import type { RepoContext } from '../command.ts';
+import type { BitbucketClient } from './client.ts';
+import { getIfExists } from './optional.ts';
+import type { Page } from './paging.ts';
+import { repoPath } from './repositories.ts';
+
+/** A branch or tag as the Bitbucket REST API returns it. */
+export type RestRef = {
+  id: string;
+  displayId: string;
+  latestCommit?: string;
+  latestChangeset?: string;
+  isDefault?: boolean;
+  hash?: string;
+};
+
+/** The branch shape bbdc prints; `default` when it is (or `defaultName` names) the default branch. */
+export function toBranch(r: RestRef, defaultName?: string): Branch {
+  return {
+    name: r.displayId,
+    id: r.id,
+    latestCommit: r.latestCommit ?? r.latestChangeset ?? '',
+    default: r.isDefault === true || r.displayId === defaultName,
+  };
+}
+
+/** The tag shape bbdc prints. */
+export function toTag(r: RestRef): Tag {
+  const tag: Tag = { name: r.displayId, id: r.id, latestCommit: r.latestCommit ?? r.latestChangeset ?? '' };
+  if (r.hash) tag.hash = r.hash;
+  return tag;
+}
+
+/** True for a full or abbreviated commit id, which Bitbucket takes as is (never as refs/heads/<id>). */
+export function isCommitId(value: string): boolean {
+  return /^[0-9a-f]{7,40}$/i.test(value);
+}
+
+/** The start point Bitbucket expects: a commit id or full ref as given, a branch name as refs/heads/<name>. */
+export function startPoint(from: string): string {
+  if (isCommitId(from) || from.startsWith('refs/')) return from;
+  return `refs/heads/${from}`;
+}
+
+/** The branch named exactly `name`, found with the server-side filter, or undefined. */
+export async function findBranch(client: BitbucketClient, repo: RepoContext, name: string) {
+  const page = await client.get<Page<RestRef>>(`${repoPath(repo.project, repo.slug)}/branches`, {
+    filterText: name,
+    limit: 1000,
+  });
+  return page.values.find((b) => b.displayId === name || b.id === name);
+}
+
+/** The tag named `name`, or undefined. */
+export function findTag(client: BitbucketClient, repo: RepoContext, name: string) {
+  return getIfExists<RestRef>(
+    client,
+    `${repoPath(repo.project, repo.slug)}/tags/${encodeURIComponent(name)}`,
+  );
+}
+
+/** The repository's default branch, or undefined when it has none yet (an empty repository). */
+export function defaultBranch(client: BitbucketClient, repo: RepoContext) {
+  return getIfExists<RestRef>(client, `${repoPath(repo.project, repo.slug)}/default-branch`);
+}
+
+/** Why `from` cannot be a start point (no such commit, tag or branch), or undefined when it exists. */
+export async function missingStartPoint(
+  client: BitbucketClient,
+  repo: RepoContext,
+  from: string,
+): Promise<string | undefined> {
+  const where = `${repo.project}/${repo.slug}`;
+  if (isCommitId(from)) {
+    const commit = await getIfExists(client, `${repoPath(repo.project, repo.slug)}/commits/${from}`);
+    return commit ? undefined : `commit ${from} does not exist in ${where}`;
+  }
+  if (from.startsWith('refs/tags/')) {
+    const tag = await findTag(client, repo, from.slice('refs/tags/'.length));
+    return tag ? undefined : `tag ${from} does not exist in ${where}`;
+  }
+  const branch = await findBranch(client, repo, from.replace(/^refs\/heads\//, ''));
+  return branch ? undefined : `branch ${from} does not exist in ${where}`;
+}
