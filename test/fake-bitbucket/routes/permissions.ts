@@ -110,6 +110,26 @@ function revoke(scopeOf: (ctx: RouteContext) => Scope | RouteResult, kind: Kind)
   };
 }
 
+function groupsWithout(scopeOf: (ctx: RouteContext) => Scope | RouteResult) {
+  return {
+    auth: 'required' as const,
+    handle: (ctx: RouteContext) => {
+      const scope = scopeOf(ctx);
+      if (isResult(scope)) return scope;
+      if (scope.deny) return scope.deny;
+      const filter = ctx.query.get('filter')?.toLowerCase();
+      const granted = grantsOf(ctx.state, scope.id).groups;
+      const names = [...coreOf(ctx.state).groups.keys()]
+        .filter((g) => !granted.has(g) && (!filter || g.toLowerCase().includes(filter)))
+        .sort();
+      return page(
+        names.map((name) => ({ name, deletable: true })),
+        ctx.query,
+      );
+    },
+  };
+}
+
 /** Project (`_1`) and repository (`_2` and unsuffixed) permission operations. */
 export const permissionRoutes: RouteTable = {
   getUsersWithAnyPermission_1: list(projectScope, 'users'),
@@ -118,10 +138,12 @@ export const permissionRoutes: RouteTable = {
   setPermissionForGroups_1: grant(projectScope, 'groups'),
   revokePermissionsForUser_1: revoke(projectScope, 'users'),
   revokePermissionsForGroup_1: revoke(projectScope, 'groups'),
+  getGroupsWithoutAnyPermission_1: groupsWithout(projectScope),
   getUsersWithAnyPermission_2: list(repoScope, 'users'),
   getGroupsWithAnyPermission_2: list(repoScope, 'groups'),
   setPermissionForUser: grant(repoScope, 'users'),
   setPermissionForGroup: grant(repoScope, 'groups'),
   revokePermissionsForUser_2: revoke(repoScope, 'users'),
   revokePermissionsForGroup_2: revoke(repoScope, 'groups'),
+  getGroupsWithoutAnyPermission_2: groupsWithout(repoScope),
 };

@@ -1,0 +1,4 @@
+import { permissionList } from '../permissions/factory.ts';
+
+/** `bbdc project permissions users list`. */
+export const command = permissionList('project', 'user');

@@ -1,0 +1,4 @@
+import { permissionList } from '../permissions/factory.ts';
+
+/** `bbdc repo permissions users list`. */
+export const command = permissionList('repository', 'user');
