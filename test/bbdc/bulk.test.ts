@@ -6,6 +6,7 @@ import type { BulkPlan } from '../../generated/types/cli/bulk/plan.ts';
 import type { BulkStatus } from '../../generated/types/cli/bulk/status.ts';
 import { createAjv, formatSchemaErrors } from '../../src/core/schema.ts';
 import { bulkState } from '../fake-bitbucket/bulk-state.ts';
+import { grantsOf } from '../fake-bitbucket/core-state.ts';
 import { opsState } from '../fake-bitbucket/ops-state.ts';
 import { bitbucketError } from '../fake-bitbucket/route-types.ts';
 import { repoSettingsRoutes } from '../fake-bitbucket/routes/repo-settings.ts';
@@ -173,8 +174,8 @@ test('apply over 200 repositories: one target fails, its later operations are sk
     ],
   );
   const bulk = bulkState(fake.state);
-  assert.is(bulk.permissions['BIG/repo-0001|user|bob'], 'REPO_WRITE');
-  assert.is(bulk.permissions['BIG/repo-0200|group|developers'], 'REPO_READ');
+  assert.is(grantsOf(fake.state, 'BIG/repo-0001').users.get('bob'), 'REPO_WRITE');
+  assert.is(grantsOf(fake.state, 'BIG/repo-0200').groups.get('developers'), 'REPO_READ');
   assert.is(
     opsState(fake.state).webhooks.filter((h) => h.name === 'ci' && h.target.startsWith('BIG/')).length,
     200,

@@ -1,5 +1,5 @@
-// Routes for the settings bulk apply writes that no command routes yet: repository permissions, default tasks,
-// and updating a required-builds merge check.
+// Routes for the settings bulk apply writes that no command routes yet: default tasks and updating a
+// required-builds merge check. Repository permissions are served by routes/permissions.ts (core-state grants).
 import { bulkState, type FakeDefaultTask } from '../bulk-state.ts';
 import { opsState } from '../ops-state.ts';
 import {
@@ -13,7 +13,6 @@ import {
 import { adminScope, isError, type RouteScope } from './scope.ts';
 
 const validation = 'com.atlassian.bitbucket.validation.ArgumentValidationException';
-const permissions = ['REPO_READ', 'REPO_WRITE', 'REPO_ADMIN'];
 
 /** A route on a repository the caller administers. */
 function adminRoute(handle: (ctx: RouteContext, scope: RouteScope) => RouteResult): Route {
@@ -26,25 +25,6 @@ function adminRoute(handle: (ctx: RouteContext, scope: RouteScope) => RouteResul
   };
 }
 
-function setPermission(kind: 'user' | 'group'): Route {
-  return adminRoute((ctx, scope) => {
-    const name = ctx.query.get('name') ?? '';
-    const permission = ctx.query.get('permission') ?? '';
-    if (!permissions.includes(permission))
-      return bitbucketError(400, `permission: must be one of ${permissions.join(', ')}.`, validation);
-    const known =
-      kind === 'user'
-        ? ctx.state.users.some((u) => u.name === name)
-        : bulkState(ctx.state).groups.includes(name);
-    if (!known)
-      return kind === 'user'
-        ? bitbucketError(404, `No such user: ${name}.`, 'com.atlassian.bitbucket.user.NoSuchUserException')
-        : bitbucketError(404, `No such group: ${name}.`, 'com.atlassian.bitbucket.user.NoSuchGroupException');
-    bulkState(ctx.state).permissions[`${scope.id}|${kind}|${name}`] = permission;
-    return { status: 204 };
-  });
-}
-
 type Matcher = FakeDefaultTask['sourceMatcher'];
 const taskJson = ({ repo: _repo, ...t }: FakeDefaultTask) => t;
 function taskBody(ctx: RouteContext): RouteResult | Omit<FakeDefaultTask, 'id' | 'repo'> {
@@ -55,10 +35,8 @@ function taskBody(ctx: RouteContext): RouteResult | Omit<FakeDefaultTask, 'id' |
   return { description: b.description, sourceMatcher: b.sourceMatcher, targetMatcher: b.targetMatcher };
 }
 
-/** Permissions, default tasks and required-builds updates of repositories. */
+/** Default tasks and required-builds updates of repositories. */
 export const bulkRoutes: RouteTable = {
-  setPermissionForUser: setPermission('user'),
-  setPermissionForGroup: setPermission('group'),
   getDefaultTasks_1: adminRoute((ctx, scope) =>
     page(
       bulkState(ctx.state)
