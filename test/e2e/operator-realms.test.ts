@@ -283,7 +283,7 @@ test('a foreign Secret in the way is a SecretConflict; deleting it recovers on t
     namespace: team,
     body: { metadata: { name: 'api-credentials' }, stringData: { mine: 'yes' } },
   });
-  await env.apply(client(team, 'api', { type: 'bearer-only' }) as never);
+  await env.apply(client(team, 'api', { type: 'bearer-only', standardFlow: false }) as never);
   const s = await waitStatus(
     env,
     'identityclients',
