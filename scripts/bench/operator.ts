@@ -46,7 +46,10 @@ async function servers(env: TestEnv): Promise<void> {
   const ns = await env.namespace('bench-servers');
   await grantSecretAccess(env, ns);
   await databaseCluster(env, ns, 'pg');
-  const op = await startOperator(env, { args: ['--drift-interval=60s'] });
+  const op = await startOperator(env, {
+    args: ['--drift-interval=60s'],
+    env: { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '' },
+  });
   const started = performance.now();
   await Promise.all(
     Array.from({ length: count }, (_, i) => env.apply(identityServer(ns, `kc-${i}`, 'pg') as never)),
