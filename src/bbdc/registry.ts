@@ -140,6 +140,8 @@ export const registry: RegistryEntry[] = [
     'repo settings default-reviewers delete',
     () => import('./commands/repo/settings/default-reviewers-delete.ts'),
   ),
+  entry('search repos', () => import('./commands/search/repos.ts')),
+  entry('search prs', () => import('./commands/search/prs.ts')),
 ];
 
 /** Group summaries shown by `bbdc --help` and `bbdc <group> --help`. */
@@ -181,6 +183,7 @@ export const groups: Record<string, string> = {
   'repo settings auto-decline': 'Whether inactive pull requests are declined',
   'repo settings reviewer-groups': 'Groups of users added as reviewers together',
   'repo settings default-reviewers': 'Reviewers added to new pull requests by branch',
+  search: 'Find repositories, commits and pull requests with filters (not code search)',
 };
 
 /** Loads every command definition, in registry order. */

@@ -271,6 +271,8 @@ const scenarios: [string, string[]][] = [
     'repo settings default-reviewers delete',
     ['repo', 'settings', 'default-reviewers', 'delete', '1', '-R', 'PROJ/api'],
   ],
+  ['search repos', ['search', 'repos', 'api']],
+  ['search prs', ['search', 'prs', 'login', '-R', 'PROJ/api']],
   ['auth logout', ['auth', 'logout']],
   ['update', ['update']],
 ];

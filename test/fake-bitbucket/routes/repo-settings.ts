@@ -112,7 +112,7 @@ function updatePrSettings(ctx: RouteContext, scope: RouteScope): RouteResult {
   return { status: 200, body: prSettingsJson(ctx, scope) };
 }
 
-const scopeJson = (ctx: RouteContext, scope: RouteScope, where: string) => ({
+const scopeJson = (scope: RouteScope, where: string) => ({
   type: where === scope.id ? 'REPOSITORY' : where === scope.project ? 'PROJECT' : 'GLOBAL',
   resourceId: where === scope.id ? scope.repoId : 1,
 });
@@ -125,14 +125,14 @@ const inherited = <T>(map: Record<string, T>, scope: RouteScope): [T | undefined
 
 function autoMergeJson(ctx: RouteContext, scope: RouteScope) {
   const [enabled, where] = inherited(opsState(ctx.state).autoMerge, scope);
-  return { enabled: enabled ?? false, restrictionState: 'NONE', scope: scopeJson(ctx, scope, where) };
+  return { enabled: enabled ?? false, restrictionState: 'NONE', scope: scopeJson(scope, where) };
 }
 function autoDeclineJson(ctx: RouteContext, scope: RouteScope) {
   const [s, where] = inherited(opsState(ctx.state).autoDecline, scope);
   return {
     enabled: s?.enabled ?? false,
     inactivityWeeks: s?.inactivityWeeks ?? 4,
-    scope: scopeJson(ctx, scope, where),
+    scope: scopeJson(scope, where),
   };
 }
 
