@@ -218,6 +218,13 @@ const scenarios: [string, string[]][] = [
   ['pr decline', ['pr', 'decline', '4', '-R', 'PROJ/api']],
   ['pr reopen', ['pr', 'reopen', '4', '-R', 'PROJ/api']],
   ['pr delete', ['pr', 'delete', '4', '-R', 'PROJ/api']],
+  ['pr comment list', ['pr', 'comment', 'list', '2', '-R', 'PROJ/api']],
+  ['pr comment add', ['pr', 'comment', 'add', '2', '-R', 'PROJ/api', '--body', 'Schema check']],
+  ['pr comment resolve', ['pr', 'comment', 'resolve', '2', '100', '-R', 'PROJ/api']],
+  ['pr task list', ['pr', 'task', 'list', '2', '-R', 'PROJ/api']],
+  ['pr task create', ['pr', 'task', 'create', '2', '-R', 'PROJ/api', '--body', 'Schema check']],
+  ['pr task resolve', ['pr', 'task', 'resolve', '2', '101', '-R', 'PROJ/api']],
+  ['pr task delete', ['pr', 'task', 'delete', '2', '101', '-R', 'PROJ/api']],
   ['build status get', ['build', 'status', 'get', '3f1c2e8d9b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d']],
   [
     'build status set',
