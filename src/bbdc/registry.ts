@@ -148,6 +148,7 @@ export const registry: RegistryEntry[] = [
     () => import('./commands/repo/settings/default-reviewers-delete.ts'),
   ),
   entry('search repos', () => import('./commands/search/repos.ts')),
+  entry('search commits', () => import('./commands/search/commits.ts')),
   entry('search prs', () => import('./commands/search/prs.ts')),
 ];
 

@@ -279,6 +279,7 @@ const scenarios: [string, string[]][] = [
     ['repo', 'settings', 'default-reviewers', 'delete', '1', '-R', 'PROJ/api'],
   ],
   ['search repos', ['search', 'repos', 'api']],
+  ['search commits', ['search', 'commits', '--author', 'alice', '-R', 'PROJ/api']],
   ['search prs', ['search', 'prs', 'login', '-R', 'PROJ/api']],
   ['auth logout', ['auth', 'logout']],
   ['update', ['update']],

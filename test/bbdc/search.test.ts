@@ -72,8 +72,8 @@ test('search prs filters by text, author, state and target branch on the reposit
   );
 });
 
-test('the help of each search command says it is not code search', async () => {
-  for (const verb of ['repos', 'prs']) {
+test('the help of every search command says it is not code search', async () => {
+  for (const verb of ['repos', 'commits', 'prs']) {
     const r = await run(['search', verb, '--help']);
     assert.match(r.stdout, 'not code search', verb);
   }
