@@ -253,6 +253,15 @@ function seed(): PullRequestData {
   return {
     pullRequests: [login, search, crash],
     builds: {
+      [sha(5)]: [
+        {
+          key: 'ci-build',
+          name: 'Build',
+          state: 'SUCCESSFUL',
+          url: 'https://ci.example.test/3',
+          updated: t0 + 20_500,
+        },
+      ],
       [sha(2)]: [
         {
           key: 'ci-build',

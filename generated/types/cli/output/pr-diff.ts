@@ -6,6 +6,10 @@
 export interface PrDiffOutput {
   pullRequest: number;
   repository: string;
+  /**
+   * a diffstat: no patches
+   */
+  stat: boolean;
   additions: number;
   deletions: number;
   files: DiffFile[];

@@ -1,0 +1,65 @@
+import type { PrAutoMergeOutput } from '../../../../generated/types/cli/output/pr-auto-merge.ts';
+import { parsePrId, prPath, type RestPullRequest, readMergeability } from '../../api/pull-requests.ts';
+import { defineCommand } from '../../command.ts';
+import { printAutoMerge, readAutoMerge } from './auto-merge-request.ts';
+import { mergeStrategies } from './merge.ts';
+import { planPrChange, prContext, prIdArg } from './pr-context.ts';
+
+type Options = { id: number; strategy?: string };
+
+type RestAutoMergeResult = {
+  autoMergeProcessingStatus: NonNullable<PrAutoMergeOutput['outcome']>;
+  pullRequest?: RestPullRequest;
+};
+
+// Live servers take {strategyId} here (shared/spec/DECISIONS.md), not the documented merge request body.
+const body = (o: Options) => (o.strategy ? { strategyId: o.strategy } : {});
+
+/** `bbdc pr auto-merge enable <id>`: merge by itself once the merge checks pass (at once if they already do). */
+export const command = defineCommand<Options, PrAutoMergeOutput>({
+  name: 'pr auto-merge enable',
+  summary: 'Merge a pull request automatically once its merge checks pass',
+  description: 'If the pull request can merge already, the server merges it at once.',
+  args: [prIdArg],
+  flags: {
+    strategy: { type: 'string', value: 'STRATEGY', choices: mergeStrategies, description: 'Merge strategy' },
+  },
+  outputSchema: 'pr-auto-merge',
+  effect: 'mutating',
+  examples: ['bbdc pr auto-merge enable 42 --strategy squash --dry-run'],
+  parse: ({ args, flags }) => ({ id: parsePrId(args[0]), strategy: flags.strategy as string | undefined }),
+  plan: (o, deps) =>
+    planPrChange(deps, o.id, `bbdc pr auto-merge enable ${o.id}`, async (pr, { repo, client }) => {
+      const current = pr.state === 'OPEN' ? await readAutoMerge(client, repo, o.id) : undefined;
+      const m = pr.state === 'OPEN' ? await readMergeability(client, repo, o.id) : undefined;
+      const same = current && (current.strategyId ?? undefined) === o.strategy;
+      return {
+        description: `turn on auto-merge for pull request #${o.id}${o.strategy ? ` with ${o.strategy}` : ''}`,
+        method: 'POST',
+        path: prPath(repo, o.id, '/auto-merge'),
+        body: body(o),
+        predictedAction: same ? 'no-op' : 'update',
+        reasons: [
+          current ? 'auto-merge is already on' : 'auto-merge is off',
+          ...(m?.mergeable ? ['its merge checks pass now, so the server would merge it at once'] : []),
+        ],
+        blockingReasons: pr.state === 'OPEN' ? [] : [`pull request #${o.id} is ${pr.state}`],
+      };
+    }),
+  async run(o, deps) {
+    const { repo, client } = await prContext(deps);
+    const res = await client.request<RestAutoMergeResult>('POST', prPath(repo, o.id, '/auto-merge'), {
+      body: body(o),
+    });
+    const outcome = res.data.autoMergeProcessingStatus;
+    return {
+      pullRequest: o.id,
+      repository: `${repo.project}/${repo.slug}`,
+      enabled: outcome !== 'MERGED' && outcome !== 'CANCELLED',
+      ...(o.strategy && { strategy: o.strategy }),
+      outcome,
+      ...(res.data.pullRequest && { state: res.data.pullRequest.state }),
+    };
+  },
+  human: printAutoMerge,
+});
