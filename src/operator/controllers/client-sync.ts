@@ -30,9 +30,14 @@ export const ownerOf = (client: IdentityClient) => `${client.metadata.namespace}
 export function desiredClient(client: IdentityClient): ClientRepresentation {
   const compiled = compileClient(client);
   const mappers = (compiled.protocolMappers ?? []).map((m) => m.name).join(',');
+  // Keycloak drops attributes with an empty value, so an empty list is left out (else it would be drift forever).
   return {
     ...compiled,
-    attributes: { ...compiled.attributes, [ownerAttribute]: ownerOf(client), [mappersAttribute]: mappers },
+    attributes: {
+      ...compiled.attributes,
+      [ownerAttribute]: ownerOf(client),
+      ...(mappers ? { [mappersAttribute]: mappers } : {}),
+    },
   };
 }
 

@@ -25,6 +25,10 @@ const client: IdentityClient = {
 test('drift: reordered redirect URIs and Keycloak-only fields are no drift; a changed URI or flag is', () => {
   const desired = desiredClient(client);
   assert.is(desired.attributes?.[ownerAttribute], 'team/web');
+  assert.not.ok(
+    'realmforge.dev/managed-mappers' in (desired.attributes ?? {}),
+    'no empty attribute: Keycloak would drop it',
+  );
   const live = {
     ...desired,
     id: 'x',
