@@ -170,7 +170,12 @@ test('/metrics exposes every series the operator documents', async () => {
   ]) {
     assert.ok(text.includes(name), `${name} is exported`);
   }
-  assert.match(text, /realmforge_resources\{kind="IdentityServer",phase="Ready"\} 1/);
+  // The drift test above rolled the Deployment twice: wait for the server to be counted Ready again.
+  await eventually('the server to be counted Ready', 180_000, async () =>
+    /realmforge_resources\{kind="IdentityServer",phase="Ready"\} 1/.test(await operator.metrics())
+      ? true
+      : undefined,
+  );
   assert.is((await fetch(`${operator.metricsUrl}/healthz`)).status, 200);
   assert.is((await fetch(`${operator.metricsUrl}/readyz`)).status, 200);
   const line = operator.logs().find((l) => l.msg === 'reconciled' && l.kind === 'IdentityServer');
