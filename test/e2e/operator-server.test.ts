@@ -178,7 +178,9 @@ test('/metrics exposes every series the operator documents', async () => {
   );
   assert.is((await fetch(`${operator.metricsUrl}/healthz`)).status, 200);
   assert.is((await fetch(`${operator.metricsUrl}/readyz`)).status, 200);
-  const line = operator.logs().find((l) => l.msg === 'reconciled' && l.kind === 'IdentityServer');
+  const line = operator
+    .logs()
+    .find((l) => l.msg === 'reconciled' && l.kind === 'IdentityServer' && l.namespace === ns);
   assert.ok(
     line && line.namespace === ns && typeof line.durationMs === 'number' && line.result === 'success',
     'one JSON line per reconcile',
