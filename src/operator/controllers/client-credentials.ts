@@ -6,6 +6,7 @@ import { RealmforgeError } from '../../core/errors.ts';
 import { apiVersion, type KubeObject } from '../compile/kube-object.ts';
 import type { Deps } from '../runtime/deps.ts';
 import { applyReason, withAppliedHash } from '../runtime/desired-state.ts';
+import { readSecret } from './read-secret.ts';
 import { StuckError } from './stuck-error.ts';
 
 /** The OIDC endpoints of a realm, as written to the Secret and the client's status. */
@@ -86,15 +87,14 @@ export function credentialsSecret(
   };
 }
 
-/** Reads the Secret; a 403 becomes a RealmforgeError of kind auth naming the binding to create. */
+/** Reads the Secret; a 403 becomes a StuckError (SecretAccessDenied) naming the binding to create. */
 export async function readCredentialsSecret(
   deps: Deps,
   client: IdentityClient,
 ): Promise<KubeObject | undefined> {
   const namespace = client.metadata.namespace ?? 'default';
-  const name = credentialsSecretName(client);
   try {
-    return await deps.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name });
+    return await readSecret(deps, namespace, credentialsSecretName(client));
   } catch (error) {
     if (error instanceof RealmforgeError && error.kind === 'auth') {
       throw new StuckError(

@@ -264,9 +264,10 @@ export async function syncClient(
   }
   const base = `/${enc(realm)}/clients/${enc(live.id ?? '')}`;
   const { protocolMappers: _, defaultClientScopes: _d, optionalClientScopes: _o, ...fields } = desired;
-  if (clientDrift(fields, live).length) {
+  const drift = clientDrift(fields, live);
+  if (drift.length) {
     await admin.call(ns, 'PUT', base, { ...fields, id: live.id });
-    writes.push(`update client (${clientDrift(fields, live).join(', ')})`);
+    writes.push(`update client (${drift.join(', ')})`);
   }
   await syncMappers(admin, ns, base, desired, live, writes);
   await syncScopes(admin, ns, realm, base, desired, live, writes);

@@ -24,6 +24,7 @@ import { deleteClient, disableClient, syncClient } from './client-sync.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from './finalizer.ts';
 import { realmIssuer, serverReady } from './identity-realm.ts';
 import { getRealm, getResource, getServer, realmKeyOf, serverKeyOf } from './owner-server.ts';
+import { secretValue } from './read-secret.ts';
 import { type Phase, phaseStatus, writeStatus } from './resource-status.ts';
 import { StuckError } from './stuck-error.ts';
 
@@ -60,7 +61,7 @@ async function finalize(deps: KeycloakDeps, client: IdentityClient, realm: Ident
   return { outcome: { phase: 'Deleted' } };
 }
 
-async function secretValue(
+async function clientSecretOf(
   admin: AdminClient,
   client: IdentityClient,
   realm: string,
@@ -69,8 +70,7 @@ async function secretValue(
   stored?: string,
 ) {
   if ((client.spec.type ?? 'confidential') !== 'confidential') return undefined;
-  if (known) return known;
-  if (stored) return Buffer.from(stored, 'base64').toString('utf8');
+  if (known ?? stored) return known ?? stored;
   const res = await admin.call<{ value?: string }>(
     client.metadata.namespace ?? 'default',
     'GET',
@@ -127,8 +127,8 @@ export function identityClientController(deps: KeycloakDeps) {
       const sync = await syncClient(admin, realmName, client);
       const urls = serverEndpoints(resolveServer(server));
       const endpoints = realmEndpoints(urls.public ?? urls.internal, realmIssuer(server, realmName));
-      const stored = (live?.data as Record<string, string> | undefined)?.['client-secret'];
-      const clientSecret = await secretValue(admin, client, realmName, sync.uuid, sync.secret, stored);
+      const stored = secretValue(live, 'client-secret');
+      const clientSecret = await clientSecretOf(admin, client, realmName, sync.uuid, sync.secret, stored);
       const desired = credentialsSecret(client, { clientId, clientSecret, realm: realmName, endpoints });
       if (await syncCredentialsSecret(deps, desired, live)) sync.writes.push('credentials Secret');
       const { keycloakUrl: _, ...statusEndpoints } = endpoints;

@@ -1,6 +1,43 @@
-// Reading one key of a Secret named by a resource (an SMTP password, for example), with errors that say what to do.
+// Reading Secrets the operator is granted per namespace: a forbidden read says which RoleBinding to create.
 import { RealmforgeError } from '../../core/errors.ts';
+import type { KubeObject } from '../compile/kube-object.ts';
 import type { Deps } from '../runtime/deps.ts';
+
+/** Credentials as Secrets hold them (keys username and password). */
+export type Credentials = { username: string; password: string };
+
+/** Secret `namespace/name`, or undefined when absent; a 403 names the binding to create. */
+export async function readSecret(
+  deps: Deps,
+  namespace: string,
+  name: string,
+): Promise<KubeObject | undefined> {
+  try {
+    return await deps.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name });
+  } catch (error) {
+    if (error instanceof RealmforgeError && error.kind === 'auth') {
+      throw new RealmforgeError(
+        'auth',
+        `cannot read Secret ${namespace}/${name}: bind ClusterRole keycloak-operator-namespace-access to the operator's ServiceAccount in namespace ${namespace}`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/** The decoded value of `key` in a Secret's data, if present. */
+export function secretValue(secret: KubeObject | undefined, key: string): string | undefined {
+  const value = (secret?.data as Record<string, string> | undefined)?.[key];
+  return value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8');
+}
+
+/** The username and password of a credentials Secret, when both are set. */
+export function decodeCredentials(secret: KubeObject | undefined): Credentials | undefined {
+  const username = secretValue(secret, 'username');
+  const password = secretValue(secret, 'password');
+  return username && password ? { username, password } : undefined;
+}
 
 /** The decoded value of `ref.key` in Secret `namespace/ref.name`. */
 export async function readSecretKey(
@@ -8,22 +45,9 @@ export async function readSecretKey(
   namespace: string,
   ref: { name: string; key: string },
 ): Promise<string> {
-  let secret: Awaited<ReturnType<Deps['kube']['get']>>;
-  try {
-    secret = await deps.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: ref.name });
-  } catch (error) {
-    if (error instanceof RealmforgeError && error.kind === 'auth') {
-      throw new RealmforgeError(
-        'auth',
-        `cannot read Secret ${namespace}/${ref.name}: bind ClusterRole keycloak-operator-namespace-access to the operator's ServiceAccount in namespace ${namespace}`,
-        { cause: error },
-      );
-    }
-    throw error;
-  }
-  const value = (secret?.data as Record<string, string> | undefined)?.[ref.key];
+  const value = secretValue(await readSecret(deps, namespace, ref.name), ref.key);
   if (value === undefined) {
     throw new RealmforgeError('validation', `Secret ${namespace}/${ref.name} has no key "${ref.key}"`);
   }
-  return Buffer.from(value, 'base64').toString('utf8');
+  return value;
 }

@@ -4,6 +4,7 @@
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import { RealmforgeError } from '../../core/errors.ts';
 import { resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
+import { decodeCredentials, readSecret } from '../controllers/read-secret.ts';
 import type { Deps } from '../runtime/deps.ts';
 import type { AdminClient } from './admin-client.ts';
 
@@ -22,22 +23,13 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
   return {
     async forServer(server) {
       const resolved = resolveServer(server);
-      const ref = {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        namespace: resolved.namespace,
-        name: resolved.adminSecretName,
-      };
-      const secret = await deps.kube.get(ref);
-      const data = secret?.data as Record<string, string> | undefined;
-      if (!data?.username || !data.password) {
+      const admin = decodeCredentials(await readSecret(deps, resolved.namespace, resolved.adminSecretName));
+      if (!admin) {
         throw new RealmforgeError(
           'not_found',
           `Secret ${resolved.namespace}/${resolved.adminSecretName} with the admin account is missing or incomplete`,
         );
       }
-      const text = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
-      const admin = { username: text(data.username), password: text(data.password) };
       const baseUrl = deps.endpoints.resolve(serverEndpoints(resolved).internal).replace(/\/$/, '');
       const key = `${resolved.namespace}/${resolved.name}|${baseUrl}|${admin.username}|${admin.password}`;
       let client = cache.get(key);

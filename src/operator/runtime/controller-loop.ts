@@ -25,12 +25,16 @@ export type LoopDeps = {
 /** Starts the loop for `kind`; add keys to its queue. */
 export function controllerLoop(kind: string, reconcile: Reconciler, deps: LoopDeps): WorkQueue {
   const { clock, logger, metrics } = deps;
+  // The last phase of every key; the gauge moves by one when a key's phase changes (never a recount).
   const phases = new Map<string, string>();
-  const countPhases = () => {
-    for (const phase of ['Pending', 'Provisioning', 'Ready', 'Failed']) {
-      const count = [...phases.values()].filter((p) => p === phase).length;
-      metrics.resourcesByPhase.set({ kind, phase }, count);
-    }
+  const setPhase = (key: string, phase: string | undefined) => {
+    const previous = phases.get(key);
+    if (previous === phase) return;
+    if (previous) metrics.resourcesByPhase.dec({ kind, phase: previous });
+    if (phase) {
+      phases.set(key, phase);
+      metrics.resourcesByPhase.inc({ kind, phase });
+    } else phases.delete(key);
   };
   const queue: WorkQueue = new WorkQueue(
     async (key) => {
@@ -41,9 +45,8 @@ export function controllerLoop(kind: string, reconcile: Reconciler, deps: LoopDe
         const result = await reconcile(key);
         metrics.reconcileTotal.inc({ kind, result: 'success' });
         const phase = result.outcome?.phase;
-        if (!result.outcome || phase === 'Deleted') phases.delete(key);
-        else if (phase) phases.set(key, phase);
-        countPhases();
+        if (!result.outcome || phase === 'Deleted') setPhase(key, undefined);
+        else if (phase) setPhase(key, phase);
         const ms = clock.now() - started;
         logger.info('reconciled', {
           kind,

@@ -86,17 +86,17 @@ export function startWatch(
     deps.logger.warn('watch ended; restarting', { kind: type.kind, error: message, retryInMs: delay });
     timer = deps.clock.setTimer(delay, () => {
       timer = undefined;
-      if (!stopped)
-        informer.start().then(() => {
-          synced = true;
-        }, restart);
+      if (!stopped) start();
     });
   };
   informer.on('error', restart);
   // start() resolves once the first list is cached and the watch is open.
-  informer.start().then(() => {
-    synced = true;
-  }, restart);
+  function start() {
+    informer.start().then(() => {
+      synced = true;
+    }, restart);
+  }
+  start();
   return {
     keys: () =>
       informer
