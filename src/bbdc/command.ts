@@ -76,8 +76,8 @@ export interface CommandDeps extends Deps {
   clientFor(url: string, credentials: Credentials | undefined): Promise<BitbucketClient>;
 }
 
-/** Parsed command line handed to a command's parse function. */
-export type ParsedInput = { args: string[]; flags: Record<string, unknown> };
+/** Parsed command line handed to a command's parse function; `passthrough` is what followed `--`. */
+export type ParsedInput = { args: string[]; flags: Record<string, unknown>; passthrough?: string[] };
 
 /** One command: everything the CLI, help, docs, the MCP server and completions need. */
 export interface CommandDefinition<O = unknown, D = unknown> {
@@ -87,6 +87,8 @@ export interface CommandDefinition<O = unknown, D = unknown> {
   description?: string;
   args: ArgSpec[];
   flags: Record<string, FlagSpec>;
+  /** What arguments after `--` are handed to (e.g. `git clone flags`); commands without it take none. */
+  passthrough?: string;
   /** File name under schemas/cli/output/ without `.schema.json`. */
   outputSchema: string;
   /** `safe` commands only read; `mutating` ones change the server or the local configuration. */

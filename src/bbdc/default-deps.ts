@@ -8,9 +8,14 @@ import { editText, readAll } from './editor.ts';
 import { promptLine } from './prompt.ts';
 import { readVersion } from './version.ts';
 
-const git: GitRunner = (args, cwd) =>
+const git: GitRunner = (args, cwd, options = {}) =>
   new Promise((resolve) => {
-    const child = spawn('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env =
+      options.env &&
+      (Object.fromEntries(
+        Object.entries(options.env).filter(([, v]) => v !== undefined),
+      ) as NodeJS.ProcessEnv);
+    const child = spawn('git', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {

@@ -11,10 +11,14 @@ export interface Keyring {
   delete(service: string, account: string): Promise<boolean>;
 }
 
-/** Runs `git` with arguments in a directory; never throws for a non-zero exit. */
+/**
+ * Runs `git` with arguments in a directory, stdin closed; never throws for a non-zero exit, and answers code 127
+ * when git cannot be started (not installed). `env`, when given, is git's whole environment.
+ */
 export type GitRunner = (
   args: string[],
   cwd: string,
+  options?: { env?: Readonly<Record<string, string | undefined>> },
 ) => Promise<{ code: number; stdout: string; stderr: string }>;
 
 /** Time, injectable so retries and backoff can be tested without waiting. */

@@ -9,7 +9,8 @@ function section(c: AnyCommand): string[] {
   const args = c.args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
   const lines = [`### bbdc ${c.name}`, '', `${c.summary}.`, ''];
   if (c.description) lines.push(c.description, '');
-  lines.push('```', `bbdc ${c.name}${args ? ` ${args}` : ''} [flags]`, '```', '');
+  const rest = c.passthrough ? ` [-- <${c.passthrough}>]` : '';
+  lines.push('```', `bbdc ${c.name}${args ? ` ${args}` : ''} [flags]${rest}`, '```', '');
   if (c.args.length)
     lines.push(
       '| Argument | Description |',

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -8,6 +8,7 @@ import { readVersion } from '../../src/bbdc/version.ts';
 import { createAjv, formatSchemaErrors } from '../../src/core/schema.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
+import { bareRepo, fakeSsh } from './helpers/git-remote.ts';
 import { startReleaseServer } from './helpers/release-server.ts';
 import { createWorld, memoryKeyring } from './helpers/world.ts';
 
@@ -19,8 +20,13 @@ const envelope = ajv.compile(load('envelope.schema.json'));
 const plan = ajv.compile(load('plan.schema.json'));
 let fake: Awaited<ReturnType<typeof withFake>>;
 let releases: Awaited<ReturnType<typeof startReleaseServer>>;
+// The clone scenarios clone PROJ/api over an ssh stand-in serving this directory.
+const remotes = mkdtempSync(join(tmpdir(), 'bbdc-output-remotes-'));
+let ssh: ReturnType<typeof fakeSsh>;
 test.before(async () => {
   fake = await withFake();
+  bareRepo(remotes, 'proj/api.git', { 'README.md': '# api\n' });
+  ssh = fakeSsh(remotes, remotes);
   // bbdc update's scenario: the latest release is the running version, so it reports up-to-date.
   releases = await startReleaseServer();
   releases.files.set(
@@ -31,6 +37,7 @@ test.before(async () => {
 test.after(async () => {
   await fake.stop();
   await releases.stop();
+  rmSync(remotes, { recursive: true, force: true });
 });
 const esc = String.fromCharCode(27);
 
@@ -103,6 +110,8 @@ const scenarios: [string, string[]][] = [
   ['repo get', ['repo', 'get', 'PROJ/schema-check']],
   ['repo update', ['repo', 'update', 'PROJ/schema-check', '--description', 'checked']],
   ['repo fork', ['repo', 'fork', 'PROJ/schema-check']],
+  ['repo clone', ['repo', 'clone', 'PROJ/api', 'clone-a']],
+  ['clone', ['clone', 'PROJ/api', 'clone-b']],
   ['repo delete', ['repo', 'delete', '~alice/schema-check', '--yes']],
   ['project list', ['project', 'list']],
   ['project get', ['project', 'get', 'PROJ']],
@@ -299,7 +308,10 @@ test("every command's --json output validates against its schema, inside a valid
     registry.map((e) => e.name).sort(),
     'a scenario for every command',
   );
-  const w = createWorld({ keyring: memoryKeyring(), env: { BBDC_RELEASE_URL: releases.url } });
+  const w = createWorld({
+    keyring: memoryKeyring(),
+    env: { BBDC_RELEASE_URL: releases.url, GIT_SSH_COMMAND: ssh.command, GIT_SSH_VARIANT: 'ssh' },
+  });
   for (const [name, argv] of scenarios) {
     const command = await registry.find((e) => e.name === name)!.load();
     // Commands may share a schema (webhook list, project webhook list): compile each one once.

@@ -34,6 +34,19 @@ test('--limit 1234 asks for pages of at most 1,000 and returns exactly 1,234', a
   ]);
 });
 
+test('--limit 5000 takes five pages of 1,000 (the bench:cli repo-list goal)', async () => {
+  const n = fake.requests.length;
+  const r = await run(['repo', 'list', '--limit', '5000', '--json']);
+  assert.equal([r.json().data.count, r.json().data.repositories[4999].slug], [5000, 'repo-4996']);
+  assert.equal(pageRequests(n), [
+    ['/rest/api/latest/repos', 0, 1000],
+    ['/rest/api/latest/repos', 1000, 1000],
+    ['/rest/api/latest/repos', 2000, 1000],
+    ['/rest/api/latest/repos', 3000, 1000],
+    ['/rest/api/latest/repos', 4000, 1000],
+  ]);
+});
+
 test('the limit caps the total across projects; the default is 100 in one request', async () => {
   const n = fake.requests.length;
   const r = await run(['repo', 'list', '--json']);

@@ -30,7 +30,8 @@ export interface BitbucketClient {
   get<T>(path: string, query?: Query): Promise<T>;
 }
 
-function authorization(credentials: Credentials | undefined): string | undefined {
+/** The Authorization header value for credentials: Bearer for a token, Basic for a username and password. */
+export function authorization(credentials: Credentials | undefined): string | undefined {
   if (credentials?.token) return `Bearer ${credentials.token}`;
   if (credentials?.username && credentials.password !== undefined) {
     return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;

@@ -68,7 +68,7 @@ export function commandHelp(command: AnyCommand): string {
     `bbdc ${command.name}: ${command.summary}`,
     ...(command.description ? ['', command.description] : []),
     '',
-    `Usage: bbdc ${command.name}${args ? ` ${args}` : ''} [flags]`,
+    `Usage: bbdc ${command.name}${args ? ` ${args}` : ''} [flags]${command.passthrough ? ` [-- <${command.passthrough}>]` : ''}`,
   ];
   if (command.args.length) {
     lines.push('', 'Arguments:', ...command.args.map((a) => `  ${a.name.padEnd(width)}   ${a.description}`));

@@ -1,5 +1,5 @@
 import { describeError, exitCodeOf, RealmforgeError, UsageError } from '../../core/errors.ts';
-import type { CommandDefinition, GlobalOptions } from '../command.ts';
+import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { dataEnvelope, errorEnvelope } from '../output/envelope.ts';
 import { createLogger } from '../output/logger.ts';
@@ -31,7 +31,9 @@ export async function runCli(
     argv,
     entries.map((e) => e.name),
   );
-  const wantsHelp = split.rest.includes('--help') || split.rest.includes('-h');
+  // After `--` the words belong to another program (git clone's own flags), so a --help there is not bbdc's.
+  const own = split.rest.includes('--') ? split.rest.slice(0, split.rest.indexOf('--')) : split.rest;
+  const wantsHelp = own.includes('--help') || own.includes('-h');
   const json = argv.includes('--json');
   let globals = fallbackGlobals(argv);
   let command: AnyCommand | undefined;
@@ -71,9 +73,12 @@ export async function runCli(
       deps.stdout.write(`${commandHelp(command)}\n`);
       return 0;
     }
-    const parsed = parseFlags(split.rest, { ...globalFlags, ...command.flags }, command.args, command.name);
+    const dashes = command.passthrough ? split.rest.indexOf('--') : -1;
+    const flagArgs = dashes < 0 ? split.rest : split.rest.slice(0, dashes);
+    const parsed = parseFlags(flagArgs, { ...globalFlags, ...command.flags }, command.args, command.name);
     globals = resolveGlobals(parsed.flags, deps.env);
-    return await execute(command, parsed, globals, deps);
+    const passthrough = dashes < 0 ? [] : split.rest.slice(dashes + 1);
+    return await execute(command, { ...parsed, passthrough }, globals, deps);
   } catch (error) {
     return fail(error);
   }
@@ -81,7 +86,7 @@ export async function runCli(
 
 async function execute(
   command: AnyCommand,
-  parsed: { args: string[]; flags: Record<string, unknown> },
+  parsed: ParsedInput,
   globals: GlobalOptions,
   deps: Deps,
 ): Promise<number> {

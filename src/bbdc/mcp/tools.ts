@@ -25,9 +25,11 @@ export type McpTool = {
 };
 
 // Commands that make no sense as tools: they prompt, open a browser, manage bbdc's own login and files,
-// or replace bbdc itself (update).
+// write a clone into the server's working directory, or replace bbdc itself (update).
 const notTools = [
   'auth login',
+  'clone',
+  'repo clone',
   'auth logout',
   'auth server use',
   'auth alias ',

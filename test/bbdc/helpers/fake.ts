@@ -2,11 +2,14 @@
 import * as assert from 'uvu/assert';
 import { type FakeBitbucket, startFakeBitbucket } from '../../fake-bitbucket/server.ts';
 
-/** Starts a fake server; `stop` closes it and asserts no contract violations happened. */
+type FakeOptions = Omit<NonNullable<Parameters<typeof startFakeBitbucket>[0]>, 'dataset'>;
+
+/** Starts a fake server (with extra options, e.g. a git handler); `stop` closes it and asserts no contract violations. */
 export async function withFake(
   dataset: 'small' | 'large' = 'small',
+  options: FakeOptions = {},
 ): Promise<FakeBitbucket & { stop(): Promise<void> }> {
-  const fake = await startFakeBitbucket({ dataset });
+  const fake = await startFakeBitbucket({ ...options, dataset });
   return Object.assign(fake, {
     async stop() {
       await fake.close();
