@@ -23,6 +23,7 @@ const git: GitRunner = (args, cwd, options = {}) =>
     });
     child.stderr.on('data', (d) => {
       stderr += d;
+      options.onStderr?.(String(d));
     });
     child.on('error', (e) => resolve({ code: 127, stdout, stderr: e.message }));
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));

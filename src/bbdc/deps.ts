@@ -13,12 +13,13 @@ export interface Keyring {
 
 /**
  * Runs `git` with arguments in a directory, stdin closed; never throws for a non-zero exit, and answers code 127
- * when git cannot be started (not installed). `env`, when given, is git's whole environment.
+ * when git cannot be started (not installed). `env`, when given, is git's whole environment; `onStderr` also gets
+ * git's stderr as it comes (progress), besides the collected text.
  */
 export type GitRunner = (
   args: string[],
   cwd: string,
-  options?: { env?: Readonly<Record<string, string | undefined>> },
+  options?: { env?: Readonly<Record<string, string | undefined>>; onStderr?: (text: string) => void },
 ) => Promise<{ code: number; stdout: string; stderr: string }>;
 
 /** Time, injectable so retries and backoff can be tested without waiting. */

@@ -96,6 +96,12 @@ test("git's stderr is cut to what went wrong", () => {
     ),
     'https://h refused the credentials (HTTP 401)',
   );
+  assert.match(
+    gitFailure(
+      "Cloning into 'api'...\nHost key verification failed.\r\nfatal: Could not read from remote repository.\n",
+    ),
+    'not in known_hosts yet; connect once with ssh',
+  );
   assert.is(gitFailure(''), 'git clone failed without a message');
 });
 

@@ -235,6 +235,21 @@ test('ssh that works: the fork is cloned over ssh and its origin becomes remote 
   w.dispose();
 });
 
+test("on a terminal git's own progress is shown; with --json it is not", async () => {
+  const w = createWorld({ env: { BBDC_URL: fake.url, BBDC_TOKEN: token }, tty: true });
+  const r = await w.run(['repo', 'clone', 'PROJ/api', '--https']);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(
+    r.stderr,
+    `Cloning ${'PROJ/api'} into ${join(w.dir, 'api')} over HTTPS with the stored token...\nCloning into '${join(w.dir, 'api')}'...`,
+  );
+  assert.match(r.stderr, 'Receiving objects: 100%');
+  assert.not.match(r.stderr, token);
+  const json = await w.run(['repo', 'clone', 'PROJ/api', 'quiet', '--https', '--json']);
+  assert.is(json.stderr, '');
+  w.dispose();
+});
+
 test('~user repositories, a directory argument, git flags after --, and the top-level clone alias', async () => {
   const w = await loggedIn();
   const r = await w.run(['clone', '~ALICE/dotfiles', 'dots', '--https', '--json', '--', '--depth', '1']);

@@ -78,7 +78,13 @@ export async function runClone(plan: ClonePlan, gitArgs: string[], deps: Command
     }
     deps.ui.notice(`Cloning ${plan.name} into ${plan.directory} over ${describeMethod(step.method)}...`);
     const env = { ...deps.env, ...extra };
-    const res = await deps.git(['clone', ...gitArgs, '--', step.url, plan.directory], deps.cwd, { env });
+    // On a terminal, people see git's own progress; --json and pipes get only bbdc's lines.
+    const live = deps.ui.tty && !deps.globals.json;
+    const args = ['clone', ...(live ? ['--progress'] : []), ...gitArgs, '--', step.url, plan.directory];
+    const res = await deps.git(args, deps.cwd, {
+      env,
+      ...(live && { onStderr: (text: string) => deps.stderr.write(deps.logger.scrub(text)) }),
+    });
     if (res.code !== 0) {
       const error = deps.logger.scrub(gitFailure(res.stderr));
       deps.ui.notice(`${describeMethod(step.method)} failed: ${error}`);

@@ -64,6 +64,9 @@ export function gitFailure(stderr: string): string {
     .map((l) => /could not read (?:Username|Password) for '([^']+)'/.exec(l))
     .find(Boolean);
   if (refused) return `${refused[1]} refused the credentials (HTTP 401)`;
+  if (lines.some((l) => l.startsWith('Host key verification failed'))) {
+    return "Host key verification failed: the server's ssh host key is not in known_hosts yet; connect once with ssh to the clone host to check and accept it";
+  }
   const fatal = lines.findIndex((l) => l.startsWith('fatal:'));
   const kept = fatal < 0 ? lines.slice(-3) : lines.slice(0, fatal + 1).slice(-3);
   return kept.join('; ') || 'git clone failed without a message';
