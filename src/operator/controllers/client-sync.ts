@@ -276,22 +276,25 @@ export async function syncClient(
   return { uuid: live.id as string, secret: live.secret, writes };
 }
 
-/** Disables the resource's client in Keycloak when it exists and is ours; returns whether it wrote. */
+/**
+ * Disables the resource's client in Keycloak when it exists and is ours. Returns whether such a client exists
+ * (and is now disabled), and whether this call had to write: a client disabled earlier is reported, not rewritten.
+ */
 export async function disableClient(
   admin: AdminClient,
   realm: string,
   client: IdentityClient,
-): Promise<boolean> {
+): Promise<{ disabled: boolean; wrote: boolean }> {
   const ns = client.metadata.namespace ?? 'default';
   const live = await findClient(admin, ns, realm, desiredClient(client).clientId as string);
-  if (!live?.id || live.attributes?.[ownerAttribute] !== ownerOf(client) || live.enabled === false)
-    return false;
+  if (!live?.id || live.attributes?.[ownerAttribute] !== ownerOf(client)) return { disabled: false, wrote: false };
+  if (live.enabled === false) return { disabled: true, wrote: false };
   await admin.call(ns, 'PUT', `/${enc(realm)}/clients/${enc(live.id)}`, {
     id: live.id,
     clientId: live.clientId,
     enabled: false,
   });
-  return true;
+  return { disabled: true, wrote: true };
 }
 
 /** Deletes the resource's client from Keycloak when it exists and is ours. */

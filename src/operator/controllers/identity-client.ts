@@ -116,9 +116,10 @@ export function identityClientController(deps: KeycloakDeps) {
       }
       const { admin, realmName, server } = access;
       if (!(realm?.spec.clientAuthorizationGrants ?? []).includes(ns)) {
-        const disabled = await disableClient(admin, realmName, client);
+        const { disabled, wrote } = await disableClient(admin, realmName, client);
         const message = `namespace ${ns} is not in spec.clientAuthorizationGrants of IdentityRealm ${realmKey}${disabled ? '; its existing client is disabled in Keycloak' : ''}: add it there to create this client`;
-        return await report('Pending', 'NamespaceNotAuthorized', message);
+        const outcome = await report('Pending', 'NamespaceNotAuthorized', message);
+        return wrote ? { ...outcome, outcome: { ...outcome.outcome, writes: ['disable client'] } } : outcome;
       }
       // Read the Secret first: without access to it nothing is created in Keycloak.
       const live = await readCredentialsSecret(deps, client);

@@ -8,7 +8,13 @@ import {
   realmEndpoints,
   secretConflict,
 } from '../../../src/operator/controllers/client-credentials.ts';
-import { clientDrift, desiredClient, ownerAttribute } from '../../../src/operator/controllers/client-sync.ts';
+import {
+  clientDrift,
+  desiredClient,
+  disableClient,
+  ownerAttribute,
+} from '../../../src/operator/controllers/client-sync.ts';
+import type { AdminClient } from '../../../src/operator/keycloak/admin-client.ts';
 import { fakeKube } from './fake-kube.ts';
 
 const client: IdentityClient = {
@@ -39,6 +45,33 @@ test('drift: reordered redirect URIs and Keycloak-only fields are no drift; a ch
   assert.equal(clientDrift(desired, live), []);
   assert.equal(clientDrift(desired, { ...live, redirectUris: ['https://evil/*'] }), ['redirectUris']);
   assert.equal(clientDrift(desired, { ...live, standardFlowEnabled: false }), ['standardFlowEnabled']);
+});
+
+/** An admin client whose client list answers `live`, recording every call. */
+function adminWith(live: Record<string, unknown>[]) {
+  const calls: string[] = [];
+  const admin: AdminClient = {
+    baseUrl: 'http://kc',
+    async call<T>(_ns: string, method: string, path: string) {
+      calls.push(`${method} ${path}`);
+      return { status: 200, body: (method === 'GET' ? live : undefined) as T };
+    },
+  };
+  return { admin, calls };
+}
+
+test('disabling: only a client of ours, written once; one disabled earlier is still reported as disabled', async () => {
+  const ours = { id: 'u1', clientId: 'web', attributes: { [ownerAttribute]: 'team/web' } };
+  const enabled = adminWith([{ ...ours, enabled: true }]);
+  assert.equal(await disableClient(enabled.admin, 'apps', client), { disabled: true, wrote: true });
+  assert.equal(enabled.calls, ['GET /apps/clients?clientId=web&max=2', 'PUT /apps/clients/u1']);
+  const already = adminWith([{ ...ours, enabled: false }]);
+  assert.equal(await disableClient(already.admin, 'apps', client), { disabled: true, wrote: false });
+  assert.is(already.calls.length, 1, 'no write for a client already disabled');
+  const foreign = adminWith([{ ...ours, attributes: { [ownerAttribute]: 'other/web' }, enabled: true }]);
+  assert.equal(await disableClient(foreign.admin, 'apps', client), { disabled: false, wrote: false });
+  assert.is(foreign.calls.length, 1, "another resource's client is never touched");
+  assert.equal(await disableClient(adminWith([]).admin, 'apps', client), { disabled: false, wrote: false });
 });
 
 test('the credentials Secret has every key, an owner reference and labels; a public client has no secret', () => {
