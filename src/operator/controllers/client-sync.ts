@@ -287,7 +287,8 @@ export async function disableClient(
 ): Promise<{ disabled: boolean; wrote: boolean }> {
   const ns = client.metadata.namespace ?? 'default';
   const live = await findClient(admin, ns, realm, desiredClient(client).clientId as string);
-  if (!live?.id || live.attributes?.[ownerAttribute] !== ownerOf(client)) return { disabled: false, wrote: false };
+  if (!live?.id || live.attributes?.[ownerAttribute] !== ownerOf(client))
+    return { disabled: false, wrote: false };
   if (live.enabled === false) return { disabled: true, wrote: false };
   await admin.call(ns, 'PUT', `/${enc(realm)}/clients/${enc(live.id)}`, {
     id: live.id,
