@@ -1,8 +1,10 @@
-// `testenv build`: builds every Go binary and fetches and augments the selected Keycloak, so `up` only starts.
+// `testenv build`: builds every Go binary and fetches and augments both Keycloak lines (the selected one first:
+// the harness runs it; the other is what an IdentityServer with that image tag gets from the process kubelet), so
+// `up` and the e2e suites only start.
 import { goBuild } from './go-build.ts';
 import { harnessBuildEnv } from './keycloak.ts';
 import { preparedKeycloak, selectedKeycloak } from './keycloak-dist.ts';
-import { goComponents } from './versions.ts';
+import { goComponents, keycloakVersions } from './versions.ts';
 
 /** Builds the Go components and prepares Keycloak, logging each phase's time. */
 export async function buildAll(log: (line: string) => void): Promise<void> {
@@ -11,10 +13,13 @@ export async function buildAll(log: (line: string) => void): Promise<void> {
     await goBuild(c, log);
     log(`phase build ${c.name} ${c.version}: ${Math.round((Date.now() - t) / 1000)} s`);
   }
-  const t = Date.now();
-  const { version } = selectedKeycloak();
-  await preparedKeycloak(version, harnessBuildEnv, log);
-  log(`phase build keycloak ${version}: ${Math.round((Date.now() - t) / 1000)} s`);
+  const selected = selectedKeycloak().version;
+  const others = Object.values(keycloakVersions).filter((k) => k.version !== selected);
+  for (const version of [selected, ...others.map((k) => k.version)]) {
+    const t = Date.now();
+    await preparedKeycloak(version, harnessBuildEnv, log);
+    log(`phase build keycloak ${version}: ${Math.round((Date.now() - t) / 1000)} s`);
+  }
 }
 
 if (import.meta.main) await buildAll((l) => console.log(l));
