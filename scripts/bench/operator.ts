@@ -229,10 +229,17 @@ async function realms(env: TestEnv): Promise<void> {
     writes: (await adminCalls(op)) - (await adminCalls(op, 'GET')),
     reconciles: await reconciles(),
   };
+  const steadyLog = op.logs().length;
   await new Promise((r) => setTimeout(r, (drift + 5) * 1000));
   const gets = (await adminCalls(op, 'GET')) - steadyStart.gets;
   const writes = (await adminCalls(op)) - (await adminCalls(op, 'GET')) - steadyStart.writes;
   const resyncs = (await reconciles()) - steadyStart.reconciles;
+  // What wrote during the steady state, from the reconcile log lines (each names its writes and errors).
+  const steadyWrites = op
+    .logs()
+    .slice(steadyLog)
+    .filter((l) => l.writes?.length || l.result === 'error')
+    .map((l) => `${l.kind} ${l.namespace}/${l.name}: ${l.error ?? l.writes.join(', ')}`);
   const rss = peakRssMb(op.proc.pid);
   await op.stop();
   const resources = realmCount * (1 + clientsPerRealm);
@@ -251,6 +258,7 @@ async function realms(env: TestEnv): Promise<void> {
   console.log(
     `  steady state (${drift + 5} s, ${resyncs} resyncs)   ${gets} reads = ${(gets / Math.max(1, resyncs)).toFixed(2)} per realm or client resync (goal <= 1), ${writes} writes (goal 0)`,
   );
+  for (const line of steadyWrites.slice(0, 10)) console.log(`    wrote: ${line}`);
   console.log(`  operator peak RSS                            ${rss.toFixed(0)} MB`);
 }
 

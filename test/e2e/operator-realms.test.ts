@@ -238,7 +238,7 @@ test('a client in an ungranted namespace never reaches Keycloak; granting create
   );
 });
 
-test('removing the grant disables the existing client in Keycloak', async () => {
+test('removing the grant disables the existing client in Keycloak; granting again enables it', async () => {
   await waitStatus(
     env,
     'identityclients',
@@ -249,6 +249,23 @@ test('removing the grant disables the existing client in Keycloak', async () => 
     'to say it is disabled',
   );
   assert.is((await keycloakClient('stranger')).enabled, false);
+  await env.apply(
+    realm('apps', {
+      displayName: 'Apps',
+      clientAuthorizationGrants: [team, noAccess, other],
+      roles: [{ name: 'reader' }],
+    }) as never,
+  );
+  await waitStatus(
+    env,
+    'identityclients',
+    other,
+    'stranger',
+    60_000,
+    (s) => s.phase === 'Ready',
+    'to be Ready again',
+  );
+  assert.is((await keycloakClient('stranger')).enabled, true, 'granting again enables the client');
 });
 
 test('a client ID taken by a client the operator does not own is a ClientIdConflict, never adopted', async () => {
