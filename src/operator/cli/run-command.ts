@@ -197,10 +197,15 @@ export async function runOperator(
     registry: metrics.registry,
     ready: () => !leading() || (controllers?.sources.every((s) => s.synced()) ?? false),
   });
+  // The effective settings, so that a changed flag or rate-limit variable (a Helm upgrade) shows in the log.
   logger.info('operator started', {
     metricsPort: health.port,
     leaderElect: settings.leaderElect,
     identity: settings.identity,
+    driftIntervalMs: settings.driftIntervalMs,
+    logLevel: settings.logLevel,
+    concurrency: settings.concurrency,
+    rateLimits: { global: settings.globalLimit, namespace: settings.namespaceLimit },
   });
 
   let exitCode = 0;
