@@ -12,7 +12,8 @@ const all = walkFiles(
   (name) => name.endsWith('.test.ts'),
   (dir) => dir === 'golden' || dir === 'fixtures',
 ).filter((f) => relative(root, f).startsWith('test/e2e/') === e2e);
-const files = filters.length ? all.filter((f) => filters.some((x) => f.includes(x))) : all;
+// Filters match the path inside the repository, not the checkout's own directory name.
+const files = filters.length ? all.filter((f) => filters.some((x) => relative(root, f).includes(x))) : all;
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
 type Result = { file: string; passed: number; failed: number; output: string; ms: number };
