@@ -1,18 +1,22 @@
-// `testenv build`: builds every Go binary and fetches and augments both Keycloak lines (the selected one first:
-// the harness runs it; the other is what an IdentityServer with that image tag gets from the process kubelet), so
-// `up` and the e2e suites only start.
+// `testenv build`: builds every Go binary (helm included, for the chart tests and the helm e2e suite) and fetches
+// and augments both Keycloak lines (the selected one first: the harness runs it; the other is what an
+// IdentityServer with that image tag gets from the process kubelet), so `up` and the e2e suites only start.
 import { goBuild } from './go-build.ts';
+import { helmBinary } from './helm.ts';
 import { harnessBuildEnv } from './keycloak.ts';
 import { preparedKeycloak, selectedKeycloak } from './keycloak-dist.ts';
-import { goComponents, keycloakVersions } from './versions.ts';
+import { goComponents, helm, keycloakVersions } from './versions.ts';
 
-/** Builds the Go components and prepares Keycloak, logging each phase's time. */
+/** Builds the Go components and helm (each cached by version) and prepares Keycloak, logging each phase's time. */
 export async function buildAll(log: (line: string) => void): Promise<void> {
   for (const c of goComponents) {
     const t = Date.now();
     await goBuild(c, log);
     log(`phase build ${c.name} ${c.version}: ${Math.round((Date.now() - t) / 1000)} s`);
   }
+  const h = Date.now();
+  await helmBinary(log);
+  log(`phase build ${helm.name} ${helm.version}: ${Math.round((Date.now() - h) / 1000)} s`);
   const selected = selectedKeycloak().version;
   const others = Object.values(keycloakVersions).filter((k) => k.version !== selected);
   for (const version of [selected, ...others.map((k) => k.version)]) {

@@ -1,6 +1,6 @@
 // Shared e2e fixtures: a database cluster as CloudNativePG would present it, an IdentityServer on it, and waits
 // on the resources' status.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { eventually, type TestEnv } from './harness.ts';
 import { keycloakVersions } from './versions.ts';
@@ -108,4 +108,30 @@ export async function kubectlWait(env: TestEnv, resource: string, namespace: str
     `--timeout=${timeoutSeconds}s`,
   ]);
   return stdout;
+}
+
+/** Runs kubectl as the harness admin with `input` on stdin; never throws on a non-zero exit. */
+export function kubectl(
+  env: TestEnv,
+  args: readonly string[],
+  input?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const bin = env.state.kubectl;
+  if (!bin) throw new Error('the environment has no kubectl');
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ['--kubeconfig', env.state.kubeconfig, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
 }

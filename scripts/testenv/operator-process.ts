@@ -81,35 +81,39 @@ function sumSeries(text: string, name: string, labels: Record<string, string>): 
   return total;
 }
 
-/** Starts `realmforge run` with `args` and extra `env`, and waits for its metrics endpoint. */
+/**
+ * Starts `realmforge run` with `args` and extra `env`, and waits for its metrics endpoint. `containerArgs` replaces
+ * the whole command line (a Deployment's container args, run as given, without the test defaults).
+ */
 export async function startOperator(
   env: TestEnv,
-  options: { args?: string[]; env?: Record<string, string>; kubeconfig?: string } = {},
+  options: {
+    args?: string[];
+    containerArgs?: string[];
+    env?: Record<string, string>;
+    kubeconfig?: string;
+  } = {},
 ): Promise<OperatorProcess> {
   const kubeconfig = options.kubeconfig ?? (await operatorKubeconfig(env));
-  const proc = spawn(
-    process.execPath,
-    [
-      join(root, 'bin', 'realmforge.js'),
-      'run',
-      '--metrics-port=0',
-      ...(options.args?.some((a) => a.startsWith('--drift-interval')) ? [] : ['--drift-interval=5s']),
-      ...(options.args ?? []),
-    ],
-    {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        KUBECONFIG: kubeconfig,
-        REALMFORGE_ENDPOINT_MAP: env.state.endpointMapFile,
-        REALMFORGE_METRICS_HOST: '127.0.0.1',
-        POD_NAMESPACE: operatorNamespace,
-        ...options.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const argv = options.containerArgs ?? [
+    'run',
+    '--metrics-port=0',
+    ...(options.args?.some((a) => a.startsWith('--drift-interval')) ? [] : ['--drift-interval=5s']),
+    ...(options.args ?? []),
+  ];
+  const proc = spawn(process.execPath, [join(root, 'bin', 'realmforge.js'), ...argv], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      KUBECONFIG: kubeconfig,
+      REALMFORGE_ENDPOINT_MAP: env.state.endpointMapFile,
+      REALMFORGE_METRICS_HOST: '127.0.0.1',
+      POD_NAMESPACE: operatorNamespace,
+      ...options.env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: Record<string, any>[] = [];
   let partial = '';
   proc.stdout?.on('data', (d: Buffer) => {
