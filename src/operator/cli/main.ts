@@ -13,6 +13,7 @@ const help = `
     --leader-elect              Take part in leader election (a Lease in POD_NAMESPACE); needed with replicas > 1
     --log-level <level>         debug, info, warn or error (default info)
     --concurrency <n>           Resources reconciled at once per kind (default 4)
+    --kubeconfig <file>         The kubeconfig to use (default: KUBECONFIG, in-cluster config, ~/.kube/config)
 
   Environment of run
     KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS / _BURST      Keycloak admin calls per second, all namespaces (50 / 100)
@@ -41,6 +42,7 @@ function parseArgs(argv: string[]) {
       leaderElect: { type: 'boolean' },
       logLevel: { type: 'string' },
       concurrency: { type: 'number' },
+      kubeconfig: { type: 'string' },
     },
   });
 }

@@ -4,9 +4,8 @@
 // work queues fed by watches. SIGTERM or SIGINT stops the watches, waits for running reconciles and releases the
 // lease; losing the lease stops every write at once and ends the process (exit 1) so that it restarts clean.
 import { randomBytes } from 'node:crypto';
-import { KubeConfig } from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { UsageError } from '../../core/errors.ts';
 import type { Io } from '../../core/io.ts';
 import { identityClientController } from '../controllers/identity-client.ts';
 import { identityRealmController } from '../controllers/identity-realm.ts';
@@ -23,7 +22,10 @@ import type { HttpClient } from '../runtime/deps.ts';
 import { endpointMapVariable, loadEndpointMap } from '../runtime/endpoint-map.ts';
 import { guardedKube } from '../runtime/guarded-kube.ts';
 import { startHealthServer } from '../runtime/health-server.ts';
-import { nodeKubeClient } from '../runtime/kube-client-node.ts';
+import { loadKubeAccess } from '../runtime/kube-config.ts';
+import { kubeResources } from '../runtime/kube-resources.ts';
+import { restKubeClient } from '../runtime/kube-rest-client.ts';
+import { kubeTransport } from '../runtime/kube-transport.ts';
 import { LeaderElector } from '../runtime/leader-election.ts';
 import { kubeLeaseStore } from '../runtime/lease-store.ts';
 import { jsonLogger, type Logger } from '../runtime/logger.ts';
@@ -34,20 +36,6 @@ import type { WorkQueue } from '../runtime/work-queue.ts';
 
 /** Process-level hooks, injected so tests can stop the loop without signals. */
 export type RunHooks = { readonly onStop: (stop: () => void) => void; readonly env: NodeJS.ProcessEnv };
-
-function kubeConfig(env: NodeJS.ProcessEnv): KubeConfig {
-  const config = new KubeConfig();
-  try {
-    if (env.KUBERNETES_SERVICE_HOST) config.loadFromCluster();
-    else config.loadFromDefault();
-  } catch (error) {
-    throw new UsageError(
-      `cannot load a kubeconfig (${(error as Error).message}): set KUBECONFIG, or run inside a cluster`,
-      { cause: error },
-    );
-  }
-  return config;
-}
 
 function leveled(logger: Logger, level: string): Logger {
   const quiet = () => {};
@@ -73,12 +61,18 @@ export async function runOperator(
   const settings = runSettings(flags, hooks.env);
   const clock = systemClock;
   const logger = leveled(jsonLogger(io.stdout, clock), settings.logLevel);
-  const config = kubeConfig(hooks.env);
+  const access = loadKubeAccess(
+    { kubeconfig: flags.kubeconfig, env: hooks.env },
+    (file) => readFileSync(file, 'utf8'),
+    clock,
+  );
+  const transport = kubeTransport(access);
+  const resources = kubeResources(transport, clock);
   const endpoints = loadEndpointMap(hooks.env[endpointMapVariable]);
   const metrics = createMetrics();
   let elector: LeaderElector | undefined;
   const leading = () => (elector ? elector.isLeader() : true);
-  const kube = guardedKube(nodeKubeClient(config, clock), {
+  const kube = guardedKube(restKubeClient(transport, resources, clock), {
     count: (verb) => metrics.kubeRequests.inc({ verb }),
     canWrite: leading,
   });
@@ -124,15 +118,16 @@ export async function runOperator(
     const servers = controllerLoop('IdentityServer', identityServerController(deps), loopDeps);
     const realms = controllerLoop('IdentityRealm', identityRealmController(deps), loopDeps);
     const clients = controllerLoop('IdentityClient', identityClientController(deps), loopDeps);
-    const watchDeps = { clock, logger, backoff: { baseMs: 1000, maxMs: 30_000, random: Math.random } };
-    const custom = (kind: string) => ({
-      path: `/apis/realmforge.dev/v1/${kind.toLowerCase()}s`,
-      apiVersion: 'realmforge.dev/v1',
-      kind,
-    });
+    const watchDeps = {
+      transport,
+      resources,
+      clock,
+      logger,
+      backoff: { baseMs: 1000, maxMs: 30_000, random: Math.random },
+    };
+    const custom = (kind: string) => ({ apiVersion: 'realmforge.dev/v1', kind });
     const sources: WatchSource[] = [];
     const realmSource = startWatch(
-      config,
       custom('IdentityRealm'),
       ownKey,
       (key) => {
@@ -143,15 +138,8 @@ export async function runOperator(
       },
       watchDeps,
     );
-    const clientSource = startWatch(
-      config,
-      custom('IdentityClient'),
-      ownKey,
-      (key) => clients.add(key),
-      watchDeps,
-    );
+    const clientSource = startWatch(custom('IdentityClient'), ownKey, (key) => clients.add(key), watchDeps);
     const serverSource = startWatch(
-      config,
       custom('IdentityServer'),
       ownKey,
       (key) => {
@@ -162,9 +150,7 @@ export async function runOperator(
       watchDeps,
     );
     const deployments = startWatch(
-      config,
       {
-        path: '/apis/apps/v1/deployments',
         apiVersion: 'apps/v1',
         kind: 'Deployment',
         labelSelector: 'app.kubernetes.io/managed-by=realmforge,app.kubernetes.io/name=keycloak',
@@ -213,7 +199,7 @@ export async function runOperator(
     hooks.onStop(resolve);
     if (settings.leaderElect) {
       elector = new LeaderElector(
-        kubeLeaseStore(config, settings.leaseNamespace, settings.leaseName),
+        kubeLeaseStore(transport, resources, settings.leaseNamespace, settings.leaseName),
         settings.identity,
         clock,
         {
@@ -244,6 +230,7 @@ export async function runOperator(
   await elector?.stop();
   await limiter.stop();
   await health.close();
+  await transport.close();
   logger.info('stopped', { exitCode });
   return exitCode;
 }

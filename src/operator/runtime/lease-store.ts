@@ -1,14 +1,31 @@
 // The LeaseStore over the API server: one coordination.k8s.io/v1 Lease, read, created and replaced with its
-// resourceVersion (a stale version answers 409, which the elector treats as losing the race).
-import { CoordinationV1Api, type KubeConfig, type V1Lease, V1MicroTime } from '@kubernetes/client-node';
+// resourceVersion (a stale version answers 409, which the elector treats as losing the race). Times are written
+// as MicroTime, RFC 3339 with exactly six fractional digits, the only form the API server accepts for them.
 import { RealmforgeError } from '../../core/errors.ts';
 import { fieldManager } from '../compile/kube-object.ts';
+import { type KubeResources, resourcePath } from './kube-resources.ts';
+import { type KubeTransport, kubeError } from './kube-transport.ts';
 import type { LeaseRecord, LeaseStore } from './leader-election.ts';
 
-const code = (error: unknown) => (error as { code?: number }).code;
-const time = (value: unknown) => (value ? new Date(value as string | Date).getTime() : 0);
+type Lease = {
+  metadata?: { resourceVersion?: string };
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
+};
 
-function fromLease(lease: V1Lease): LeaseRecord {
+/** A time in ms since the epoch as a Kubernetes MicroTime: `2026-01-01T00:00:00.123000Z`. */
+export function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+const time = (value: string | undefined) => (value ? Date.parse(value) || 0 : 0);
+
+function fromLease(lease: Lease): LeaseRecord {
   const spec = lease.spec ?? {};
   return {
     holder: spec.holderIdentity ?? '',
@@ -20,51 +37,55 @@ function fromLease(lease: V1Lease): LeaseRecord {
   };
 }
 
+const leaseType = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
+
 /** The Lease `namespace/name`, accessed with the operator's credentials. */
-export function kubeLeaseStore(config: KubeConfig, namespace: string, name: string): LeaseStore {
-  const api = config.makeApiClient(CoordinationV1Api);
-  const body = (r: LeaseRecord): V1Lease => ({
-    apiVersion: 'coordination.k8s.io/v1',
-    kind: 'Lease',
+export function kubeLeaseStore(
+  transport: KubeTransport,
+  resources: KubeResources,
+  namespace: string,
+  name: string,
+): LeaseStore {
+  const body = (r: LeaseRecord) => ({
+    ...leaseType,
     metadata: { name, namespace, resourceVersion: r.version },
     spec: {
       holderIdentity: r.holder,
       leaseDurationSeconds: r.durationSeconds,
-      acquireTime: new V1MicroTime(r.acquireTime),
-      renewTime: new V1MicroTime(r.renewTime),
+      acquireTime: microTime(r.acquireTime),
+      renewTime: microTime(r.renewTime),
       leaseTransitions: r.transitions,
     },
   });
-  const typed = (what: string, error: unknown) =>
-    new RealmforgeError(
-      code(error) === 409 ? 'conflict' : code(error) === 403 ? 'auth' : 'transient',
-      `${what} Lease ${namespace}/${name}: ${(error as Error).message}`,
-      { cause: error },
-    );
+  const path = async (withName: boolean) => {
+    const resource = await resources.resolve(leaseType);
+    if (!resource)
+      throw new RealmforgeError('not_found', 'the API server does not serve coordination.k8s.io/v1 Lease');
+    return resourcePath(leaseType.apiVersion, resource, { namespace, name: withName ? name : undefined });
+  };
+  const send = async (what: string, method: string, withName: boolean, record?: LeaseRecord) => {
+    const res = await transport.request(method, await path(withName), {
+      query: record ? { fieldManager } : undefined,
+      body: record ? body(record) : undefined,
+    });
+    return { res, fail: () => kubeError(`${what} Lease ${namespace}/${name}`, res.status, res.body) };
+  };
   return {
     async read() {
-      try {
-        return fromLease(await api.readNamespacedLease({ name, namespace }));
-      } catch (error) {
-        if (code(error) === 404) return undefined;
-        throw typed('reading', error);
-      }
+      const { res, fail } = await send('reading', 'GET', true);
+      if (res.status === 404) return undefined;
+      if (res.status !== 200) throw fail();
+      return fromLease(res.body as Lease);
     },
     async create(record) {
-      try {
-        return fromLease(await api.createNamespacedLease({ namespace, body: body(record), fieldManager }));
-      } catch (error) {
-        throw typed('creating', error);
-      }
+      const { res, fail } = await send('creating', 'POST', false, record);
+      if (res.status !== 201 && res.status !== 200) throw fail();
+      return fromLease(res.body as Lease);
     },
     async update(record) {
-      try {
-        return fromLease(
-          await api.replaceNamespacedLease({ name, namespace, body: body(record), fieldManager }),
-        );
-      } catch (error) {
-        throw typed('renewing', error);
-      }
+      const { res, fail } = await send('renewing', 'PUT', true, record);
+      if (res.status !== 200) throw fail();
+      return fromLease(res.body as Lease);
     },
   };
 }

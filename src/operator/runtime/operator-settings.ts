@@ -27,6 +27,7 @@ export type RunFlags = {
   leaderElect?: boolean;
   logLevel?: string;
   concurrency?: number;
+  kubeconfig?: string;
 };
 
 function positive(

@@ -1,19 +1,18 @@
-// Feeds a work queue from the API server: an informer lists, then watches from the list's resourceVersion; the
-// client relists after 410 Gone. When a watch ends with an error the informer is restarted after a backoff, so a
-// disconnect or an expired resourceVersion never silences a controller.
-import {
-  type KubeConfig,
-  type KubernetesObject,
-  KubernetesObjectApi,
-  makeInformer,
-} from '@kubernetes/client-node';
+// Feeds a work queue from the API server, as a client-go informer does: list (paged), then watch from the list's
+// resourceVersion with bookmarks, keeping a cache of the objects. A watch the server ends (its timeout) or that
+// breaks (a disconnect) resumes from the last resourceVersion seen; 410 Gone (that version was compacted away)
+// relists, and the relist wakes every object that changed or vanished meanwhile. Errors restart after a backoff.
+// Cached objects drop metadata.managedFields, which the controllers never read and which is often half an object.
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { type BackoffOptions, backoffDelay } from './backoff.ts';
 import type { Clock, Timer } from './clock.ts';
+import type { KubeResources } from './kube-resources.ts';
+import { resourcePath } from './kube-resources.ts';
+import { type KubeTransport, kubeError } from './kube-transport.ts';
 import type { Logger } from './logger.ts';
 
-/** A watched type: its API path (all namespaces), apiVersion/kind for listing, an optional label selector. */
+/** A watched type (all namespaces): apiVersion/kind and an optional label selector. */
 export type WatchedType = {
-  readonly path: string;
   readonly apiVersion: string;
   readonly kind: string;
   readonly labelSelector?: string;
@@ -42,73 +41,155 @@ export type WatchSource = {
   stop(): Promise<void>;
 };
 
+/** What a watch needs: the API server, time, logs, the restart backoff and the server-side watch timeout. */
+export type WatchDeps = {
+  transport: KubeTransport;
+  resources: KubeResources;
+  clock: Clock;
+  logger: Logger;
+  backoff: BackoffOptions;
+  /** Seconds the server keeps one watch open (client-go picks 5 to 10 minutes). */
+  timeoutSeconds?: number;
+};
+
+type WatchEvent = { type?: string; object?: KubernetesObject & { code?: number } };
+
+const cacheKey = (o: KubernetesObject) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+const versionOf = (o: KubernetesObject | undefined) => o?.metadata?.resourceVersion;
+
+function lean(o: KubernetesObject): KubernetesObject {
+  if (o.metadata) delete o.metadata.managedFields;
+  return o;
+}
+
 /** Starts watching `type`, calling `enqueue` with the mapped key of every added, changed or deleted object. */
 export function startWatch(
-  config: KubeConfig,
   type: WatchedType,
   map: KeyMapper,
   enqueue: (key: string) => void,
-  deps: { clock: Clock; logger: Logger; backoff: BackoffOptions },
+  deps: WatchDeps,
 ): WatchSource {
-  const api = KubernetesObjectApi.makeApiClient(config);
-  const list = () =>
-    api.list(
-      type.apiVersion,
-      type.kind,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      type.labelSelector,
-    );
-  const informer = makeInformer(config, type.path, list, type.labelSelector);
+  const { transport, clock, logger } = deps;
+  let cache = new Map<string, KubernetesObject>();
+  let version: string | undefined;
+  let synced = false;
+  let stopped = false;
+  let failures = 0;
+  const abort = new AbortController();
+  let sleeping: { timer: Timer; wake: () => void } | undefined;
   const wake = (o: KubernetesObject) => {
     const key = map(o);
     if (key) enqueue(key);
   };
-  informer.on('add', wake);
-  informer.on('update', wake);
-  informer.on('delete', wake);
-  let failures = 0;
-  let stopped = false;
-  let synced = false;
-  let timer: Timer | undefined;
-  informer.on('connect', () => {
-    failures = 0;
-  });
-  // Both an 'error' event and a rejected start() may report one failure: schedule at most one restart.
-  const restart = (error: unknown) => {
-    if (stopped || timer) return;
-    failures++;
-    const delay = backoffDelay(failures, deps.backoff);
-    const message = String((error as Error | undefined)?.message ?? error);
-    deps.logger.warn('watch ended; restarting', { kind: type.kind, error: message, retryInMs: delay });
-    timer = deps.clock.setTimer(delay, () => {
-      timer = undefined;
-      if (!stopped) start();
-    });
+  const collection = async () => {
+    const resource = await deps.resources.resolve(type);
+    if (!resource) throw new Error(`the API server does not serve ${type.kind} (${type.apiVersion})`);
+    return resourcePath(type.apiVersion, resource);
   };
-  informer.on('error', restart);
-  // start() resolves once the first list is cached and the watch is open.
-  function start() {
-    informer.start().then(() => {
-      synced = true;
-    }, restart);
+
+  async function relist(path: string): Promise<void> {
+    const next = new Map<string, KubernetesObject>();
+    let token: string | undefined;
+    let listVersion: string | undefined;
+    do {
+      const res = await transport.request('GET', path, {
+        query: { labelSelector: type.labelSelector, limit: 500, continue: token },
+      });
+      if (res.status !== 200) throw kubeError(`listing ${type.kind}`, res.status, res.body);
+      const page = res.body as {
+        items?: KubernetesObject[];
+        metadata?: { continue?: string; resourceVersion?: string };
+      };
+      for (const o of page.items ?? [])
+        next.set(cacheKey(o), lean({ ...o, apiVersion: type.apiVersion, kind: type.kind }));
+      token = page.metadata?.continue || undefined;
+      listVersion = page.metadata?.resourceVersion;
+    } while (token);
+    const previous = cache;
+    cache = next;
+    version = listVersion;
+    for (const [key, o] of next) if (versionOf(previous.get(key)) !== versionOf(o)) wake(o);
+    for (const [key, o] of previous) if (!next.has(key)) wake(o);
   }
-  start();
+
+  /** One watch until it ends: 'resume' from the last version, or 'relist' after 410 Gone. */
+  async function watchOnce(path: string): Promise<'resume' | 'relist'> {
+    const timeoutSeconds = deps.timeoutSeconds ?? Math.floor(300 + 300 * Math.random());
+    const query = {
+      watch: 1,
+      resourceVersion: version,
+      allowWatchBookmarks: true,
+      timeoutSeconds,
+      labelSelector: type.labelSelector,
+    };
+    const started = clock.now();
+    const res = await transport.watch(path, query, abort.signal, (timeoutSeconds + 30) * 1000);
+    if (res.status === 410) return 'relist';
+    if (res.status !== 200 || !res.events) throw kubeError(`watching ${type.kind}`, res.status, res.body);
+    let seen = 0;
+    for await (const raw of res.events) {
+      const event = raw as WatchEvent;
+      const o = event.object;
+      if (!o) continue;
+      seen++;
+      failures = 0;
+      if (event.type === 'ERROR') {
+        if (o.code === 410) return 'relist';
+        throw kubeError(`watching ${type.kind}`, o.code ?? 500, o);
+      }
+      version = versionOf(o) ?? version;
+      if (event.type === 'BOOKMARK') continue;
+      if (event.type === 'DELETED') cache.delete(cacheKey(o));
+      else cache.set(cacheKey(o), lean({ ...o, apiVersion: type.apiVersion, kind: type.kind }));
+      wake(o);
+    }
+    // A stream that ends at once and empty is a broken connection, not the server's timeout: back off.
+    if (seen === 0 && clock.now() - started < 1000) throw new Error('the watch closed at once');
+    failures = 0;
+    return 'resume';
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      sleeping = { timer: clock.setTimer(ms, resolve), wake: resolve };
+    });
+  }
+
+  async function run(): Promise<void> {
+    let needList = true;
+    while (!stopped) {
+      try {
+        const path = await collection();
+        if (needList) {
+          await relist(path);
+          needList = false;
+          synced = true;
+        }
+        needList = (await watchOnce(path)) === 'relist';
+        if (needList) logger.info('watch expired (410 Gone); relisting', { kind: type.kind });
+      } catch (error) {
+        if (stopped) break;
+        failures++;
+        const delay = backoffDelay(failures, deps.backoff);
+        const message = String((error as Error | undefined)?.message ?? error);
+        logger.warn('watch ended; restarting', { kind: type.kind, error: message, retryInMs: delay });
+        await sleep(delay);
+        sleeping = undefined;
+      }
+    }
+  }
+  const running = run();
+
   return {
-    keys: () =>
-      informer
-        .list()
-        .map(map)
-        .filter((k): k is string => k !== undefined),
-    objects: () => informer.list(),
+    keys: () => [...cache.values()].map(map).filter((k): k is string => k !== undefined),
+    objects: () => [...cache.values()],
     synced: () => synced,
     async stop() {
       stopped = true;
-      timer?.cancel();
-      await informer.stop();
+      abort.abort();
+      sleeping?.timer.cancel();
+      sleeping?.wake();
+      await running;
     },
   };
 }

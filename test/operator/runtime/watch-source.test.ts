@@ -1,6 +1,12 @@
+// The watch against an API server on 127.0.0.1 that scripts each watch request: resuming from the last
+// resourceVersion (bookmarks included) when a watch ends or breaks, relisting after 410 Gone, and waking exactly
+// the objects that changed while the watch was away.
+import type { ServerResponse } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ownerKey, ownKey } from '../../../src/operator/runtime/watch-source.ts';
+import { systemClock } from '../../../src/operator/runtime/clock.ts';
+import { ownerKey, ownKey, startWatch } from '../../../src/operator/runtime/watch-source.ts';
+import { fakeApiServer, json, type SeenRequest, status } from './fake-api-server.ts';
 
 test('watched objects map to the key of the resource whose reconcile they should wake', () => {
   const server = { metadata: { name: 'kc', namespace: 'identity' } };
@@ -19,6 +25,164 @@ test('watched objects map to the key of the resource whose reconcile they should
   assert.is(ownerKey('IdentityServer')(server), undefined, 'an unowned object wakes nothing');
   assert.is(ownerKey('IdentityRealm')(deployment), undefined);
   assert.is(ownKey({ metadata: {} }), undefined);
+});
+
+const server = (name: string, rv: string) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityServer',
+  metadata: { name, namespace: 'id', resourceVersion: rv, managedFields: [{ manager: 'kubectl' }] },
+  spec: { image: { tag: '26.0.0' } },
+});
+
+const line = (res: ServerResponse, type: string, object: unknown) =>
+  res.write(`${JSON.stringify({ type, object })}\n`);
+
+async function until(what: string, check: () => boolean): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A logger that keeps its lines. */
+function memoryLogger() {
+  const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
+  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) => {
+    lines.push({ level, msg, fields });
+  };
+  return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } };
+}
+
+test('a watch resumes from the last resourceVersion (bookmarks too) and relists after 410 Gone', async () => {
+  const watches: SeenRequest[] = [];
+  let list = [server('kc-a', '5'), server('kc-b', '6')];
+  let listVersion = '10';
+  const open: ServerResponse[] = [];
+  const api = await fakeApiServer((req, res) => {
+    if (req.path !== '/apis/realmforge.dev/v1/identityservers') return false;
+    if (req.query.get('watch') !== '1') {
+      return json(res, 200, { metadata: { resourceVersion: listVersion }, items: list });
+    }
+    watches.push(req);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    switch (watches.length) {
+      case 1: // a change and a bookmark, then the server ends the watch (its timeout)
+        line(res, 'MODIFIED', server('kc-b', '11'));
+        line(res, 'BOOKMARK', { kind: 'IdentityServer', metadata: { resourceVersion: '12' } });
+        res.end();
+        break;
+      case 2: // meanwhile etcd was compacted: kc-a was deleted and kc-c created while nobody watched
+        list = [server('kc-b', '11'), server('kc-c', '13')];
+        listVersion = '20';
+        line(res, 'ERROR', status(410, 'too old resource version: 12 (15)'));
+        res.end();
+        break;
+      default:
+        open.push(res); // stays open until the watch stops
+    }
+    return true;
+  });
+  const woken: string[] = [];
+  const { lines, logger } = memoryLogger();
+  const source = startWatch(
+    { apiVersion: 'realmforge.dev/v1', kind: 'IdentityServer' },
+    ownKey,
+    (key) => woken.push(key),
+    {
+      transport: api.transport,
+      resources: api.resources,
+      clock: systemClock,
+      logger,
+      backoff: { baseMs: 10, maxMs: 50, random: () => 0 },
+      timeoutSeconds: 300,
+    },
+  );
+  try {
+    await until('the third watch', () => watches.length === 3);
+    assert.equal(
+      watches.map((w) => w.query.get('resourceVersion')),
+      ['10', '12', '20'],
+      'resumed from the bookmark, then from the relist',
+    );
+    assert.ok(watches.every((w) => w.query.get('allowWatchBookmarks') === 'true'));
+    assert.ok(watches.every((w) => w.query.get('timeoutSeconds') === '300'));
+    assert.equal(woken, ['id/kc-a', 'id/kc-b', 'id/kc-b', 'id/kc-c', 'id/kc-a']);
+    assert.ok(source.synced());
+    assert.equal(source.keys().sort(), ['id/kc-b', 'id/kc-c']);
+    assert.ok(
+      source.objects().every((o) => o.metadata?.managedFields === undefined && o.kind === 'IdentityServer'),
+      'cached objects drop managedFields',
+    );
+    assert.ok(lines.some((l) => l.msg === 'watch expired (410 Gone); relisting'));
+    assert.not.ok(
+      lines.some((l) => l.level === 'warn'),
+      'a server timeout and a 410 are not failures',
+    );
+  } finally {
+    await source.stop();
+    for (const res of open) res.end();
+    await api.close();
+  }
+});
+
+test('a broken connection or an API server error restarts after a backoff, from the last resourceVersion', async () => {
+  const watches: SeenRequest[] = [];
+  const open: ServerResponse[] = [];
+  const api = await fakeApiServer((req, res) => {
+    if (req.path !== '/apis/realmforge.dev/v1/identityservers') return false;
+    if (req.query.get('watch') !== '1')
+      return json(res, 200, { metadata: { resourceVersion: '10' }, items: [server('kc-a', '5')] });
+    watches.push(req);
+    if (watches.length === 1) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      line(res, 'ADDED', server('kc-b', '11'));
+      setTimeout(() => res.socket?.destroy(), 20); // the connection drops mid-stream
+    } else if (watches.length === 2) {
+      json(res, 503, status(503, 'the API server is shutting down'));
+    } else if (watches.length === 3) {
+      json(res, 410, status(410, 'too old resource version'));
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      open.push(res);
+    }
+    return true;
+  });
+  const { lines, logger } = memoryLogger();
+  const woken: string[] = [];
+  const source = startWatch(
+    { apiVersion: 'realmforge.dev/v1', kind: 'IdentityServer', labelSelector: 'a=b' },
+    ownKey,
+    (key) => woken.push(key),
+    {
+      transport: api.transport,
+      resources: api.resources,
+      clock: systemClock,
+      logger,
+      backoff: { baseMs: 10, maxMs: 50, random: () => 0 },
+    },
+  );
+  try {
+    await until('the fourth watch', () => watches.length === 4);
+    assert.equal(
+      watches.map((w) => w.query.get('resourceVersion')),
+      ['10', '11', '11', '10'],
+      'after a drop and a 503 the watch resumes at 11; after an HTTP 410 it relists (version 10 again)',
+    );
+    assert.ok(watches.every((w) => w.query.get('labelSelector') === 'a=b'));
+    const warnings = lines.filter((l) => l.msg === 'watch ended; restarting');
+    assert.is(warnings.length, 2);
+    assert.match(
+      String(warnings[1].fields?.error),
+      /watching IdentityServer: the API server is shutting down/,
+    );
+    assert.equal(source.keys().sort(), ['id/kc-a'], 'the relist replaced the cache: kc-b is gone');
+    assert.equal(woken, ['id/kc-a', 'id/kc-b', 'id/kc-b']);
+  } finally {
+    await source.stop();
+    for (const res of open) res.end();
+    await api.close();
+  }
 });
 
 test.run();

@@ -1,0 +1,243 @@
+// Where the operator's API server is and how it proves who it is, from a kubeconfig (KUBECONFIG or --kubeconfig,
+// merged the way kubectl merges a list of files) or from the in-cluster ServiceAccount. Bearer tokens read from a
+// file are re-read once a minute, so a rotated projected ServiceAccount token is picked up without a restart.
+import { homedir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { parse } from 'yaml';
+import { UsageError } from '../../core/errors.ts';
+import type { Clock } from './clock.ts';
+
+/** How to reach and authenticate to one API server: TLS material (PEM) and the Authorization header. */
+export type KubeAccess = {
+  /** The API server's base URL, without a trailing slash. */
+  readonly server: string;
+  readonly ca?: string;
+  readonly cert?: string;
+  readonly key?: string;
+  readonly insecureSkipTlsVerify: boolean;
+  readonly tlsServerName?: string;
+  /** The Authorization header value for the next request, if any. */
+  authorization(): string | undefined;
+  /** Forgets a cached token (after a 401) so the next request reads it again. */
+  refresh(): void;
+  /** Where the settings came from, for messages: `kubeconfig <file> (context <name>)` or `in-cluster`. */
+  readonly source: string;
+};
+
+/** Reads a file as UTF-8 text; injected so tests control the file system. */
+export type ReadText = (path: string) => string;
+
+/** The directory an in-cluster pod finds its ServiceAccount token, CA and namespace in. */
+export const serviceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+const tokenMaxAgeMs = 60_000;
+
+/** A bearer token read from `file`, re-read when older than a minute or after refresh(). */
+function fileToken(file: string, read: ReadText, clock: Clock) {
+  let cached: { value: string; at: number } | undefined;
+  return {
+    authorization() {
+      if (!cached || clock.now() - cached.at >= tokenMaxAgeMs) {
+        cached = { value: read(file).trim(), at: clock.now() };
+      }
+      return `Bearer ${cached.value}`;
+    },
+    refresh() {
+      cached = undefined;
+    },
+  };
+}
+
+type Named = { name?: string; [k: string]: unknown };
+type Kubeconfig = {
+  clusters: Named[];
+  users: Named[];
+  contexts: Named[];
+  currentContext?: string;
+};
+
+function readKubeconfig(file: string, read: ReadText): Kubeconfig {
+  let text: string;
+  try {
+    text = read(file);
+  } catch (error) {
+    throw new UsageError(
+      `cannot read the kubeconfig ${file} (${(error as Error).message}): check KUBECONFIG`,
+      {
+        cause: error,
+      },
+    );
+  }
+  let doc: Record<string, unknown>;
+  try {
+    doc = (parse(text) ?? {}) as Record<string, unknown>;
+  } catch (error) {
+    throw new UsageError(`the kubeconfig ${file} is not valid YAML: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const list = (key: string) => {
+    const value = doc[key] ?? [];
+    if (!Array.isArray(value)) throw new UsageError(`the kubeconfig ${file}: ${key} must be a list`);
+    // Relative file references are relative to the kubeconfig that names them.
+    return value.map((entry: Named) => ({ ...entry, file }));
+  };
+  return {
+    clusters: list('clusters'),
+    users: list('users'),
+    contexts: list('contexts'),
+    currentContext: typeof doc['current-context'] === 'string' ? doc['current-context'] : undefined,
+  };
+}
+
+/** Merges kubeconfigs as kubectl does: the first file to define a name or the current context wins. */
+function merge(configs: Kubeconfig[]): Kubeconfig {
+  const firstByName = (lists: Named[][]) => {
+    const seen = new Map<string, Named>();
+    for (const entry of lists.flat()) if (entry.name && !seen.has(entry.name)) seen.set(entry.name, entry);
+    return [...seen.values()];
+  };
+  return {
+    clusters: firstByName(configs.map((c) => c.clusters)),
+    users: firstByName(configs.map((c) => c.users)),
+    contexts: firstByName(configs.map((c) => c.contexts)),
+    currentContext: configs.find((c) => c.currentContext)?.currentContext,
+  };
+}
+
+/** The access described by the current context of the kubeconfig files `files` (merged in order). */
+export function kubeconfigAccess(files: readonly string[], read: ReadText, clock: Clock): KubeAccess {
+  const config = merge(files.map((f) => readKubeconfig(f, read)));
+  const where = `kubeconfig ${files.join(delimiter)}`;
+  const contextName = config.currentContext;
+  if (!contextName) {
+    throw new UsageError(`${where} has no current-context: set one with kubectl config use-context <name>`);
+  }
+  const find = (list: Named[], name: unknown, what: string) => {
+    const entry = list.find((e) => e.name === name);
+    if (!entry)
+      throw new UsageError(
+        `${where}: context "${contextName}" names ${what} "${name}", which is not defined`,
+      );
+    return entry;
+  };
+  const context = (find(config.contexts, contextName, 'context').context ?? {}) as Record<string, unknown>;
+  const clusterEntry = find(config.clusters, context?.cluster, 'the cluster');
+  const cluster = (clusterEntry.cluster ?? {}) as Record<string, unknown>;
+  const userEntry = context?.user ? find(config.users, context.user, 'the user') : undefined;
+  const user = (userEntry?.user ?? {}) as Record<string, unknown>;
+  const source = `${where} (context ${contextName})`;
+  const server = typeof cluster.server === 'string' ? cluster.server.replace(/\/+$/, '') : '';
+  if (!/^https?:\/\//.test(server)) {
+    throw new UsageError(`${source}: cluster "${clusterEntry.name}" has no https:// server URL`);
+  }
+  // Inline data wins over a file reference, as in client-go.
+  const material = (entry: Named, fields: Record<string, unknown>, data: string, file: string) => {
+    if (typeof fields[data] === 'string')
+      return Buffer.from(fields[data] as string, 'base64').toString('utf8');
+    if (typeof fields[file] !== 'string') return undefined;
+    const path = fields[file] as string;
+    const full = isAbsolute(path) ? path : join(dirname(entry.file as string), path);
+    try {
+      return read(full);
+    } catch (error) {
+      throw new UsageError(`${source}: cannot read ${file} ${full}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  };
+  for (const unsupported of ['exec', 'auth-provider', 'username']) {
+    if (user[unsupported] !== undefined) {
+      throw new UsageError(
+        `${source}: user "${userEntry?.name}" authenticates with ${unsupported}, which realmforge run does not support: use a token, a token file or a client certificate`,
+      );
+    }
+  }
+  const staticToken = typeof user.token === 'string' ? user.token : undefined;
+  const tokenFile = typeof user.tokenFile === 'string' ? user.tokenFile : undefined;
+  const token = tokenFile && !staticToken ? fileToken(tokenFile, read, clock) : undefined;
+  return {
+    server,
+    ca: material(clusterEntry, cluster, 'certificate-authority-data', 'certificate-authority'),
+    cert: userEntry && material(userEntry, user, 'client-certificate-data', 'client-certificate'),
+    key: userEntry && material(userEntry, user, 'client-key-data', 'client-key'),
+    insecureSkipTlsVerify: cluster['insecure-skip-tls-verify'] === true,
+    tlsServerName: typeof cluster['tls-server-name'] === 'string' ? cluster['tls-server-name'] : undefined,
+    authorization: () => (staticToken ? `Bearer ${staticToken}` : token?.authorization()),
+    refresh: () => token?.refresh(),
+    source,
+  };
+}
+
+/** The access of a pod: KUBERNETES_SERVICE_HOST/PORT, the ServiceAccount token (re-read as it rotates) and CA. */
+export function inClusterAccess(
+  env: NodeJS.ProcessEnv,
+  read: ReadText,
+  clock: Clock,
+  dir = serviceAccountDir,
+): KubeAccess {
+  const host = env.KUBERNETES_SERVICE_HOST ?? '';
+  const port = env.KUBERNETES_SERVICE_PORT || '443';
+  const tokenPath = join(dir, 'token');
+  let ca: string;
+  try {
+    read(tokenPath);
+    ca = read(join(dir, 'ca.crt'));
+  } catch (error) {
+    throw new UsageError(
+      `KUBERNETES_SERVICE_HOST is set but the ServiceAccount token or CA cannot be read in ${dir} (${(error as Error).message}): mount the ServiceAccount token (automountServiceAccountToken) or set KUBECONFIG`,
+      { cause: error },
+    );
+  }
+  const token = fileToken(tokenPath, read, clock);
+  return {
+    server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    ca,
+    insecureSkipTlsVerify: false,
+    authorization: token.authorization,
+    refresh: token.refresh,
+    source: 'in-cluster',
+  };
+}
+
+function readable(file: string, read: ReadText): boolean {
+  try {
+    read(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The access the operator runs with, in client-go's order: --kubeconfig, then KUBECONFIG, then the in-cluster
+ * config when KUBERNETES_SERVICE_HOST is set, then ~/.kube/config.
+ */
+export function loadKubeAccess(
+  options: { kubeconfig?: string; env: NodeJS.ProcessEnv },
+  read: ReadText,
+  clock: Clock,
+): KubeAccess {
+  const { env } = options;
+  if (options.kubeconfig) return kubeconfigAccess([options.kubeconfig], read, clock);
+  const listed = (env.KUBECONFIG ?? '').split(delimiter).filter(Boolean);
+  if (listed.length) {
+    // Like kubectl, files in KUBECONFIG that do not exist are skipped.
+    const present = listed.filter((file) => readable(file, read));
+    if (!present.length) {
+      throw new UsageError(
+        `none of the KUBECONFIG files exist (${listed.join(delimiter)}): check KUBECONFIG`,
+      );
+    }
+    return kubeconfigAccess(present, read, clock);
+  }
+  if (env.KUBERNETES_SERVICE_HOST) return inClusterAccess(env, read, clock);
+  const home = env.HOME || homedir();
+  const file = join(home, '.kube', 'config');
+  if (!readable(file, read)) {
+    throw new UsageError(
+      'no Kubernetes configuration: set KUBECONFIG or --kubeconfig, or run inside a cluster (KUBERNETES_SERVICE_HOST)',
+    );
+  }
+  return kubeconfigAccess([file], read, clock);
+}
