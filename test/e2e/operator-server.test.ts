@@ -1,7 +1,8 @@
 // The operator against the real API server and Keycloak, under its own ServiceAccount: an IdentityServer becomes
 // Ready, its children are owned by field manager realmforge, drift is reverted, an Ingress turned off is deleted,
 // a resync with nothing changed writes nothing, a missing database cluster is named on status, deletion
-// garbage-collects the children, and /metrics exposes every series.
+// garbage-collects the children, a Database in another namespace is deleted through the cleanup finalizer, and
+// /metrics exposes every series.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -194,6 +195,37 @@ test('deleting the IdentityServer garbage-collects its children', async () => {
     const s = await env.core.readNamespacedService({ namespace: ns, name: 'idp' }).catch(() => undefined);
     return !d && !s ? true : undefined;
   });
+});
+
+test('a server whose database is in another namespace: deleting it deletes its Database there, then the server', async () => {
+  const dbNs = await env.namespace('op-server-db');
+  await grantSecretAccess(env, dbNs);
+  await databaseCluster(env, dbNs, 'shared');
+  const server = identityServer(ns, 'remote', 'shared');
+  await env.apply({
+    ...server,
+    spec: { ...server.spec, database: { ...server.spec.database, namespace: dbNs } },
+  } as never);
+  const databases = async () => {
+    const res = await env.request(
+      'GET',
+      `/apis/postgresql.cnpg.io/v1/namespaces/${dbNs}/databases?labelSelector=${encodeURIComponent(`realmforge.dev/identity-server=${ns}.remote`)}`,
+    );
+    return (res.body.items ?? []) as { metadata: { name: string; ownerReferences?: unknown[] } }[];
+  };
+  const [database] = await eventually('the Database in the database namespace', 60_000, async () => {
+    const found = await databases();
+    return found.length ? found : undefined;
+  });
+  assert.is(database.metadata.ownerReferences, undefined);
+  const stored = await getResource(env, 'identityservers', ns, 'remote');
+  assert.equal(stored.metadata.finalizers, ['realmforge.dev/cleanup']);
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers/remote`);
+  await eventually('the Database to be deleted and the server to be gone', 60_000, async () =>
+    (await databases()).length === 0 && !(await getResource(env, 'identityservers', ns, 'remote'))
+      ? true
+      : undefined,
+  );
 });
 
 test.run();

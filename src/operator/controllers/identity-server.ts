@@ -9,8 +9,10 @@ import { apiVersion, type KubeObject, serverSelector } from '../compile/kube-obj
 import { type ResolvedServer, resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
 import type { Deps } from '../runtime/deps.ts';
 import { isSubset } from '../runtime/desired-state.ts';
+import { ensureFinalizer } from './finalizer.ts';
 import { probeAdminToken, probeHealth } from './keycloak-probes.ts';
 import { syncChildren } from './server-children.ts';
+import { finishServerDeletion, needsCleanupFinalizer } from './server-cleanup.ts';
 import { readServerWorld } from './server-inputs.ts';
 import { computeServerStatus, failedServerStatus } from './server-status.ts';
 import type { ProbeOutcome, ServerObservation } from './server-stuck.ts';
@@ -106,9 +108,17 @@ export function identityServerController(deps: Deps) {
       forcedSeen.delete(key);
       return {}; // children go with it through their owner references
     }
+    // Objects in other namespaces (a Database beside its cluster) are deleted here; the rest through owner references.
+    const deleted = await finishServerDeletion(deps, server as unknown as KubeObject);
+    if (deleted) {
+      forcedSeen.delete(key);
+      return { outcome: { applied: [], deleted, statusWritten: false } };
+    }
     const marker = reconcileAnnotations.map((a) => server.metadata.annotations?.[a] ?? '').join('|');
     const force = marker !== '|' && forcedSeen.get(key) !== marker;
     const resolved = resolveServer(server);
+    // Before anything is created outside the namespace, so nothing there can outlive the server.
+    if (needsCleanupFinalizer(resolved)) await ensureFinalizer(deps, server as unknown as KubeObject);
     const world = await readServerWorld(deps, resolved);
     const outcome: ServerOutcome = { applied: [], deleted: [], statusWritten: false };
     let status: IdentityServerStatus;

@@ -1,5 +1,5 @@
-// The narrow Kubernetes surface the controllers use. The real implementation wraps @kubernetes/client-node
-// (kube-client-node.ts); tests use an in-memory one. Keeping it narrow keeps every controller testable without
+// The narrow Kubernetes surface the controllers use. The real implementation talks REST over undici
+// (kube-rest-client.ts); tests use an in-memory one. Keeping it narrow keeps every controller testable without
 // an API server and makes each request the operator sends visible in one place.
 import type { KubeObject } from '../compile/kube-object.ts';
 
@@ -22,7 +22,7 @@ export type KubeEvent = {
 export type KubeClient = {
   /** The object, or undefined when it does not exist (404). A 403 throws a RealmforgeError of kind auth. */
   get(ref: ObjectRef): Promise<KubeObject | undefined>;
-  /** Objects of one type in a namespace, optionally filtered by a label selector such as `a=b,c=d`. */
+  /** Objects of one type in a namespace ('' for all namespaces), optionally filtered by a label selector such as `a=b,c=d`. */
   list(
     type: { apiVersion: string; kind: string },
     namespace: string,

@@ -57,16 +57,24 @@ export function fakeKube(initial: KubeObject[] = []): FakeKube {
         .filter(
           (o) =>
             o.kind === type.kind &&
-            o.metadata.namespace === namespace &&
+            (namespace === '' || o.metadata.namespace === namespace) &&
             want.every(([k, v]) => o.metadata.labels?.[k] === v),
         )
         .map((o) => structuredClone(o));
     },
     async apply(object) {
       writes.push(`apply ${keyOf({ ...object, ...object.metadata })}`);
-      const old = objects.get(keyOf({ ...object, ...object.metadata }));
-      put({ ...object, status: old?.status, metadata: { ...object.metadata, uid: old?.metadata.uid } });
-      return structuredClone(objects.get(keyOf({ ...object, ...object.metadata })) as KubeObject);
+      const key = keyOf({ ...object, ...object.metadata });
+      const old = objects.get(key);
+      // A metadata-only apply (a finalizer) keeps the rest of the object, as server-side apply does.
+      const partial = old && Object.keys(object).every((k) => ['apiVersion', 'kind', 'metadata'].includes(k));
+      const base = partial ? old : { status: old?.status };
+      const metadata = partial ? { ...old.metadata, ...object.metadata } : object.metadata;
+      put({ ...base, ...object, metadata: { ...metadata, uid: old?.metadata.uid } });
+      const stored = objects.get(key) as KubeObject;
+      // The API server finishes a deletion once the last finalizer is gone.
+      if (stored.metadata.deletionTimestamp && !stored.metadata.finalizers?.length) objects.delete(key);
+      return structuredClone(stored);
     },
     async applyStatus(ref, status) {
       writes.push(`status ${keyOf(ref)}`);

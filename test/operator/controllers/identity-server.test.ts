@@ -93,7 +93,8 @@ test('database cluster missing: Pending, nothing applied, a Warning event', asyn
   const status = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, unknown>;
   assert.is(status.phase, 'Pending');
   assert.is(status.reason, 'DatabaseClusterMissing');
-  assert.equal(kube.writes, ['status IdentityServer/identity/kc']);
+  // The database is in another namespace: the cleanup finalizer comes first, before anything exists there.
+  assert.equal(kube.writes, ['apply IdentityServer/identity/kc', 'status IdentityServer/identity/kc']);
   assert.is(kube.events[0]?.type, 'Warning');
   assert.is(out.requeueAfterMs, 10_000);
 });
@@ -178,6 +179,51 @@ test('turning the ingress off deletes it; drift is reverted; the reconcile annot
   assert.ok((forced.outcome?.applied.length ?? 0) >= 4, 'forced: every object applied');
   const calm = await reconcile('identity/kc');
   assert.equal(calm.outcome?.applied, [], 'the same annotation value does not force again');
+});
+
+test('a database in another namespace: the finalizer holds the server until its labelled Database there is deleted', async () => {
+  const other: KubeObject = {
+    apiVersion: 'postgresql.cnpg.io/v1',
+    kind: 'Database',
+    metadata: { name: 'other-kc', namespace: 'db', labels: { 'realmforge.dev/identity-server': 'other.kc' } },
+  };
+  const kube = fakeKube([idServer(), dbSecret, cluster, other]);
+  const reconcile = identityServerController(deps(kube, 'http://127.0.0.1:1'));
+  await reconcile('identity/kc');
+  const stored = kube.find('IdentityServer', 'identity', 'kc') as KubeObject;
+  assert.equal(stored.metadata.finalizers, ['realmforge.dev/cleanup']);
+  assert.ok(stored.spec, 'adding the finalizer keeps the spec');
+  const database = kube.find('Database', 'db', 'identity-kc-keycloak') as KubeObject;
+  assert.is(database.metadata.labels?.['realmforge.dev/identity-server'], 'identity.kc');
+  assert.is(database.metadata.ownerReferences, undefined, 'no owner reference across namespaces');
+  kube.writes.length = 0;
+  await reconcile('identity/kc');
+  assert.not.ok(kube.writes.includes('apply IdentityServer/identity/kc'), 'the finalizer is added once');
+
+  kube.put({
+    ...stored,
+    metadata: { ...stored.metadata, deletionTimestamp: new Date(Date.UTC(2026, 0, 1)) },
+  });
+  kube.writes.length = 0;
+  const out = await reconcile('identity/kc');
+  assert.equal(out.outcome?.deleted, ['Database db/identity-kc-keycloak']);
+  assert.equal(kube.writes, ['delete Database/db/identity-kc-keycloak', 'apply IdentityServer/identity/kc']);
+  assert.is(kube.find('IdentityServer', 'identity', 'kc'), undefined, 'the finalizer was released');
+  assert.ok(kube.find('Database', 'db', 'other-kc'), "another server's Database stays");
+});
+
+test("a database in the server's own namespace needs no finalizer: owner references clean up", async () => {
+  const local = idServer({ database: { cluster: 'pg', namespace: 'identity' } });
+  const kube = fakeKube([
+    local,
+    { ...dbSecret, metadata: { name: 'pg-app', namespace: 'identity' } },
+    { ...cluster, metadata: { name: 'pg', namespace: 'identity' } },
+  ]);
+  await identityServerController(deps(kube, 'http://127.0.0.1:1'))('identity/kc');
+  assert.is(kube.find('IdentityServer', 'identity', 'kc')?.metadata.finalizers, undefined);
+  assert.not.ok(kube.writes.includes('apply IdentityServer/identity/kc'));
+  const database = kube.find('Database', 'identity', 'kc-keycloak') as KubeObject;
+  assert.is(database.metadata.ownerReferences?.[0]?.uid, 'srv-uid');
 });
 
 test.run();
