@@ -82,8 +82,9 @@ function sumSeries(text: string, name: string, labels: Record<string, string>): 
 }
 
 /**
- * Starts `realmforge run` with `args` and extra `env`, and waits for its metrics endpoint. `containerArgs` replaces
- * the whole command line (a Deployment's container args, run as given, without the test defaults).
+ * Starts `realmforge run` (bin/realmforge.js, or the script `entry`) with `args` and extra `env`, and waits for its
+ * metrics endpoint. `containerArgs` replaces the whole command line (a Deployment's container args, run as given,
+ * without the test defaults).
  */
 export async function startOperator(
   env: TestEnv,
@@ -92,6 +93,7 @@ export async function startOperator(
     containerArgs?: string[];
     env?: Record<string, string>;
     kubeconfig?: string;
+    entry?: string;
   } = {},
 ): Promise<OperatorProcess> {
   const kubeconfig = options.kubeconfig ?? (await operatorKubeconfig(env));
@@ -101,7 +103,7 @@ export async function startOperator(
     ...(options.args?.some((a) => a.startsWith('--drift-interval')) ? [] : ['--drift-interval=5s']),
     ...(options.args ?? []),
   ];
-  const proc = spawn(process.execPath, [join(root, 'bin', 'realmforge.js'), ...argv], {
+  const proc = spawn(process.execPath, [options.entry ?? join(root, 'bin', 'realmforge.js'), ...argv], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
