@@ -1,11 +1,13 @@
 // Where the operator's API server is and how it proves who it is, from a kubeconfig (KUBECONFIG or --kubeconfig,
 // merged the way kubectl merges a list of files) or from the in-cluster ServiceAccount. Bearer tokens read from a
-// file are re-read once a minute, so a rotated projected ServiceAccount token is picked up without a restart.
+// file are re-read once a minute, so a rotated projected ServiceAccount token is picked up without a restart; an
+// `exec` credential plugin is run again before its token expires.
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../../core/errors.ts';
 import type { Clock } from './clock.ts';
+import { execToken, type RunExec, runExec } from './kube-exec-credential.ts';
 
 /** How to reach and authenticate to one API server: TLS material (PEM) and the Authorization header. */
 export type KubeAccess = {
@@ -106,7 +108,12 @@ function merge(configs: Kubeconfig[]): Kubeconfig {
 }
 
 /** The access described by the current context of the kubeconfig files `files` (merged in order). */
-export function kubeconfigAccess(files: readonly string[], read: ReadText, clock: Clock): KubeAccess {
+export function kubeconfigAccess(
+  files: readonly string[],
+  read: ReadText,
+  clock: Clock,
+  run: RunExec = runExec,
+): KubeAccess {
   const config = merge(files.map((f) => readKubeconfig(f, read)));
   const where = `kubeconfig ${files.join(delimiter)}`;
   const contextName = config.currentContext;
@@ -146,16 +153,23 @@ export function kubeconfigAccess(files: readonly string[], read: ReadText, clock
       });
     }
   };
-  for (const unsupported of ['exec', 'auth-provider', 'username']) {
+  for (const unsupported of ['auth-provider', 'username']) {
     if (user[unsupported] !== undefined) {
       throw new UsageError(
-        `${source}: user "${userEntry?.name}" authenticates with ${unsupported}, which realmforge run does not support: use a token, a token file or a client certificate`,
+        `${source}: user "${userEntry?.name}" authenticates with ${unsupported}, which realmforge run does not support: use a token, a token file, an exec credential plugin or a client certificate`,
       );
     }
   }
   const staticToken = typeof user.token === 'string' ? user.token : undefined;
   const tokenFile = typeof user.tokenFile === 'string' ? user.tokenFile : undefined;
-  const token = tokenFile && !staticToken ? fileToken(tokenFile, read, clock) : undefined;
+  const exec = user.exec && typeof user.exec === 'object' ? user.exec : undefined;
+  const token = staticToken
+    ? undefined
+    : tokenFile
+      ? fileToken(tokenFile, read, clock)
+      : exec
+        ? execToken(exec, userEntry?.file as string, `${source}: user "${userEntry?.name}"`, run, clock)
+        : undefined;
   return {
     server,
     ca: material(clusterEntry, cluster, 'certificate-authority-data', 'certificate-authority'),
@@ -217,9 +231,10 @@ export function loadKubeAccess(
   options: { kubeconfig?: string; env: NodeJS.ProcessEnv },
   read: ReadText,
   clock: Clock,
+  run: RunExec = runExec,
 ): KubeAccess {
   const { env } = options;
-  if (options.kubeconfig) return kubeconfigAccess([options.kubeconfig], read, clock);
+  if (options.kubeconfig) return kubeconfigAccess([options.kubeconfig], read, clock, run);
   const listed = (env.KUBECONFIG ?? '').split(delimiter).filter(Boolean);
   if (listed.length) {
     // Like kubectl, files in KUBECONFIG that do not exist are skipped.
@@ -229,7 +244,7 @@ export function loadKubeAccess(
         `none of the KUBECONFIG files exist (${listed.join(delimiter)}): check KUBECONFIG`,
       );
     }
-    return kubeconfigAccess(present, read, clock);
+    return kubeconfigAccess(present, read, clock, run);
   }
   if (env.KUBERNETES_SERVICE_HOST) return inClusterAccess(env, read, clock);
   const home = env.HOME || homedir();
@@ -239,5 +254,5 @@ export function loadKubeAccess(
       'no Kubernetes configuration: set KUBECONFIG or --kubeconfig, or run inside a cluster (KUBERNETES_SERVICE_HOST)',
     );
   }
-  return kubeconfigAccess([file], read, clock);
+  return kubeconfigAccess([file], read, clock, run);
 }

@@ -146,8 +146,8 @@ test('bad kubeconfigs are usage errors naming the file and what to do', () => {
       /cluster "prod" has no https:\/\/ server URL/,
     ],
     [
-      { '/k': kubeconfig({ user: '    exec:\n      command: aws' }) },
-      /user "prod-admin" authenticates with exec, which realmforge run does not support: use a token/,
+      { '/k': kubeconfig({ user: '    auth-provider:\n      name: gcp' }) },
+      /user "prod-admin" authenticates with auth-provider, which realmforge run does not support: use a token/,
     ],
     [
       { '/k': kubeconfig({ cluster: '    server: https://a\n    certificate-authority: ca.crt' }) },
@@ -209,6 +209,83 @@ test('over TLS: the kubeconfig CA verifies the server and its client certificate
     await transport.close();
     server.close();
   }
+});
+
+const execUser = `    exec:
+      apiVersion: client.authentication.k8s.io/v1beta1
+      command: bin/get-token
+      args: [--cluster, prod]
+      env:
+      - name: AWS_PROFILE
+        value: ops`;
+
+test('an exec credential plugin: run without a terminal, its token reused until shortly before expiry or a 401', () => {
+  const clock = manualClock(Date.UTC(2026, 0, 1));
+  const runs: { command: string; args: readonly string[]; env: Record<string, string> }[] = [];
+  const run = (command: string, args: readonly string[], env: Record<string, string>) => {
+    runs.push({ command, args, env });
+    const expires = new Date(clock.now() + 10 * 60_000).toISOString();
+    return JSON.stringify({
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+      kind: 'ExecCredential',
+      status: { token: `token-${runs.length}`, expirationTimestamp: expires },
+    });
+  };
+  const fs = files({ '/home/u/.kube/config': kubeconfig({ user: execUser }) });
+  const access = kubeconfigAccess(['/home/u/.kube/config'], fs.read, clock, run);
+  assert.is(access.authorization(), 'Bearer token-1');
+  assert.is(runs[0].command, '/home/u/.kube/bin/get-token', 'a relative command is next to the kubeconfig');
+  assert.equal(runs[0].args, ['--cluster', 'prod']);
+  assert.is(runs[0].env.AWS_PROFILE, 'ops');
+  assert.equal(JSON.parse(runs[0].env.KUBERNETES_EXEC_INFO), {
+    apiVersion: 'client.authentication.k8s.io/v1beta1',
+    kind: 'ExecCredential',
+    spec: { interactive: false },
+  });
+  clock.advance(9 * 60_000);
+  assert.is(access.authorization(), 'Bearer token-1', 'reused while valid');
+  clock.advance(40_000);
+  assert.is(access.authorization(), 'Bearer token-2', 'renewed 30 s before it expires');
+  access.refresh();
+  assert.is(access.authorization(), 'Bearer token-3', 'renewed after a 401');
+  assert.is(runs.length, 3);
+});
+
+test('an exec plugin that fails or prints no token is named with its output', () => {
+  const fs = files({ '/k': kubeconfig({ user: execUser }) });
+  const failing = () => {
+    throw Object.assign(new Error('Command failed'), { stderr: 'error: SSO session expired\n' });
+  };
+  assert.throws(
+    () => kubeconfigAccess(['/k'], fs.read, manualClock(), failing).authorization(),
+    (e: Error) =>
+      e instanceof UsageError &&
+      /user "prod-admin": the credential plugin `\/bin\/get-token --cluster prod` failed: error: SSO session expired/.test(
+        e.message,
+      ),
+  );
+  assert.throws(
+    () => kubeconfigAccess(['/k'], fs.read, manualClock(), () => '{}').authorization(),
+    /printed no ExecCredential with status.token/,
+  );
+});
+
+test('the real runner runs the plugin as a process with its environment', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'realmforge-exec-'));
+  const script = join(dir, 'plugin.mjs');
+  writeFileSync(
+    script,
+    "const info = JSON.parse(process.env.KUBERNETES_EXEC_INFO); console.log(JSON.stringify({ kind: 'ExecCredential', status: { token: process.env.TEAM + '-' + info.spec.interactive } }));",
+  );
+  const file = join(dir, 'kubeconfig');
+  writeFileSync(
+    file,
+    kubeconfig({
+      user: `    exec:\n      command: ${process.execPath}\n      args: [${script}]\n      env: [{name: TEAM, value: ops}]`,
+    }),
+  );
+  const access = kubeconfigAccess([file], (p) => readFileSync(p, 'utf8'), manualClock());
+  assert.is(access.authorization(), 'Bearer ops-false');
 });
 
 test.run();
