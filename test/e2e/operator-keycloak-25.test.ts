@@ -5,17 +5,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
 import {
-  databaseCluster,
   getResource,
   identityServer,
   kubectlWait,
+  operatorSuite,
 } from '../../scripts/testenv/identity-fixtures.ts';
-import {
-  grantSecretAccess,
-  installOperatorRbac,
-  type OperatorProcess,
-  startOperator,
-} from '../../scripts/testenv/operator-process.ts';
+import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { keycloakVersions } from '../../scripts/testenv/versions.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 
@@ -26,11 +21,7 @@ let ns: string;
 
 test.before(async () => {
   env = await testEnv();
-  await installOperatorRbac(env);
-  ns = await env.namespace('kc25');
-  await grantSecretAccess(env, ns);
-  await databaseCluster(env, ns, 'pg');
-  operator = await startOperator(env);
+  ({ ns, operator } = await operatorSuite(env, 'kc25'));
 });
 
 test.after(async () => {

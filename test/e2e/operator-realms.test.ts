@@ -40,6 +40,15 @@ const client = (namespace: string, name: string, spec: Record<string, unknown> =
   metadata: { name, namespace },
   spec: { realmRef: { name: 'apps', namespace: ns }, ...spec },
 });
+/** The realm `apps` as the suite keeps it, granting `grants`. */
+const applyApps = (grants: string[]) =>
+  env.apply(
+    realm('apps', {
+      displayName: 'Apps',
+      clientAuthorizationGrants: grants,
+      roles: [{ name: 'reader' }],
+    }) as never,
+  );
 const webSpec = {
   redirectUris: ['https://web.example.test/callback', 'https://web.example.test/silent'],
   serviceAccount: { enabled: true },
@@ -110,13 +119,7 @@ test.after(async () => {
 });
 
 test('a realm and a client become Ready, and the credentials Secret logs in with client_credentials', async () => {
-  await env.apply(
-    realm('apps', {
-      displayName: 'Apps',
-      clientAuthorizationGrants: [team, noAccess],
-      roles: [{ name: 'reader' }],
-    }) as never,
-  );
+  await applyApps([team, noAccess]);
   assert.match(await kubectlWait(env, 'identityrealm/apps', ns, 120), /condition met/);
   const r = await getResource(env, 'identityrealms', ns, 'apps');
   assert.ok(r.status.realmId);
@@ -203,13 +206,7 @@ test('a client in an ungranted namespace never reaches Keycloak; granting create
     new RegExp(`namespace ${other} is not in spec.clientAuthorizationGrants of IdentityRealm ${ns}/apps`),
   );
   assert.is(await keycloakClient('stranger'), undefined);
-  await env.apply(
-    realm('apps', {
-      displayName: 'Apps',
-      clientAuthorizationGrants: [team, noAccess, other],
-      roles: [{ name: 'reader' }],
-    }) as never,
-  );
+  await applyApps([team, noAccess, other]);
   await waitStatus(
     env,
     'identityclients',
@@ -220,13 +217,7 @@ test('a client in an ungranted namespace never reaches Keycloak; granting create
     'to be Ready once granted',
   );
   assert.is((await keycloakClient('stranger')).enabled, true);
-  await env.apply(
-    realm('apps', {
-      displayName: 'Apps',
-      clientAuthorizationGrants: [team, noAccess],
-      roles: [{ name: 'reader' }],
-    }) as never,
-  );
+  await applyApps([team, noAccess]);
   await waitStatus(
     env,
     'identityclients',
@@ -249,13 +240,7 @@ test('removing the grant disables the existing client in Keycloak; granting agai
     'to say it is disabled',
   );
   assert.is((await keycloakClient('stranger')).enabled, false);
-  await env.apply(
-    realm('apps', {
-      displayName: 'Apps',
-      clientAuthorizationGrants: [team, noAccess, other],
-      roles: [{ name: 'reader' }],
-    }) as never,
-  );
+  await applyApps([team, noAccess, other]);
   await waitStatus(
     env,
     'identityclients',

@@ -12,14 +12,10 @@ import {
   getResource,
   identityServer,
   kubectlWait,
+  operatorSuite,
   waitStatus,
 } from '../../scripts/testenv/identity-fixtures.ts';
-import {
-  grantSecretAccess,
-  installOperatorRbac,
-  type OperatorProcess,
-  startOperator,
-} from '../../scripts/testenv/operator-process.ts';
+import { grantSecretAccess, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 
 let env: TestEnv;
 let operator: OperatorProcess;
@@ -27,11 +23,7 @@ let ns: string;
 
 test.before(async () => {
   env = await testEnv();
-  await installOperatorRbac(env);
-  ns = await env.namespace('op-server');
-  await grantSecretAccess(env, ns);
-  await databaseCluster(env, ns, 'pg');
-  operator = await startOperator(env);
+  ({ ns, operator } = await operatorSuite(env, 'op-server'));
 });
 test.after(async () => {
   await operator?.stop();
