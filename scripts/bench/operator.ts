@@ -282,15 +282,20 @@ export async function run(args: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  process.env.REALMFORGE_TESTENV_STATE = join(mkdtempSync(join(tmpdir(), 'realmforge-bench-')), 'state.json');
-  const withKeycloak = wanted.includes('realms');
-  try {
-    await up({ log, keycloak: false, kubelet: withKeycloak });
-    const env = await testEnv();
-    await installOperatorRbac(env);
-    if (wanted.includes('servers')) await servers(env);
-    if (wanted.includes('realms')) await realms(env);
-  } finally {
-    await down({ log });
+  // Each case in its own private environment: the servers case must run without the process kubelet (its 100
+  // servers would otherwise each start a Keycloak), and the realms case needs it.
+  for (const name of wanted) {
+    process.env.REALMFORGE_TESTENV_STATE = join(
+      mkdtempSync(join(tmpdir(), 'realmforge-bench-')),
+      'state.json',
+    );
+    try {
+      await up({ log, keycloak: false, kubelet: name === 'realms' });
+      const env = await testEnv();
+      await installOperatorRbac(env);
+      await (name === 'servers' ? servers(env) : realms(env));
+    } finally {
+      await down({ log });
+    }
   }
 }

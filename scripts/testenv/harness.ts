@@ -38,6 +38,8 @@ export type TestEnv = {
 };
 
 let started: Promise<TestEnvState> | undefined;
+/** The state file `started` belongs to: a caller that points REALMFORGE_TESTENV_STATE elsewhere gets that one. */
+let startedFor: string | undefined;
 
 async function ensureUp(): Promise<TestEnvState> {
   const state = readState();
@@ -66,7 +68,10 @@ async function ensureUp(): Promise<TestEnvState> {
 
 /** The ready environment (started on first call when none is up). */
 export async function testEnv(): Promise<TestEnv> {
-  started ??= ensureUp();
+  if (!started || startedFor !== process.env.REALMFORGE_TESTENV_STATE) {
+    started = ensureUp();
+    startedFor = process.env.REALMFORGE_TESTENV_STATE; // ensureUp names a private environment synchronously
+  }
   const state = await started;
   const kubeconfig = new KubeConfig();
   kubeconfig.loadFromFile(state.kubeconfig);
