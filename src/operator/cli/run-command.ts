@@ -130,15 +130,23 @@ export async function runOperator(
     const realmSource = startWatch(
       custom('IdentityRealm'),
       ownKey,
-      (key) => {
-        realms.add(key);
+      (key, statusOnly) => {
+        // The status a realm's reconcile wrote needs no second reconcile; it does wake the realm's clients.
+        if (!statusOnly) realms.add(key);
         // A realm's change (grants, readiness) wakes the clients that use it.
         for (const c of clientSource.objects())
           if (realmKeyOf(c as never) === key) clients.add(ownKey(c) as string);
       },
       watchDeps,
     );
-    const clientSource = startWatch(custom('IdentityClient'), ownKey, (key) => clients.add(key), watchDeps);
+    const clientSource = startWatch(
+      custom('IdentityClient'),
+      ownKey,
+      (key, statusOnly) => {
+        if (!statusOnly) clients.add(key); // not for the status its own reconcile wrote
+      },
+      watchDeps,
+    );
     const serverSource = startWatch(
       custom('IdentityServer'),
       ownKey,

@@ -57,16 +57,36 @@ type WatchEvent = { type?: string; object?: KubernetesObject & { code?: number }
 const cacheKey = (o: KubernetesObject) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 const versionOf = (o: KubernetesObject | undefined) => o?.metadata?.resourceVersion;
 
+/**
+ * Whether `next` differs from `previous` only in status (and resourceVersion): same generation, labels,
+ * annotations, finalizers and deletion mark. A controller need not reconcile the status it wrote itself.
+ */
+export function statusOnlyChange(previous: KubernetesObject | undefined, next: KubernetesObject): boolean {
+  const a = previous?.metadata;
+  const b = next.metadata;
+  if (!a || !b || a.generation === undefined || a.generation !== b.generation) return false;
+  const same = (x: unknown, y: unknown) => JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
+  return (
+    same(a.labels, b.labels) &&
+    same(a.annotations, b.annotations) &&
+    same(a.finalizers, b.finalizers) &&
+    a.deletionTimestamp === b.deletionTimestamp
+  );
+}
+
 function lean(o: KubernetesObject): KubernetesObject {
   if (o.metadata) delete o.metadata.managedFields;
   return o;
 }
 
-/** Starts watching `type`, calling `enqueue` with the mapped key of every added, changed or deleted object. */
+/**
+ * Starts watching `type`, calling `enqueue` with the mapped key of every added, changed or deleted object, and
+ * whether the change was to its status only (see statusOnlyChange).
+ */
 export function startWatch(
   type: WatchedType,
   map: KeyMapper,
-  enqueue: (key: string) => void,
+  enqueue: (key: string, statusOnly: boolean) => void,
   deps: WatchDeps,
 ): WatchSource {
   const { transport, clock, logger } = deps;
@@ -77,9 +97,9 @@ export function startWatch(
   let failures = 0;
   const abort = new AbortController();
   let sleeping: { timer: Timer; wake: () => void } | undefined;
-  const wake = (o: KubernetesObject) => {
+  const wake = (o: KubernetesObject, statusOnly = false) => {
     const key = map(o);
-    if (key) enqueue(key);
+    if (key) enqueue(key, statusOnly);
   };
   const collection = async () => {
     const resource = await deps.resources.resolve(type);
@@ -108,7 +128,10 @@ export function startWatch(
     const previous = cache;
     cache = next;
     version = listVersion;
-    for (const [key, o] of next) if (versionOf(previous.get(key)) !== versionOf(o)) wake(o);
+    for (const [key, o] of next) {
+      const before = previous.get(key);
+      if (versionOf(before) !== versionOf(o)) wake(o, statusOnlyChange(before, o));
+    }
     for (const [key, o] of previous) if (!next.has(key)) wake(o);
   }
 
@@ -139,9 +162,10 @@ export function startWatch(
       }
       version = versionOf(o) ?? version;
       if (event.type === 'BOOKMARK') continue;
+      const previous = cache.get(cacheKey(o));
       if (event.type === 'DELETED') cache.delete(cacheKey(o));
       else cache.set(cacheKey(o), lean({ ...o, apiVersion: type.apiVersion, kind: type.kind }));
-      wake(o);
+      wake(o, event.type === 'MODIFIED' && statusOnlyChange(previous, o));
     }
     // A stream that ends at once and empty is a broken connection, not the server's timeout: back off.
     if (seen === 0 && clock.now() - started < 1000) throw new Error('the watch closed at once');

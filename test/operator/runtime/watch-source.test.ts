@@ -5,7 +5,12 @@ import type { ServerResponse } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemClock } from '../../../src/operator/runtime/clock.ts';
-import { ownerKey, ownKey, startWatch } from '../../../src/operator/runtime/watch-source.ts';
+import {
+  ownerKey,
+  ownKey,
+  startWatch,
+  statusOnlyChange,
+} from '../../../src/operator/runtime/watch-source.ts';
 import { fakeApiServer, json, type SeenRequest, status } from './fake-api-server.ts';
 
 test('watched objects map to the key of the resource whose reconcile they should wake', () => {
@@ -53,6 +58,24 @@ function memoryLogger() {
   };
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } };
 }
+
+test('a change to status only (same generation and metadata) is told apart from one a controller must act on', () => {
+  const before = {
+    metadata: { name: 'a', generation: 3, resourceVersion: '7', annotations: { x: '1' }, finalizers: ['f'] },
+    status: { phase: 'Provisioning' },
+  };
+  const next = (metadata: Record<string, unknown>) => ({
+    ...before,
+    metadata: { ...before.metadata, resourceVersion: '8', ...metadata },
+    status: { phase: 'Ready' },
+  });
+  assert.ok(statusOnlyChange(before, next({})));
+  assert.not.ok(statusOnlyChange(before, next({ generation: 4 })), 'a spec change');
+  assert.not.ok(statusOnlyChange(before, next({ annotations: { x: '2' } })), 'the reconcile annotation');
+  assert.not.ok(statusOnlyChange(before, next({ finalizers: [] })), 'a finalizer released');
+  assert.not.ok(statusOnlyChange(before, next({ deletionTimestamp: '2026-01-01T00:00:00Z' })), 'a deletion');
+  assert.not.ok(statusOnlyChange(undefined, next({})), 'an object not seen before');
+});
 
 test('a watch resumes from the last resourceVersion (bookmarks too) and relists after 410 Gone', async () => {
   const watches: SeenRequest[] = [];
