@@ -67,21 +67,31 @@ export class ProcessKubelet {
     await this.core.createNode({ body: node }).catch((e) => {
       if (e?.code !== 409) throw e;
     });
-    const current = await this.core.readNode({ name: nodeName });
-    const now = new Date();
-    current.status = {
-      conditions: [
-        {
-          type: 'Ready',
-          status: 'True',
-          reason: 'ProcessKubeletReady',
-          lastHeartbeatTime: now,
-          lastTransitionTime: now,
+    // The controller manager's node controllers may update the new Node at the same moment (409): read again.
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.core.readNode({ name: nodeName });
+      const now = new Date();
+      current.status = {
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'ProcessKubeletReady',
+            lastHeartbeatTime: now,
+            lastTransitionTime: now,
+          },
+        ],
+        addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
+      };
+      const conflict = await this.core.replaceNodeStatus({ name: nodeName, body: current }).then(
+        () => false,
+        (e) => {
+          if (e?.code !== 409 || attempt >= 5) throw e;
+          return true;
         },
-      ],
-      addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
-    };
-    await this.core.replaceNodeStatus({ name: nodeName, body: current });
+      );
+      if (!conflict) break;
+    }
     const tick = () => {
       if (this.stopped) return;
       this.running = this.sync()
