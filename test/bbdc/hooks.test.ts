@@ -2,8 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { opsState, snapshotOps } from '../fake-bitbucket/ops-state.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
-import { withFake } from './helpers/fake.ts';
-import { createWorld } from './helpers/world.ts';
+import { runAgainst, withFake } from './helpers/fake.ts';
 
 const test = suite('bbdc hook');
 let fake: Awaited<ReturnType<typeof withFake>>;
@@ -14,14 +13,7 @@ test.after(async () => {
   await fake.stop();
 });
 const bundled = 'com.atlassian.bitbucket.server.bitbucket-bundled-hooks';
-const run = async (argv: string[], token = credentials.alice.token) => {
-  const w = createWorld({ env: { BBDC_URL: fake.url, BBDC_TOKEN: token } });
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+const run = runAgainst(() => fake);
 const writes = (from: number) => fake.requests.slice(from).filter((q) => q.method !== 'GET');
 
 test('hook list shows each hook, its state and where the state comes from', async () => {

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { credentials } from '../fake-bitbucket/state.ts';
-import { withFake } from './helpers/fake.ts';
+import { runAgainst, withFake } from './helpers/fake.ts';
 import { createWorld } from './helpers/world.ts';
 
 const test = suite('bbdc project');
@@ -14,14 +14,7 @@ test.after(async () => {
 });
 const world = (token = credentials.alice.token, tty = false) =>
   createWorld({ tty, env: { BBDC_URL: fake.url, BBDC_TOKEN: token } });
-const run = async (argv: string[], token?: string) => {
-  const w = world(token);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+const run = runAgainst(() => fake);
 const writes = (from: number) => fake.requests.slice(from).filter((q) => q.method !== 'GET');
 
 test('project list: a table on a terminal, tab-separated when piped, and --json with count', async () => {

@@ -2,8 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { opsState, snapshotOps } from '../fake-bitbucket/ops-state.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
-import { withFake } from './helpers/fake.ts';
-import { createWorld } from './helpers/world.ts';
+import { runAgainst, withFake } from './helpers/fake.ts';
 
 const test = suite('bbdc webhook');
 let fake: Awaited<ReturnType<typeof withFake>>;
@@ -13,14 +12,7 @@ test.before(async () => {
 test.after(async () => {
   await fake.stop();
 });
-const run = async (argv: string[], token = credentials.alice.token) => {
-  const w = createWorld({ env: { BBDC_URL: fake.url, BBDC_TOKEN: token } });
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+const run = runAgainst(() => fake);
 const writes = (from: number) => fake.requests.slice(from).filter((q) => q.method !== 'GET');
 const hooksOf = (target: string) => opsState(fake.state).webhooks.filter((w) => w.target === target);
 

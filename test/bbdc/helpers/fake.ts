@@ -1,6 +1,8 @@
 // Starts the fake Bitbucket for a suite and fails the suite if it saw a request the OpenAPI document lacks.
 import * as assert from 'uvu/assert';
 import { type FakeBitbucket, startFakeBitbucket } from '../../fake-bitbucket/server.ts';
+import { credentials } from '../../fake-bitbucket/state.ts';
+import { createWorld } from './world.ts';
 
 type FakeOptions = Omit<NonNullable<Parameters<typeof startFakeBitbucket>[0]>, 'dataset'>;
 
@@ -16,4 +18,19 @@ export async function withFake(
       assert.equal(fake.violations, [], 'requests outside the Bitbucket DC 9.4 OpenAPI document');
     },
   });
+}
+
+/**
+ * `bbdc <argv>` once, in a fresh world against the suite's fake (a getter: suites start it in `before`), as alice
+ * unless another token is given.
+ */
+export function runAgainst(fake: () => { url: string }) {
+  return async (argv: string[], token = credentials.alice.token) => {
+    const w = createWorld({ env: { BBDC_URL: fake().url, BBDC_TOKEN: token } });
+    try {
+      return await w.run(argv);
+    } finally {
+      w.dispose();
+    }
+  };
 }

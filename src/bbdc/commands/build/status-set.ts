@@ -2,7 +2,7 @@ import type { BuildStatusSetOutput } from '../../../../generated/types/cli/outpu
 import { UsageError } from '../../../core/errors.ts';
 import { buildsPath, fullCommitId, type RestBuildStatus, toBuildStatus } from '../../api/builds.ts';
 import { identify } from '../../api/identity.ts';
-import { getIfExists } from '../../api/read-optional.ts';
+import { getIfExists } from '../../api/optional.ts';
 import { defineCommand } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
 

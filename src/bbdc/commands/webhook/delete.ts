@@ -1,6 +1,6 @@
 import type { WebhookDeleteOutput } from '../../../../generated/types/cli/output/webhook-delete.ts';
 import { identify } from '../../api/identity.ts';
-import { getIfExists } from '../../api/read-optional.ts';
+import { getIfExists } from '../../api/optional.ts';
 import { scopeId, scopeLabel } from '../../api/scope.ts';
 import { type RestWebhook, webhooksPath } from '../../api/webhooks.ts';
 import { defineCommand } from '../../command.ts';
