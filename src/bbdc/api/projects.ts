@@ -1,4 +1,5 @@
 import type { Project } from '../../../generated/types/cli/output/project.ts';
+import { segment } from './path.ts';
 
 /** A project as the Bitbucket REST API returns it (the fields bbdc reads). */
 export type RestProject = {
@@ -27,5 +28,5 @@ export function toProject(p: RestProject): Project {
 
 /** The REST path of a project. */
 export function projectPath(key: string): string {
-  return `/rest/api/latest/projects/${encodeURIComponent(key)}`;
+  return `/rest/api/latest/projects/${segment('project', key)}`;
 }

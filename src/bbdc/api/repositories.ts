@@ -1,4 +1,5 @@
 import type { Repository } from '../../../generated/types/cli/output/repo-list.ts';
+import { segment } from './path.ts';
 
 /** A repository as the Bitbucket REST API returns it (the fields bbdc reads). */
 export type RestRepository = {
@@ -31,7 +32,7 @@ export function toRepository(r: RestRepository): Repository {
 
 /** The REST path of a repository. */
 export function repoPath(project: string, slug: string): string {
-  return `/rest/api/latest/projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(slug)}`;
+  return `/rest/api/latest/projects/${segment('project', project)}/repos/${segment('repository', slug)}`;
 }
 
 /** `PROJECT/slug`, as bbdc names a repository in output. */

@@ -1,3 +1,4 @@
+import { segment } from './path.ts';
 import { repoPath } from './repositories.ts';
 
 /** Where a setting lives: a whole project, or one repository. */
@@ -18,6 +19,6 @@ export function scopeLabel(scope: Scope): string {
 /** The REST path of the scope under /rest/api/latest. */
 export function scopePath(scope: Scope): string {
   return scope.type === 'project'
-    ? `/rest/api/latest/projects/${encodeURIComponent(scope.project)}`
+    ? `/rest/api/latest/projects/${segment('project', scope.project)}`
     : repoPath(scope.project, scope.slug);
 }
