@@ -7,17 +7,15 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { Io } from '../../core/io.ts';
-import { identityClientController } from '../controllers/identity-client.ts';
-import { identityRealmController } from '../controllers/identity-realm.ts';
-import { identityServerController } from '../controllers/identity-server.ts';
-import { realmKeyOf, serverKeyOf } from '../controllers/owner-server.ts';
+import { identityClientDefinition } from '../controllers/identity-client/controller.ts';
+import { identityRealmDefinition } from '../controllers/identity-realm/controller.ts';
+import { identityServerDefinition } from '../controllers/identity-server/controller.ts';
 import { createAdminClient } from '../keycloak/admin-client.ts';
 import { keycloakAdmins } from '../keycloak/admins.ts';
 import type { KeycloakDeps } from '../keycloak/keycloak-deps.ts';
 import { createRateLimiter } from '../keycloak/rate-limits.ts';
 import { defaultBackoff } from '../runtime/backoff.ts';
 import { systemClock } from '../runtime/clock.ts';
-import { controllerLoop } from '../runtime/controller-loop.ts';
 import type { HttpClient } from '../runtime/deps.ts';
 import { endpointMapVariable, loadEndpointMap } from '../runtime/endpoint-map.ts';
 import { guardedKube } from '../runtime/guarded-kube.ts';
@@ -29,10 +27,9 @@ import { kubeTransport } from '../runtime/kube-transport.ts';
 import { LeaderElector } from '../runtime/leader-election.ts';
 import { kubeLeaseStore } from '../runtime/lease-store.ts';
 import { jsonLogger, type Logger } from '../runtime/logger.ts';
+import { type Manager, startManager } from '../runtime/manager.ts';
 import { createMetrics } from '../runtime/metrics.ts';
 import { type RunFlags, runSettings } from '../runtime/operator-settings.ts';
-import { ownerKey, ownKey, startWatch, type WatchSource } from '../runtime/watch-source.ts';
-import type { WorkQueue } from '../runtime/work-queue.ts';
 
 /** Process-level hooks, injected so tests can stop the loop without signals. */
 export type RunHooks = { readonly onStop: (stop: () => void) => void; readonly env: NodeJS.ProcessEnv };
@@ -106,90 +103,43 @@ export async function runOperator(
   );
   const deps: KeycloakDeps = { ...base, admins, driftIntervalMs: settings.driftIntervalMs };
 
-  let controllers: { queues: WorkQueue[]; sources: WatchSource[]; resync: NodeJS.Timeout } | undefined;
+  let manager: Manager | undefined;
   const startControllers = () => {
-    const loopDeps = {
-      clock,
-      logger,
-      metrics,
-      backoff: { ...defaultBackoff, random: Math.random },
-      concurrency: settings.concurrency,
-    };
-    const servers = controllerLoop('IdentityServer', identityServerController(deps), loopDeps);
-    const realms = controllerLoop('IdentityRealm', identityRealmController(deps), loopDeps);
-    const clients = controllerLoop('IdentityClient', identityClientController(deps), loopDeps);
-    const watchDeps = {
-      transport,
-      resources,
-      clock,
-      logger,
-      backoff: { baseMs: 1000, maxMs: 30_000, random: Math.random },
-    };
-    const custom = (kind: string) => ({ apiVersion: 'realmforge.dev/v1', kind });
-    const sources: WatchSource[] = [];
-    const realmSource = startWatch(
-      custom('IdentityRealm'),
-      ownKey,
-      (key, statusOnly) => {
-        // The status a realm's reconcile wrote needs no second reconcile; it does wake the realm's clients.
-        if (!statusOnly) realms.add(key);
-        // A realm's change (grants, readiness) wakes the clients that use it.
-        for (const c of clientSource.objects())
-          if (realmKeyOf(c as never) === key) clients.add(ownKey(c) as string);
+    const definitions = [
+      identityServerDefinition(deps),
+      identityRealmDefinition(deps),
+      identityClientDefinition(deps),
+    ];
+    manager = startManager(definitions, {
+      loop: {
+        clock,
+        logger,
+        metrics,
+        backoff: { ...defaultBackoff, random: Math.random },
+        concurrency: settings.concurrency,
       },
-      watchDeps,
-    );
-    const clientSource = startWatch(
-      custom('IdentityClient'),
-      ownKey,
-      (key, statusOnly) => {
-        if (!statusOnly) clients.add(key); // not for the status its own reconcile wrote
+      watch: {
+        transport,
+        resources,
+        clock,
+        logger,
+        backoff: { baseMs: 1000, maxMs: 30_000, random: Math.random },
       },
-      watchDeps,
-    );
-    const serverSource = startWatch(
-      custom('IdentityServer'),
-      ownKey,
-      (key) => {
-        servers.add(key);
-        for (const r of realmSource.objects())
-          if (serverKeyOf(r as never) === key) realms.add(ownKey(r) as string);
-      },
-      watchDeps,
-    );
-    const deployments = startWatch(
-      {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        labelSelector: 'app.kubernetes.io/managed-by=realmforge,app.kubernetes.io/name=keycloak',
-      },
-      ownerKey('IdentityServer'),
-      (key) => servers.add(key),
-      watchDeps,
-    );
-    sources.push(serverSource, realmSource, clientSource, deployments);
-    // Every drift interval each server is compared with its children again (a Ready server is not polled).
-    const resync = setInterval(() => {
-      for (const key of serverSource.keys()) servers.add(key);
-    }, settings.driftIntervalMs);
-    resync.unref();
-    controllers = { queues: [servers, realms, clients], sources, resync };
+      driftIntervalMs: settings.driftIntervalMs,
+    });
     logger.info('controllers started', { driftIntervalMs: settings.driftIntervalMs });
   };
   const stopControllers = async () => {
-    if (!controllers) return;
-    const { queues, sources, resync } = controllers;
-    controllers = undefined;
-    clearInterval(resync);
-    await Promise.all(sources.map((s) => s.stop()));
-    await Promise.all(queues.map((q) => q.shutdown()));
+    const running = manager;
+    manager = undefined;
+    await running?.stop();
   };
 
   const health = await startHealthServer({
     port: settings.metricsPort,
     host: hooks.env.REALMFORGE_METRICS_HOST,
     registry: metrics.registry,
-    ready: () => !leading() || (controllers?.sources.every((s) => s.synced()) ?? false),
+    ready: () => !leading() || (manager?.synced() ?? false),
   });
   // The effective settings, so that a changed flag or rate-limit variable (a Helm upgrade) shows in the log.
   logger.info('operator started', {

@@ -4,8 +4,8 @@
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import { RealmforgeError } from '../../core/errors.ts';
 import { resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
-import { decodeCredentials, readSecret } from '../controllers/read-secret.ts';
 import type { Deps } from '../runtime/deps.ts';
+import { decodeCredentials, readSecret } from '../runtime/read-secret.ts';
 import type { AdminClient } from './admin-client.ts';
 
 /** Builds an admin client for a base URL and account (createAdminClient with the process's shared deps). */

@@ -28,7 +28,11 @@ export const discovery: Record<string, Record<string, [string, boolean]>> = {
   'apps/v1': { Deployment: ['deployments', true] },
   'coordination.k8s.io/v1': { Lease: ['leases', true] },
   'postgresql.cnpg.io/v1': { Database: ['databases', true], Cluster: ['clusters', true] },
-  'realmforge.dev/v1': { IdentityServer: ['identityservers', true] },
+  'realmforge.dev/v1': {
+    IdentityServer: ['identityservers', true],
+    IdentityRealm: ['identityrealms', true],
+    IdentityClient: ['identityclients', true],
+  },
 };
 
 /** Sends `body` as JSON with `status`. */

@@ -1,6 +1,6 @@
 // Kubernetes-style conditions that keep their lastTransitionTime while their status stays the same, so that
 // recomputing status in steady state yields an identical object and therefore no write.
-import type { Condition } from '../../../generated/types/crds/identityserver.ts';
+import type { Condition } from '../../../../generated/types/crds/identityserver.ts';
 
 /** A condition without its bookkeeping fields, as a status computation produces it. */
 export type ConditionInput = { type: string; status: Condition['status']; reason: string; message: string };

@@ -1,9 +1,9 @@
 // Applies an IdentityServer's compiled objects and removes the ones it no longer wants (the Ingress once it is
 // turned off, the discovery Service once replicas drop to one). Only what differs from the cluster is sent.
-import type { KubeObject } from '../compile/kube-object.ts';
-import type { Deps } from '../runtime/deps.ts';
-import { applyReason, withAppliedHash } from '../runtime/desired-state.ts';
-import { refOf, refString } from '../runtime/kube-client.ts';
+import type { KubeObject } from '../../compile/kube-object.ts';
+import type { Deps } from '../../runtime/deps.ts';
+import { applyReason, withAppliedHash } from '../../runtime/desired-state.ts';
+import { refOf, refString } from '../../runtime/kube-client.ts';
 
 /** What one sync did, for the reconcile log line and tests: objects applied (with why) and deleted. */
 export type SyncResult = { applied: string[]; deleted: string[] };

@@ -1,8 +1,11 @@
 // The status of an IdentityServer as a pure function of its spec, its previous status, what was observed and the
 // time. Ready means: the Deployment is available, /health/ready answers UP and an admin token can be obtained.
-import type { IdentityServer, IdentityServerStatus } from '../../../generated/types/crds/identityserver.ts';
-import { resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
-import { type ConditionInput, mergeConditions } from './conditions.ts';
+import type {
+  IdentityServer,
+  IdentityServerStatus,
+} from '../../../../generated/types/crds/identityserver.ts';
+import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import { type ConditionInput, mergeConditions } from '../shared/conditions.ts';
 import { type ServerObservation, type StuckReason, stuckReason } from './server-stuck.ts';
 
 // Reasons that mean something is broken and needs a person, as opposed to still starting.

@@ -5,18 +5,18 @@
 // Deletion never hangs forever: when the IdentityServer is gone or being deleted there is nothing to clean up and
 // the finalizer is released at once; when the server exists but Keycloak does not answer, cleanup is retried with
 // backoff for cleanupGiveUpMs (5 minutes by default) and then released with a Warning event naming the realm left.
-import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
-import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
-import { RealmforgeError } from '../../core/errors.ts';
-import type { KubeObject } from '../compile/kube-object.ts';
-import { realmNameOf } from '../compile/realm-representation.ts';
-import { resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
-import type { KeycloakDeps } from '../keycloak/keycloak-deps.ts';
-import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from './finalizer.ts';
-import { getResource, getServer, serverKeyOf } from './owner-server.ts';
-import { readSecretKey } from './read-secret.ts';
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import type { KubeObject } from '../../compile/kube-object.ts';
+import { realmNameOf } from '../../compile/realm-representation.ts';
+import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
+import { readSecretKey } from '../../runtime/read-secret.ts';
+import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
+import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
+import { phaseStatus, writeStatus } from '../shared/resource-status.ts';
 import { syncRealm } from './realm-sync.ts';
-import { phaseStatus, writeStatus } from './resource-status.ts';
 
 /** What a realm reconcile did, for its log line. */
 export type RealmOutcome = { phase?: string; reason?: string; writes?: string[] };

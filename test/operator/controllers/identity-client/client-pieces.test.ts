@@ -2,20 +2,20 @@
 // the credentials Secret's shape and conflict rules.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
+import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import {
   credentialsSecret,
   realmEndpoints,
   secretConflict,
-} from '../../../src/operator/controllers/client-credentials.ts';
+} from '../../../../src/operator/controllers/identity-client/client-credentials.ts';
 import {
   clientDrift,
   desiredClient,
   disableClient,
   ownerAttribute,
-} from '../../../src/operator/controllers/client-sync.ts';
-import type { AdminClient } from '../../../src/operator/keycloak/admin-client.ts';
-import { fakeKube } from './fake-kube.ts';
+} from '../../../../src/operator/controllers/identity-client/client-sync.ts';
+import type { AdminClient } from '../../../../src/operator/keycloak/admin-client.ts';
+import { fakeKube } from '../fake-kube.ts';
 
 const client: IdentityClient = {
   apiVersion: 'realmforge.dev/v1',

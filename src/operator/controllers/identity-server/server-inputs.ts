@@ -1,10 +1,10 @@
 // Reads what an IdentityServer compile needs from the cluster: the admin credentials (generated once, then read
 // back from <name>-admin-credentials forever after), the database credentials Secret in the database namespace,
 // and the CNPG Cluster. Forbidden reads become a missing Secret with a message naming the RoleBinding to create.
-import { RealmforgeError } from '../../core/errors.ts';
-import type { ResolvedServer } from '../compile/resolved-server.ts';
-import type { Deps } from '../runtime/deps.ts';
-import { type Credentials, decodeCredentials, readSecret } from './read-secret.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import type { ResolvedServer } from '../../compile/resolved-server.ts';
+import type { Deps } from '../../runtime/deps.ts';
+import { type Credentials, decodeCredentials, readSecret } from '../../runtime/read-secret.ts';
 import { type DatabaseClusterObservation, observeDatabaseCluster } from './server-stuck.ts';
 
 /** What was read: the admin credentials to keep, the database credentials if found, the Cluster observation. */

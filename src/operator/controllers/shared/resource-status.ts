@@ -1,9 +1,9 @@
 // Status for realms and clients: a phase with its reason and message, one Ready condition that `kubectl wait
 // --for=condition=Ready` reads, written only when it differs from what is stored, with an Event on every change
 // of phase (Warning when the new phase is Failed or the reason says something is wrong).
-import { apiVersion, type KubeObject } from '../compile/kube-object.ts';
-import type { Deps } from '../runtime/deps.ts';
-import { isSubset } from '../runtime/desired-state.ts';
+import { apiVersion, type KubeObject } from '../../compile/kube-object.ts';
+import type { Deps } from '../../runtime/deps.ts';
+import { isSubset } from '../../runtime/desired-state.ts';
 import { mergeConditions } from './conditions.ts';
 
 /** The phases every kind reports. */

@@ -5,12 +5,12 @@
 import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
 import type ProtocolMapperRepresentation from '@keycloak/keycloak-admin-client/lib/defs/protocolMapperRepresentation.js';
 import type RoleRepresentation from '@keycloak/keycloak-admin-client/lib/defs/roleRepresentation.js';
-import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
-import { RealmforgeError } from '../../core/errors.ts';
-import { compileClient } from '../compile/client-representation.ts';
-import type { AdminClient } from '../keycloak/admin-client.ts';
-import { isSubset } from '../runtime/desired-state.ts';
-import { StuckError } from './stuck-error.ts';
+import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import { compileClient } from '../../compile/client-representation.ts';
+import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { isSubset } from '../../runtime/desired-state.ts';
+import { StuckError } from '../shared/stuck-error.ts';
 
 /** The attribute that marks a client as managed by one IdentityClient (`namespace/name`). */
 export const ownerAttribute = 'realmforge.dev/owner';

@@ -5,11 +5,11 @@
 import type GroupRepresentation from '@keycloak/keycloak-admin-client/lib/defs/groupRepresentation.js';
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type RoleRepresentation from '@keycloak/keycloak-admin-client/lib/defs/roleRepresentation.js';
-import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
-import { RealmforgeError } from '../../core/errors.ts';
-import { compileRealm } from '../compile/realm-representation.ts';
-import type { AdminClient } from '../keycloak/admin-client.ts';
-import { isSubset } from '../runtime/desired-state.ts';
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import { compileRealm } from '../../compile/realm-representation.ts';
+import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { isSubset } from '../../runtime/desired-state.ts';
 
 /** What a sync did: the live realm's id and the writes it sent. */
 export type RealmSyncResult = { realmId?: string; writes: string[] };

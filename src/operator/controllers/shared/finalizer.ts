@@ -1,7 +1,7 @@
 // The cleanup finalizer on realms and clients, added and removed with server-side apply: the operator's field
 // manager owns just its entry of metadata.finalizers, so other finalizers are left alone.
-import { apiVersion, finalizer, type KubeObject } from '../compile/kube-object.ts';
-import type { Deps } from '../runtime/deps.ts';
+import { apiVersion, finalizer, type KubeObject } from '../../compile/kube-object.ts';
+import type { Deps } from '../../runtime/deps.ts';
 
 const has = (o: KubeObject) => o.metadata.finalizers?.includes(finalizer) ?? false;
 

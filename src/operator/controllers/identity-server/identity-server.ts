@@ -2,14 +2,17 @@
 // children no longer wanted, observes Keycloak and writes status when it changed. Level-triggered: it never
 // depends on which event woke it.
 import type { V1Deployment, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import type { IdentityServer, IdentityServerStatus } from '../../../generated/types/crds/identityserver.ts';
-import { RealmforgeError } from '../../core/errors.ts';
-import { compileIdentityServer } from '../compile/identity-server.ts';
-import { apiVersion, type KubeObject, serverSelector } from '../compile/kube-object.ts';
-import { type ResolvedServer, resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
-import type { Deps } from '../runtime/deps.ts';
-import { isSubset } from '../runtime/desired-state.ts';
-import { ensureFinalizer } from './finalizer.ts';
+import type {
+  IdentityServer,
+  IdentityServerStatus,
+} from '../../../../generated/types/crds/identityserver.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import { compileIdentityServer } from '../../compile/identity-server.ts';
+import { apiVersion, type KubeObject, serverSelector } from '../../compile/kube-object.ts';
+import { type ResolvedServer, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import type { Deps } from '../../runtime/deps.ts';
+import { isSubset } from '../../runtime/desired-state.ts';
+import { ensureFinalizer } from '../shared/finalizer.ts';
 import { probeAdminToken, probeHealth } from './keycloak-probes.ts';
 import { syncChildren } from './server-children.ts';
 import { finishServerDeletion, needsCleanupFinalizer } from './server-cleanup.ts';

@@ -3,12 +3,12 @@
 // collection never removes these: such a server carries the finalizer realmforge.dev/cleanup, and its deletion
 // first deletes every object labelled with the server's reference (in any namespace, so a database namespace
 // changed since still gets cleaned), then releases the finalizer.
-import { serverRefLabel } from '../compile/cnpg-database.ts';
-import { finalizer, type KubeObject } from '../compile/kube-object.ts';
-import type { ResolvedServer } from '../compile/resolved-server.ts';
-import type { Deps } from '../runtime/deps.ts';
-import { refOf, refString } from '../runtime/kube-client.ts';
-import { deletionRequestedAt, releaseFinalizer } from './finalizer.ts';
+import { serverRefLabel } from '../../compile/cnpg-database.ts';
+import { finalizer, type KubeObject } from '../../compile/kube-object.ts';
+import type { ResolvedServer } from '../../compile/resolved-server.ts';
+import type { Deps } from '../../runtime/deps.ts';
+import { refOf, refString } from '../../runtime/kube-client.ts';
+import { deletionRequestedAt, releaseFinalizer } from '../shared/finalizer.ts';
 
 /** The kinds a server may compile outside its own namespace, found again by the serverRefLabel. */
 export const crossNamespaceKinds = [{ apiVersion: 'postgresql.cnpg.io/v1', kind: 'Database' }] as const;

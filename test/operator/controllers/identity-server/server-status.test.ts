@@ -1,12 +1,15 @@
 import type { V1Deployment, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
-import { computeServerStatus, failedServerStatus } from '../../../src/operator/controllers/server-status.ts';
+import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
+import {
+  computeServerStatus,
+  failedServerStatus,
+} from '../../../../src/operator/controllers/identity-server/server-status.ts';
 import {
   observeDatabaseCluster,
   type ServerObservation,
-} from '../../../src/operator/controllers/server-stuck.ts';
+} from '../../../../src/operator/controllers/identity-server/server-stuck.ts';
 
 const t0 = new Date('2026-01-01T00:00:00Z');
 const t1 = new Date('2026-01-01T00:05:00Z');

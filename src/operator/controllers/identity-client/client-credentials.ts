@@ -1,13 +1,13 @@
 // The credentials Secret of a Ready client: <client>-credentials (or spec.secretName) in the client's namespace,
 // owned by the IdentityClient and labelled with client and realm. A Secret of that name that is not this client's
 // is replaced only when it carries our labels and its owner is gone; otherwise it is a conflict the user resolves.
-import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
-import { RealmforgeError } from '../../core/errors.ts';
-import { apiVersion, type KubeObject } from '../compile/kube-object.ts';
-import type { Deps } from '../runtime/deps.ts';
-import { applyReason, withAppliedHash } from '../runtime/desired-state.ts';
-import { readSecret } from './read-secret.ts';
-import { StuckError } from './stuck-error.ts';
+import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import { apiVersion, type KubeObject } from '../../compile/kube-object.ts';
+import type { Deps } from '../../runtime/deps.ts';
+import { applyReason, withAppliedHash } from '../../runtime/desired-state.ts';
+import { readSecret } from '../../runtime/read-secret.ts';
+import { StuckError } from '../shared/stuck-error.ts';
 
 /** The OIDC endpoints of a realm, as written to the Secret and the client's status. */
 export type RealmEndpoints = {

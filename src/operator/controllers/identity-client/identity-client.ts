@@ -3,15 +3,21 @@
 // grant is disabled). Then the client is created or corrected, and its credentials Secret is written. Problems a
 // person must fix (an ungranted namespace, a taken client ID, a Secret in the way, no Secret access) are reported
 // on status and looked at again every drift interval, never retried in a tight loop.
-import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
-import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
-import { RealmforgeError } from '../../core/errors.ts';
-import { clientIdOf } from '../compile/client-representation.ts';
-import type { KubeObject } from '../compile/kube-object.ts';
-import { realmNameOf } from '../compile/realm-representation.ts';
-import { resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
-import type { AdminClient } from '../keycloak/admin-client.ts';
-import type { KeycloakDeps } from '../keycloak/keycloak-deps.ts';
+import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import { clientIdOf } from '../../compile/client-representation.ts';
+import type { KubeObject } from '../../compile/kube-object.ts';
+import { realmNameOf } from '../../compile/realm-representation.ts';
+import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import type { AdminClient } from '../../keycloak/admin-client.ts';
+import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
+import { secretValue } from '../../runtime/read-secret.ts';
+import { realmIssuer, serverReady } from '../identity-realm/identity-realm.ts';
+import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
+import { getRealm, getResource, getServer, realmKeyOf, serverKeyOf } from '../shared/owner-server.ts';
+import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
+import { StuckError } from '../shared/stuck-error.ts';
 import {
   credentialsSecret,
   credentialsSecretName,
@@ -21,12 +27,6 @@ import {
   syncCredentialsSecret,
 } from './client-credentials.ts';
 import { deleteClient, disableClient, syncClient } from './client-sync.ts';
-import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from './finalizer.ts';
-import { realmIssuer, serverReady } from './identity-realm.ts';
-import { getRealm, getResource, getServer, realmKeyOf, serverKeyOf } from './owner-server.ts';
-import { secretValue } from './read-secret.ts';
-import { type Phase, phaseStatus, writeStatus } from './resource-status.ts';
-import { StuckError } from './stuck-error.ts';
 
 /** What a client reconcile did, for its log line. */
 export type ClientOutcome = { phase?: string; reason?: string; writes?: string[] };

@@ -1,7 +1,7 @@
 // Reading Secrets the operator is granted per namespace: a forbidden read says which RoleBinding to create.
 import { RealmforgeError } from '../../core/errors.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
-import type { Deps } from '../runtime/deps.ts';
+import type { Deps } from './deps.ts';
 
 /** Credentials as Secrets hold them (keys username and password). */
 export type Credentials = { username: string; password: string };

@@ -1,7 +1,7 @@
 // The two checks behind Ready besides the Deployment: /health/ready on the management port answers UP, and the
 // admin account gets a token (password grant, client admin-cli, realm master) on 8080. Both go through the
 // endpoint map so that an operator outside the cluster reaches the same Keycloak.
-import type { Deps } from '../runtime/deps.ts';
+import type { Deps } from '../../runtime/deps.ts';
 import type { ProbeOutcome } from './server-stuck.ts';
 
 const timeoutMs = 5000;

@@ -1,10 +1,10 @@
 // Looking up what a realm or client hangs off: the IdentityServer of a realm and the IdentityRealm of a client,
 // with the namespace defaulting to the resource's own.
-import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
-import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
-import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
-import { apiVersion } from '../compile/kube-object.ts';
-import type { Deps } from '../runtime/deps.ts';
+import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
+import { apiVersion } from '../../compile/kube-object.ts';
+import type { Deps } from '../../runtime/deps.ts';
 
 /** `namespace/name` of a realm's server. */
 export function serverKeyOf(realm: IdentityRealm): string {
