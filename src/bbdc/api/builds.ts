@@ -1,5 +1,6 @@
 import type { BuildStatus } from '../../../generated/types/cli/output/build-status-get.ts';
 import { UsageError } from '../../core/errors.ts';
+import { pluginRepoPath, segment } from './path.ts';
 import type { RestRefMatcher } from './ref-matcher.ts';
 import { repoPath } from './repositories.ts';
 
@@ -39,7 +40,7 @@ export function fullCommitId(text: string): string {
 
 /** The repository build-status resource of a commit. */
 export function buildsPath(project: string, slug: string, commit: string): string {
-  return `${repoPath(project, slug)}/commits/${commit}/builds`;
+  return `${repoPath(project, slug)}/commits/${segment('commit', commit)}/builds`;
 }
 
 /** The required-builds merge checks of a repository (`list`), where new ones are posted (`new`), or one of them. */
@@ -48,7 +49,7 @@ export function requiredBuildsPath(
   slug: string,
   id: number | 'list' | 'new' = 'list',
 ): string {
-  const base = `/rest/required-builds/latest/projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(slug)}`;
+  const base = pluginRepoPath('required-builds', project, slug);
   if (id === 'list') return `${base}/conditions`;
   return id === 'new' ? `${base}/condition` : `${base}/condition/${id}`;
 }

@@ -2,6 +2,7 @@ import type { PrBuildStatusOutput } from '../../../generated/types/cli/output/pr
 import type { RestBuildStatus } from './builds.ts';
 import type { BitbucketClient } from './client.ts';
 import { collectPages } from './paging.ts';
+import { segment } from './path.ts';
 import { fetchPullRequest, type RepoRef } from './pull-requests.ts';
 
 type BuildState = PrBuildStatusOutput['builds'][number]['state'];
@@ -35,7 +36,7 @@ export async function readPrBuilds(
   const commit = pr.fromRef.latestCommit ?? '';
   const { values } = await collectPages<RestBuildStatus>(
     client,
-    `/rest/build-status/latest/commits/${commit}`,
+    `/rest/build-status/latest/commits/${segment('source commit of the pull request', commit)}`,
     {},
     1000,
   );

@@ -1,6 +1,7 @@
 import type { DiffFile, PrDiffOutput } from '../../../../generated/types/cli/output/pr-diff.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { collectPages } from '../../api/paging.ts';
+import { filePath } from '../../api/path.ts';
 import { firstDiff, type RestChange, type RestDiff, unifiedDiff } from '../../api/pr-changes.ts';
 import { fetchPullRequest, parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
@@ -8,8 +9,6 @@ import type { Ui } from '../../output/ui.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
 type Options = { id: number; stat: boolean; path?: string; maxLines: number; context?: number };
-
-const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
 
 function wholeNumber(value: unknown, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -67,7 +66,7 @@ export const command = defineCommand<Options, PrDiffOutput>({
     const files: DiffFile[] = [];
     for (const change of changes) {
       const answer = await client.get<RestDiff | { diffs?: RestDiff[] }>(
-        prPath(repo, o.id, `/diff/${encodePath(change.path.toString)}`),
+        prPath(repo, o.id, `/diff/${filePath('changed file path', change.path.toString)}`),
         { contextLines: o.context, srcPath: change.srcPath?.toString, withComments: false },
       );
       const diff = firstDiff(answer);

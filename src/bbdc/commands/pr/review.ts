@@ -1,6 +1,7 @@
 import type { PrReviewOutput } from '../../../../generated/types/cli/output/pr-review.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { BitbucketClient } from '../../api/client.ts';
+import { segment, userPath } from '../../api/path.ts';
 import {
   fetchPullRequest,
   parsePrId,
@@ -23,9 +24,7 @@ async function me(client: BitbucketClient, pr: RestPullRequest) {
     throw new RealmforgeError('auth', 'reviewing needs you to be logged in: run `bbdc auth login <host>`');
   const people = [pr.author, ...(pr.reviewers ?? []), ...(pr.participants ?? [])];
   const entry = people.find((p) => p.user.name === name);
-  const slug =
-    entry?.user.slug ??
-    (await client.get<RestUser>(`/rest/api/latest/users/${encodeURIComponent(name)}`)).slug;
+  const slug = entry?.user.slug ?? (await client.get<RestUser>(userPath('your username', name))).slug;
   return { name, slug: slug ?? name, entry };
 }
 
@@ -51,7 +50,7 @@ export function reviewCommand(
         return {
           description: `set your review of pull request #${o.id} to ${reviewStatus(status)}`,
           method: 'PUT',
-          path: prPath(repo, o.id, `/participants/${encodeURIComponent(self.slug)}`),
+          path: prPath(repo, o.id, `/participants/${segment('your user slug', self.slug)}`),
           body: { status },
           predictedAction: current === status && self.entry ? 'no-op' : 'update',
           reasons: [`your review is ${reviewStatus(current)}`],
@@ -67,7 +66,7 @@ export function reviewCommand(
       const self = await me(client, pr);
       const res = await client.request<RestParticipant>(
         'PUT',
-        prPath(repo, o.id, `/participants/${encodeURIComponent(self.slug)}`),
+        prPath(repo, o.id, `/participants/${segment('your user slug', self.slug)}`),
         { body: { status, ...(pr.fromRef.latestCommit && { lastReviewedCommit: pr.fromRef.latestCommit }) } },
       );
       const p = res.data;

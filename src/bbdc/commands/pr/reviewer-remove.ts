@@ -1,4 +1,5 @@
 import type { PrReviewerOutput } from '../../../../generated/types/cli/output/pr-reviewer.ts';
+import { segment } from '../../api/path.ts';
 import { fetchPullRequest, parsePrId, prPath, type RestParticipant } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
@@ -17,14 +18,18 @@ export const command = defineCommand<Options, PrReviewerOutput>({
   outputSchema: 'pr-reviewer',
   effect: 'mutating',
   examples: ['bbdc pr reviewer remove 42 alice'],
-  parse: ({ args }) => ({ id: parsePrId(args[0]), user: args[1].trim() }),
+  parse: ({ args }) => {
+    const user = args[1].trim();
+    segment('user', user); // refused here, before any call, when it is '.', '..' or empty
+    return { id: parsePrId(args[0]), user };
+  },
   plan: (o, deps) =>
     planPrChange(deps, o.id, `bbdc pr reviewer remove ${o.id} ${o.user}`, (pr, { repo }) => {
       const r = reviewer(pr.reviewers, o.user);
       return {
         description: `remove ${o.user} as a reviewer of pull request #${o.id}`,
         method: 'DELETE',
-        path: prPath(repo, o.id, `/participants/${encodeURIComponent(r?.user.slug ?? o.user)}`),
+        path: prPath(repo, o.id, `/participants/${segment('user', r?.user.slug ?? o.user)}`),
         predictedAction: r ? 'update' : 'no-op',
         reasons: r ? [] : [`${o.user} is not a reviewer`],
       };
@@ -34,7 +39,7 @@ export const command = defineCommand<Options, PrReviewerOutput>({
     const pr = await fetchPullRequest(client, repo, o.id);
     const r = reviewer(pr.reviewers, o.user);
     const slug = r?.user.slug ?? o.user;
-    await client.request('DELETE', prPath(repo, o.id, `/participants/${encodeURIComponent(slug)}`));
+    await client.request('DELETE', prPath(repo, o.id, `/participants/${segment('user', slug)}`));
     return {
       pullRequest: o.id,
       repository: `${repo.project}/${repo.slug}`,
