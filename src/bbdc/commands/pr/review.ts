@@ -28,6 +28,12 @@ async function me(client: BitbucketClient, pr: RestPullRequest) {
   return { name, slug: slug ?? name, entry };
 }
 
+/** The PUT body, for the dry-run and the run alike: the status, and the commit reviewed when the server names it. */
+const reviewBody = (pr: RestPullRequest, status: Status) => ({
+  status,
+  ...(pr.fromRef.latestCommit && { lastReviewedCommit: pr.fromRef.latestCommit }),
+});
+
 /** Builds `bbdc pr review approve|unapprove|needs-work <id>`: PUT .../participants/{your slug} {status}. */
 export function reviewCommand(
   verb: string,
@@ -51,7 +57,7 @@ export function reviewCommand(
           description: `set your review of pull request #${o.id} to ${reviewStatus(status)}`,
           method: 'PUT',
           path: prPath(repo, o.id, `/participants/${segment('your user slug', self.slug)}`),
-          body: { status },
+          body: reviewBody(pr, status),
           predictedAction: current === status && self.entry ? 'no-op' : 'update',
           reasons: [`your review is ${reviewStatus(current)}`],
           blockingReasons: [
@@ -67,7 +73,7 @@ export function reviewCommand(
       const res = await client.request<RestParticipant>(
         'PUT',
         prPath(repo, o.id, `/participants/${segment('your user slug', self.slug)}`),
-        { body: { status, ...(pr.fromRef.latestCommit && { lastReviewedCommit: pr.fromRef.latestCommit }) } },
+        { body: reviewBody(pr, status) },
       );
       const p = res.data;
       return {
