@@ -17,6 +17,9 @@ export type ApiResponse<T> = { status: number; headers: Record<string, string | 
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const readOnly = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** A change the server accepted: a write that answered 2xx. */
+export type AcceptedWrite = { method: string; path: string; status: number };
+
 /** The Bitbucket REST client every command uses; create it with createClient. */
 export interface BitbucketClient {
   readonly baseUrl: string;
@@ -47,6 +50,8 @@ export function createClient(options: {
   retry: RetryPolicy;
   clock: Clock;
   logger: Logger;
+  /** Told of every write the server accepted, so a failure after it can still report the change as made. */
+  onAccepted?: (write: AcceptedWrite) => void;
 }): BitbucketClient {
   const { transport, retry, clock, logger } = options;
   const auth = authorization(options.credentials);
@@ -114,6 +119,7 @@ export function createClient(options: {
       const res = await send(method, url(path, opts.query), body);
       if (res.headers['x-ausername']) username = res.headers['x-ausername'];
       if (res.status >= 400) throw errorFromResponse(res.status, res.body, method, path, options.baseUrl);
+      if (!readOnly.has(method)) options.onAccepted?.({ method, path, status: res.status });
       let data: unknown;
       if (res.body) {
         try {

@@ -8,7 +8,8 @@ import { repoPath } from './repositories.ts';
 export type RestUser = { name: string; slug?: string; displayName?: string; emailAddress?: string };
 /** A pull request participant. */
 export type RestParticipant = {
-  user: RestUser;
+  /** Optional in the 9.4 document, like every field of these shapes: readers must not assume it. */
+  user?: RestUser;
   role: 'AUTHOR' | 'REVIEWER' | 'PARTICIPANT';
   status: 'APPROVED' | 'NEEDS_WORK' | 'UNAPPROVED';
   approved?: boolean;
@@ -33,7 +34,7 @@ export type RestPullRequest = {
   closedDate?: number;
   fromRef: RestPrRef;
   toRef: RestPrRef;
-  author: RestParticipant;
+  author?: RestParticipant;
   reviewers?: RestParticipant[];
   participants?: RestParticipant[];
   links?: { self?: { href: string }[] };
@@ -69,10 +70,15 @@ export function branchName(refId: string): string {
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
-function person(p: RestParticipant): PrReviewer {
+/** The printed user, or undefined when the server named nobody. */
+export function userOf(u: RestUser | undefined): { name: string; displayName?: string } | undefined {
+  if (typeof u?.name !== 'string') return undefined;
+  return { name: u.name, ...(u.displayName && { displayName: u.displayName }) };
+}
+
+function person(p: RestParticipant & { user: RestUser }): PrReviewer {
   return {
-    name: p.user.name,
-    ...(p.user.displayName && { displayName: p.user.displayName }),
+    ...userOf(p.user)!,
     role: p.role,
     status: p.status ?? (p.approved ? 'APPROVED' : 'UNAPPROVED'),
   };
@@ -85,6 +91,9 @@ function refOf(r: RestPrRef) {
     ...(r.repository && { repository: `${r.repository.project.key}/${r.repository.slug}` }),
   };
 }
+
+const named = (list: RestParticipant[] | undefined) =>
+  (list ?? []).filter((p): p is RestParticipant & { user: RestUser } => userOf(p.user) !== undefined);
 
 /** The pull request shape bbdc prints, from the REST shape. */
 export function toPullRequest(pr: RestPullRequest, repo: RepoRef): PrOutput {
@@ -99,14 +108,11 @@ export function toPullRequest(pr: RestPullRequest, repo: RepoRef): PrOutput {
     state: pr.state,
     draft: pr.draft === true,
     version: pr.version,
-    author: {
-      name: pr.author.user.name,
-      ...(pr.author.user.displayName && { displayName: pr.author.user.displayName }),
-    },
+    ...(userOf(pr.author?.user) && { author: userOf(pr.author?.user) }),
     from: refOf(pr.fromRef),
     to: refOf(pr.toRef),
-    reviewers: (pr.reviewers ?? []).map(person),
-    participants: (pr.participants ?? []).map(person),
+    reviewers: named(pr.reviewers).map(person),
+    participants: named(pr.participants).map(person),
     createdDate: iso(pr.createdDate)!,
     updatedDate: iso(pr.updatedDate)!,
   };

@@ -3,11 +3,11 @@ import { type Scope, scopePath } from './scope.ts';
 
 /** A webhook as Bitbucket returns it (the fields bbdc reads). */
 export type RestWebhook = {
-  id: number;
-  name: string;
-  url: string;
-  events: string[];
-  active: boolean;
+  id?: number;
+  name?: string;
+  url?: string;
+  events?: string[];
+  active?: boolean;
   sslVerificationRequired?: boolean;
   configuration?: Record<string, unknown>;
   scopeType?: string;
@@ -31,13 +31,15 @@ export function webhooksPath(scope: Scope, id?: number): string {
 }
 
 /** The printed webhook (sorted events, ISO dates), never its secret or credentials. */
-export function toWebhook(w: RestWebhook): Webhook {
+export function toWebhook(w: RestWebhook, knownId?: number): Webhook {
+  // Every field is optional in the 9.4 document (RestWebhook has no id at all): the id asked for stands in.
+  const id = typeof w.id === 'number' ? w.id : knownId;
   const hook: Webhook = {
-    id: w.id,
-    name: w.name,
-    url: w.url,
+    ...(id !== undefined && { id }),
+    name: w.name ?? '',
+    url: w.url ?? '',
     events: [...(w.events ?? [])].sort(),
-    active: w.active,
+    active: w.active === true,
   };
   if (w.sslVerificationRequired !== undefined) hook.sslVerificationRequired = w.sslVerificationRequired;
   if (w.createdDate) hook.createdDate = new Date(w.createdDate).toISOString();

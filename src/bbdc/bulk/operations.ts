@@ -3,6 +3,7 @@
 
 import type { BulkRequest } from '../../../generated/types/cli/bulk/plan.ts';
 import type { BulkOperationSpec } from '../../../generated/types/cli/bulk/policy.ts';
+import { RealmforgeError } from '../../core/errors.ts';
 import { type RestRequiredBuilds, requiredBuildsPath } from '../api/builds.ts';
 import type { BitbucketClient } from '../api/client.ts';
 import { collectPages } from '../api/paging.ts';
@@ -141,9 +142,14 @@ export async function applyOperation(
       if (
         existing.url === want.url &&
         existing.active === want.active &&
-        sameSet(existing.events, want.events)
+        sameSet(existing.events ?? [], want.events)
       )
         return 'unchanged';
+      if (existing.id === undefined)
+        throw new RealmforgeError(
+          'conflict',
+          `webhook "${existing.name}" has no id in the server's answer; it cannot be updated`,
+        );
       await client.request('PUT', webhooksPath(scope, existing.id), {
         body: {
           ...want,

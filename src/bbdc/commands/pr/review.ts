@@ -9,6 +9,7 @@ import {
   type RestParticipant,
   type RestPullRequest,
   type RestUser,
+  userOf,
 } from '../../api/pull-requests.ts';
 import { type CommandDefinition, defineCommand } from '../../command.ts';
 import { reviewStatus } from '../../output/pull-request.ts';
@@ -23,8 +24,8 @@ async function me(client: BitbucketClient, pr: RestPullRequest) {
   if (!name)
     throw new RealmforgeError('auth', 'reviewing needs you to be logged in: run `bbdc auth login <host>`');
   const people = [pr.author, ...(pr.reviewers ?? []), ...(pr.participants ?? [])];
-  const entry = people.find((p) => p.user.name === name);
-  const slug = entry?.user.slug ?? (await client.get<RestUser>(userPath('your username', name))).slug;
+  const entry = people.find((p) => p?.user?.name === name);
+  const slug = entry?.user?.slug ?? (await client.get<RestUser>(userPath('your username', name))).slug;
   return { name, slug: slug ?? name, entry };
 }
 
@@ -79,9 +80,13 @@ export function reviewCommand(
       return {
         pullRequest: o.id,
         repository: `${repo.project}/${repo.slug}`,
-        user: { name: p.user.name, ...(p.user.displayName && { displayName: p.user.displayName }) },
-        status: p.status,
-        role: p.role === 'REVIEWER' ? ('REVIEWER' as const) : ('PARTICIPANT' as const),
+        // The answer's fields are optional in the document: what was sent stands in for what is missing.
+        user: userOf(p?.user) ?? { name: self.name },
+        status: p?.status ?? status,
+        role:
+          p?.role === 'REVIEWER' || self.entry?.role === 'REVIEWER'
+            ? ('REVIEWER' as const)
+            : ('PARTICIPANT' as const),
       };
     },
     human(d, ui) {

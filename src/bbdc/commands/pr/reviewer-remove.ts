@@ -1,13 +1,19 @@
 import type { PrReviewerOutput } from '../../../../generated/types/cli/output/pr-reviewer.ts';
 import { segment } from '../../api/path.ts';
-import { fetchPullRequest, parsePrId, prPath, type RestParticipant } from '../../api/pull-requests.ts';
+import {
+  fetchPullRequest,
+  parsePrId,
+  prPath,
+  type RestParticipant,
+  userOf,
+} from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
 type Options = { id: number; user: string };
 
 const reviewer = (list: RestParticipant[] | undefined, user: string) =>
-  (list ?? []).find((r) => r.user.name === user || r.user.slug === user.toLowerCase());
+  (list ?? []).find((r) => r.user?.name === user || r.user?.slug === user.toLowerCase());
 
 /** `bbdc pr reviewer remove <id> <user>`: removes a reviewer (DELETE .../participants/{slug}). */
 export const command = defineCommand<Options, PrReviewerOutput>({
@@ -29,7 +35,7 @@ export const command = defineCommand<Options, PrReviewerOutput>({
       return {
         description: `remove ${o.user} as a reviewer of pull request #${o.id}`,
         method: 'DELETE',
-        path: prPath(repo, o.id, `/participants/${segment('user', r?.user.slug ?? o.user)}`),
+        path: prPath(repo, o.id, `/participants/${segment('user', r?.user?.slug ?? o.user)}`),
         predictedAction: r ? 'update' : 'no-op',
         reasons: r ? [] : [`${o.user} is not a reviewer`],
       };
@@ -38,13 +44,13 @@ export const command = defineCommand<Options, PrReviewerOutput>({
     const { repo, client } = await prContext(deps);
     const pr = await fetchPullRequest(client, repo, o.id);
     const r = reviewer(pr.reviewers, o.user);
-    const slug = r?.user.slug ?? o.user;
+    const slug = r?.user?.slug ?? o.user;
     await client.request('DELETE', prPath(repo, o.id, `/participants/${segment('user', slug)}`));
     return {
       pullRequest: o.id,
       repository: `${repo.project}/${repo.slug}`,
       action: 'removed' as const,
-      user: { name: r?.user.name ?? o.user, ...(r?.user.displayName && { displayName: r.user.displayName }) },
+      user: userOf(r?.user) ?? { name: o.user },
     };
   },
   human(d, ui) {

@@ -30,7 +30,7 @@ function body(pr: RestPullRequest, o: Options, description: string | undefined) 
     ...((description ?? pr.description) !== undefined && { description: description ?? pr.description }),
     draft: o.draft ?? pr.draft === true,
     toRef: { id: o.to ? refId(o.to) : pr.toRef.id },
-    reviewers: (pr.reviewers ?? []).map((r) => ({ user: { name: r.user.name } })),
+    reviewers: (pr.reviewers ?? []).flatMap((r) => (r.user?.name ? [{ user: { name: r.user.name } }] : [])),
   };
 }
 
