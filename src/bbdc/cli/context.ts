@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { BbdcConfig } from '../../../generated/types/cli/config.ts';
 import { UsageError } from '../../core/errors.ts';
-import { type AcceptedWrite, type Credentials, createClient } from '../api/client.ts';
+import { type AcceptedWrite, type Credentials, checkHeaderValue, createClient } from '../api/client.ts';
 import type { Transport } from '../api/transport-types.ts';
 import type { CommandDeps, GlobalOptions, RepoContext, ResolvedHost } from '../command.ts';
 import { loadConfig, saveConfig } from '../config/config-file.ts';
@@ -44,6 +44,7 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
     const baseUrl = match?.matchedBy === 'alias' ? match.host.url : url;
     if (deps.env.BBDC_TOKEN) {
       logger.redact(deps.env.BBDC_TOKEN);
+      checkHeaderValue('BBDC_TOKEN', deps.env.BBDC_TOKEN);
       return {
         url: baseUrl,
         stored: match?.host,
@@ -69,6 +70,11 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
       stored.authMode === 'basic'
         ? { username: stored.username, password: secret }
         : { token: secret, username: stored.username };
+    if (credentials.token)
+      checkHeaderValue(
+        `the token stored for ${stored.url} (run \`bbdc auth login ${stored.url}\` again)`,
+        secret,
+      );
     return { url: baseUrl, stored, credentials, credentialSource: stored.secretStorage ?? 'file' };
   }
 
