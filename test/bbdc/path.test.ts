@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parseId } from '../../src/bbdc/api/ids.ts';
 import { filePath, restPath, segment } from '../../src/bbdc/api/path.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
@@ -62,5 +63,29 @@ for (const [argv, message] of cases) {
     );
   });
 }
+
+test('ids are checked as decimal text: outside the server range or above 2^53 - 1 refused, never rounded', async () => {
+  assert.is(parseId('pull request id', '#42', 'int64', ''), 42);
+  assert.is(parseId('pull request id', '9007199254740991', 'int64', ''), 9007199254740991);
+  assert.throws(
+    () => parseId('pull request id', '9007199254740993', 'int64', ''),
+    /largest id bbdc can send exactly/,
+  );
+  assert.throws(
+    () => parseId('pull request id', '9223372036854775808', 'int64', ''),
+    /outside the server's range/,
+  );
+  assert.throws(
+    () => parseId('webhook id', '2147483648', 'int32', ''),
+    /outside the server's range \(1 to 2147483647\)/,
+  );
+  for (const bad of ['0', '-1', '1e3', '0x10', ''])
+    assert.throws(() => parseId('id', bad, 'int64', ''), /whole number/);
+  const n = fake.requests.length;
+  const r = await run(['pr', 'get', '9007199254740993', '-R', 'PROJ/api']);
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, 'pull request id 9007199254740993 is above 9007199254740991');
+  assert.is(fake.requests.length, n, 'nothing was sent: the rounded id would be another pull request');
+});
 
 test.run();

@@ -122,4 +122,20 @@ test('webhook get without an id in the answer shows the id asked for, never "und
   assert.not.match(result.stdout, 'undefined');
 });
 
+test('a time outside the Date range is shown as the raw number with a warning, not "Invalid time value"', async () => {
+  const routes = { get_3: editing(pullRequestRoutes.get_3, (pr) => ({ ...pr, createdDate: 9e15 })) };
+  for (const json of [false, true]) {
+    const { result } = await scene(routes, ['pr', 'get', '1', ...(json ? ['--json'] : [])]);
+    assert.is(result.code, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      'warning: pull request 1 createdDate 9000000000000000 is not a time JavaScript can represent',
+    );
+    if (json) {
+      assert.is(result.json().data.createdDate, '9000000000000000');
+      assert.match(result.json().meta.warnings[0], 'createdDate 9000000000000000');
+    }
+  }
+});
+
 test.run();

@@ -3,6 +3,7 @@ import { UsageError } from '../../core/errors.ts';
 import { pluginRepoPath, segment } from './path.ts';
 import type { RestRefMatcher } from './ref-matcher.ts';
 import { repoPath } from './repositories.ts';
+import { isoTime } from './timestamps.ts';
 
 /** A build status as Bitbucket returns it (repository resource and the commit-wide list alike). */
 export type RestBuildStatus = {
@@ -63,6 +64,6 @@ export function toBuildStatus(s: RestBuildStatus): BuildStatus {
   if (s.buildNumber) out.buildNumber = s.buildNumber;
   if (s.projectKey && s.repositorySlug) out.repository = `${s.projectKey}/${s.repositorySlug}`;
   const updated = s.updatedDate ?? s.dateAdded;
-  if (updated) out.updatedDate = new Date(updated).toISOString();
+  if (updated) out.updatedDate = isoTime(updated, `build ${s.key} dateAdded`);
   return out;
 }

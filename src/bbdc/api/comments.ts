@@ -1,6 +1,7 @@
 import type { PrComment } from '../../../generated/types/cli/output/pr-comment-list.ts';
 import { pathText, type RestPath } from './pr-changes.ts';
 import { type RestUser, userOf } from './pull-requests.ts';
+import { isoTime } from './timestamps.ts';
 
 /** A comment as Bitbucket returns it, replies nested in `comments`; a BLOCKER comment is a task. */
 export type RestComment = {
@@ -38,7 +39,7 @@ export function toComment(c: RestComment, anchor = c.anchor): PrComment {
     version: c.version,
     ...(userOf(c.author) && { author: userOf(c.author) }),
     text: c.text,
-    createdDate: new Date(c.createdDate).toISOString(),
+    createdDate: isoTime(c.createdDate, `comment ${c.id} createdDate`)!,
     severity: c.severity ?? 'NORMAL',
     state: c.state ?? 'OPEN',
     resolved: c.threadResolved === true,

@@ -4,6 +4,7 @@ import type { BitbucketClient } from './client.ts';
 import { collectPages } from './paging.ts';
 import { segment } from './path.ts';
 import { fetchPullRequest, type RepoRef } from './pull-requests.ts';
+import { isoTime } from './timestamps.ts';
 
 type BuildState = PrBuildStatusOutput['builds'][number]['state'];
 const known: BuildState[] = ['SUCCESSFUL', 'FAILED', 'INPROGRESS', 'CANCELLED', 'UNKNOWN'];
@@ -48,7 +49,7 @@ export async function readPrBuilds(
         ...(b.name && { name: b.name }),
         state: known.includes(b.state as BuildState) ? (b.state as BuildState) : 'UNKNOWN',
         ...(b.url && { url: b.url }),
-        ...(updated && { updatedDate: new Date(updated).toISOString() }),
+        ...(updated && { updatedDate: isoTime(updated, 'build status dateAdded') }),
       };
     })
     .sort((a, b) => a.key.localeCompare(b.key));

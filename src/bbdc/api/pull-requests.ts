@@ -1,8 +1,9 @@
 import type { Mergeability, PrOutput, PrReviewer } from '../../../generated/types/cli/output/pr.ts';
-import { UsageError } from '../../core/errors.ts';
 import type { BitbucketClient } from './client.ts';
 import { statusOf } from './errors.ts';
+import { parseId } from './ids.ts';
 import { repoPath } from './repositories.ts';
+import { isoTime } from './timestamps.ts';
 
 /** A user as Bitbucket embeds it in pull requests and comments. */
 export type RestUser = { name: string; slug?: string; displayName?: string; emailAddress?: string };
@@ -57,10 +58,7 @@ export function prPath(repo: RepoRef, id: number, suffix = ''): string {
 
 /** Parses a pull request id argument, naming it when it is not a positive whole number. */
 export function parsePrId(value: string | undefined): number {
-  const text = String(value ?? '').replace(/^#/, '');
-  if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new UsageError(`pull request id "${value}" must be a number such as 42`);
-  return Number(text);
+  return parseId('pull request id', value, 'int64', 'run `bbdc pr list` to see the ids');
 }
 
 /** A branch name from a ref id (`refs/heads/x` -> `x`); other refs keep their full id. */
@@ -68,7 +66,7 @@ export function branchName(refId: string): string {
   return refId.replace(/^refs\/heads\//, '');
 }
 
-const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+const iso = (ms: number | undefined, field = 'pull request date') => isoTime(ms, field);
 
 /** The printed user, or undefined when the server named nobody. */
 export function userOf(u: RestUser | undefined): { name: string; displayName?: string } | undefined {
@@ -113,10 +111,10 @@ export function toPullRequest(pr: RestPullRequest, repo: RepoRef): PrOutput {
     to: refOf(pr.toRef),
     reviewers: named(pr.reviewers).map(person),
     participants: named(pr.participants).map(person),
-    createdDate: iso(pr.createdDate)!,
-    updatedDate: iso(pr.updatedDate)!,
+    createdDate: iso(pr.createdDate, `pull request ${pr.id} createdDate`)!,
+    updatedDate: iso(pr.updatedDate, `pull request ${pr.id} updatedDate`)!,
   };
-  if (pr.closedDate) out.closedDate = iso(pr.closedDate);
+  if (pr.closedDate) out.closedDate = iso(pr.closedDate, `pull request ${pr.id} closedDate`);
   if (pr.links?.self?.[0]) out.url = pr.links.self[0].href;
   return out;
 }

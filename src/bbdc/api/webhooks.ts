@@ -1,5 +1,6 @@
 import type { Webhook } from '../../../generated/types/cli/output/webhook-list.ts';
 import { type Scope, scopePath } from './scope.ts';
+import { isoTime } from './timestamps.ts';
 
 /** A webhook as Bitbucket returns it (the fields bbdc reads). */
 export type RestWebhook = {
@@ -42,8 +43,8 @@ export function toWebhook(w: RestWebhook, knownId?: number): Webhook {
     active: w.active === true,
   };
   if (w.sslVerificationRequired !== undefined) hook.sslVerificationRequired = w.sslVerificationRequired;
-  if (w.createdDate) hook.createdDate = new Date(w.createdDate).toISOString();
-  if (w.updatedDate) hook.updatedDate = new Date(w.updatedDate).toISOString();
+  if (w.createdDate) hook.createdDate = isoTime(w.createdDate, 'webhook createdDate');
+  if (w.updatedDate) hook.updatedDate = isoTime(w.updatedDate, 'webhook updatedDate');
   return hook;
 }
 

@@ -1,4 +1,5 @@
 import { describeError, exitCodeOf, RealmforgeError, UsageError } from '../../core/errors.ts';
+import { takeTimestampWarnings } from '../api/timestamps.ts';
 import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { dataEnvelope, errorEnvelope } from '../output/envelope.ts';
@@ -139,8 +140,11 @@ async function execute(
       else printPlan(plan, ui);
       return 0;
     }
+    takeTimestampWarnings();
     const data = await command.run(options, cd);
-    if (globals.json) print(data, false);
+    const warnings = takeTimestampWarnings();
+    for (const w of warnings) deps.stderr.write(`warning: ${w}\n`);
+    if (globals.json) print(data, false, warnings.length ? warnings : undefined);
     else command.human(data as never, ui);
     return command.exitCode?.(data as never) ?? 0;
   } catch (error) {

@@ -3,6 +3,7 @@ import { UsageError } from '../../../core/errors.ts';
 import type { Page } from '../../api/paging.ts';
 import { maxPageSize, nextStart } from '../../api/paging.ts';
 import { repoPath } from '../../api/repositories.ts';
+import { isoTime } from '../../api/timestamps.ts';
 import { defineCommand } from '../../command.ts';
 import { positiveInt } from '../repo/list.ts';
 
@@ -130,7 +131,7 @@ export const command = defineCommand<Options, SearchCommitsOutput>({
         displayId: c.displayId,
         summary: c.message.split('\n')[0],
         author: c.author.displayName ?? c.author.name,
-        date: new Date(c.authorTimestamp).toISOString(),
+        date: isoTime(c.authorTimestamp, `commit ${c.id} authorTimestamp`)!,
       })),
       count: found.length,
       scanned,
