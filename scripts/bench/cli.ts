@@ -2,7 +2,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-
 /** Runs the named CLI benchmarks (default: startup); a case other than startup is scripts/bench/cli/<case>.ts. */
 export async function run(args: string[]): Promise<void> {
   const cases = args.filter((a) => !a.startsWith('--'));

@@ -6,7 +6,7 @@ import type { Deps } from './deps.ts';
 import type { LogFormat, Logger, LogLevel } from './output/logger.ts';
 import type { Ui } from './output/ui.ts';
 
-/** A flag as meow parses it, plus the text help shows. */
+/** A flag as cli/parse-flags.ts parses it, plus the text help shows. */
 export type FlagSpec = {
   type: 'string' | 'boolean' | 'number';
   shortFlag?: string;

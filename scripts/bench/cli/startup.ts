@@ -48,7 +48,10 @@ async function buildSea(dir: string): Promise<string> {
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
   // The executable ignores NODE_OPTIONS=--import, so the same probe is compiled into it.
   const probe = readFileSync(join(import.meta.dirname, 'rusage.mjs'), 'utf8')
-    .replace(/^import \{ appendFileSync \} from 'node:fs';$/m, "const { appendFileSync } = require('node:fs');")
+    .replace(
+      /^import \{ appendFileSync \} from 'node:fs';$/m,
+      "const { appendFileSync } = require('node:fs');",
+    )
     .replace(/^\/\/.*$/gm, '');
   await bundleForSea(script, version, `{${probe}}\n`);
   const blob = makeBlob(process.execPath, script, dir, { codeCache: true });
@@ -98,7 +101,9 @@ export async function run(args: string[]): Promise<void> {
     const samples = new Map<string, Sample[]>();
     for (let i = 0; i < rounds + 1; i++) {
       for (const c of cases) {
-        for (const [label, exe] of c.argv.length ? binaries : [['', [process.execPath, '-e', '0']] as const]) {
+        for (const [label, exe] of c.argv.length
+          ? binaries
+          : [['', [process.execPath, '-e', '0']] as const]) {
           const s = await once(exe as string[], c.argv, env, file);
           if (i === 0) continue; // the first round warms the compile cache and the page cache
           const key = `${label}|${c.name}`;
