@@ -172,7 +172,12 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
         'warning: --insecure-skip-verify: TLS certificates are not verified; anyone on the network can read your token\n',
       );
     }
-    return deps.http({ ca, insecure: globals.insecureSkipVerify, timeoutMs: globals.requestTimeoutMs });
+    return deps.http({
+      ca,
+      insecure: globals.insecureSkipVerify,
+      timeoutMs: globals.requestTimeoutMs,
+      env: deps.env,
+    });
   }
 
   return {
