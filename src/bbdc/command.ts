@@ -31,6 +31,8 @@ export type GlobalOptions = {
   requestTimeoutMs: number;
   retryCount: number;
   retryBackoffMs: number;
+  /** Whether --retry-count/--retry-backoff (or BBDC_RETRY_*) were given: then they are honoured in full. */
+  retryExplicit: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
   repo?: string;

@@ -85,7 +85,16 @@ export function createHttpTransport(options: TransportOptions): Transport & {
       };
       const r = (tls ? httpsRequest : httpRequest)(
         url,
-        { method: req.method, headers: req.headers, agent: tls ? https : http, timeout: options.timeoutMs },
+        {
+          method: req.method,
+          // Node sends a DELETE body without a length (not chunked), so the server would never read it.
+          headers:
+            req.body === undefined
+              ? req.headers
+              : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+          agent: tls ? https : http,
+          timeout: options.timeoutMs,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
