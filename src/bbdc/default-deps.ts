@@ -67,7 +67,7 @@ function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<void> {
   });
 }
 
-/** The real world: process streams and env, git on PATH, the OS keyring, undici and the system browser. */
+/** The real world: process streams and env, git on PATH, the OS keyring, node:https and the system browser. */
 export function defaultDeps(): Deps {
   return {
     env: process.env,
@@ -85,7 +85,7 @@ export function defaultDeps(): Deps {
     openBrowser: (url) => openBrowser(url, process.env),
     readStdin: () => readAll(process.stdin),
     editText: (initial, fileName) => editText(initial, fileName, process.env),
-    http: async (options) => (await import('./api/transport.ts')).createUndiciTransport(options),
+    http: async (options) => (await import('./api/transport.ts')).createHttpTransport(options),
     selfUpdate: async () =>
       (await import('./update/environment.ts')).processSelfUpdateEnv({
         tufCacheDir: join(configDir(process.env, homedir()), 'sigstore-tuf'),

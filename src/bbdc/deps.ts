@@ -46,7 +46,7 @@ export interface Deps {
   readStdin(): Promise<string>;
   /** Opens the user's editor ($VISUAL, $EDITOR, else vi) on `initial` and returns the saved text. */
   editText(initial: string, fileName: string): Promise<string>;
-  /** Creates the HTTP transport; loaded lazily so `--version` and `--help` never load undici. */
+  /** Creates the HTTP transport; loaded lazily, when a command makes its first request. */
   http(options: TransportOptions): Promise<Transport>;
   /** The running executable, trust and file operations `bbdc update` uses; loaded only by that command. */
   selfUpdate(): Promise<SelfUpdateEnv>;

@@ -212,3 +212,16 @@ export const groups: Record<string, string> = {
 export async function loadAll(): Promise<CommandDefinition<never, never>[]> {
   return Promise.all(registry.map((e) => e.load()));
 }
+
+/**
+ * The sections of `bbdc --help`, as gh groups its help: each lists top-level words (a group or a command). A word
+ * not listed here is shown under "Additional commands" (test/bbdc/help.test.ts names every such word).
+ */
+export const helpSections: [string, string[]][] = [
+  ['Core commands', ['auth', 'repo', 'project', 'clone', 'browse', 'search']],
+  ['Pull requests', ['pr', 'build']],
+  ['Branches, tags and commits', ['branch', 'tag', 'commit']],
+  ['Repository settings', ['hook', 'webhook']],
+  ['Automation', ['bulk', 'ai', 'completion']],
+  ['Additional commands', ['update']],
+];

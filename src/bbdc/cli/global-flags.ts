@@ -96,6 +96,7 @@ export function resolveGlobals(
     requestTimeoutMs: timeout ? parseDuration(timeout, '--request-timeout') : 30_000,
     retryCount: retries ? parseCount(retries, '--retry-count') : 3,
     retryBackoffMs: backoff ? parseDuration(backoff, '--retry-backoff') : 500,
+    retryExplicit: retries !== undefined || backoff !== undefined,
     logLevel: logLevel as GlobalOptions['logLevel'],
     logFormat: logFormat as GlobalOptions['logFormat'],
     repo: flags.repo as string | undefined,
