@@ -242,6 +242,18 @@ const scenarios: [string, string[]][] = [
   ['pr diff', ['pr', 'diff', '1', '-R', 'PROJ/api']],
   ['pr commits', ['pr', 'commits', '1', '-R', 'PROJ/api']],
   ['pr files', ['pr', 'files', '1', '-R', 'PROJ/api']],
+  ['pr activity list', ['pr', 'activity', 'list', '2', '-R', 'PROJ/api']],
+  ['pr participants', ['pr', 'participants', '2', '-R', 'PROJ/api']],
+  ['pr comment get', ['pr', 'comment', 'get', '2', '100', '-R', 'PROJ/api']],
+  [
+    'pr comment update',
+    ['pr', 'comment', 'update', '2', '100', '-R', 'PROJ/api', '--body', 'Schema check 2'],
+  ],
+  ['pr comment delete', ['pr', 'comment', 'delete', '2', '100', '-R', 'PROJ/api']],
+  ['pr watch', ['pr', 'watch', '2', '-R', 'PROJ/api']],
+  ['pr unwatch', ['pr', 'unwatch', '2', '-R', 'PROJ/api']],
+  ['pr merge-base', ['pr', 'merge-base', '2', '-R', 'PROJ/api']],
+  ['commit prs', ['commit', 'prs', '04'.repeat(20), '-R', 'PROJ/api']],
   ['build status get', ['build', 'status', 'get', '3f1c2e8d9b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d']],
   [
     'build status set',

@@ -14,6 +14,7 @@ import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
+import { reviewLoopRoutes } from './routes/review-loop.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
 
 /** A request the fake received, as tests inspect it. */
@@ -52,6 +53,7 @@ const defaultRoutes: RouteTable = {
   ...repoSettingsRoutes,
   ...bulkRoutes,
   ...coreRoutes,
+  ...reviewLoopRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
