@@ -2,7 +2,7 @@ import type { Transport, TransportOptions } from './api/transport-types.ts';
 import type { SelfUpdateEnv } from './update/environment.ts';
 
 /** Somewhere text goes: the process's stdout/stderr or a test's buffer. */
-export type Writer = { write(text: string): unknown };
+export type Writer = { write(chunk: string | Uint8Array): unknown };
 
 /** An OS credential store; `set` throws when no keyring service is running. */
 export interface Keyring {

@@ -130,6 +130,12 @@ const scenarios: [string, string[]][] = [
   ['commit list', ['commit', 'list', '-R', 'OPS/tools']],
   ['commit get', ['commit', 'get', 'master', '-R', 'OPS/tools']],
   ['commit compare', ['commit', 'compare', 'master', 'schema', '-R', 'OPS/tools']],
+  ['repo cat', ['repo', 'cat', 'assets/logo.png', '-R', 'OPS/tools']],
+  ['repo browse raw', ['repo', 'browse', 'raw', 'README.md', '-R', 'OPS/tools']],
+  ['repo browse file', ['repo', 'browse', 'file', 'README.md', '-R', 'OPS/tools']],
+  ['repo browse tree', ['repo', 'browse', 'tree', '-R', 'OPS/tools']],
+  ['repo browse blame', ['repo', 'browse', 'blame', 'docs/guide.md', '-R', 'OPS/tools']],
+  ['repo browse history', ['repo', 'browse', 'history', 'docs', '-R', 'OPS/tools']],
   ['project permissions show', ['project', 'permissions', 'show', 'OPS']],
   [
     'project permissions users grant',

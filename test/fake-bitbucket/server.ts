@@ -8,6 +8,7 @@ import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { bulkRoutes } from './routes/bulk.ts';
+import { contentRoutes } from './routes/content.ts';
 import { coreRoutes } from './routes/core.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
@@ -54,6 +55,7 @@ const defaultRoutes: RouteTable = {
   ...bulkRoutes,
   ...coreRoutes,
   ...reviewLoopRoutes,
+  ...contentRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
@@ -190,6 +192,11 @@ export async function startFakeBitbucket(
     }
     handle(req, res).then(
       (result) => {
+        if (result.raw) {
+          res.writeHead(result.status, { 'content-type': 'application/octet-stream', ...result.headers });
+          res.end(result.raw);
+          return;
+        }
         res.writeHead(result.status, { 'content-type': 'application/json;charset=UTF-8', ...result.headers });
         res.end(result.body === undefined ? '' : JSON.stringify(result.body));
       },

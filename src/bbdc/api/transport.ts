@@ -47,11 +47,12 @@ export function createUndiciTransport(options: TransportOptions): Transport {
           body: req.body,
           dispatcher: agent,
         });
-        const body = await res.body.text();
+        const bytes = Buffer.from(await res.body.arrayBuffer());
+        const body = bytes.toString('utf8');
         const headers: Record<string, string | undefined> = {};
         for (const [k, v] of Object.entries(res.headers))
           headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-        return { status: res.statusCode, headers, body };
+        return { status: res.statusCode, headers, body, bytes };
       } catch (error) {
         const code = errorCode(error);
         const timedOut =

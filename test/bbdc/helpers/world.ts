@@ -9,7 +9,7 @@ import type { Deps, Keyring } from '../../../src/bbdc/deps.ts';
 import type { RegistryEntry } from '../../../src/bbdc/registry.ts';
 
 /** What one bbdc run produced. */
-export type RunResult = { code: number; stdout: string; stderr: string; json: () => any };
+export type RunResult = { code: number; stdout: string; stderr: string; bytes: Buffer; json: () => any };
 
 /** Options for a world: extra env, cwd, terminal flags, keyring, prompt answers. */
 export type WorldOptions = {
@@ -79,7 +79,7 @@ export function createWorld(options: WorldOptions = {}) {
         deps?: Partial<Deps>;
       } = {},
     ): Promise<RunResult> {
-      let stdout = '';
+      const chunks: Buffer[] = [];
       let stderr = '';
       const base = defaultDeps();
       const deps: Deps = {
@@ -87,7 +87,7 @@ export function createWorld(options: WorldOptions = {}) {
         env: { ...world.env, ...extra.env },
         cwd: extra.cwd ?? world.cwd,
         homeDir: dir,
-        stdout: { write: (t: string) => (stdout += t) },
+        stdout: { write: (t: string | Uint8Array) => chunks.push(Buffer.from(t)) },
         stderr: { write: (t: string) => (stderr += t) },
         stdoutIsTTY: options.tty ?? false,
         stdinIsTTY: options.stdinTTY ?? false,
@@ -115,7 +115,9 @@ export function createWorld(options: WorldOptions = {}) {
         },
       };
       const code = await runCli(argv, deps, extra.registry);
-      return { code, stdout, stderr, json: () => JSON.parse(stdout) };
+      const bytes = Buffer.concat(chunks);
+      const stdout = bytes.toString('utf8');
+      return { code, stdout, stderr, bytes, json: () => JSON.parse(stdout) };
     },
     dispose() {
       rmSync(dir, { recursive: true, force: true });
