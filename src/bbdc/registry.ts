@@ -134,6 +134,9 @@ export const registry: RegistryEntry[] = [
   entry('pr unwatch', () => import('./commands/pr/unwatch.ts')),
   entry('pr merge-base', () => import('./commands/pr/merge-base.ts')),
   entry('commit prs', () => import('./commands/commit/prs.ts')),
+  // #21 what neither tool has.
+  entry('pr checkout', () => import('./commands/pr/checkout.ts')),
+  entry('pr status', () => import('./commands/pr/status.ts')),
   entry('build status get', () => import('./commands/build/status-get.ts')),
   entry('build status set', () => import('./commands/build/status-set.ts')),
   entry('build required list', () => import('./commands/build/required-list.ts')),
