@@ -36,6 +36,10 @@ export interface Deps {
   stdinIsTTY: boolean;
   /** Columns of the terminal when stdout is one. */
   columns: number;
+  /** Rows of the terminal when stdout is one: output longer than this is paged. */
+  rows: number;
+  /** Runs a pager command (through the shell) with `text` on its stdin; resolves when the user quits it. */
+  page(command: string, text: Buffer): Promise<void>;
   prompt(question: string, options: { secret: boolean }): Promise<string>;
   git: GitRunner;
   clock: Clock;

@@ -20,6 +20,8 @@ export type WorldOptions = {
   keyring?: Keyring;
   prompts?: string[];
   columns?: number;
+  /** Terminal rows (default 24): longer output goes to the pager, when one is configured. */
+  rows?: number;
   /** Text piped into stdin. */
   stdin?: string;
   /** Stands in for the user's editor: gets the initial text, returns the saved text. */
@@ -58,6 +60,7 @@ export function createWorld(options: WorldOptions = {}) {
   const opened: string[] = [];
   const prompts = [...(options.prompts ?? [])];
   const asked: string[] = [];
+  const paged: { command: string; text: string }[] = [];
   let now = 1_700_000_000_000;
   const world = {
     dir,
@@ -65,6 +68,7 @@ export function createWorld(options: WorldOptions = {}) {
     sleeps,
     opened,
     asked,
+    paged,
     env: { PATH: process.env.PATH, HOME: dir, BBDC_CONFIG_DIR: configDir, ...options.env } as Record<
       string,
       string | undefined
@@ -92,6 +96,10 @@ export function createWorld(options: WorldOptions = {}) {
         stdoutIsTTY: options.tty ?? false,
         stdinIsTTY: options.stdinTTY ?? false,
         columns: options.columns ?? 80,
+        rows: options.rows ?? 24,
+        page: async (command, text) => {
+          paged.push({ command, text: text.toString('utf8') });
+        },
         prompt: async (q) => {
           asked.push(q);
           return prompts.shift() ?? '';
