@@ -94,6 +94,14 @@ const added: Record<string, 'SAFE' | 'YOLO'> = {
   'repo browse blame': 'SAFE',
   'repo browse history': 'SAFE',
   'pr status': 'SAFE',
+  'insights report list': 'SAFE',
+  'insights report get': 'SAFE',
+  'insights report set': 'YOLO',
+  'insights report delete': 'YOLO',
+  'insights annotation list': 'SAFE',
+  'insights annotation add': 'YOLO',
+  'insights annotation set': 'YOLO',
+  'insights annotation delete': 'YOLO',
 };
 
 test('ai mcp tools lists the daily-loop reads as SAFE and its writes as YOLO', async () => {

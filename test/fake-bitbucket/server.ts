@@ -12,6 +12,7 @@ import { bulkRoutes } from './routes/bulk.ts';
 import { contentRoutes } from './routes/content.ts';
 import { coreRoutes } from './routes/core.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
+import { insightsRoutes } from './routes/insights.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
@@ -58,6 +59,7 @@ const defaultRoutes: RouteTable = {
   ...reviewLoopRoutes,
   ...contentRoutes,
   ...buildStatsRoutes,
+  ...insightsRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
