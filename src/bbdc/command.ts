@@ -26,6 +26,8 @@ export type GlobalOptions = {
   json: boolean;
   dryRun: boolean;
   color: boolean;
+  /** False with --no-pager: human output is never sent through a pager. */
+  pager: boolean;
   caFile?: string;
   insecureSkipVerify: boolean;
   requestTimeoutMs: number;

@@ -5,6 +5,7 @@ import { RealmforgeError } from '../core/errors.ts';
 import { configDir } from './config/paths.ts';
 import type { Deps, GitRunner, Keyring } from './deps.ts';
 import { editText, readAll } from './editor.ts';
+import { runPager } from './output/pager.ts';
 import { promptLine } from './prompt.ts';
 import { readVersion } from './version.ts';
 
@@ -78,6 +79,8 @@ export function defaultDeps(): Deps {
     stdoutIsTTY: process.stdout.isTTY === true,
     stdinIsTTY: process.stdin.isTTY === true,
     columns: process.stdout.columns ?? 100,
+    rows: process.stdout.rows ?? 24,
+    page: (command, text) => runPager(command, text, process.env),
     prompt: (question, options) => promptLine(question, options.secret),
     git,
     clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },

@@ -31,6 +31,8 @@ export interface BitbucketClient {
     options?: { query?: Query; body?: unknown },
   ): Promise<ApiResponse<T>>;
   get<T>(path: string, query?: Query): Promise<T>;
+  /** GETs a file's exact bytes (e.g. .../raw/{path}); errors are mapped as for every other call. */
+  bytes(path: string, query?: Query): Promise<Buffer>;
 }
 
 /**
@@ -93,8 +95,9 @@ export function createClient(options: {
     method: string,
     target: string,
     body: string | undefined,
+    accept = 'application/json',
   ): Promise<HttpResponse & { attempts: number }> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept };
     if (auth) headers.authorization = auth;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (!readOnly.has(method)) headers['x-atlassian-token'] = 'no-check';
@@ -163,6 +166,12 @@ export function createClient(options: {
     },
     async get<T>(path: string, query?: Query) {
       return (await client.request<T>('GET', path, { query })).data;
+    },
+    async bytes(path: string, query?: Query) {
+      const res = await send('GET', url(path, query), undefined, '*/*');
+      if (res.headers['x-ausername']) username = res.headers['x-ausername'];
+      if (res.status >= 400) throw errorFromResponse(res.status, res.body, 'GET', path, options.baseUrl);
+      return res.bytes ?? Buffer.from(res.body, 'utf8');
     },
   };
   return client;

@@ -6,8 +6,13 @@ export type HttpRequest = {
   body?: string;
 };
 
-/** One HTTP response, body read as text, header names lower-case. */
-export type HttpResponse = { status: number; headers: Record<string, string | undefined>; body: string };
+/** One HTTP response, body read as text (and as the bytes received, for files), header names lower-case. */
+export type HttpResponse = {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: string;
+  bytes?: Buffer;
+};
 
 /** TLS and timeout settings for a transport. */
 export type TransportOptions = {

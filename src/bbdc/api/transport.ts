@@ -126,7 +126,7 @@ export function createHttpTransport(options: TransportOptions): Transport & {
       const headers: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(raw.headers))
         headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      return { status: raw.status, headers, body: raw.body.toString('utf8') };
+      return { status: raw.status, headers, body: raw.body.toString('utf8'), bytes: raw.body };
     },
     async close() {
       http.destroy();

@@ -4,6 +4,7 @@ import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.t
 import type { Deps } from '../deps.ts';
 import { dataEnvelope, errorEnvelope } from '../output/envelope.ts';
 import { createLogger } from '../output/logger.ts';
+import { bufferWriter, isLong, pagerCommand } from '../output/pager.ts';
 import { printPlan } from '../output/plan.ts';
 import { createUi } from '../output/ui.ts';
 import { type RegistryEntry, registry } from '../registry.ts';
@@ -124,8 +125,11 @@ async function execute(
     out: deps.stderr,
     clock: deps.clock,
   });
+  // On a terminal with a pager configured, human output is kept and paged when it is longer than the screen.
+  const pager = globals.json || !deps.stdoutIsTTY ? undefined : pagerCommand(deps.env, globals.pager);
+  const kept = pager ? bufferWriter() : undefined;
   const ui = createUi({
-    stdout: deps.stdout,
+    stdout: kept ?? deps.stdout,
     stderr: deps.stderr,
     tty: deps.stdoutIsTTY,
     color: globals.color,
@@ -188,6 +192,11 @@ async function execute(
       details: [...error.details, ...done],
     });
   } finally {
+    if (kept && pager) {
+      const text = kept.take();
+      if (isLong(text, deps.rows)) await deps.page(pager, text);
+      else deps.stdout.write(text);
+    }
     await dispose();
   }
 }
