@@ -1,9 +1,13 @@
 // Runs every uvu suite in its own process, two at a time, and ends with the line `N passed, N failed`.
+// Three tiers: `npm test` (unit, golden and CLI suites: Node only), `npm run test:charts` (test/chart: runs helm,
+// which is built from Go modules on first use) and `npm run test:e2e` (test/e2e: the embedded environment).
 import { spawn } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { walkFiles } from '../src/core/walk-files.ts';
 
 const e2e = process.argv.includes('--e2e');
+const charts = process.argv.includes('--charts');
+const tier = e2e ? 'test/e2e/' : charts ? 'test/chart/' : undefined;
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const root = join(import.meta.dirname, '..');
 
@@ -11,7 +15,10 @@ const all = walkFiles(
   join(root, 'test'),
   (name) => name.endsWith('.test.ts'),
   (dir) => dir === 'golden' || dir === 'fixtures',
-).filter((f) => relative(root, f).startsWith('test/e2e/') === e2e);
+).filter((f) => {
+  const path = relative(root, f);
+  return tier ? path.startsWith(tier) : !path.startsWith('test/e2e/') && !path.startsWith('test/chart/');
+});
 // Filters match the path inside the repository, not the checkout's own directory name.
 const files = filters.length ? all.filter((f) => filters.some((x) => relative(root, f).includes(x))) : all;
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
