@@ -1,0 +1,48 @@
+// Symptom "operator pods not starting" (custom resource definitions not installed) and the database operator's
+// CRD: each CRD exists and is Established.
+import { condition, type DoctorCheck, fail, ok, warn } from './check.ts';
+import { cnpgClusterCrd, operatorCrds, type Snapshot } from './snapshot.ts';
+
+const install =
+  'kubectl apply --server-side -f dist-manifests/crds/ (or helm install the realmforge-operator chart)';
+
+/** The operator's three CRDs and CloudNativePG's Cluster CRD. */
+export function checkCrds(s: Snapshot): DoctorCheck[] {
+  const checks = operatorCrds.map((name) => {
+    const subject = `CustomResourceDefinition ${name}`;
+    const crd = s.crds[name];
+    if (!crd)
+      return fail(
+        'install',
+        subject,
+        'not installed',
+        'the CRD does not exist, so the API server refuses these resources and the operator cannot watch them',
+        install,
+      );
+    const established = condition(crd, 'Established');
+    if (established?.status !== 'True')
+      return fail(
+        'install',
+        subject,
+        'installed but not Established',
+        `Established is ${established?.status ?? 'missing'}${established?.message ? `: ${established.message}` : ''}`,
+        `kubectl describe crd ${name}; re-apply it with: ${install}`,
+      );
+    return ok('install', subject, 'installed and Established');
+  });
+  const subject = `CustomResourceDefinition ${cnpgClusterCrd}`;
+  if (s.crds[cnpgClusterCrd]) checks.push(ok('database', subject, 'CloudNativePG is installed'));
+  else {
+    const check = s.servers.length ? fail : warn;
+    checks.push(
+      check(
+        'database',
+        subject,
+        'CloudNativePG is not installed',
+        "no database operator: an IdentityServer's database cluster cannot exist",
+        'install CloudNativePG (https://cloudnative-pg.io/documentation/current/installation_upgrade/)',
+      ),
+    );
+  }
+  return checks;
+}
