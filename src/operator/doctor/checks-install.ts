@@ -1,12 +1,12 @@
-// Symptom "operator pods not starting" (custom resource definitions not installed) and the database operator's
-// CRD: each CRD exists and is Established.
-import { condition, type DoctorCheck, fail, ok, warn } from './check.ts';
-import { cnpgClusterCrd, operatorCrds, type Snapshot } from './snapshot.ts';
+// Symptom "operator pods not starting" (custom resource definitions not installed): each of the operator's CRDs
+// exists and is Established.
+import { condition, type DoctorCheck, fail, ok } from './check.ts';
+import { operatorCrds, type Snapshot } from './snapshot.ts';
 
 const install =
   'kubectl apply --server-side -f dist-manifests/crds/ (or helm install the realmforge-operator chart)';
 
-/** The operator's three CRDs and CloudNativePG's Cluster CRD. */
+/** The operator's three CRDs. */
 export function checkCrds(s: Snapshot): DoctorCheck[] {
   const checks = operatorCrds.map((name) => {
     const subject = `CustomResourceDefinition ${name}`;
@@ -30,19 +30,5 @@ export function checkCrds(s: Snapshot): DoctorCheck[] {
       );
     return ok('install', subject, 'installed and Established');
   });
-  const subject = `CustomResourceDefinition ${cnpgClusterCrd}`;
-  if (s.crds[cnpgClusterCrd]) checks.push(ok('database', subject, 'CloudNativePG is installed'));
-  else {
-    const check = s.servers.length ? fail : warn;
-    checks.push(
-      check(
-        'database',
-        subject,
-        'CloudNativePG is not installed',
-        "no database operator: an IdentityServer's database cluster cannot exist",
-        'install CloudNativePG (https://cloudnative-pg.io/documentation/current/installation_upgrade/)',
-      ),
-    );
-  }
   return checks;
 }

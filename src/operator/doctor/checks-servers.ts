@@ -1,7 +1,7 @@
 // Symptoms "database cluster not starting", "database connection refused" and "ingress not reachable": for each
 // IdentityServer its CloudNativePG Cluster and credentials Secret, whether Keycloak answers, and its Ingress.
 import { type DoctorCheck, fail, ok, warn } from './check.ts';
-import type { ServerFacts, Snapshot } from './snapshot.ts';
+import { cnpgClusterCrd, type ServerFacts, type Snapshot } from './snapshot.ts';
 
 function database(f: ServerFacts): DoctorCheck[] {
   const db = f.resolved.database;
@@ -114,9 +114,25 @@ function ingress(s: Snapshot, f: ServerFacts): DoctorCheck | undefined {
   return ok('ingress', subject, `class ${className ?? 'default'}, host ${want.host}, address assigned`);
 }
 
+/** The database operator (symptom "database operator not running"): CloudNativePG's Cluster CRD. */
+function databaseOperator(s: Snapshot): DoctorCheck {
+  const subject = `CustomResourceDefinition ${cnpgClusterCrd}`;
+  if (s.crds[cnpgClusterCrd]) return ok('database', subject, 'CloudNativePG is installed');
+  return (s.servers.length ? fail : warn)(
+    'database',
+    subject,
+    'CloudNativePG is not installed',
+    "no database operator: an IdentityServer's database cluster cannot exist",
+    'install CloudNativePG (https://cloudnative-pg.io/documentation/current/installation_upgrade/)',
+  );
+}
+
 /** Database, Keycloak reachability and Ingress of every IdentityServer. */
 export function checkServers(s: Snapshot): DoctorCheck[] {
-  return s.servers.flatMap((f) =>
-    [...database(f), keycloak(f), ingress(s, f)].filter((c): c is DoctorCheck => c !== undefined),
-  );
+  return [
+    databaseOperator(s),
+    ...s.servers.flatMap((f) =>
+      [...database(f), keycloak(f), ingress(s, f)].filter((c): c is DoctorCheck => c !== undefined),
+    ),
+  ];
 }
