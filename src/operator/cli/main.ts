@@ -7,6 +7,8 @@ const help = `
     $ realmforge synth <file|dir>...   Print the manifests the operator would apply (no cluster needed)
     $ realmforge run                   Run the operator
     $ realmforge doctor                Check a cluster against the troubleshooting guide (reads only)
+    $ realmforge dev up|down|logs|status  Try it on this machine: the embedded cluster, the operator and an
+                                          example server, realm and client (npm start / npm stop; from a checkout)
 
   Options of run
     --metrics-port <port>       /metrics, /healthz and /readyz (default 8081)
@@ -22,6 +24,9 @@ const help = `
     --operator-namespace <ns>   Where the operator is installed (default realmforge-system)
     --operator-url <url>        The operator runs outside the cluster (realmforge dev): its metrics URL
     --kubeconfig <file>         As for run
+
+  Options of dev
+    --follow                    dev logs: keep printing the operator's log as it grows
 
   Environment of run
     KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS / _BURST      Keycloak admin calls per second, all namespaces (50 / 100)
@@ -56,6 +61,7 @@ function parseArgs(argv: string[]) {
       json: { type: 'boolean' },
       operatorNamespace: { type: 'string' },
       operatorUrl: { type: 'string' },
+      follow: { type: 'boolean' },
     },
   });
 }
@@ -65,6 +71,7 @@ const commandFlags: Record<string, readonly string[]> = {
   synth: [],
   run: ['metrics-port', 'drift-interval', 'leader-elect', 'log-level', 'concurrency', 'kubeconfig'],
   doctor: ['namespace', 'json', 'operator-namespace', 'operator-url', 'kubeconfig'],
+  dev: ['follow'],
 };
 
 function refuseForeignFlags(command: string, argv: readonly string[]): void {
@@ -105,6 +112,10 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
         throw new UsageError(`realmforge doctor takes no arguments, got "${args.join(' ')}"`);
       const { runDoctor } = await import('./doctor-command.ts');
       return await runDoctor(io, cli.flags);
+    }
+    if (command === 'dev') {
+      const { runDev } = await import('./dev-command.ts');
+      return await runDev(args, io, cli.flags);
     }
     throw new UsageError(
       command
