@@ -1,5 +1,6 @@
 // Symptoms "database cluster not starting", "database connection refused" and "ingress not reachable": for each
 // IdentityServer its CloudNativePG Cluster and credentials Secret, whether Keycloak answers, and its Ingress.
+import { observeDatabaseCluster } from '../controllers/identity-server/server-stuck.ts';
 import { type DoctorCheck, fail, ok, warn } from './check.ts';
 import { cnpgClusterCrd, type ServerFacts, type Snapshot } from './snapshot.ts';
 
@@ -19,14 +20,16 @@ function database(f: ServerFacts): DoctorCheck[] {
       ),
     );
   } else {
-    const st = (f.cluster.status ?? {}) as { phase?: string; readyInstances?: number; instances?: number };
-    const want = (f.cluster.spec as { instances?: number } | undefined)?.instances ?? st.instances ?? 1;
-    if ((st.readyInstances ?? 0) >= 1)
+    // Ready exactly as the IdentityServer controller judges it (its Ready condition, else a healthy phase).
+    const seen = observeDatabaseCluster(f.cluster) as { ready?: boolean; phase?: string };
+    const st = (f.cluster.status ?? {}) as { readyInstances?: number; instances?: number };
+    const phase = seen.phase ? ` (${seen.phase})` : '';
+    if (seen.ready)
       checks.push(
         ok(
           'database',
           subject,
-          `${st.readyInstances} of ${want} instances ready${st.phase ? ` (${st.phase})` : ''}`,
+          `ready${st.readyInstances !== undefined ? `, ${st.readyInstances} of ${st.instances ?? '?'} instances` : ''}${phase}`,
         ),
       );
     else
@@ -34,7 +37,7 @@ function database(f: ServerFacts): DoctorCheck[] {
         fail(
           'database',
           subject,
-          `no ready instance${st.phase ? ` (${st.phase})` : ''}`,
+          `not ready${phase}`,
           'storage not available, the database operator not running, or resource constraints',
           `kubectl describe cluster.postgresql.cnpg.io -n ${db.namespace} ${db.cluster}; kubectl get pvc,pods -n ${db.namespace}`,
         ),

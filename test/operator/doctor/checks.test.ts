@@ -26,7 +26,7 @@ function facts(object = server()): Mutable<ServerFacts> {
       apiVersion: 'postgresql.cnpg.io/v1',
       kind: 'Cluster',
       metadata: { name: 'pg' },
-      status: { readyInstances: 1 },
+      status: { readyInstances: 1, instances: 1, conditions: [{ type: 'Ready', status: 'True' }] },
     },
     credentialsSecretExists: true,
     keycloak: { ok: true, detail: 'HTTP 200' },
@@ -274,12 +274,16 @@ const rows: Row[] = [
         apiVersion: 'postgresql.cnpg.io/v1',
         kind: 'Cluster',
         metadata: { name: 'pg' },
-        status: { readyInstances: 0, phase: 'Setting up primary' },
+        status: {
+          readyInstances: 0,
+          phase: 'Setting up primary',
+          conditions: [{ type: 'Ready', status: 'False' }],
+        },
       };
     },
     'Cluster id/pg',
     'FAIL',
-    /no ready instance \(Setting up primary\).*storage/,
+    /not ready \(Setting up primary\).*storage/,
   ],
   [
     'credentials Secret missing',

@@ -96,7 +96,12 @@ export function healthyCluster(): KubeObject[] {
       kind: 'Cluster',
       metadata: meta('id', 'pg'),
       spec: { instances: 1 },
-      status: { readyInstances: 1, phase: 'Cluster in healthy state' },
+      status: {
+        readyInstances: 1,
+        instances: 1,
+        phase: 'Cluster in healthy state',
+        conditions: [{ type: 'Ready', status: 'True' }],
+      },
     },
     { apiVersion: 'v1', kind: 'Secret', metadata: meta('id', 'pg-app'), data: { password: 'c2VjcmV0' } },
     {
