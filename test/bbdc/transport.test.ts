@@ -152,4 +152,20 @@ test('the token never appears in output or logs, even at debug level and in JSON
   w.dispose();
 });
 
+test('a token with a line break is a usage error naming where it came from, sent nowhere and never retried', async () => {
+  const n = fake.requests.length;
+  const env = createWorld({ env: { BBDC_URL: fake.url, BBDC_TOKEN: `${credentials.alice.token}\n` } });
+  const r = await env.run(['repo', 'list']);
+  env.dispose();
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, 'BBDC_TOKEN contains a line feed at position');
+  assert.not.ok(r.stderr.includes(credentials.alice.token));
+  const w = world();
+  const login = await w.run(['auth', 'login', fake.url, '--token', `${credentials.alice.token}\r`]);
+  w.dispose();
+  assert.is(login.code, 2, login.stderr);
+  assert.match(login.stderr, '--token contains a carriage return');
+  assert.is(fake.requests.length, n, 'nothing was sent');
+});
+
 test.run();

@@ -22,6 +22,8 @@ export type RecordedRequest = {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
+  /** The JSON body as sent (a string when it was not JSON), undefined when empty. */
+  body?: unknown;
   operationId?: string;
 };
 
@@ -109,6 +111,7 @@ export async function startFakeBitbucket(
     };
     requests.push(record);
     const body = await readBody(req);
+    record.body = body;
     const restPath = url.pathname.replace(/^\/rest(?=\/)/, '');
     const match = url.pathname.startsWith('/rest/')
       ? matchOperation(operations, method, restPath)

@@ -1,4 +1,4 @@
-import { RealmforgeError } from '../../core/errors.ts';
+import { RealmforgeError, UsageError } from '../../core/errors.ts';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.ts';
 import type { Clock } from '../deps.ts';
 import type { Logger } from '../output/logger.ts';
@@ -17,6 +17,9 @@ export type ApiResponse<T> = { status: number; headers: Record<string, string | 
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const readOnly = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** A change the server accepted: a write that answered 2xx. */
+export type AcceptedWrite = { method: string; path: string; status: number };
+
 /** The Bitbucket REST client every command uses; create it with createClient. */
 export interface BitbucketClient {
   readonly baseUrl: string;
@@ -28,6 +31,28 @@ export interface BitbucketClient {
     options?: { query?: Query; body?: unknown },
   ): Promise<ApiResponse<T>>;
   get<T>(path: string, query?: Query): Promise<T>;
+}
+
+/**
+ * Refuses a value that cannot go into an HTTP header (a control character, e.g. the newline a pasted token often
+ * ends with) as a usage error naming `setting`; sent anyway it fails as a "network" error after every retry.
+ */
+export function checkHeaderValue(setting: string, value: string | undefined): void {
+  if (value === undefined) return;
+  const at = [...value].findIndex((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+  if (at < 0) return;
+  const code = value.charCodeAt(at);
+  const name =
+    code === 10
+      ? 'a line feed'
+      : code === 13
+        ? 'a carriage return'
+        : code === 9
+          ? 'a tab'
+          : `control character 0x${code.toString(16).padStart(2, '0')}`;
+  throw new UsageError(
+    `${setting} contains ${name} at position ${at + 1}, which cannot be sent in an HTTP header; set it again without it (a copied token often ends with a line break)`,
+  );
 }
 
 /** The Authorization header value for credentials: Bearer for a token, Basic for a username and password. */
@@ -47,8 +72,11 @@ export function createClient(options: {
   retry: RetryPolicy;
   clock: Clock;
   logger: Logger;
+  /** Told of every write the server accepted, so a failure after it can still report the change as made. */
+  onAccepted?: (write: AcceptedWrite) => void;
 }): BitbucketClient {
   const { transport, retry, clock, logger } = options;
+  checkHeaderValue('the token', options.credentials?.token);
   const auth = authorization(options.credentials);
   logger.redact(options.credentials?.token);
   logger.redact(options.credentials?.password);
@@ -114,6 +142,7 @@ export function createClient(options: {
       const res = await send(method, url(path, opts.query), body);
       if (res.headers['x-ausername']) username = res.headers['x-ausername'];
       if (res.status >= 400) throw errorFromResponse(res.status, res.body, method, path, options.baseUrl);
+      if (!readOnly.has(method)) options.onAccepted?.({ method, path, status: res.status });
       let data: unknown;
       if (res.body) {
         try {

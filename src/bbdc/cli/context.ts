@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { BbdcConfig } from '../../../generated/types/cli/config.ts';
 import { UsageError } from '../../core/errors.ts';
-import { type Credentials, createClient } from '../api/client.ts';
+import { type AcceptedWrite, type Credentials, checkHeaderValue, createClient } from '../api/client.ts';
 import type { Transport } from '../api/transport-types.ts';
 import type { CommandDeps, GlobalOptions, RepoContext, ResolvedHost } from '../command.ts';
 import { loadConfig, saveConfig } from '../config/config-file.ts';
@@ -14,7 +14,7 @@ import type { Logger } from '../output/logger.ts';
 import type { Ui } from '../output/ui.ts';
 import { parseRepoFlag } from './repo-flag.ts';
 
-/** Builds the per-run CommandDeps; `dispose` closes the HTTP transport. */
+/** Builds the per-run CommandDeps; `accepted` lists the writes the server accepted; `dispose` closes the HTTP transport. */
 export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Logger, ui: Ui) {
   const dir = configDir(deps.env, deps.homeDir);
   const configPath = configFile(dir);
@@ -24,6 +24,7 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
   let transport: Promise<Transport> | undefined;
   let remotes: Promise<RemoteRepo[]> | undefined;
   const announced = new Set<string>();
+  const accepted: AcceptedWrite[] = [];
 
   const announce = (r: RemoteRepo, what: 'repo' | 'host') => {
     if (announced.size) return;
@@ -43,6 +44,7 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
     const baseUrl = match?.matchedBy === 'alias' ? match.host.url : url;
     if (deps.env.BBDC_TOKEN) {
       logger.redact(deps.env.BBDC_TOKEN);
+      checkHeaderValue('BBDC_TOKEN', deps.env.BBDC_TOKEN);
       return {
         url: baseUrl,
         stored: match?.host,
@@ -68,6 +70,11 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
       stored.authMode === 'basic'
         ? { username: stored.username, password: secret }
         : { token: secret, username: stored.username };
+    if (credentials.token)
+      checkHeaderValue(
+        `the token stored for ${stored.url} (run \`bbdc auth login ${stored.url}\` again)`,
+        secret,
+      );
     return { url: baseUrl, stored, credentials, credentialSource: stored.secretStorage ?? 'file' };
   }
 
@@ -152,6 +159,7 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
         retry: { retries: globals.retryCount, backoffMs: globals.retryBackoffMs, maxDelayMs: 60_000 },
         clock: deps.clock,
         logger,
+        onAccepted: (write) => accepted.push(write),
       });
     },
   };
@@ -177,6 +185,8 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
 
   return {
     deps: cd,
+    /** The writes the server accepted during this run, in order. */
+    accepted,
     async dispose() {
       if (transport) await (await transport.catch(() => undefined))?.close();
     },

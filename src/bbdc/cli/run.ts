@@ -1,4 +1,5 @@
 import { describeError, exitCodeOf, RealmforgeError, UsageError } from '../../core/errors.ts';
+import { takeTimestampWarnings } from '../api/timestamps.ts';
 import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { dataEnvelope, errorEnvelope } from '../output/envelope.ts';
@@ -105,10 +106,25 @@ async function execute(
     quiet: globals.json,
     scrub: logger.scrub,
   });
-  const { deps: cd, dispose } = buildCommandDeps(deps, globals, logger, ui);
-  const print = (data: unknown, dryRun: boolean) => {
-    const meta = { command: command.name, ...(dryRun ? { dryRun: true } : {}) };
+  const { deps: cd, dispose, accepted } = buildCommandDeps(deps, globals, logger, ui);
+  const print = (data: unknown, dryRun: boolean, warnings?: string[]) => {
+    const meta = {
+      command: command.name,
+      ...(dryRun ? { dryRun: true } : {}),
+      ...(warnings && { warnings }),
+    };
     deps.stdout.write(`${logger.scrub(JSON.stringify(dataEnvelope(data, meta)))}\n`);
+  };
+  // The server accepted a change but bbdc could not read or print its answer: the change is reported as done
+  // (exit 0) and the reading problem as a warning, never as a failure that invites running the command again.
+  const madeButUnreadable = (error: unknown) => {
+    const done = accepted.map((w) => `${w.method} ${w.path} answered ${w.status}`).join(', ');
+    const warning = logger.scrub(
+      `the change was made (${done}), but bbdc could not read the server's answer: ${(error as Error)?.message ?? String(error)}; read the result back to see it`,
+    );
+    deps.stderr.write(`warning: ${warning}\n`);
+    if (globals.json) print(null, false, [warning]);
+    return 0;
   };
   try {
     const options = command.parse(parsed as never);
@@ -124,13 +140,24 @@ async function execute(
       else printPlan(plan, ui);
       return 0;
     }
+    takeTimestampWarnings();
     const data = await command.run(options, cd);
-    if (globals.json) print(data, false);
+    const warnings = takeTimestampWarnings();
+    for (const w of warnings) deps.stderr.write(`warning: ${w}\n`);
+    if (globals.json) print(data, false, warnings.length ? warnings : undefined);
     else command.human(data as never, ui);
     return command.exitCode?.(data as never) ?? 0;
   } catch (error) {
-    if (error instanceof RealmforgeError) error.message = logger.scrub(error.message);
-    throw error;
+    if (!(error instanceof RealmforgeError) && accepted.length) return madeButUnreadable(error);
+    if (!(error instanceof RealmforgeError)) throw error;
+    // A later step failed after earlier writes succeeded: say what is already done, so nobody assumes nothing is.
+    const done = accepted.map(
+      (w) => `already done before this error: ${w.method} ${w.path} (answered ${w.status})`,
+    );
+    throw new RealmforgeError(error.kind, logger.scrub(error.message), {
+      cause: error,
+      details: [...error.details, ...done],
+    });
   } finally {
     await dispose();
   }
