@@ -19,6 +19,14 @@ export function checkCrds(s: Snapshot): DoctorCheck[] {
         'the CRD does not exist, so the API server refuses these resources and the operator cannot watch them',
         install,
       );
+    if (crd.metadata.deletionTimestamp)
+      return fail(
+        'install',
+        subject,
+        'being deleted',
+        'the CRD was deleted: the API server is removing every resource of this kind, and refuses new ones',
+        `wait until it is gone, then reinstall it: ${install}`,
+      );
     const established = condition(crd, 'Established');
     if (established?.status !== 'True')
       return fail(

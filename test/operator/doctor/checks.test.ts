@@ -88,6 +88,19 @@ function healthy(): Mutable<Snapshot> {
 type Row = [string, (s: Mutable<Snapshot>) => void, string, 'WARN' | 'FAIL', RegExp];
 const rows: Row[] = [
   [
+    'CRD being deleted',
+    (s) => {
+      const crd = s.crds['identityclients.realmforge.dev'] as KubeObject;
+      s.crds = {
+        ...s.crds,
+        [crd.metadata.name]: { ...crd, metadata: { ...crd.metadata, deletionTimestamp: new Date(0) } },
+      };
+    },
+    'CustomResourceDefinition identityclients.realmforge.dev',
+    'FAIL',
+    /being deleted.*reinstall/,
+  ],
+  [
     'image pull failure',
     (s) => {
       s.pods = [pod({ state: { waiting: { reason: 'ImagePullBackOff', message: 'pull access denied' } } })];
