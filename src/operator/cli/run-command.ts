@@ -37,6 +37,7 @@ export type RunHooks = { readonly onStop: (stop: () => void) => void; readonly e
 function leveled(logger: Logger, level: string): Logger {
   const quiet = () => {};
   return {
+    debug: level === 'debug' ? logger.debug : quiet,
     info: level === 'warn' || level === 'error' ? quiet : logger.info,
     warn: level === 'error' ? quiet : logger.warn,
     error: logger.error,
@@ -66,7 +67,7 @@ export async function runOperator(
   const transport = kubeTransport(access);
   const resources = kubeResources(transport, clock);
   const endpoints = loadEndpointMap(hooks.env[endpointMapVariable]);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ process: true });
   let elector: LeaderElector | undefined;
   const leading = () => (elector ? elector.isLeader() : true);
   const kube = guardedKube(restKubeClient(transport, resources, clock), {
@@ -117,6 +118,7 @@ export async function runOperator(
         metrics,
         backoff: { ...defaultBackoff, random: Math.random },
         concurrency: settings.concurrency,
+        random: Math.random,
       },
       watch: {
         transport,

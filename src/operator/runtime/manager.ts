@@ -83,10 +83,12 @@ export function startManager(
       });
     }
     if (c.resync) {
+      // Each key at its own random point of the interval: resources created together do not resync together.
       const every = () => {
         for (const o of cache.objects(c.kind)) {
           const key = ownKey(o);
-          if (key) queue.add(key);
+          const random = deps.loop.random;
+          if (key) queue.addAfter(key, random ? Math.floor(random() * deps.driftIntervalMs) : 0);
         }
         timers.set(c.kind, deps.loop.clock.setTimer(deps.driftIntervalMs, every));
       };
