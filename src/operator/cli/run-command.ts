@@ -30,6 +30,7 @@ import { jsonLogger, type Logger } from '../runtime/logger.ts';
 import { type Manager, startManager } from '../runtime/manager.ts';
 import { createMetrics } from '../runtime/metrics.ts';
 import { type RunFlags, runSettings } from '../runtime/operator-settings.ts';
+import { cachedKube, createWatchCache } from '../runtime/watch-cache.ts';
 
 /** Process-level hooks, injected so tests can stop the loop without signals. */
 export type RunHooks = { readonly onStop: (stop: () => void) => void; readonly env: NodeJS.ProcessEnv };
@@ -70,10 +71,15 @@ export async function runOperator(
   const metrics = createMetrics({ process: true });
   let elector: LeaderElector | undefined;
   const leading = () => (elector ? elector.isLeader() : true);
-  const kube = guardedKube(restKubeClient(transport, resources, clock), {
-    count: (verb) => metrics.kubeRequests.inc({ verb }),
-    canWrite: leading,
-  });
+  // Reads of watched types come from the watches (counted only when they reach the API server).
+  const cache = createWatchCache();
+  const kube = cachedKube(
+    guardedKube(restKubeClient(transport, resources, clock), {
+      count: (verb) => metrics.kubeRequests.inc({ verb }),
+      canWrite: leading,
+    }),
+    cache,
+  );
   const limiter = createRateLimiter(
     { global: settings.globalLimit, namespace: settings.namespaceLimit },
     {
@@ -128,6 +134,7 @@ export async function runOperator(
         backoff: { baseMs: 1000, maxMs: 30_000, random: Math.random },
       },
       driftIntervalMs: settings.driftIntervalMs,
+      cache,
     });
     logger.info('controllers started', { driftIntervalMs: settings.driftIntervalMs });
   };
