@@ -125,6 +125,7 @@ export async function runOperator(
         backoff: { ...defaultBackoff, random: Math.random },
         concurrency: settings.concurrency,
         random: Math.random,
+        throttle: limiter,
       },
       watch: {
         transport,

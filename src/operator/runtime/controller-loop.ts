@@ -8,7 +8,7 @@ import type { BackoffOptions } from './backoff.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import type { OperatorMetrics } from './metrics.ts';
-import { WorkQueue } from './work-queue.ts';
+import { type NamespaceThrottle, WorkQueue } from './work-queue.ts';
 
 /** A reconcile function: what it did (phase and anything else for the log), and when to look again. */
 export type Reconciler = (
@@ -24,6 +24,8 @@ export type LoopDeps = {
   readonly concurrency: number;
   /** Uniform in [0, 1), for the requeue jitter (default: none, every requeue exactly as asked). */
   readonly random?: () => number;
+  /** The Keycloak rate limiter's throttled namespaces, for fair queues (work-queue.ts). */
+  readonly throttle?: NamespaceThrottle;
 };
 
 /** Whether an outcome lists anything written (a non-empty list, or a flag such as statusWritten). */
@@ -90,6 +92,7 @@ export function controllerLoop(kind: string, reconcile: Reconciler, deps: LoopDe
       concurrency: deps.concurrency,
       clock,
       backoff: deps.backoff,
+      throttle: deps.throttle,
       onError: (key, error, retryInMs) => {
         const [namespace, name] = key.split('/');
         logger.error('reconciled', {
