@@ -14,6 +14,7 @@ const help = `
     --log-level <level>         debug, info, warn or error (default info)
     --concurrency <n>           Resources reconciled at once per kind (default 4)
     --kubeconfig <file>         The kubeconfig to use (default: KUBECONFIG, in-cluster config, ~/.kube/config)
+    --context <name>            The kubeconfig context to use (default: its current-context)
 
   Environment of run
     KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS / _BURST      Keycloak admin calls per second, all namespaces (50 / 100)
@@ -43,6 +44,7 @@ function parseArgs(argv: string[]) {
       logLevel: { type: 'string' },
       concurrency: { type: 'number' },
       kubeconfig: { type: 'string' },
+      context: { type: 'string' },
     },
   });
 }

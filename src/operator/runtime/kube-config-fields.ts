@@ -10,7 +10,16 @@ import { UsageError } from '../../core/errors.ts';
  * `namespace` is a default for requests without one, and every request the operator sends names its namespace.
  */
 export const honouredFields = {
-  config: ['apiVersion', 'kind', 'clusters', 'users', 'contexts', 'current-context', 'preferences', 'extensions'],
+  config: [
+    'apiVersion',
+    'kind',
+    'clusters',
+    'users',
+    'contexts',
+    'current-context',
+    'preferences',
+    'extensions',
+  ],
   context: ['cluster', 'user', 'namespace', 'extensions'],
   cluster: [
     'server',

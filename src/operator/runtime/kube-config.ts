@@ -129,7 +129,9 @@ export function kubeconfigAccess(
   const where = `kubeconfig ${files.join(delimiter)}`;
   const contextName = options.context ?? config.currentContext;
   if (!contextName) {
-    throw new UsageError(`${where} has no current-context: set one with kubectl config use-context <name> or --context`);
+    throw new UsageError(
+      `${where} has no current-context: set one with kubectl config use-context <name> or --context`,
+    );
   }
   const find = (list: Named[], name: unknown, what: string) => {
     const entry = list.find((e) => e.name === name);
@@ -156,10 +158,12 @@ export function kubeconfigAccess(
     throw new UsageError(`${source}: cluster "${clusterEntry.name}" has no https:// server URL`);
   }
   // A relative file reference is relative to the kubeconfig that names it, as in client-go.
-  const beside = (entry: Named, path: string) => (isAbsolute(path) ? path : join(dirname(entry.file as string), path));
+  const beside = (entry: Named, path: string) =>
+    isAbsolute(path) ? path : join(dirname(entry.file as string), path);
   // Inline data wins over a file reference, as in client-go.
   const material = (entry: Named, fields: Record<string, unknown>, data: string, file: string) => {
-    if (typeof fields[data] === 'string') return Buffer.from(fields[data] as string, 'base64').toString('utf8');
+    if (typeof fields[data] === 'string')
+      return Buffer.from(fields[data] as string, 'base64').toString('utf8');
     if (typeof fields[file] !== 'string') return undefined;
     const full = beside(entry, fields[file] as string);
     try {
@@ -172,18 +176,21 @@ export function kubeconfigAccess(
   };
   const ca = material(clusterEntry, cluster, 'certificate-authority-data', 'certificate-authority');
   const proxyUrl = typeof cluster['proxy-url'] === 'string' ? cluster['proxy-url'] : undefined;
-  const tlsServerName = typeof cluster['tls-server-name'] === 'string' ? cluster['tls-server-name'] : undefined;
+  const tlsServerName =
+    typeof cluster['tls-server-name'] === 'string' ? cluster['tls-server-name'] : undefined;
   const insecureSkipTlsVerify = cluster['insecure-skip-tls-verify'] === true;
   const staticToken = typeof user.token === 'string' ? user.token : undefined;
-  const tokenFile = typeof user.tokenFile === 'string' && userEntry ? beside(userEntry, user.tokenFile) : undefined;
+  const tokenFile =
+    typeof user.tokenFile === 'string' && userEntry ? beside(userEntry, user.tokenFile) : undefined;
   const execInfo = () => ({
     server,
     'tls-server-name': tlsServerName,
     'insecure-skip-tls-verify': insecureSkipTlsVerify,
     'certificate-authority-data': ca === undefined ? undefined : Buffer.from(ca).toString('base64'),
     'proxy-url': proxyUrl,
-    config: (cluster.extensions as Named[] | undefined)?.find((e) => e.name === 'client.authentication.k8s.io/exec')
-      ?.extension,
+    config: (cluster.extensions as Named[] | undefined)?.find(
+      (e) => e.name === 'client.authentication.k8s.io/exec',
+    )?.extension,
   });
   // client-go: the last value read from tokenFile takes precedence over token; exec is used when neither is set.
   const token = tokenFile
@@ -191,7 +198,14 @@ export function kubeconfigAccess(
     : staticToken
       ? undefined
       : user.exec !== undefined
-        ? execToken(user.exec, userEntry?.file as string, userWhere, options.run ?? runExec, clock, execInfo())
+        ? execToken(
+            user.exec,
+            userEntry?.file as string,
+            userWhere,
+            options.run ?? runExec,
+            clock,
+            execInfo(),
+          )
         : undefined;
   return {
     server,
@@ -270,7 +284,9 @@ export function loadKubeAccess(
     // Like kubectl, files in KUBECONFIG that do not exist are skipped.
     const present = listed.filter((file) => readable(file, read));
     if (!present.length) {
-      throw new UsageError(`none of the KUBECONFIG files exist (${listed.join(delimiter)}): check KUBECONFIG`);
+      throw new UsageError(
+        `none of the KUBECONFIG files exist (${listed.join(delimiter)}): check KUBECONFIG`,
+      );
     }
     return kubeconfigAccess(present, read, clock, settings);
   }

@@ -9,7 +9,11 @@ import type { Clock } from './clock.ts';
 import { checkFields } from './kube-config-fields.ts';
 
 /** Runs `command` with `args` and extra `env`, resolving with its stdout; rejects with its stderr when it fails. */
-export type RunExec = (command: string, args: readonly string[], env: Record<string, string>) => Promise<string>;
+export type RunExec = (
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+) => Promise<string>;
 
 /** The real runner: the plugin inherits the operator's environment plus its own, gets no stdin and 60 s. */
 export const runExec: RunExec = (command, args, env) =>
@@ -34,10 +38,13 @@ export type ExecClusterInfo = Record<string, unknown>;
 /** The `user.exec` settings of a kubeconfig, checked, with `command` resolved like kubectl does. */
 function execSettings(value: unknown, kubeconfigFile: string, where: string, cluster: ExecClusterInfo) {
   const spec = checkFields('exec', value, `${where}: exec`);
-  if (typeof spec.command !== 'string' || !spec.command) throw new UsageError(`${where}: exec needs a command`);
+  if (typeof spec.command !== 'string' || !spec.command)
+    throw new UsageError(`${where}: exec needs a command`);
   const apiVersion = typeof spec.apiVersion === 'string' ? spec.apiVersion : apiVersions[0];
   if (!apiVersions.includes(apiVersion)) {
-    throw new UsageError(`${where}: exec apiVersion ${apiVersion} is not supported: use ${apiVersions.join(' or ')}`);
+    throw new UsageError(
+      `${where}: exec apiVersion ${apiVersion} is not supported: use ${apiVersions.join(' or ')}`,
+    );
   }
   if (spec.interactiveMode === 'Always') {
     throw new UsageError(
@@ -46,7 +53,9 @@ function execSettings(value: unknown, kubeconfigFile: string, where: string, clu
   }
   // A command with a path separator is relative to the kubeconfig's directory; a bare name is looked up in PATH.
   const command =
-    spec.command.includes('/') && !isAbsolute(spec.command) ? join(kubeconfigFile, '..', spec.command) : spec.command;
+    spec.command.includes('/') && !isAbsolute(spec.command)
+      ? join(kubeconfigFile, '..', spec.command)
+      : spec.command;
   const args = Array.isArray(spec.args) ? spec.args.map(String) : [];
   const env: Record<string, string> = {};
   for (const entry of Array.isArray(spec.env) ? spec.env : []) {

@@ -23,10 +23,14 @@ const strings = (value: unknown, where: string): string[] => {
 };
 
 /** The headers for the impersonation fields of `user` (named by `where`); empty when it impersonates no one. */
-export function impersonationHeaders(user: Record<string, unknown>, where: string): Record<string, string | string[]> {
+export function impersonationHeaders(
+  user: Record<string, unknown>,
+  where: string,
+): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   const as = user.as;
-  if (as !== undefined && (typeof as !== 'string' || !as)) throw new UsageError(`${where}: as must be a user name`);
+  if (as !== undefined && (typeof as !== 'string' || !as))
+    throw new UsageError(`${where}: as must be a user name`);
   if (typeof as === 'string') headers['impersonate-user'] = as;
   if (user['as-groups'] !== undefined) {
     const groups = strings(user['as-groups'], `${where}: as-groups`);

@@ -14,7 +14,9 @@ export function checkProxyUrl(url: string, where: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new UsageError(`${where}: "${url}" is not a URL: use http://host:port, https://host:port or socks5://host:port`);
+    throw new UsageError(
+      `${where}: "${url}" is not a URL: use http://host:port, https://host:port or socks5://host:port`,
+    );
   }
   if (!schemes.includes(parsed.protocol)) {
     throw new UsageError(

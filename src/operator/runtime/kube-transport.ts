@@ -99,7 +99,8 @@ function dispatcherFor(access: KubeAccess, timeoutMs: number): Dispatcher {
   };
   const timeouts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   if (!access.proxy) return new Agent({ connect: { ...tls, timeout: 10_000 }, ...timeouts });
-  if (access.proxy.startsWith('socks5:')) return new Socks5ProxyAgent(access.proxy, { requestTls: tls, ...timeouts });
+  if (access.proxy.startsWith('socks5:'))
+    return new Socks5ProxyAgent(access.proxy, { requestTls: tls, ...timeouts });
   return new ProxyAgent({ uri: access.proxy, requestTls: tls, ...timeouts });
 }
 
@@ -136,7 +137,8 @@ export function kubeTransport(access: KubeAccess, options: TransportOptions = {}
     });
   return {
     async request(method, path, options = {}) {
-      const contentType = options.body === undefined ? undefined : (options.contentType ?? 'application/json');
+      const contentType =
+        options.body === undefined ? undefined : (options.contentType ?? 'application/json');
       for (let attempt = 0; ; attempt++) {
         options.fence?.();
         options.signal?.throwIfAborted();
