@@ -61,11 +61,11 @@ export async function runOperator(
   const clock = systemClock;
   const logger = leveled(jsonLogger(io.stdout, clock), settings.logLevel);
   const access = loadKubeAccess(
-    { kubeconfig: flags.kubeconfig, env: hooks.env },
+    { kubeconfig: flags.kubeconfig, context: flags.context, env: hooks.env },
     (file) => readFileSync(file, 'utf8'),
     clock,
   );
-  const transport = kubeTransport(access);
+  const transport = kubeTransport(access, { clock });
   const resources = kubeResources(transport, clock);
   const endpoints = loadEndpointMap(hooks.env[endpointMapVariable]);
   const metrics = createMetrics({ process: true });
