@@ -108,6 +108,10 @@ export interface IdentityRealmSpec {
    * Delete removes the object from Keycloak when the resource is deleted; Retain leaves it.
    */
   deletionPolicy?: 'Delete' | 'Retain';
+  /**
+   * Take over a realm that already exists in Keycloak without a realmforge owner marker (a migration from another tool): the operator marks it as this resource's and manages it from then on, deletion included. A realm another IdentityRealm owns is never taken.
+   */
+  adoptExisting?: boolean;
 }
 /**
  * A key in a Secret in the resource's own namespace.

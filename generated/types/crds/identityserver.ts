@@ -48,6 +48,12 @@ export interface IdentityServerSpec {
   };
   replicas?: number;
   /**
+   * Namespaces whose IdentityRealms may hold realms on this server; defaults to the server's own namespace. Revoking a namespace never deletes its realms: the operator stops writing to them.
+   *
+   * @maxItems 256
+   */
+  realmAuthorizationGrants?: string[];
+  /**
    * CPU and memory requests and limits of the Keycloak container.
    */
   resources?: {

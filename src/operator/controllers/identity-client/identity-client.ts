@@ -42,18 +42,35 @@ async function realmAccess(deps: KeycloakDeps, realm: IdentityRealm | undefined)
   return { server, realmName: realmNameOf(realm), admin: await deps.admins.forServer(server) };
 }
 
+/**
+ * Deletion: the client is removed from Keycloak unless its realm or server is itself gone or being deleted (then
+ * nothing is left to clean up, or the realm's own deletion takes the client with it). A Keycloak that is not Ready
+ * or does not answer is retried with backoff for cleanupGiveUpMs, then given up with a CleanupAbandoned event.
+ */
 async function finalize(deps: KeycloakDeps, client: IdentityClient, realm: IdentityRealm | undefined) {
-  if ((client.spec.deletionPolicy ?? 'Delete') === 'Delete' && realm) {
+  const server =
+    realm && deletionRequestedAt(realm) === undefined ? await getServer(deps, serverKeyOf(realm)) : undefined;
+  if (
+    (client.spec.deletionPolicy ?? 'Delete') === 'Delete' &&
+    realm &&
+    server &&
+    deletionRequestedAt(server) === undefined
+  ) {
     try {
-      const access = await realmAccess(deps, realm);
-      if (access) await deleteClient(access.admin, access.realmName, client);
+      if (!serverReady(server)) {
+        throw new RealmforgeError(
+          'transient',
+          `IdentityServer ${serverKeyOf(realm)} is not Ready (phase ${server.status?.phase ?? 'none'}); the client is deleted from Keycloak once it is`,
+        );
+      }
+      await deleteClient(await deps.admins.forServer(server), realmNameOf(realm), client);
     } catch (error) {
       const since = deletionRequestedAt(client) ?? deps.clock.now();
       if (deps.clock.now() - since < (deps.cleanupGiveUpMs ?? defaultGiveUpMs)) throw error;
       await deps.kube.event(client as unknown as KubeObject, {
         type: 'Warning',
         reason: 'CleanupAbandoned',
-        message: `could not delete client ${clientIdOf(client)} from Keycloak (${(error as Error).message}); it is left there`,
+        message: `could not delete client ${clientIdOf(client)} from realm ${realmNameOf(realm)} in Keycloak (${(error as Error).message}); it is left there`,
       });
     }
   }

@@ -10,13 +10,17 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import { compileRealm } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { isSubset } from '../../runtime/desired-state.ts';
+import { ownershipAttributes } from './realm-ownership.ts';
 
 /** What a sync did: the live realm's id and the writes it sent. */
 export type RealmSyncResult = { realmId?: string; writes: string[] };
 
 const enc = encodeURIComponent;
 
-/** The representation compared with Keycloak: the SMTP password is never readable back, so it is left out. */
+/**
+ * The representation compared with Keycloak: the SMTP password is never readable back, so it is left out; its
+ * hash attribute (set beside it) stands in for it.
+ */
 function comparable(desired: RealmRepresentation): RealmRepresentation {
   if (!desired.smtpServer?.password) return desired;
   const { password: _, ...smtp } = desired.smtpServer;
@@ -84,18 +88,24 @@ async function syncGroups(
   }
 }
 
-/** Creates or corrects the realm; `ns` is the IdentityRealm's namespace (its rate-limit bucket). */
+/**
+ * Creates or corrects the realm; `ns` is the IdentityRealm's namespace (its rate-limit bucket). `live` is the
+ * realm as just read (undefined when absent): the caller read it to decide ownership (realm-ownership.ts). The
+ * owner marker and the SMTP password's hash are desired attributes, so a rotated password is drift like any other.
+ */
 export async function syncRealm(
   admin: AdminClient,
   realm: IdentityRealm,
-  inputs: { smtpPassword?: string },
+  inputs: { smtpPassword?: string; live: RealmRepresentation | undefined },
 ): Promise<RealmSyncResult> {
   const ns = realm.metadata.namespace ?? 'default';
-  const desired = compileRealm(realm, inputs);
+  const compiled = compileRealm(realm, inputs);
+  const attributes = { ...compiled.attributes, ...ownershipAttributes(realm, inputs.smtpPassword) };
+  const desired: RealmRepresentation = { ...compiled, attributes };
   const name = desired.realm as string;
   const writes: string[] = [];
-  const live = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
-  if (live.status === 404) {
+  const live = { body: inputs.live as RealmRepresentation };
+  if (!inputs.live) {
     const roles = realm.spec.roles?.map((r) => ({ name: r.name, description: r.description ?? '' }));
     const groups = realm.spec.groups?.map((g) => ({ name: g.name, realmRoles: g.realmRoles ?? [] }));
     const full: RealmRepresentation = {
