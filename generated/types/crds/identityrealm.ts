@@ -49,6 +49,27 @@ export interface IdentityRealmSpec {
    * @maxItems 256
    */
   clientAuthorizationGrants?: string[];
+  /**
+   * Which namespaces' IdentityClients may give their service account roles of another client of this realm (spec.serviceAccount.clientRoles), above all realm-management. Without an entry such a client is Failed/RoleNotAuthorized and nothing is granted.
+   *
+   * @maxItems 256
+   */
+  crossClientRoleGrants?: {
+    /**
+     * @minItems 1
+     */
+    namespaces: [string, ...string[]];
+    /**
+     * The clientId whose roles may be held, for example realm-management.
+     */
+    client: string;
+    /**
+     * The role names that may be held; * allows every role of the client.
+     *
+     * @minItems 1
+     */
+    roles: [string, ...string[]];
+  }[];
   displayName?: string;
   enabled?: boolean;
   login?: {

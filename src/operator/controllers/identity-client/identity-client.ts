@@ -23,10 +23,12 @@ import {
   credentialsSecretName,
   readCredentialsSecret,
   realmEndpoints,
+  removeCredentialsSecret,
   secretConflict,
   syncCredentialsSecret,
 } from './client-credentials.ts';
 import { deleteClient, disableClient, syncClient } from './client-sync.ts';
+import { roleRefusalMessage, ungrantedClientRoles } from './role-grants.ts';
 
 /** What a client reconcile did, for its log line. */
 export type ClientOutcome = { phase?: string; reason?: string; writes?: string[] };
@@ -134,18 +136,27 @@ export function identityClientController(deps: KeycloakDeps) {
       const { admin, realmName, server } = access;
       if (!(realm?.spec.clientAuthorizationGrants ?? []).includes(ns)) {
         const { disabled, wrote } = await disableClient(admin, realmName, client);
-        const message = `namespace ${ns} is not in spec.clientAuthorizationGrants of IdentityRealm ${realmKey}${disabled ? '; its existing client is disabled in Keycloak' : ''}: add it there to create this client`;
+        const removed = await removeCredentialsSecret(deps, client);
+        const message = `namespace ${ns} is not in spec.clientAuthorizationGrants of IdentityRealm ${realmKey}${disabled ? '; its existing client is disabled in Keycloak' : ''}${removed ? ` and its credentials Secret ${credentialsSecretName(client)} is deleted` : ''}: add it there to create this client`;
         const outcome = await report('Pending', 'NamespaceNotAuthorized', message);
-        return wrote ? { ...outcome, outcome: { ...outcome.outcome, writes: ['disable client'] } } : outcome;
+        const writes = [
+          ...(wrote ? ['disable client'] : []),
+          ...(removed ? ['delete credentials Secret'] : []),
+        ];
+        return { ...outcome, outcome: { ...outcome.outcome, writes } };
       }
+      const refused = realm ? ungrantedClientRoles(client, realm) : [];
+      if (refused.length)
+        return await report('Failed', 'RoleNotAuthorized', roleRefusalMessage(client, realmKey, refused));
       // Read the Secret first: without access to it nothing is created in Keycloak.
       const live = await readCredentialsSecret(deps, client);
       const conflict = await secretConflict(deps, client, live);
       if (conflict) return await report('Failed', 'SecretConflict', conflict);
-      const sync = await syncClient(admin, realmName, client);
+      // A client deleted by hand in Keycloak comes back with the secret its applications already hold.
+      const stored = secretValue(live, 'client-secret');
+      const sync = await syncClient(admin, realmName, client, stored);
       const urls = serverEndpoints(resolveServer(server));
       const endpoints = realmEndpoints(urls.public ?? urls.internal, realmIssuer(server, realmName));
-      const stored = secretValue(live, 'client-secret');
       const clientSecret = await clientSecretOf(admin, client, realmName, sync.uuid, sync.secret, stored);
       const desired = credentialsSecret(client, { clientId, clientSecret, realm: realmName, endpoints });
       if (await syncCredentialsSecret(deps, desired, live)) sync.writes.push('credentials Secret');

@@ -38,6 +38,9 @@ export function realmOwnership(realm: IdentityRealm, live: RealmRepresentation |
     };
   }
   if (realm.spec.adoptExisting) return { state: 'adopt' };
+  // Realms this resource created before owner markers existed: its status recorded the realm's id.
+  const recorded = (realm as { status?: { realmId?: string } }).status?.realmId;
+  if (recorded && recorded === live.id) return { state: 'adopt' };
   return {
     state: 'conflict',
     message: `realm ${name} already exists in Keycloak and was created outside realmforge; it is not adopted: to take it over (a migration from another tool) set spec.adoptExisting: true, otherwise choose another spec.realmName`,

@@ -82,6 +82,18 @@ test('a realm created outside realmforge is not adopted unless spec.adoptExistin
   assert.is(adopting.keycloak.realms.get('legacy')?.rep.attributes?.[realmOwnerAttribute], 'identity/legacy');
 });
 
+test('a realm this resource created before owner markers (its id in status.realmId) gets the marker, not a conflict', async () => {
+  const world = keycloakWorld([realmResource('apps', 'identity', {}, { phase: 'Ready', realmId: 'r0' })]);
+  world.keycloak.realms.set('apps', {
+    rep: { id: 'r0', realm: 'apps', enabled: true, attributes: {} },
+    clients: [],
+    roles: [],
+    secrets: new Map(),
+  });
+  assert.is((await reconcile(world, 'identity/apps')).outcome?.phase, 'Ready');
+  assert.is(world.keycloak.realms.get('apps')?.rep.attributes?.[realmOwnerAttribute], 'identity/apps');
+});
+
 test('a namespace not in the server realm grants creates nothing: Pending/NamespaceNotAuthorized', async () => {
   const world = keycloakWorld([realmResource('apps', 'team-a')]);
   const out = await reconcile(world, 'team-a/apps');
