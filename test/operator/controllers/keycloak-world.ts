@@ -6,7 +6,7 @@ import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
 import type { KeycloakDeps } from '../../../src/operator/keycloak/keycloak-deps.ts';
 import { type ManualClock, manualClock } from '../../../src/operator/runtime/clock.ts';
 import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
-import { type FakeKeycloak, fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
+import { fakeKeycloakAdmin } from '../keycloak/fake-keycloak-admin.ts';
 import { type FakeKube, fakeKube } from './fake-kube.ts';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -54,7 +54,12 @@ export function clientResource(
 }
 
 /** The world: cluster, Keycloak, clock and the deps the controllers take. */
-export type World = { kube: FakeKube; keycloak: FakeKeycloak; clock: ManualClock; deps: KeycloakDeps };
+export type World = {
+  kube: FakeKube;
+  keycloak: ReturnType<typeof fakeKeycloakAdmin>;
+  clock: ManualClock;
+  deps: KeycloakDeps;
+};
 
 /** A world with `objects` besides the Ready server and its admin Secret. */
 export function keycloakWorld(objects: KubeObject[] = [], server = readyServer()): World {
@@ -78,7 +83,7 @@ export function keycloakWorld(objects: KubeObject[] = [], server = readyServer()
     random: () => 0.5,
     newPassword: () => 'generated-pw',
     logger: { info() {}, warn() {}, error() {} },
-    admins: { forServer: async () => keycloak },
+    admins: { forServer: async () => keycloak.admin },
     driftIntervalMs,
     cleanupGiveUpMs: 300_000,
   };
@@ -111,4 +116,10 @@ export async function rejects(promise: Promise<unknown>, pattern: RegExp): Promi
   );
   if (!(error instanceof Error)) throw new Error(`expected a rejection matching ${pattern}, got none`);
   if (!pattern.test(error.message)) throw new Error(`rejection "${error.message}" does not match ${pattern}`);
+}
+
+/** Creates realm `name` in Keycloak "by hand" (no owner marker), as another tool or a person would. */
+export async function handMadeRealm(world: World, name: string): Promise<void> {
+  await world.keycloak.admin.call('test', 'POST', '', { realm: name });
+  world.keycloak.reset();
 }

@@ -7,14 +7,12 @@
 // to clean up and the finalizer is released at once; when the server exists but is not Ready or does not answer,
 // cleanup is retried with backoff for cleanupGiveUpMs (5 minutes by default), then released with a Warning event
 // naming the realm left.
-import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
-import type { AdminClient } from '../../keycloak/admin-client.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { readSecretKey } from '../../runtime/read-secret.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
@@ -22,7 +20,7 @@ import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
 import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
 import { realmOwnership, realmRefusal } from './realm-ownership.ts';
-import { syncRealm } from './realm-sync.ts';
+import { readRealm, syncRealm } from './realm-sync.ts';
 
 /** What a realm reconcile did, for its log line. */
 export type RealmOutcome = { phase?: string; reason?: string; writes?: string[] };
@@ -41,11 +39,6 @@ export function serverReady(server: IdentityServer | undefined): boolean {
 }
 
 const enc = encodeURIComponent;
-
-async function readLive(admin: AdminClient, ns: string, name: string) {
-  const res = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
-  return res.status === 404 ? undefined : res.body;
-}
 
 /**
  * Deletion removes the realm from Keycloak only when it is this resource's (owner marker), the namespace is still
@@ -69,7 +62,7 @@ async function finalize(deps: KeycloakDeps, realm: IdentityRealm, server: Identi
         );
       }
       const admin = await deps.admins.forServer(server);
-      const live = await readLive(admin, ns, name);
+      const live = await readRealm(admin, ns, name);
       if (realmOwnership(realm, live).state === 'ours') await admin.call(ns, 'DELETE', `/${enc(name)}`);
     } catch (error) {
       const since = deletionRequestedAt(realm) ?? deps.clock.now();
@@ -139,7 +132,7 @@ export function identityRealmController(deps: KeycloakDeps) {
     try {
       const smtpPassword = await smtpPasswordOf(deps, realm);
       const admin = await deps.admins.forServer(server);
-      const live = await readLive(admin, ns, realmName);
+      const live = await readRealm(admin, ns, realmName);
       const ownership = realmOwnership(realm, live);
       if (ownership.state === 'conflict')
         return await report('Failed', 'RealmNameConflict', ownership.message);

@@ -8,6 +8,7 @@ import {
   smtpPasswordHashAttribute,
 } from '../../../../src/operator/controllers/identity-realm/realm-ownership.ts';
 import {
+  handMadeRealm,
   keycloakWorld,
   markDeleted,
   readyServer,
@@ -24,11 +25,11 @@ test('a new realm is created with the owner marker; a resync writes nothing', as
   const first = await reconcile(world, 'identity/apps');
   assert.is(first.outcome?.phase, 'Ready');
   const live = world.keycloak.realms.get('apps');
-  assert.is(live?.rep.attributes?.[realmOwnerAttribute], 'identity/apps');
-  world.keycloak.writes.length = 0;
+  assert.is(live?.attributes?.[realmOwnerAttribute], 'identity/apps');
+  world.keycloak.reset();
   const again = await reconcile(world, 'identity/apps');
   assert.equal(again.outcome?.writes, []);
-  assert.equal(world.keycloak.writes, []);
+  assert.equal(world.keycloak.writes(), []);
 });
 
 test('two IdentityRealms naming one realm: the second is RealmNameConflict, and deleting it leaves the realm', async () => {
@@ -42,56 +43,43 @@ test('two IdentityRealms naming one realm: the second is RealmNameConflict, and 
   const status = statusOf(world, 'IdentityRealm', 'identity', 'thief');
   assert.is(status.phase, 'Failed');
   assert.match(status.message ?? '', 'belongs to IdentityRealm identity/apps');
-  assert.is(world.keycloak.realms.get('apps')?.rep.displayName, undefined, 'nothing written by the loser');
-  world.keycloak.writes.length = 0;
+  assert.is(world.keycloak.realms.get('apps')?.displayName, undefined, 'nothing written by the loser');
+  world.keycloak.reset();
   markDeleted(world, 'IdentityRealm', 'identity', 'thief');
   await reconcile(world, 'identity/thief');
   assert.ok(world.keycloak.realms.has('apps'), 'the realm stays');
-  assert.equal(world.keycloak.writes, []);
+  assert.equal(world.keycloak.writes(), []);
   assert.is(world.kube.find('IdentityRealm', 'identity', 'thief'), undefined, 'finalizer released');
 });
 
 test('a realm created outside realmforge is not adopted unless spec.adoptExisting asks for it', async () => {
   const world = keycloakWorld([realmResource('legacy', 'identity', { displayName: 'Legacy' })]);
-  world.keycloak.realms.set('legacy', {
-    rep: { id: 'r0', realm: 'legacy', attributes: {} },
-    clients: [],
-    roles: [],
-    secrets: new Map(),
-  });
+  await handMadeRealm(world, 'legacy');
   const refused = await reconcile(world, 'identity/legacy');
   assert.is(refused.outcome?.reason, 'RealmNameConflict');
   assert.match(
     statusOf(world, 'IdentityRealm', 'identity', 'legacy').message ?? '',
     'created outside realmforge',
   );
-  assert.equal(world.keycloak.writes, []);
+  assert.equal(world.keycloak.writes(), []);
   markDeleted(world, 'IdentityRealm', 'identity', 'legacy');
   await reconcile(world, 'identity/legacy');
   assert.ok(world.keycloak.realms.has('legacy'), 'never deleted when not ours');
 
   const adopting = keycloakWorld([realmResource('legacy', 'identity', { adoptExisting: true })]);
-  adopting.keycloak.realms.set('legacy', {
-    rep: { id: 'r0', realm: 'legacy', attributes: {} },
-    clients: [],
-    roles: [],
-    secrets: new Map(),
-  });
+  await handMadeRealm(adopting, 'legacy');
   const adopted = await reconcile(adopting, 'identity/legacy');
   assert.is(adopted.outcome?.phase, 'Ready');
-  assert.is(adopting.keycloak.realms.get('legacy')?.rep.attributes?.[realmOwnerAttribute], 'identity/legacy');
+  assert.is(adopting.keycloak.realms.get('legacy')?.attributes?.[realmOwnerAttribute], 'identity/legacy');
 });
 
 test('a realm this resource created before owner markers (its id in status.realmId) gets the marker, not a conflict', async () => {
-  const world = keycloakWorld([realmResource('apps', 'identity', {}, { phase: 'Ready', realmId: 'r0' })]);
-  world.keycloak.realms.set('apps', {
-    rep: { id: 'r0', realm: 'apps', enabled: true, attributes: {} },
-    clients: [],
-    roles: [],
-    secrets: new Map(),
-  });
+  const world = keycloakWorld([]);
+  await handMadeRealm(world, 'apps');
+  const realmId = world.keycloak.realms.get('apps')?.id;
+  world.kube.put(realmResource('apps', 'identity', {}, { phase: 'Ready', realmId }));
   assert.is((await reconcile(world, 'identity/apps')).outcome?.phase, 'Ready');
-  assert.is(world.keycloak.realms.get('apps')?.rep.attributes?.[realmOwnerAttribute], 'identity/apps');
+  assert.is(world.keycloak.realms.get('apps')?.attributes?.[realmOwnerAttribute], 'identity/apps');
 });
 
 test('a namespace not in the server realm grants creates nothing: Pending/NamespaceNotAuthorized', async () => {
@@ -99,7 +87,7 @@ test('a namespace not in the server realm grants creates nothing: Pending/Namesp
   const out = await reconcile(world, 'team-a/apps');
   assert.is(out.outcome?.reason, 'NamespaceNotAuthorized');
   assert.is(statusOf(world, 'IdentityRealm', 'team-a', 'apps').phase, 'Pending');
-  assert.equal(world.keycloak.writes, []);
+  assert.equal(world.keycloak.writes(), []);
 
   const granted = keycloakWorld(
     [realmResource('apps', 'team-a')],
@@ -108,12 +96,12 @@ test('a namespace not in the server realm grants creates nothing: Pending/Namesp
   assert.is((await reconcile(granted, 'team-a/apps')).outcome?.phase, 'Ready');
   // Revoking the grant: no more writes, and deleting the resource leaves the realm.
   granted.kube.put(readyServer({ realmAuthorizationGrants: [] }));
-  granted.keycloak.writes.length = 0;
+  granted.keycloak.reset();
   const revoked = await reconcile(granted, 'team-a/apps');
   assert.is(revoked.outcome?.reason, 'NamespaceNotAuthorized');
   markDeleted(granted, 'IdentityRealm', 'team-a', 'apps');
   await reconcile(granted, 'team-a/apps');
-  assert.equal(granted.keycloak.writes, []);
+  assert.equal(granted.keycloak.writes(), []);
   assert.ok(granted.keycloak.realms.has('apps'));
 });
 
@@ -122,7 +110,7 @@ test('master is refused whether it comes from spec.realmName or metadata.name', 
   const out = await reconcile(world, 'identity/master');
   assert.is(out.outcome?.phase, 'Failed');
   assert.match(statusOf(world, 'IdentityRealm', 'identity', 'master').message ?? '', 'from metadata.name');
-  assert.equal(world.keycloak.writes, []);
+  assert.equal(world.keycloak.writes(), []);
 });
 
 test('a rotated SMTP password reaches Keycloak (compared by hash); an unchanged one is not resent', async () => {
@@ -140,15 +128,18 @@ test('a rotated SMTP password reaches Keycloak (compared by hash); an unchanged 
   };
   const world = keycloakWorld([realmResource('apps', 'identity', { smtp }), secret('one')]);
   await reconcile(world, 'identity/apps');
+  world.keycloak.reset();
   await reconcile(world, 'identity/apps');
-  assert.equal(world.keycloak.smtpPasswords, ['one']);
-  const hash = world.keycloak.realms.get('apps')?.rep.attributes?.[smtpPasswordHashAttribute];
+  assert.equal(world.keycloak.writes(), [], 'an unchanged password is not resent');
+  const stored = () => world.keycloak.realms.get('apps')?.smtpServer?.password;
+  assert.is(stored(), 'one');
+  const hash = world.keycloak.realms.get('apps')?.attributes?.[smtpPasswordHashAttribute];
   assert.type(hash, 'string');
   assert.not.match(String(hash), 'one');
   world.kube.put(secret('two'));
   const rotated = await reconcile(world, 'identity/apps');
-  assert.equal(rotated.outcome?.writes, ['update realm']);
-  assert.equal(world.keycloak.smtpPasswords, ['one', 'two']);
+  assert.equal(rotated.outcome?.writes, [`update realm (attributes/${smtpPasswordHashAttribute})`]);
+  assert.is(stored(), 'two');
 });
 
 test('SMTP password Secret not readable: Pending/SecretAccessDenied, nothing written', async () => {
@@ -161,7 +152,7 @@ test('SMTP password Secret not readable: Pending/SecretAccessDenied, nothing wri
     statusOf(world, 'IdentityRealm', 'identity', 'apps').message ?? '',
     'keycloak-operator-namespace-access',
   );
-  assert.equal(world.keycloak.writes, []);
+  assert.equal(world.keycloak.writes(), []);
 });
 
 test('deleting while Keycloak is down or the server not Ready retries, then deletes once it is back', async () => {
@@ -172,9 +163,9 @@ test('deleting while Keycloak is down or the server not Ready retries, then dele
   await rejects(reconcile(world, 'identity/apps'), /not Ready/);
   assert.ok(world.kube.find('IdentityRealm', 'identity', 'apps'), 'finalizer kept');
   world.kube.put(readyServer());
-  world.keycloak.down = true;
+  world.keycloak.setDown(true);
   await rejects(reconcile(world, 'identity/apps'), /unreachable/);
-  world.keycloak.down = false;
+  world.keycloak.setDown(false);
   world.clock.advance(60_000);
   await reconcile(world, 'identity/apps');
   assert.not.ok(world.keycloak.realms.has('apps'), 'deleted after Keycloak came back');
@@ -185,7 +176,7 @@ test('deleting gives up after the give-up time with a CleanupAbandoned event; a 
   const world = keycloakWorld([realmResource('apps', 'identity')]);
   await reconcile(world, 'identity/apps');
   markDeleted(world, 'IdentityRealm', 'identity', 'apps');
-  world.keycloak.down = true;
+  world.keycloak.setDown(true);
   world.clock.advance(300_001);
   await reconcile(world, 'identity/apps');
   assert.is(world.kube.events.at(-1)?.reason, 'CleanupAbandoned');
@@ -195,7 +186,7 @@ test('deleting gives up after the give-up time with a CleanupAbandoned event; a 
   await reconcile(gone, 'identity/apps');
   markDeleted(gone, 'IdentityRealm', 'identity', 'apps');
   gone.kube.objects.delete('IdentityServer/identity/kc');
-  gone.keycloak.down = true;
+  gone.keycloak.setDown(true);
   await reconcile(gone, 'identity/apps');
   assert.is(gone.kube.find('IdentityRealm', 'identity', 'apps'), undefined);
 });
