@@ -171,7 +171,14 @@ export interface IdentityServerStatus {
    */
   adminSecret?: string;
   readyReplicas?: number;
+  /**
+   * The Keycloak version that serves: it changes only once a rollout to a new version is complete.
+   */
   version?: string;
+  /**
+   * The highest Keycloak version ever started on the database (which migrated it); a lower spec.image.tag is refused.
+   */
+  databaseVersion?: string;
   reason?: string;
   message?: string;
 }

@@ -8,7 +8,12 @@ import type { ResolvedServer } from './resolved-server.ts';
 import { ownedMetadata } from './server-metadata.ts';
 
 /** Properties of the Keycloak Deployment construct. */
-export type KeycloakDeploymentProps = { readonly server: IdentityServer; readonly resolved: ResolvedServer };
+export type KeycloakDeploymentProps = {
+  readonly server: IdentityServer;
+  readonly resolved: ResolvedServer;
+  /** Zero replicas (the same template otherwise) while another Keycloak version's pods are stopping. */
+  readonly stopped?: boolean;
+};
 
 const defaultResources = { requests: { cpu: '500m', memory: '1Gi' }, limits: { memory: '2Gi' } };
 
@@ -47,7 +52,7 @@ export class KeycloakDeployment extends Construct {
       },
     };
     const spec: V1DeploymentSpec = {
-      replicas: s.replicas,
+      replicas: props.stopped ? 0 : s.replicas,
       selector: { matchLabels: serverSelector(server) },
       template: {
         metadata: { labels: serverLabels(server) },

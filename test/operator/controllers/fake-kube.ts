@@ -70,7 +70,11 @@ export function fakeKube(initial: KubeObject[] = []): FakeKube {
       const partial = old && Object.keys(object).every((k) => ['apiVersion', 'kind', 'metadata'].includes(k));
       const base = partial ? old : { status: old?.status };
       const metadata = partial ? { ...old.metadata, ...object.metadata } : object.metadata;
-      put({ ...base, ...object, metadata: { ...metadata, uid: old?.metadata.uid } });
+      // The API server bumps metadata.generation when the spec changes (controllers compare observedGeneration).
+      const previous = old?.metadata.generation ?? 0;
+      const specChanged = !old || (!partial && JSON.stringify(old.spec) !== JSON.stringify(object.spec));
+      const generation = specChanged ? previous + 1 : previous;
+      put({ ...base, ...object, metadata: { ...metadata, uid: old?.metadata.uid, generation } });
       const stored = objects.get(key) as KubeObject;
       // The API server finishes a deletion once the last finalizer is gone.
       if (stored.metadata.deletionTimestamp && !stored.metadata.finalizers?.length) objects.delete(key);

@@ -19,6 +19,7 @@ import { finishServerDeletion, needsCleanupFinalizer } from './server-cleanup.ts
 import { readServerWorld } from './server-inputs.ts';
 import { computeServerStatus, failedServerStatus } from './server-status.ts';
 import type { ProbeOutcome, ServerObservation } from './server-stuck.ts';
+import { databaseVersion, downgradeRefusal, versionsToStop } from './server-upgrade.ts';
 
 /** How often a server that is not Ready yet is looked at again, since pods and Keycloak are not watched. */
 export const notReadyPollMs = 10_000;
@@ -43,12 +44,17 @@ function selectorString(labels: Record<string, string>): string {
     .join(',');
 }
 
+async function listPods(deps: Deps, namespace: string, server: IdentityServer): Promise<V1Pod[]> {
+  const selector = selectorString(serverSelector(server));
+  return (await deps.kube.list({ apiVersion: 'v1', kind: 'Pod' }, namespace, selector)) as unknown as V1Pod[];
+}
+
 async function observe(
   deps: Deps,
   resolved: ResolvedServer,
   server: IdentityServer,
   admin: { username: string; password: string },
-  base: Pick<ServerObservation, 'databaseCluster' | 'databaseSecretFound'>,
+  base: Pick<ServerObservation, 'databaseCluster' | 'databaseSecretFound' | 'stopping' | 'version'>,
 ): Promise<ServerObservation> {
   const ns = resolved.namespace;
   const deployment = (await deps.kube.get({
@@ -57,11 +63,7 @@ async function observe(
     namespace: ns,
     name: resolved.name,
   })) as V1Deployment | undefined;
-  const pods = (await deps.kube.list(
-    { apiVersion: 'v1', kind: 'Pod' },
-    ns,
-    selectorString(serverSelector(server)),
-  )) as unknown as V1Pod[];
+  const pods = await listPods(deps, ns, server);
   const claimNames = new Set(
     pods.flatMap((p) =>
       (p.spec?.volumes ?? []).flatMap((v) =>
@@ -125,13 +127,19 @@ export function identityServerController(deps: Deps) {
     const world = await readServerWorld(deps, resolved);
     const outcome: ServerOutcome = { applied: [], deleted: [], statusWritten: false };
     let status: IdentityServerStatus;
+    const now = new Date(deps.clock.now());
+    const downgrade = downgradeRefusal(server);
     try {
+      if (downgrade) throw new RealmforgeError('validation', downgrade);
       // First provisioning waits for the database; a server that already ran keeps being managed.
       const dbUsable = world.databaseCluster.found && (world.databaseCluster.ready || !world.adminGenerated);
+      const stopping = versionsToStop(server, await listPods(deps, resolved.namespace, server));
+      const starting = world.database !== undefined && dbUsable && !stopping.length;
       if (world.database && dbUsable) {
         const desired = compileIdentityServer(server, {
           admin: world.admin,
           database: world.database,
+          stopped: stopping.length > 0,
         }) as KubeObject[];
         const synced = await syncChildren(
           deps,
@@ -145,12 +153,16 @@ export function identityServerController(deps: Deps) {
       const base = {
         databaseCluster: world.databaseCluster,
         databaseSecretFound: world.database !== undefined,
+        stopping,
+        version: server.spec.image.tag,
       };
       const obs = await observe(deps, resolved, server, world.admin, base);
-      status = computeServerStatus(server, obs, new Date(deps.clock.now()));
+      status = computeServerStatus(server, obs, now);
+      const migrated = databaseVersion(server, starting);
+      if (migrated) status.databaseVersion = migrated;
     } catch (error) {
       if (!(error instanceof RealmforgeError && error.kind === 'validation')) throw error;
-      status = failedServerStatus(server, 'InvalidSpec', error.message, new Date(deps.clock.now()));
+      status = failedServerStatus(server, downgrade ? 'DowngradeRefused' : 'InvalidSpec', error.message, now);
     }
     if (statusChanged(server, status)) {
       await deps.kube.applyStatus(

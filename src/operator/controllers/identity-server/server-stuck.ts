@@ -23,6 +23,10 @@ export type ServerObservation = {
   readonly claims: readonly V1PersistentVolumeClaim[];
   readonly health: ProbeOutcome;
   readonly token: ProbeOutcome;
+  /** Older Keycloak versions whose pods must stop before the spec's version starts (server-upgrade.ts). */
+  readonly stopping?: readonly string[];
+  /** The version the spec asks for. */
+  readonly version?: string;
 };
 
 /** A stable machine reason (condition reason), a sentence for people, and whether nothing can start yet (Pending). */
@@ -103,6 +107,21 @@ function deploymentAvailable(d: V1Deployment | undefined): boolean {
   );
 }
 
+/** What a rollout still waits for, as `kubectl rollout status` judges it; undefined when it is complete. */
+export function rolloutPending(d: V1Deployment | undefined): string | undefined {
+  if (!d) return undefined; // the Deployment's absence is DeploymentNotAvailable
+  const want = d.spec?.replicas ?? 1;
+  const st = d.status ?? {};
+  const updated = st.updatedReplicas ?? 0;
+  if ((d.metadata?.generation ?? 0) > (st.observedGeneration ?? 0))
+    return 'waiting for the Deployment controller to observe the latest spec';
+  if (updated < want) return `${updated} of ${want} pods run the latest spec`;
+  if ((st.replicas ?? 0) > updated) return `${(st.replicas ?? 0) - updated} old pods are still terminating`;
+  if ((st.availableReplicas ?? 0) < updated)
+    return `${st.availableReplicas ?? 0} of ${updated} updated pods are available`;
+  return undefined;
+}
+
 /** The first reason the server is not Ready, in the order a user should fix them; undefined when Ready. */
 export function stuckReason(
   server: { database: { cluster: string; namespace: string; credentialsSecret: string } },
@@ -130,6 +149,14 @@ export function stuckReason(
       blocksStart: true,
     };
   }
+  if (obs.stopping?.length) {
+    const pods = obs.pods.length;
+    return {
+      reason: 'UpgradeInProgress',
+      message: `stopping Keycloak ${obs.stopping.join(', ')} before ${obs.version ?? 'the new version'} starts (two versions never run on one database): ${pods} pod${pods === 1 ? '' : 's'} left`,
+      blocksStart: false,
+    };
+  }
   for (const claim of obs.claims) {
     if (claim.status?.phase === 'Pending') {
       return {
@@ -149,6 +176,10 @@ export function stuckReason(
       message: 'waiting for the Keycloak Deployment to become available',
       blocksStart: false,
     };
+  }
+  const rollout = rolloutPending(obs.deployment);
+  if (rollout) {
+    return { reason: 'RolloutInProgress', message: `Keycloak rollout: ${rollout}`, blocksStart: false };
   }
   if (obs.health.state === 'failed') {
     return {
