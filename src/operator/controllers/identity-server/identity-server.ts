@@ -14,6 +14,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { isSubset } from '../../runtime/desired-state.ts';
 import { ensureFinalizer } from '../shared/finalizer.ts';
 import { probeAdminToken, probeHealth } from './keycloak-probes.ts';
+import { adminLostMessage, keepAdmin } from './server-admin.ts';
 import { syncChildren } from './server-children.ts';
 import { finishServerDeletion, needsCleanupFinalizer } from './server-cleanup.ts';
 import { readServerWorld } from './server-inputs.ts';
@@ -124,13 +125,14 @@ export function identityServerController(deps: Deps) {
     const resolved = resolveServer(server);
     // Before anything is created outside the namespace, so nothing there can outlive the server.
     if (needsCleanupFinalizer(resolved)) await ensureFinalizer(deps, server as unknown as KubeObject);
-    const world = await readServerWorld(deps, resolved);
+    const world = await readServerWorld(deps, server, resolved);
     const outcome: ServerOutcome = { applied: [], deleted: [], statusWritten: false };
     let status: IdentityServerStatus;
     const now = new Date(deps.clock.now());
     const downgrade = downgradeRefusal(server);
     try {
       if (downgrade) throw new RealmforgeError('validation', downgrade);
+      if (world.adminSource === 'lost') throw new RealmforgeError('validation', adminLostMessage(resolved));
       // First provisioning waits for the database; a server that already ran keeps being managed.
       const dbUsable = world.databaseCluster.found && (world.databaseCluster.ready || !world.adminGenerated);
       const stopping = versionsToStop(server, await listPods(deps, resolved.namespace, server));
@@ -147,7 +149,10 @@ export function identityServerController(deps: Deps) {
           desired,
           force,
         );
-        outcome.applied = synced.applied;
+        outcome.applied = [
+          ...synced.applied,
+          ...(await keepAdmin(deps, resolved, world.admin, world.keptAdmin)),
+        ];
         outcome.deleted = synced.deleted;
       }
       const base = {
@@ -162,7 +167,12 @@ export function identityServerController(deps: Deps) {
       if (migrated) status.databaseVersion = migrated;
     } catch (error) {
       if (!(error instanceof RealmforgeError && error.kind === 'validation')) throw error;
-      status = failedServerStatus(server, downgrade ? 'DowngradeRefused' : 'InvalidSpec', error.message, now);
+      const reason = downgrade
+        ? 'DowngradeRefused'
+        : world.adminSource === 'lost'
+          ? 'AdminCredentialsLost'
+          : 'InvalidSpec';
+      status = failedServerStatus(server, reason, error.message, now);
     }
     if (statusChanged(server, status)) {
       await deps.kube.applyStatus(
@@ -184,7 +194,10 @@ export function identityServerController(deps: Deps) {
     forcedSeen.set(key, marker);
     outcome.phase = status.phase;
     outcome.reason = status.reason;
-    const requeue = status.phase === 'Ready' || status.phase === 'Failed' ? undefined : notReadyPollMs;
+    // A lost admin is fixed by creating a Secret, which does not wake the server: keep looking.
+    const settled =
+      status.phase === 'Ready' || (status.phase === 'Failed' && status.reason !== 'AdminCredentialsLost');
+    const requeue = settled ? undefined : notReadyPollMs;
     return { requeueAfterMs: requeue, outcome };
   };
 }

@@ -17,6 +17,7 @@ const degradedReasons = new Set([
   'ProbesFailing',
   'DatabaseClusterMissing',
   'DatabaseCredentialsMissing',
+  'AdminCredentialsRejected',
 ]);
 
 /** Status for a server that cannot be compiled or applied for a reason retrying will not fix (phase Failed). */

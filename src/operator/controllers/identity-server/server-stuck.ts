@@ -124,7 +124,10 @@ export function rolloutPending(d: V1Deployment | undefined): string | undefined 
 
 /** The first reason the server is not Ready, in the order a user should fix them; undefined when Ready. */
 export function stuckReason(
-  server: { database: { cluster: string; namespace: string; credentialsSecret: string } },
+  server: {
+    database: { cluster: string; namespace: string; credentialsSecret: string };
+    adminSecretName?: string;
+  },
   obs: ServerObservation,
 ): StuckReason | undefined {
   const db = server.database;
@@ -185,6 +188,13 @@ export function stuckReason(
     return {
       reason: 'HealthNotReady',
       message: `Keycloak /health/ready on port 9000: ${obs.health.message}`,
+      blocksStart: false,
+    };
+  }
+  if (obs.token.state === 'failed' && /\b401\b|invalid_grant/.test(obs.token.message)) {
+    return {
+      reason: 'AdminCredentialsRejected',
+      message: `Keycloak rejects the admin account in Secret ${server.adminSecretName ?? '<server>-admin-credentials'} (${obs.token.message}): its database already has another admin (a server re-created on a retained database, or a replaced Secret), and Keycloak reads bootstrap credentials only on an empty database. Put that admin's username and password in the Secret; if nobody knows them, on Keycloak 26 or newer run kubectl exec -it deploy/<server> -- /opt/keycloak/bin/kc.sh bootstrap-admin user --username temp-admin and use those`,
       blocksStart: false,
     };
   }

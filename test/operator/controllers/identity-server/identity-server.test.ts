@@ -234,6 +234,57 @@ test("a database in the server's own namespace needs no finalizer: owner referen
   assert.is(database.metadata.ownerReferences?.[0]?.uid, 'srv-uid');
 });
 
+test('admin Secret deleted after Ready: restored from the copy kept beside the database, never regenerated', async () => {
+  const kc = await fakeKeycloak({ health: 'UP', password: 'generated-pw' });
+  try {
+    const kube = fakeKube([idServer(), dbSecret, cluster]);
+    await identityServerController(deps(kube, kc.url))('identity/kc');
+    makeAvailable(kube);
+    await identityServerController(deps(kube, kc.url))('identity/kc');
+    const kept = kube.find('Secret', 'db', 'pg-keycloak-keycloak-admin') as KubeObject;
+    assert.ok(kept, 'a copy is kept beside the database');
+    assert.is(kept.metadata.ownerReferences, undefined, 'owned by nothing: it outlives the server');
+    kube.objects.delete('Secret/identity/kc-admin-credentials');
+    const later = identityServerController({ ...deps(kube, kc.url), newPassword: () => 'must-not-be-used' });
+    const out = await later('identity/kc');
+    assert.is(out.outcome?.phase, 'Ready');
+    const admin = kube.find('Secret', 'identity', 'kc-admin-credentials')?.data as Record<string, string>;
+    assert.is(Buffer.from(admin.password, 'base64').toString(), 'generated-pw');
+  } finally {
+    await kc.close();
+  }
+});
+
+test('a server re-created on its retained database takes the kept admin and becomes Ready', async () => {
+  const kc = await fakeKeycloak({ health: 'UP', password: 'first-pw' });
+  try {
+    const kube = fakeKube([idServer(), dbSecret, cluster]);
+    await identityServerController({ ...deps(kube, kc.url), newPassword: () => 'first-pw' })('identity/kc');
+    for (const key of [...kube.objects.keys()])
+      if (key.startsWith('IdentityServer/') || key.includes('/identity/')) kube.objects.delete(key);
+    kube.put(idServer());
+    const reconcile = identityServerController({ ...deps(kube, kc.url), newPassword: () => 'second-pw' });
+    await reconcile('identity/kc');
+    makeAvailable(kube);
+    assert.is((await reconcile('identity/kc')).outcome?.phase, 'Ready');
+  } finally {
+    await kc.close();
+  }
+});
+
+test('admin Secret and kept copy both gone on a server that ran: AdminCredentialsLost with the steps, nothing generated', async () => {
+  const ran = { ...idServer(), status: { phase: 'Ready', version: '26.0.7' } } as KubeObject;
+  const kube = fakeKube([ran, dbSecret, cluster]);
+  const out = await identityServerController(deps(kube, 'http://127.0.0.1:1'))('identity/kc');
+  assert.is(out.outcome?.reason, 'AdminCredentialsLost');
+  assert.equal(out.outcome?.applied, []);
+  assert.is(kube.find('Secret', 'identity', 'kc-admin-credentials'), undefined, 'no password generated');
+  const status = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, string>;
+  assert.match(status.message, 'kubectl create secret generic kc-admin-credentials -n identity');
+  assert.match(status.message, 'bootstrap-admin user');
+  assert.is(out.requeueAfterMs, 10_000, 'looked at again: creating the Secret does not wake the server');
+});
+
 /** A running Keycloak pod of the server, with `tag`. */
 const keycloakPod = (name: string, tag: string): KubeObject => ({
   apiVersion: 'v1',

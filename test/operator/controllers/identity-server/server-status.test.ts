@@ -222,8 +222,15 @@ const table: [string, Partial<ServerObservation>, string, string, string][] = [
     'False',
   ],
   [
-    'admin token refused',
+    'admin token refused (the database has another admin)',
     { token: { state: 'failed', message: 'HTTP 401 invalid_grant' } },
+    'Provisioning',
+    'AdminCredentialsRejected',
+    'True',
+  ],
+  [
+    'admin token endpoint failing',
+    { token: { state: 'failed', message: 'HTTP 503' } },
     'Provisioning',
     'AdminTokenUnavailable',
     'False',
