@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import type { IdentityServer, ProbeTiming } from '../../../generated/types/crds/identityserver.ts';
 import { keycloakEnv } from './keycloak-env.ts';
 import { serverLabels, serverSelector } from './kube-object.ts';
+import { canonicalResources } from './quantity.ts';
 import type { ResolvedServer } from './resolved-server.ts';
 import { ownedMetadata } from './server-metadata.ts';
 
@@ -41,7 +42,8 @@ export class KeycloakDeployment extends Construct {
       args: ['start'],
       env: keycloakEnv(server, s),
       ports,
-      resources: (server.spec.resources as V1Container['resources']) ?? defaultResources,
+      // Canonical quantities (1000m is stored as 1): what the API server keeps is what a resync compares.
+      resources: canonicalResources((server.spec.resources as V1Container['resources']) ?? defaultResources),
       startupProbe: probe('/health/started', s.probes.startup),
       livenessProbe: probe('/health/live', s.probes.liveness),
       readinessProbe: probe('/health/ready', s.probes.readiness),

@@ -285,6 +285,26 @@ test('admin Secret and kept copy both gone on a server that ran: AdminCredential
   assert.is(out.requeueAfterMs, 10_000, 'looked at again: creating the Secret does not wake the server');
 });
 
+test('resources written 1000m and 1024Mi (stored as 1 and 1Gi) cause no write on resync', async () => {
+  const resources = { requests: { cpu: '1000m', memory: '1024Mi' }, limits: { memory: '2048Mi' } };
+  const kube = fakeKube([idServer({ resources }), dbSecret, cluster]);
+  const reconcile = identityServerController(deps(kube, 'http://127.0.0.1:1'));
+  await reconcile('identity/kc');
+  const stored = deployment(kube) as unknown as {
+    spec: { template: { spec: { containers: { resources: unknown }[] } } };
+  };
+  assert.equal(stored.spec.template.spec.containers[0]?.resources, {
+    requests: { cpu: '1', memory: '1Gi' },
+    limits: { memory: '2Gi' },
+  });
+  for (let i = 0; i < 3; i++) {
+    kube.writes.length = 0;
+    const again = await reconcile('identity/kc');
+    assert.equal(again.outcome?.applied, []);
+    assert.equal(kube.writes, []);
+  }
+});
+
 /** A running Keycloak pod of the server, with `tag`. */
 const keycloakPod = (name: string, tag: string): KubeObject => ({
   apiVersion: 'v1',
