@@ -12,7 +12,7 @@ import { realmNameOf } from '../../compile/realm-representation.ts';
 import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
-import { secretValue } from '../../runtime/read-secret.ts';
+import { SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
 import { realmIssuer, serverReady } from '../identity-realm/identity-realm.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
 import { getRealm, getResource, getServer, realmKeyOf, serverKeyOf } from '../shared/owner-server.ts';
@@ -171,6 +171,8 @@ export function identityClientController(deps: KeycloakDeps) {
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;
       if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);
+      if (error instanceof SecretAccessDeniedError)
+        return await report('Pending', 'SecretAccessDenied', error.message);
       if (error.kind === 'validation') return await report('Failed', 'InvalidConfiguration', error.message);
       await report('Provisioning', 'KeycloakUnavailable', error.message).catch(() => undefined);
       throw error;

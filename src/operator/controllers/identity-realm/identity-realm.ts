@@ -14,7 +14,7 @@ import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
-import { readSecretKey } from '../../runtime/read-secret.ts';
+import { readSecretKey, SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
 import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
 import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
@@ -144,6 +144,8 @@ export function identityRealmController(deps: KeycloakDeps) {
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;
       if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);
+      if (error instanceof SecretAccessDeniedError)
+        return await report('Pending', 'SecretAccessDenied', error.message);
       if (error.kind === 'validation') return await report('Failed', 'InvalidConfiguration', error.message);
       const reason = error.kind === 'auth' ? 'KeycloakAuthFailed' : 'KeycloakUnavailable';
       await report('Provisioning', reason, error.message);

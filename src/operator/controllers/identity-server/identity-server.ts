@@ -12,7 +12,9 @@ import { apiVersion, type KubeObject, serverSelector } from '../../compile/kube-
 import { type ResolvedServer, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { isSubset } from '../../runtime/desired-state.ts';
+import { SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { ensureFinalizer } from '../shared/finalizer.ts';
+import { StuckError } from '../shared/stuck-error.ts';
 import { probeAdminToken, probeHealth } from './keycloak-probes.ts';
 import { adminLostMessage, keepAdmin } from './server-admin.ts';
 import { syncChildren } from './server-children.ts';
@@ -55,7 +57,10 @@ async function observe(
   resolved: ResolvedServer,
   server: IdentityServer,
   admin: { username: string; password: string },
-  base: Pick<ServerObservation, 'databaseCluster' | 'databaseSecretFound' | 'stopping' | 'version'>,
+  base: Pick<
+    ServerObservation,
+    'databaseCluster' | 'databaseSecretFound' | 'databaseDenied' | 'stopping' | 'version'
+  >,
 ): Promise<ServerObservation> {
   const ns = resolved.namespace;
   const deployment = (await deps.kube.get({
@@ -125,14 +130,15 @@ export function identityServerController(deps: Deps) {
     const resolved = resolveServer(server);
     // Before anything is created outside the namespace, so nothing there can outlive the server.
     if (needsCleanupFinalizer(resolved)) await ensureFinalizer(deps, server as unknown as KubeObject);
-    const world = await readServerWorld(deps, server, resolved);
     const outcome: ServerOutcome = { applied: [], deleted: [], statusWritten: false };
     let status: IdentityServerStatus;
     const now = new Date(deps.clock.now());
     const downgrade = downgradeRefusal(server);
     try {
-      if (downgrade) throw new RealmforgeError('validation', downgrade);
-      if (world.adminSource === 'lost') throw new RealmforgeError('validation', adminLostMessage(resolved));
+      if (downgrade) throw new StuckError('validation', 'Failed', 'DowngradeRefused', downgrade);
+      const world = await readServerWorld(deps, server, resolved);
+      if (world.adminSource === 'lost')
+        throw new StuckError('validation', 'Failed', 'AdminCredentialsLost', adminLostMessage(resolved));
       // First provisioning waits for the database; a server that already ran keeps being managed.
       const dbUsable = world.databaseCluster.found && (world.databaseCluster.ready || !world.adminGenerated);
       const stopping = versionsToStop(server, await listPods(deps, resolved.namespace, server));
@@ -158,6 +164,7 @@ export function identityServerController(deps: Deps) {
       const base = {
         databaseCluster: world.databaseCluster,
         databaseSecretFound: world.database !== undefined,
+        databaseDenied: world.databaseDenied,
         stopping,
         version: server.spec.image.tag,
       };
@@ -166,13 +173,13 @@ export function identityServerController(deps: Deps) {
       const migrated = databaseVersion(server, starting);
       if (migrated) status.databaseVersion = migrated;
     } catch (error) {
-      if (!(error instanceof RealmforgeError && error.kind === 'validation')) throw error;
-      const reason = downgrade
-        ? 'DowngradeRefused'
-        : world.adminSource === 'lost'
-          ? 'AdminCredentialsLost'
-          : 'InvalidSpec';
-      status = failedServerStatus(server, reason, error.message, now);
+      if (error instanceof StuckError) {
+        status = failedServerStatus(server, error.reason, error.message, now, error.phase);
+      } else if (error instanceof SecretAccessDeniedError) {
+        status = failedServerStatus(server, 'SecretAccessDenied', error.message, now, 'Pending');
+      } else if (error instanceof RealmforgeError && error.kind === 'validation') {
+        status = failedServerStatus(server, 'InvalidSpec', error.message, now);
+      } else throw error;
     }
     if (statusChanged(server, status)) {
       await deps.kube.applyStatus(

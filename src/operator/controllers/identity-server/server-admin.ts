@@ -8,7 +8,12 @@ import type { KubeObject } from '../../compile/kube-object.ts';
 import type { ResolvedServer } from '../../compile/resolved-server.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { applyReason, withAppliedHash } from '../../runtime/desired-state.ts';
-import { type Credentials, decodeCredentials, readSecret } from '../../runtime/read-secret.ts';
+import {
+  type Credentials,
+  decodeCredentials,
+  readSecret,
+  SecretAccessDeniedError,
+} from '../../runtime/read-secret.ts';
 
 /** The name of the copy kept beside the database. */
 export const keptAdminSecretName = (r: ResolvedServer) =>
@@ -41,7 +46,8 @@ export async function readKeptAdmin(deps: Deps, r: ResolvedServer): Promise<Kube
   try {
     return await readSecret(deps, r.database.namespace, keptAdminSecretName(r));
   } catch (error) {
-    deps.logger.warn(`cannot read the kept admin credentials: ${(error as Error).message}`, {});
+    if (!(error instanceof SecretAccessDeniedError)) throw error;
+    deps.logger.warn(`cannot read the kept admin credentials: ${error.message}`, {});
     return undefined;
   }
 }

@@ -3,11 +3,15 @@
 // never ran; see server-admin.ts), the database credentials Secret in the database namespace, and the CNPG
 // Cluster. Forbidden reads become a missing Secret with a message naming the RoleBinding to create.
 import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
-import { RealmforgeError } from '../../../core/errors.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import type { ResolvedServer } from '../../compile/resolved-server.ts';
 import type { Deps } from '../../runtime/deps.ts';
-import { type Credentials, decodeCredentials, readSecret } from '../../runtime/read-secret.ts';
+import {
+  type Credentials,
+  decodeCredentials,
+  readSecret,
+  SecretAccessDeniedError,
+} from '../../runtime/read-secret.ts';
 import { keptCredentials, readKeptAdmin } from './server-admin.ts';
 import { type DatabaseClusterObservation, observeDatabaseCluster } from './server-stuck.ts';
 
@@ -22,6 +26,8 @@ export type ServerWorld = {
   /** The copy of the admin credentials kept beside the database, as stored. */
   readonly keptAdmin?: KubeObject;
   readonly database?: Credentials;
+  /** Why the database credentials could not be read (no Secret access in the database namespace). */
+  readonly databaseDenied?: string;
   readonly databaseCluster: DatabaseClusterObservation;
 };
 
@@ -40,11 +46,12 @@ export async function readServerWorld(
   const admin = stored ?? kept ?? { username: 'admin', password: deps.newPassword() };
   const db = resolved.database;
   let database: Credentials | undefined;
+  let databaseDenied: string | undefined;
   try {
     database = decodeCredentials(await readSecret(deps, db.namespace, db.credentialsSecret));
   } catch (error) {
-    if (!(error instanceof RealmforgeError && error.kind === 'auth')) throw error;
-    deps.logger.warn(error.message, { namespace: db.namespace });
+    if (!(error instanceof SecretAccessDeniedError)) throw error;
+    databaseDenied = error.message;
   }
   const cluster = await deps.kube.get({
     apiVersion: 'postgresql.cnpg.io/v1',
@@ -58,6 +65,7 @@ export async function readServerWorld(
     adminSource,
     keptAdmin,
     database,
+    databaseDenied,
     databaseCluster: observeDatabaseCluster(cluster),
   };
 }

@@ -18,6 +18,8 @@ export type DatabaseClusterObservation =
 export type ServerObservation = {
   readonly databaseCluster: DatabaseClusterObservation;
   readonly databaseSecretFound: boolean;
+  /** Why the database credentials Secret could not be read (no Secret access there), if so. */
+  readonly databaseDenied?: string;
   readonly deployment?: V1Deployment;
   readonly pods: readonly V1Pod[];
   readonly claims: readonly V1PersistentVolumeClaim[];
@@ -137,6 +139,9 @@ export function stuckReason(
       message: `CNPG Cluster ${db.namespace}/${db.cluster} does not exist; create it or fix spec.database`,
       blocksStart: true,
     };
+  }
+  if (obs.databaseDenied) {
+    return { reason: 'SecretAccessDenied', message: obs.databaseDenied, blocksStart: true };
   }
   if (!obs.databaseSecretFound) {
     return {

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { identityClientController } from '../../../../src/operator/controllers/identity-client/identity-client.ts';
 import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
-import { secretValue } from '../../../../src/operator/runtime/read-secret.ts';
+import { SecretAccessDeniedError, secretValue } from '../../../../src/operator/runtime/read-secret.ts';
 import {
   clientResource,
   keycloakWorld,
@@ -124,6 +124,22 @@ test('a revoked namespace grant disables the client and deletes its credentials 
   assert.match(statusOf(world, 'IdentityClient', 'team', 'web').message ?? '', 'credentials Secret');
   const again = await reconcile(world, 'team/web');
   assert.equal(again.outcome?.writes, [], 'reported once, not rewritten');
+});
+
+test("no Secret access in the server's namespace (admin account): the client is Pending/SecretAccessDenied", async () => {
+  const world = await withRealm(['team'], [clientResource('web', 'team')]);
+  world.deps = {
+    ...world.deps,
+    admins: {
+      forServer: () =>
+        Promise.reject(
+          new SecretAccessDeniedError('identity', 'cannot read Secret identity/kc-admin-credentials'),
+        ),
+    },
+  };
+  const out = await reconcile(world, 'team/web');
+  assert.is(out.outcome?.reason, 'SecretAccessDenied');
+  assert.is(statusOf(world, 'IdentityClient', 'team', 'web').phase, 'Pending');
 });
 
 test.run();

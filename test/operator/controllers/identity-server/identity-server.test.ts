@@ -107,14 +107,24 @@ test('database cluster missing: Pending, nothing applied, a Warning event', asyn
   assert.is(out.requeueAfterMs, 10_000);
 });
 
-test('credentials secret unreadable (no RoleBinding): Pending with DatabaseCredentialsMissing', async () => {
+test('no Secret access in the database namespace: Pending/SecretAccessDenied naming the RoleBinding', async () => {
   const kube = fakeKube([idServer(), dbSecret, cluster]);
   kube.forbidden.add('Secret/db/pg-app');
   await identityServerController(deps(kube, 'http://127.0.0.1:1'))('identity/kc');
-  assert.is(
-    (kube.find('IdentityServer', 'identity', 'kc')?.status as { reason?: string } | undefined)?.reason,
-    'DatabaseCredentialsMissing',
-  );
+  const status = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, string>;
+  assert.is(status.phase, 'Pending');
+  assert.is(status.reason, 'SecretAccessDenied');
+  assert.match(status.message, 'keycloak-operator-namespace-access');
+});
+
+test("no Secret access in the server's own namespace: Pending/SecretAccessDenied, nothing applied", async () => {
+  const kube = fakeKube([idServer(), dbSecret, cluster]);
+  kube.forbidden.add('Secret/identity/kc-admin-credentials');
+  const out = await identityServerController(deps(kube, 'http://127.0.0.1:1'))('identity/kc');
+  assert.is(out.outcome?.reason, 'SecretAccessDenied');
+  assert.is(out.outcome?.phase, 'Pending');
+  assert.equal(out.outcome?.applied, []);
+  assert.is(out.requeueAfterMs, 10_000);
 });
 
 test('provisioning to Ready, then zero writes on resync; the admin password is generated once', async () => {
