@@ -14,7 +14,7 @@ import { declaredBefore, planFields } from '../../keycloak/collections/managed-f
 import { realmFields } from '../../keycloak/collections/realm-fields.ts';
 import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
-import { ownershipAttributes, realmOwnerAttribute, realmOwnerOf } from './realm-ownership.ts';
+import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
 
 /** What a sync did: the live realm's id and the writes it sent. */
 export type RealmSyncResult = { realmId?: string; writes: string[] };
@@ -102,13 +102,7 @@ export async function syncRealm(
     return { realmId: after.body?.id, writes };
   }
   const liveRealm = live as Item;
-  let plan = planFields(desired, liveRealm, realmFields, declared);
-  // The owner marker is bookkeeping the field plan does not compare: an adopted realm gets it written here.
-  if (
-    !plan.drift.length &&
-    (liveRealm.attributes as Item | undefined)?.[realmOwnerAttribute] !== realmOwnerOf(realm)
-  )
-    plan = { ...plan, drift: [`attributes/${realmOwnerAttribute}`], body: desired };
+  const plan = planFields(desired, liveRealm, realmFields, declared);
   if (plan.drift.length) {
     await admin.call(ns, 'PUT', `/${enc(name)}`, plan.body);
     writes.push(`update realm (${plan.drift.join(', ')})`);
