@@ -14,6 +14,7 @@ import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { AdminTokenTooLargeError } from '../../keycloak/admin-token-too-large.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
+import { serverInfo } from '../../keycloak/server-info.ts';
 import { SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
 import { realmIssuer, serverReady } from '../identity-realm/identity-realm.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
@@ -31,6 +32,7 @@ import {
 } from './client-credentials.ts';
 import { deleteClient, disableClient, syncClient } from './client-sync.ts';
 import { roleRefusalMessage, ungrantedClientRoles } from './role-grants.ts';
+import { serverRefusals } from './server-checks.ts';
 
 /** What a client reconcile did, for its log line. */
 export type ClientOutcome = { phase?: string; reason?: string; writes?: string[] };
@@ -150,6 +152,8 @@ export function identityClientController(deps: KeycloakDeps) {
       const refused = realm ? ungrantedClientRoles(client, realm) : [];
       if (refused.length)
         return await report('Failed', 'RoleNotAuthorized', roleRefusalMessage(client, realmKey, refused));
+      const refusals = serverRefusals(client, await serverInfo(admin, ns, deps.clock));
+      if (refusals.length) return await report('Failed', 'InvalidSpec', refusals.join('; '));
       // Read the Secret first: without access to it nothing is created in Keycloak.
       const live = await readCredentialsSecret(deps, client);
       const conflict = await secretConflict(deps, client, live);
@@ -178,7 +182,7 @@ export function identityClientController(deps: KeycloakDeps) {
       if (error instanceof SecretAccessDeniedError)
         return await report('Pending', 'SecretAccessDenied', error.message);
       if (error instanceof ItemConflictError) return await report('Failed', error.reason, error.message);
-      if (error.kind === 'validation') return await report('Failed', 'InvalidConfiguration', error.message);
+      if (error.kind === 'validation') return await report('Failed', 'InvalidSpec', error.message);
       await report('Provisioning', 'KeycloakUnavailable', error.message).catch(() => undefined);
       throw error;
     }

@@ -151,7 +151,7 @@ export function identityRealmController(deps: KeycloakDeps) {
       if (error instanceof ItemConflictError) return await report('Failed', error.reason, error.message);
       if (error instanceof SecretAccessDeniedError)
         return await report('Pending', 'SecretAccessDenied', error.message);
-      if (error.kind === 'validation') return await report('Failed', 'InvalidConfiguration', error.message);
+      if (error.kind === 'validation') return await report('Failed', 'InvalidSpec', error.message);
       const reason = error.kind === 'auth' ? 'KeycloakAuthFailed' : 'KeycloakUnavailable';
       await report('Provisioning', reason, error.message);
       throw error;
