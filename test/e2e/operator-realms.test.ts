@@ -384,7 +384,10 @@ test('a client-jwt client gets a token with a signed assertion (key from a JWKS 
         client_secret: live.secret ?? 'x',
       }),
     });
-    assert.is(withSecret.status, 401, 'a shared secret is refused');
+    const refused = (await withSecret.json()) as { error?: string; access_token?: string };
+    assert.ok([400, 401].includes(withSecret.status), `a shared secret is refused (${withSecret.status})`);
+    assert.is(refused.access_token, undefined);
+    assert.ok(refused.error, 'with an OAuth error');
   } finally {
     jwks.close();
   }
