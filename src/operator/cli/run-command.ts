@@ -18,6 +18,7 @@ import { defaultBackoff } from '../runtime/backoff.ts';
 import { systemClock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
 import { endpointMapVariable, loadEndpointMap } from '../runtime/endpoint-map.ts';
+import { leaderFence } from '../runtime/fence.ts';
 import { guardedKube } from '../runtime/guarded-kube.ts';
 import { startHealthServer } from '../runtime/health-server.ts';
 import { loadKubeAccess } from '../runtime/kube-config.ts';
@@ -69,7 +70,10 @@ export async function runOperator(
   const metrics = createMetrics();
   let elector: LeaderElector | undefined;
   const leading = () => (elector ? elector.isLeader() : true);
-  const kube = guardedKube(restKubeClient(transport, resources, clock), {
+  // One fence for every write, to the API server and to Keycloak: checked before each attempt, and aborting
+  // what is in flight the moment the lease is lost.
+  const fence = leaderFence(leading);
+  const kube = guardedKube(restKubeClient(transport, resources, clock, fence), {
     count: (verb) => metrics.kubeRequests.inc({ verb }),
     canWrite: leading,
   });
@@ -98,7 +102,8 @@ export async function runOperator(
       random: Math.random,
       count: (namespace, method, status) => metrics.keycloakRequests.inc({ namespace, method, status }),
       countToken: (namespace) => metrics.keycloakTokens.inc({ namespace }),
-      canWrite: leading,
+      canWrite: () => !fence.signal.aborted && leading(),
+      signal: fence.signal,
     }),
   );
   const deps: KeycloakDeps = { ...base, admins, driftIntervalMs: settings.driftIntervalMs };
@@ -167,6 +172,7 @@ export async function runOperator(
             startControllers();
           },
           onStoppedLeading: (reason) => {
+            fence.lost();
             metrics.leader.set(0);
             logger.error('lost the leader lease; stopping', { reason });
             exitCode = 1;
