@@ -90,7 +90,11 @@ export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer>
     ((ms: number) =>
       new Promise<void>((resolve) => {
         const timer = deps.clock.setTimer(ms, resolve);
-        deps.signal?.addEventListener('abort', () => (timer.cancel(), resolve()), { once: true });
+        const wake = () => {
+          timer.cancel();
+          resolve();
+        };
+        deps.signal?.addEventListener('abort', wake, { once: true });
       }));
   const what = `Keycloak ${x.method} ${x.url}`;
   let lastError = '';

@@ -109,7 +109,10 @@ test('leadership is checked before every attempt: lost while waiting, nothing mo
   let leading = true;
   const kc = scripted([503]);
   const { deps } = setup(kc.http, () => leading);
-  const error = await exchange({ ...deps, sleep: async () => void (leading = false) }, put).catch((e) => e);
+  const loseLease = async () => {
+    leading = false;
+  };
+  const error = await exchange({ ...deps, sleep: loseLease }, put).catch((e) => e);
   assert.match(error.message, /not the leader any more/);
   assert.is(kc.sent.length, 1);
 });
