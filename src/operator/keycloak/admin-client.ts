@@ -7,6 +7,7 @@ import { RealmforgeError } from '../../core/errors.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
 import { type ExchangeDeps, errorMessage, exchange, keycloakRetry, notLeader } from './admin-exchange.ts';
+import { AdminTokenTooLargeError, headersTooLarge } from './admin-token-too-large.ts';
 import { type CircuitBreaker, circuitBreaker } from './circuit-breaker.ts';
 import type { RateLimiter } from './rate-limits.ts';
 
@@ -119,7 +120,8 @@ export function createAdminClient(
       const url = `${baseUrl}/admin/realms${path}`;
       const payload = body === undefined ? undefined : JSON.stringify(body);
       for (const fresh of [false, true]) {
-        const headers: Record<string, string> = { authorization: `Bearer ${await bearer(namespace, fresh)}` };
+        const value = await bearer(namespace, fresh);
+        const headers: Record<string, string> = { authorization: `Bearer ${value}` };
         if (payload !== undefined) headers['content-type'] = 'application/json';
         const res = await exchange(exchangeDeps, {
           namespace,
@@ -132,6 +134,9 @@ export function createAdminClient(
           idempotent: method !== 'POST',
         });
         if (res.status === 401 && !fresh) continue;
+        if (headersTooLarge(res.status, res.body)) {
+          throw new AdminTokenTooLargeError(baseUrl, method, path, res.status, Buffer.byteLength(value));
+        }
         if (res.status < 400 || res.status === 404 || res.status === 409) return res as AdminResponse<T>;
         const kind =
           res.status === 401 || res.status === 403 ? 'auth' : res.status === 400 ? 'validation' : 'internal';

@@ -13,8 +13,11 @@ import type { KubeAccess } from './kube-config.ts';
 /** A query string's parameters; undefined values are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
 
-/** One answer: the HTTP status and the JSON body (undefined when there is none or it is not JSON). */
-export type KubeResponse = { status: number; body: unknown };
+/**
+ * One answer: the HTTP status and the JSON body (undefined when there is none or it is not JSON); `text` is the raw
+ * body, for the few non-JSON answers read through the API server (a pod's /metrics through its proxy).
+ */
+export type KubeResponse = { status: number; body: unknown; text?: string };
 
 /** A watch that answered: its status, and when 200 the stream of decoded events (else the error body). */
 export type WatchResponse = { status: number; body?: unknown; events?: AsyncIterable<unknown> };
@@ -164,7 +167,7 @@ export function kubeTransport(access: KubeAccess, options: TransportOptions = {}
           await sleep(retryDelay(attempt, retry, after), options.signal);
           continue;
         }
-        return { status: res.statusCode, body: parseJson(text) };
+        return { status: res.statusCode, body: parseJson(text), text };
       }
     },
     async watch(path, query, signal, idleMs) {

@@ -204,7 +204,10 @@ test('over TLS: the kubeconfig CA verifies the server and its client certificate
   const transport = kubeTransport(kubeconfigAccess([file], read, manualClock()));
   try {
     const res = await transport.request('GET', '/version');
-    assert.equal(res, { status: 200, body: { user: 'realmforge-testenv-admin' } });
+    assert.equal(
+      { status: res.status, body: res.body },
+      { status: 200, body: { user: 'realmforge-testenv-admin' } },
+    );
   } finally {
     await transport.close();
     server.close();
