@@ -48,7 +48,7 @@ function leveled(logger: Logger, level: string): Logger {
 
 /** Keycloak over undici: keep-alive connections with connect and header timeouts. */
 function keycloakHttp(): HttpClient {
-  const dispatcher = new Agent({ connectTimeout: 5000, headersTimeout: 15_000, bodyTimeout: 15_000 });
+  const dispatcher = new Agent({ connectTimeout: 5000, headersTimeout: 35_000, bodyTimeout: 35_000 });
   return (url, init) => undiciFetch(url, { ...init, dispatcher });
 }
 

@@ -53,7 +53,8 @@ export function createAdminClient(
   admin: { username: string; password: string },
   deps: AdminClientDeps,
 ): AdminClient {
-  const timeoutMs = deps.timeoutMs ?? 10_000;
+  // A loaded Keycloak may take seconds per call; slow is not down (a lost answer is still detected).
+  const timeoutMs = deps.timeoutMs ?? 30_000;
   const attempts = deps.attempts ?? 4;
   let token: Token | undefined;
   let pending: Promise<Token> | undefined;
