@@ -58,12 +58,12 @@ function parseArgs(argv: string[]) {
       logLevel: { type: 'string' },
       concurrency: { type: 'number' },
       kubeconfig: { type: 'string' },
-      context: { type: 'string' },
       namespace: { type: 'string' },
       json: { type: 'boolean' },
       operatorNamespace: { type: 'string' },
       operatorUrl: { type: 'string' },
       follow: { type: 'boolean' },
+      context: { type: 'string' },
     },
   });
 }

@@ -197,11 +197,15 @@ async function syncServiceAccountRoles(
   }
 }
 
-/** Creates or corrects the client; throws a conflict error when its clientId belongs to another client. */
+/**
+ * Creates or corrects the client; throws a conflict error when its clientId belongs to another client. A client
+ * created anew takes `knownSecret` (the one its credentials Secret holds) so applications keep working.
+ */
 export async function syncClient(
   admin: AdminClient,
   realm: string,
   client: IdentityClient,
+  knownSecret?: string,
 ): Promise<ClientSyncResult> {
   const ns = client.metadata.namespace ?? 'default';
   const desired = desiredClient(client);
@@ -218,8 +222,10 @@ export async function syncClient(
     );
   }
   if (!live) {
+    const confidential = (client.spec.type ?? 'confidential') === 'confidential';
+    const body = confidential && knownSecret ? { ...desired, secret: knownSecret } : desired;
     const outcome = await createReadingBack(
-      () => admin.call(ns, 'POST', `/${enc(realm)}/clients`, desired),
+      () => admin.call(ns, 'POST', `/${enc(realm)}/clients`, body),
       () => findClient(admin, ns, realm, clientId),
     );
     if ('created' in outcome && outcome.created.status === 409)
