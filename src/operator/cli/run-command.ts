@@ -90,6 +90,7 @@ export async function runOperator(
       waited: (scope, seconds) => metrics.rateLimitWait.observe({ scope }, seconds),
       queued: (scope, delta) => metrics.rateLimitQueued.inc({ scope }, delta),
     },
+    clock,
   );
   const http = keycloakHttp();
   const base = {
