@@ -12,9 +12,9 @@ import { apiVersion, type KubeObject, serverSelector } from '../../compile/kube-
 import { type ResolvedServer, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import type { KeycloakAdmins } from '../../keycloak/admins.ts';
 import type { Deps } from '../../runtime/deps.ts';
-import { isSubset } from '../../runtime/desired-state.ts';
 import { SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { ensureFinalizer } from '../shared/finalizer.ts';
+import { type ResourceStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
 import { probeAdmin, probeHealth } from './keycloak-probes.ts';
 import { adminLostMessage, keepAdmin } from './server-admin.ts';
@@ -102,12 +102,6 @@ async function observe(
   return { ...base, deployment, pods, claims, health, token };
 }
 
-/** The server's status has to be written: it differs from what is stored. */
-function statusChanged(server: IdentityServer, next: IdentityServerStatus): boolean {
-  const prev = server.status ?? {};
-  return !(isSubset(next, prev) && isSubset(prev, next));
-}
-
 /** Creates the IdentityServer reconciler; it remembers the last reconcile annotation seen per key. */
 export function identityServerController(deps: ServerDeps) {
   const forcedSeen = new Map<string, string>();
@@ -187,23 +181,16 @@ export function identityServerController(deps: ServerDeps) {
         status = failedServerStatus(server, 'InvalidSpec', error.message, now);
       } else throw error;
     }
-    if (statusChanged(server, status)) {
-      await deps.kube.applyStatus(
-        { apiVersion, kind: 'IdentityServer', namespace, name },
-        status as Record<string, unknown>,
-      );
-      outcome.statusWritten = true;
-      if (status.phase !== server.status?.phase) {
-        const failing =
-          status.phase === 'Failed' ||
-          status.conditions?.some((c) => c.type === 'Degraded' && c.status === 'True');
-        await deps.kube.event(server as unknown as KubeObject, {
-          type: failing ? 'Warning' : 'Normal',
-          reason: status.reason ?? 'PhaseChanged',
-          message: `phase ${server.status?.phase ?? 'none'} -> ${status.phase}: ${status.message}`,
-        });
-      }
-    }
+    outcome.statusWritten = await writeStatus(
+      deps,
+      server as unknown as KubeObject & { status?: Record<string, unknown> },
+      status as ResourceStatus,
+      (next) =>
+        next.phase === 'Failed' ||
+        (next.conditions as { type: string; status: string }[] | undefined)?.some(
+          (c) => c.type === 'Degraded' && c.status === 'True',
+        ) === true,
+    );
     forcedSeen.set(key, marker);
     outcome.phase = status.phase;
     outcome.reason = status.reason;
