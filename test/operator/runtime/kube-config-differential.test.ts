@@ -65,6 +65,13 @@ const caData = `${server}\n    certificate-authority-data: ${b64('CA-DATA')}`;
 const exec = (apiVersion: string, extra = '') =>
   `    exec:\n      apiVersion: client.authentication.k8s.io/${apiVersion}\n      command: ${process.execPath}\n      args: [${plugin}]\n      env: [{name: TEAM, value: ops}, {name: API, value: ${apiVersion}}]${extra}`;
 
+/** `text` as @kubernetes/client-node exports it again. */
+function exported(text: string): string {
+  const kc = new KubeConfig();
+  kc.loadFromString(text);
+  return kc.exportConfig();
+}
+
 const fixtures: Fixture[] = [
   { name: 'static token, CA data', files: { kubeconfig: cfg(caData, '    token: abc') } },
   {
@@ -207,6 +214,13 @@ const fixtures: Fixture[] = [
     clientGo: {
       ca: 'CA-DATA',
       why: 'client-node applies no TLS settings when the context has no user; client-go still trusts the cluster CA',
+    },
+  },
+  {
+    // What the e2e harness and other tools write: nulls for absent fields and the context's name inside it.
+    name: 'written by client-node exportConfig',
+    files: {
+      kubeconfig: exported(cfg(caData, `    token: exported\n    client-certificate-data: ${b64('C')}`)),
     },
   },
   {
