@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
 import {
   databaseCluster,
   getResource,
@@ -20,7 +20,7 @@ import {
   startOperator,
 } from '../../scripts/testenv/operator-process.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
-import { faultProxy } from './helpers/fault-proxy.ts';
+import { faultProxy, type SeenCall } from './helpers/fault-proxy.ts';
 
 let env: TestEnv;
 let operator: OperatorProcess;
@@ -74,7 +74,10 @@ test.before(async () => {
   await databaseCluster(env, ns, 'pg');
   const mapFile = join(tmpdir(), `realmforge-faults-${process.pid}.json`);
   proxy = await faultProxy(env.state.endpointMapFile, `idp.${ns}.svc:8080`, mapFile);
-  operator = await startOperator(env, { env: { REALMFORGE_ENDPOINT_MAP: mapFile } });
+  operator = await startOperator(env, {
+    args: ['--leader-elect'],
+    env: { REALMFORGE_ENDPOINT_MAP: mapFile, POD_NAME: 'replica-a' },
+  });
   await env.apply(identityServer(ns, 'idp', 'pg') as never);
   await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
 });
@@ -167,6 +170,54 @@ test('a minute of 500s: at most 60 calls to that Keycloak, an honest status, and
     'to be Ready again',
   );
   assert.is(operator.proc.exitCode, null, 'converged without a restart');
+});
+
+/** A write to Keycloak's admin API (token requests are POSTs too, but write nothing). */
+const isWrite = (c: SeenCall) => c.method !== 'GET' && c.path.startsWith('/admin/');
+
+test("two replicas: a leader SIGSTOPped with writes in flight sends none after the new leader's first write", async () => {
+  const mapB = join(tmpdir(), `realmforge-faults-b-${process.pid}.json`);
+  const proxyB = await faultProxy(env.state.endpointMapFile, `idp.${ns}.svc:8080`, mapB);
+  const b = await startOperator(env, {
+    args: ['--leader-elect'],
+    env: { REALMFORGE_ENDPOINT_MAP: mapB, POD_NAME: 'replica-b' },
+  });
+  try {
+    assert.is(await b.counter('realmforge_leader'), 0, 'b stands by');
+    const started = Date.now();
+    proxy.setMode({ kind: 'slow', ms: 4000 });
+    await env.apply(realm('handover') as never);
+    await eventually('a write from the leader in flight', 60_000, async () =>
+      proxy.since(started).some((c) => isWrite(c) && c.answered === 0) ? true : undefined,
+    );
+    operator.proc.kill('SIGSTOP');
+    await eventually('b to take over', 60_000, async () =>
+      (await b.counter('realmforge_leader')) === 1 ? true : undefined,
+    );
+    const firstWrite = await eventually(
+      'the new leader to write',
+      120_000,
+      async () => proxyB.since(started).find(isWrite)?.at,
+    );
+    operator.proc.kill('SIGCONT');
+    await waitStatus(
+      env,
+      'identityrealms',
+      ns,
+      'handover',
+      180_000,
+      ready,
+      'to be Ready under the new leader',
+    );
+    const code = await operator.stop();
+    const late = proxy.since(firstWrite).filter(isWrite);
+    assert.equal(late, [], 'no write from the old leader after the new one wrote');
+    assert.is(code, 1, 'the old leader exits when it finds the lease lost');
+  } finally {
+    proxy.setMode({ kind: 'pass' });
+    await b.stop();
+    await proxyB.close();
+  }
 });
 
 test.run();
