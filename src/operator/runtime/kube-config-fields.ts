@@ -69,11 +69,12 @@ export function checkFields(
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${where} must be a mapping`);
   const honoured: readonly string[] = honouredFields[section];
-  for (const field of Object.keys(value)) {
-    if (honoured.includes(field)) continue;
+  for (const [field, setting] of Object.entries(value)) {
+    // A null is an absent field (as when Go decodes it), and tools write them: `auth-provider: null`.
+    if (honoured.includes(field) || setting === null) continue;
     const hint =
       refusedFields[field] ?? `realmforge run honours only ${honoured.join(', ')}: remove it or use kubectl`;
     throw new UsageError(`${where}: the field "${field}" is not supported by realmforge run (${hint})`);
   }
-  return value as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
 }

@@ -31,6 +31,7 @@ import {
   userRealmRoles,
 } from '../../keycloak/collections/role-mappings.ts';
 import { clientRoles, roleItem } from '../../keycloak/collections/roles.ts';
+import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { StuckError } from '../shared/stuck-error.ts';
 
 export { ownerAttribute };
@@ -245,14 +246,17 @@ export async function syncClient(
   if (!live) {
     const confidential = (client.spec.type ?? 'confidential') === 'confidential';
     const body = confidential && knownSecret ? { ...desired, secret: knownSecret } : desired;
-    const created = await admin.call(ns, 'POST', `/${enc(realm)}/clients`, body);
-    if (created.status === 409)
+    const outcome = await createReadingBack(
+      () => admin.call(ns, 'POST', `/${enc(realm)}/clients`, body),
+      () => findClient(admin, ns, realm, clientId),
+    );
+    if ('created' in outcome && outcome.created.status === 409)
       throw new RealmforgeError(
         'conflict',
         `client ID ${clientId} was created concurrently in realm ${realm}`,
       );
     writes.push('create client');
-    live = await findClient(admin, ns, realm, clientId);
+    live = 'found' in outcome ? outcome.found : await findClient(admin, ns, realm, clientId);
     if (!live?.id)
       throw new RealmforgeError(
         'transient',
