@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { BbdcConfig } from '../../../generated/types/cli/config.ts';
 import { UsageError } from '../../core/errors.ts';
+import { interactiveRetryBudgetMs } from '../../core/retry.ts';
 import { type AcceptedWrite, type Credentials, checkHeaderValue, createClient } from '../api/client.ts';
 import type { Transport } from '../api/transport-types.ts';
 import type { CommandDeps, GlobalOptions, RepoContext, ResolvedHost } from '../command.ts';
@@ -156,7 +157,15 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
         baseUrl: url,
         credentials,
         transport: await transport,
-        retry: { retries: globals.retryCount, backoffMs: globals.retryBackoffMs, maxDelayMs: 60_000 },
+        retry: {
+          retries: globals.retryCount,
+          backoffMs: globals.retryBackoffMs,
+          maxDelayMs: 60_000,
+          // Someone at a terminal gets an answer within about a second; scripts keep the full retries.
+          ...(deps.stdinIsTTY &&
+            deps.stdoutIsTTY &&
+            !globals.retryExplicit && { budgetMs: interactiveRetryBudgetMs }),
+        },
         clock: deps.clock,
         logger,
         onAccepted: (write) => accepted.push(write),
@@ -180,7 +189,12 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
         'warning: --insecure-skip-verify: TLS certificates are not verified; anyone on the network can read your token\n',
       );
     }
-    return deps.http({ ca, insecure: globals.insecureSkipVerify, timeoutMs: globals.requestTimeoutMs });
+    return deps.http({
+      ca,
+      insecure: globals.insecureSkipVerify,
+      timeoutMs: globals.requestTimeoutMs,
+      env: deps.env,
+    });
   }
 
   return {

@@ -4,15 +4,18 @@ import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.t
 import type { Deps } from '../deps.ts';
 import { dataEnvelope, errorEnvelope } from '../output/envelope.ts';
 import { createLogger } from '../output/logger.ts';
+import { bufferWriter, isLong, pagerCommand } from '../output/pager.ts';
 import { printPlan } from '../output/plan.ts';
 import { createUi } from '../output/ui.ts';
 import { type RegistryEntry, registry } from '../registry.ts';
 import { readVersion } from '../version.ts';
 import { splitCommand } from './argv.ts';
-import { buildCommandDeps } from './context.ts';
+import { type CommandInfo, describeCommand } from './command-info.ts';
 import { globalFlags, resolveGlobals } from './global-flags.ts';
 import { commandHelp, groupHelp, topHelp } from './help.ts';
+import { commandInfos } from './manifest.ts';
 import { parseFlags } from './parse-flags.ts';
+import { didYouMean } from './suggest.ts';
 
 type AnyCommand = CommandDefinition<never, never>;
 
@@ -28,9 +31,14 @@ export async function runCli(
   deps: Deps,
   entries: RegistryEntry[] = registry,
 ): Promise<number> {
+  // The real registry is described by the generated manifest; a test's own registry is described by loading it.
+  const infos: CommandInfo[] =
+    entries === registry
+      ? commandInfos
+      : (await Promise.all(entries.map((e) => e.load()))).map(describeCommand);
   const split = splitCommand(
     argv,
-    entries.map((e) => e.name),
+    infos.map((c) => c.name),
   );
   // After `--` the words belong to another program (git clone's own flags), so a --help there is not bbdc's.
   const own = split.rest.includes('--') ? split.rest.slice(0, split.rest.indexOf('--')) : split.rest;
@@ -50,30 +58,50 @@ export async function runCli(
   };
   try {
     if (!split.command && !split.group) {
-      if (split.words.length)
-        throw new UsageError(`unknown command "${split.words.join(' ')}"; run \`bbdc --help\` for the list`);
+      if (split.words.length) {
+        const tops = [...new Set(infos.map((c) => c.name.split(' ')[0]))];
+        throw new UsageError(
+          `unknown command "${split.words[0]}"${didYouMean(split.words[0], tops)}; run \`bbdc --help\` for the list`,
+        );
+      }
       if (split.rest.includes('--version')) {
         deps.stdout.write(`bbdc ${readVersion()}\n`);
         return 0;
       }
-      const all = await Promise.all(entries.map((e) => e.load()));
       (wantsHelp || split.rest.length === 0 ? deps.stdout : deps.stderr).write(
-        `${topHelp(all, readVersion())}\n`,
+        `${topHelp(infos, readVersion())}\n`,
       );
       return wantsHelp || split.rest.length === 0 ? 0 : 2;
     }
     if (split.group) {
-      const all = await Promise.all(
-        entries.filter((e) => e.name.startsWith(`${split.group} `)).map((e) => e.load()),
-      );
-      deps.stdout.write(`${groupHelp(split.group, all)}\n`);
+      const depth = split.group.split(' ').length;
+      if (split.words.length > depth) {
+        // `bbdc pr lst`: a word after a group that names none of its commands or subgroups.
+        const next = [
+          ...new Set(
+            infos
+              .filter((c) => c.name.startsWith(`${split.group} `))
+              .map((c) =>
+                c.name
+                  .split(' ')
+                  .slice(0, depth + 1)
+                  .join(' '),
+              ),
+          ),
+        ];
+        const typed = split.words.slice(0, depth + 1).join(' ');
+        throw new UsageError(
+          `unknown command "${typed}"${didYouMean(typed, next)}; run \`bbdc ${split.group} --help\` for its commands`,
+        );
+      }
+      deps.stdout.write(`${groupHelp(split.group, infos)}\n`);
+      return 0;
+    }
+    if (wantsHelp) {
+      deps.stdout.write(`${commandHelp(infos.find((c) => c.name === split.command)!)}\n`);
       return 0;
     }
     command = await entries.find((e) => e.name === split.command)!.load();
-    if (wantsHelp) {
-      deps.stdout.write(`${commandHelp(command)}\n`);
-      return 0;
-    }
     const dashes = command.passthrough ? split.rest.indexOf('--') : -1;
     const flagArgs = dashes < 0 ? split.rest : split.rest.slice(0, dashes);
     const parsed = parseFlags(flagArgs, { ...globalFlags, ...command.flags }, command.args, command.name);
@@ -97,8 +125,11 @@ async function execute(
     out: deps.stderr,
     clock: deps.clock,
   });
+  // On a terminal with a pager configured, human output is kept and paged when it is longer than the screen.
+  const pager = globals.json || !deps.stdoutIsTTY ? undefined : pagerCommand(deps.env, globals.pager);
+  const kept = pager ? bufferWriter() : undefined;
   const ui = createUi({
-    stdout: deps.stdout,
+    stdout: kept ?? deps.stdout,
     stderr: deps.stderr,
     tty: deps.stdoutIsTTY,
     color: globals.color,
@@ -106,6 +137,8 @@ async function execute(
     quiet: globals.json,
     scrub: logger.scrub,
   });
+  // Loaded here, not at the top: help and usage errors never need the config, git or HTTP code.
+  const { buildCommandDeps } = await import('./context.ts');
   const { deps: cd, dispose, accepted } = buildCommandDeps(deps, globals, logger, ui);
   const print = (data: unknown, dryRun: boolean, warnings?: string[]) => {
     const meta = {
@@ -159,6 +192,11 @@ async function execute(
       details: [...error.details, ...done],
     });
   } finally {
+    if (kept && pager) {
+      const text = kept.take();
+      if (isLong(text, deps.rows)) await deps.page(pager, text);
+      else deps.stdout.write(text);
+    }
     await dispose();
   }
 }

@@ -49,7 +49,7 @@ export async function runDoctor(
     (file) => readFileSync(file, 'utf8'),
     systemClock,
   );
-  const transport = kubeTransport(access, 15_000);
+  const transport = kubeTransport(access, { timeoutMs: 15_000 });
   try {
     const fetchText = async (url: string) => {
       const res = await undiciFetch(url, { signal: AbortSignal.timeout(5000) });

@@ -17,6 +17,7 @@ const help = `
     --log-level <level>         debug, info, warn or error (default info)
     --concurrency <n>           Resources reconciled at once per kind (default 4)
     --kubeconfig <file>         The kubeconfig to use (default: KUBECONFIG, in-cluster config, ~/.kube/config)
+    --context <name>            The kubeconfig context to use (default: its current-context)
 
   Options of doctor (exit code 1 when a check FAILs)
     --namespace <ns>            Only the IdentityServers, realms and clients of this namespace
@@ -62,6 +63,7 @@ function parseArgs(argv: string[]) {
       operatorNamespace: { type: 'string' },
       operatorUrl: { type: 'string' },
       follow: { type: 'boolean' },
+      context: { type: 'string' },
     },
   });
 }

@@ -11,6 +11,7 @@ import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { AdminTokenTooLargeError } from '../../keycloak/admin-token-too-large.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { secretValue } from '../../runtime/read-secret.ts';
 import { realmIssuer, serverReady } from '../identity-realm/identity-realm.ts';
@@ -143,6 +144,8 @@ export function identityClientController(deps: KeycloakDeps) {
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;
       if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);
+      if (error instanceof AdminTokenTooLargeError)
+        return await report('Provisioning', error.reason, error.message);
       if (error.kind === 'validation') return await report('Failed', 'InvalidConfiguration', error.message);
       await report('Provisioning', 'KeycloakUnavailable', error.message).catch(() => undefined);
       throw error;

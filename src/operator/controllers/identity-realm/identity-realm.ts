@@ -11,6 +11,7 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import { AdminTokenTooLargeError } from '../../keycloak/admin-token-too-large.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { readSecretKey } from '../../runtime/read-secret.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
@@ -101,11 +102,15 @@ export function identityRealmController(deps: KeycloakDeps) {
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;
       const failed = error.kind === 'validation';
+      // A token too large for Keycloak's headers does not heal by retrying: shown, and looked at every interval.
+      const stuck = failed || error instanceof AdminTokenTooLargeError;
       const reason = failed
         ? 'InvalidConfiguration'
-        : error.kind === 'auth'
-          ? 'KeycloakAuthFailed'
-          : 'KeycloakUnavailable';
+        : error instanceof AdminTokenTooLargeError
+          ? error.reason
+          : error.kind === 'auth'
+            ? 'KeycloakAuthFailed'
+            : 'KeycloakUnavailable';
       const status = phaseStatus(
         object,
         failed ? 'Failed' : 'Provisioning',
@@ -115,7 +120,7 @@ export function identityRealmController(deps: KeycloakDeps) {
         now,
       );
       await writeStatus(deps, object, status);
-      if (failed) return { requeueAfterMs, outcome: { phase: status.phase, reason } };
+      if (stuck) return { requeueAfterMs, outcome: { phase: status.phase, reason } };
       throw error;
     }
   };
