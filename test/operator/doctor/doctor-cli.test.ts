@@ -24,7 +24,10 @@ const metrics = [
   'realmforge_reconcile_errors_total{kind="IdentityServer"} 0',
   'realmforge_keycloak_api_rate_limit_queued{scope="global"} 0',
 ].join('\n');
-const proxies = { '/proxy/metrics': metrics, '/proxy/health/ready': '{"status":"UP"}' };
+const proxies = {
+  'pods/realmforge-operator-5d9c-x2p4q:9090/proxy/metrics': metrics,
+  '/proxy/health/ready': '{"status":"UP"}',
+};
 
 async function doctor(objects: KubeObject[], args: string[] = []) {
   const fake = await fakeCluster(objects, proxies);
