@@ -24,8 +24,7 @@ const nextSteps: Record<string, string> = {
   HealthNotReady: 'read the Keycloak log; /health/ready on port 9000 does not answer UP',
   AdminTokenUnavailable: "check the <server>-admin-credentials Secret matches Keycloak's admin account",
   DeploymentNotAvailable: 'kubectl describe deployment <server>; its pods are not available yet',
-  InvalidSpec: 'correct the spec as the message says (Keycloak 25.0.0 or newer)',
-  InvalidConfiguration: 'correct the spec as the message says',
+  InvalidSpec: 'correct the spec as the message says',
   ServerNotReady: 'make the IdentityServer Ready first (see its check)',
   RealmNotReady: 'make the IdentityRealm Ready first (see its check), and check spec.realmRef.namespace',
   NamespaceNotAuthorized:

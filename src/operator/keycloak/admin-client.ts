@@ -166,7 +166,10 @@ export function createAdminClient(
           'not the leader any more: this replica does not write to Keycloak',
         );
       }
-      const url = `${baseUrl}/admin/realms${path}`;
+      // Paths are relative to /admin/realms; `../serverinfo` reaches the admin API's root (no realm is named `..`).
+      const url = path.startsWith('../')
+        ? `${baseUrl}/admin/${path.slice(3)}`
+        : `${baseUrl}/admin/realms${path}`;
       const payload = body === undefined ? undefined : JSON.stringify(body);
       for (const fresh of [false, true]) {
         const value = await bearer(namespace, fresh);

@@ -4,6 +4,7 @@
 // are lists, role mappings need the role's id, and the list answers carry what Keycloak's carry (a client's
 // protocol mappers, a group's realm role names). Every call is recorded.
 import { randomUUID } from 'node:crypto';
+import { RealmforgeError } from '../../../src/core/errors.ts';
 import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
 
 type Obj = Record<string, any>;
@@ -46,6 +47,26 @@ const reply = <T>(status: number, body?: unknown, location?: string): AdminRespo
   location,
 });
 const copy = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const smtpMask = '**********';
+
+/** The part of Keycloak 26's server info the operator reads (a few of its many mapper types and providers). */
+export const serverInfo = {
+  systemInfo: { version: '26.7.3' },
+  protocolMapperTypes: {
+    'openid-connect': [
+      'oidc-audience-mapper',
+      'oidc-usermodel-attribute-mapper',
+      'oidc-hardcoded-claim-mapper',
+      'oidc-group-membership-mapper',
+    ].map((id) => ({ id })),
+    saml: ['saml-user-attribute-mapper', 'saml-role-list-mapper'].map((id) => ({ id })),
+  },
+  providers: {
+    'client-authenticator': {
+      providers: { 'client-secret': {}, 'client-jwt': {}, 'client-secret-jwt': {}, 'client-x509': {} },
+    },
+  },
+};
 
 /** The fake: its admin client, its realms (to inspect or change "by hand"), and the calls it saw. */
 export function fakeKeycloakAdmin() {
@@ -55,6 +76,7 @@ export function fakeKeycloakAdmin() {
   const realmRole = (r: Realm, name: string) => r.roles.find((x) => x.name === name);
 
   function route(method: string, path: string, body: any): AdminResponse<unknown> {
+    if (path === '../serverinfo') return reply(200, serverInfo);
     const [rawPath, query = ''] = path.split('?');
     const parts = (rawPath ?? '').split('/').filter(Boolean).map(decodeURIComponent);
     if (!parts.length && method === 'POST') {
@@ -70,9 +92,11 @@ export function fakeKeycloakAdmin() {
     if (!realm) return reply(404, { error: 'Realm not found.' });
     const [, col, id, sub, ...rest] = parts;
     if (!col) {
+      // Keycloak never echoes the SMTP password: it answers a mask, and keeps the stored one when the mask comes back.
       if (method === 'GET')
         return reply(200, {
-          ...realm,
+          ...copy(realm),
+          ...(realm.smtpServer?.password ? { smtpServer: { ...realm.smtpServer, password: smtpMask } } : {}),
           roles: undefined,
           groups: undefined,
           clients: undefined,
@@ -82,7 +106,11 @@ export function fakeKeycloakAdmin() {
       const { attributes, smtpServer, ...fields } = body;
       Object.assign(realm, fields);
       if (attributes) realm.attributes = { ...realm.attributes, ...attributes };
-      if (smtpServer) realm.smtpServer = smtpServer;
+      if (smtpServer)
+        realm.smtpServer =
+          smtpServer.password === smtpMask
+            ? { ...smtpServer, password: realm.smtpServer?.password }
+            : smtpServer;
       return reply(204);
     }
     if (col === 'roles' && !id) {
@@ -176,6 +204,8 @@ export function fakeKeycloakAdmin() {
         }
         return reply(204);
       }
+      if (sub === 'client-secret' && method === 'GET')
+        return reply(200, { type: 'secret', value: client.secret });
       if (sub === 'roles' && !rest.length) {
         if (method === 'GET') return reply(200, copy(client.roles));
         if (client.roles.some((r: Obj) => r.name === body.name))
@@ -260,9 +290,12 @@ export function fakeKeycloakAdmin() {
     return reply(204);
   }
 
+  const state = { down: false };
   const admin: AdminClient = {
     baseUrl: 'http://kc',
     async call<T>(_namespace: string, method: string, path: string, body?: unknown) {
+      if (state.down)
+        throw new RealmforgeError('transient', 'Keycloak is unreachable (connect ECONNREFUSED)');
       calls.push(`${method} ${path}`);
       return route(method, path, copy(body)) as AdminResponse<T>;
     },
@@ -273,6 +306,10 @@ export function fakeKeycloakAdmin() {
     calls,
     /** Calls other than reads. */
     writes: () => calls.filter((c) => !c.startsWith('GET ')),
+    /** While set, every call fails as an unreachable Keycloak's does. */
+    setDown: (down: boolean) => {
+      state.down = down;
+    },
     /** Forgets the calls seen so far. */
     reset: () => {
       calls.length = 0;
