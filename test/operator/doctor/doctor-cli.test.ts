@@ -121,14 +121,14 @@ const faults: [string, (o: KubeObject[]) => KubeObject[], string, RegExp][] = [
       const realm = o.find((x) => x.kind === 'IdentityRealm') as KubeObject;
       realm.status = {
         phase: 'Pending',
-        reason: 'RealmNotAuthorized',
-        message: 'namespace id is not in realmAuthorizationGrants of IdentityServer id/kc',
+        reason: 'NamespaceNotAuthorized',
+        message: 'namespace id is not in spec.realmAuthorizationGrants of IdentityServer id/kc (other)',
         observedGeneration: 1,
       };
       return o;
     },
     'IdentityRealm id/acme',
-    /not in realmAuthorizationGrants/,
+    /NamespaceNotAuthorized namespace id is not in spec\.realmAuthorizationGrants/,
   ],
   [
     "the operator's ClusterRole missing a verb",
