@@ -85,6 +85,12 @@ test('dev up: Ready, and the printed command obtains a token', async () => {
   upOutput = r.out;
   assert.is(r.code, 0, `${r.out}\n${r.err}`);
   console.log(`dev up: ready in ${Math.round((Date.now() - started) / 1000)} s (the cache was warm)`);
+  console.log(
+    r.out
+      .split('\n')
+      .filter((l) => /^\[|^\s+\d+s\s/.test(l))
+      .join('\n'),
+  ); // phases, no commands
   for (const kind of ['IdentityServer', 'IdentityRealm', 'IdentityClient'])
     assert.match(r.out, new RegExp(`${kind} \\S+\\s+Ready`), `${kind} never shown Ready`);
   const curl = r.out.split('\n').find((l) => l.startsWith('curl '));
