@@ -4,6 +4,10 @@ import { join, relative } from 'node:path';
 import { walkFiles } from '../src/core/walk-files.ts';
 
 const e2e = process.argv.includes('--e2e');
+// --contract: the suites under test/contract/ (bbdc against Prism serving the Bitbucket OpenAPI document); a CI step.
+const contract = process.argv.includes('--contract');
+const kind = e2e ? 'test/e2e/' : contract ? 'test/contract/' : undefined;
+const kindOf = (rel: string) => ['test/e2e/', 'test/contract/'].find((k) => rel.startsWith(k));
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const root = join(import.meta.dirname, '..');
 
@@ -11,7 +15,7 @@ const all = walkFiles(
   join(root, 'test'),
   (name) => name.endsWith('.test.ts'),
   (dir) => dir === 'golden' || dir === 'fixtures',
-).filter((f) => relative(root, f).startsWith('test/e2e/') === e2e);
+).filter((f) => kindOf(relative(root, f)) === kind);
 // Filters match the path inside the repository, not the checkout's own directory name.
 const files = filters.length ? all.filter((f) => filters.some((x) => relative(root, f).includes(x))) : all;
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');

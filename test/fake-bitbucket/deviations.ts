@@ -14,7 +14,6 @@ export const deviations: Deviation[] = [
     name: 'reviewer-participants',
     why: 'reviewers are added with POST .../participants {user:{name},role:"REVIEWER"}',
   },
-  { name: 'auto-merge-body', why: 'POST .../auto-merge takes {strategyId}' },
   { name: 'mergeability-status', why: 'GET .../pull-requests/{id}/merge may answer 404 or 409' },
   { name: 'required-approvers', why: 'the required-approvers merge check setting has a different payload' },
 ];

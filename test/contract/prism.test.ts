@@ -1,0 +1,116 @@
+// Every bbdc command that talks to the server, run against Prism serving the Bitbucket DC 9.4 OpenAPI document:
+// once on its static examples and once on dynamic answers (fixed seed). Each command runs for real, with --json,
+// and (when it changes something) with --dry-run. The suite fails on any request Prism finds outside the document
+// (unless test/fake-bitbucket/deviations.ts declares it, with evidence) and on any crash on a document-valid answer.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { registry } from '../../src/bbdc/registry.ts';
+import { local, mutatingCases, offline, safeCases } from '../bbdc/helpers/command-cases.ts';
+import { createWorld } from '../bbdc/helpers/world.ts';
+import { type Checked, startPrism } from './prism-server.ts';
+
+const test = suite('bbdc against Prism (Bitbucket DC 9.4 OpenAPI document)');
+const commands = (await Promise.all(registry.map((e) => e.load()))).map((c) => c.name);
+
+type Run = { command: string; argv: string[]; code: number; crash?: string; requests: Checked[] };
+
+/** The argv of every server command: reads once and --json once; writes also as a dry-run. */
+function runs(): { command: string; argv: string[] }[] {
+  const out: { command: string; argv: string[] }[] = [];
+  for (const [command, argv] of Object.entries(safeCases)) {
+    out.push({ command, argv }, { command, argv: [...argv, '--json'] });
+  }
+  for (const [command, c] of Object.entries(mutatingCases)) {
+    const argv = Array.isArray(c) ? c : c.argv;
+    out.push(
+      { command, argv: [...argv, '--dry-run'] },
+      { command, argv },
+      { command, argv: [...argv, '--json'] },
+    );
+  }
+  return out;
+}
+
+/** A crash: bbdc's own failure (exit 1 and "unexpected" or kind internal), not the server saying no. */
+function crashOf(code: number, stdout: string, stderr: string): string | undefined {
+  if (code !== 1) return undefined;
+  if (stderr.includes('(unexpected;')) return stderr.trim().split('\n')[0];
+  try {
+    const error = JSON.parse(stdout).error;
+    if (error?.kind === 'internal') return `internal: ${error.message}`;
+  } catch {}
+  return undefined;
+}
+
+async function runAll(dynamic: boolean): Promise<Run[]> {
+  const prism = await startPrism({ dynamic, seed: '1', username: 'alice' });
+  const results: Run[] = [];
+  try {
+    for (const { command, argv } of runs()) {
+      const w = createWorld({
+        env: { BBDC_URL: prism.url, BBDC_TOKEN: 'contract-token', BBDC_PROJECT: 'PROJ', BBDC_REPO: 'api' },
+      });
+      const from = prism.checked.length;
+      const r = await w.run(argv);
+      w.dispose();
+      results.push({
+        command,
+        argv,
+        code: r.code,
+        crash: crashOf(r.code, r.stdout, r.stderr),
+        requests: prism.checked.slice(from),
+      });
+    }
+  } finally {
+    await prism.close();
+  }
+  return results;
+}
+
+function report(mode: string, results: Run[]) {
+  const requests = results.flatMap((r) => r.requests);
+  const violations = results.flatMap((r) =>
+    r.requests.flatMap((q) =>
+      q.violations.map((v) => `bbdc ${r.argv.join(' ')}: ${q.method} ${q.path}: ${v}`),
+    ),
+  );
+  const crashes = results.filter((r) => r.crash).map((r) => `bbdc ${r.argv.join(' ')}: ${r.crash}`);
+  const clean = new Set(
+    results.filter((r) => !r.crash && r.requests.every((q) => !q.violations.length)).map((r) => r.command),
+  );
+  const dirty = new Set(
+    results.filter((r) => r.crash || r.requests.some((q) => q.violations.length)).map((r) => r.command),
+  );
+  const names = new Set(results.map((r) => r.command));
+  console.log(
+    `prism contract (${mode}): ${names.size} commands, ${results.length} runs, ${requests.length} requests checked against the document; ` +
+      `${[...clean].filter((c) => !dirty.has(c)).length} commands clean, ${violations.length} request violations, ${crashes.length} crashes; ` +
+      `exit codes: ${JSON.stringify(results.reduce<Record<number, number>>((m, r) => ({ ...m, [r.code]: (m[r.code] ?? 0) + 1 }), {}))}`,
+  );
+  return { violations, crashes };
+}
+
+test('every command that talks to the server has a row (reads, writes), or is local or offline', () => {
+  const covered = new Set([
+    ...Object.keys(safeCases),
+    ...Object.keys(mutatingCases),
+    ...Object.keys(local),
+    ...Object.keys(offline),
+  ]);
+  assert.equal(
+    commands.filter((c) => !covered.has(c)),
+    [],
+    'add it to test/bbdc/helpers/command-cases.ts',
+  );
+});
+
+for (const dynamic of [false, true]) {
+  const mode = dynamic ? 'dynamic answers, seed 1' : 'static examples';
+  test(`${mode}: no request outside the document, no crash on a document-valid answer`, async () => {
+    const { violations, crashes } = report(mode, await runAll(dynamic));
+    assert.equal(violations, [], 'requests the 9.4 document does not allow');
+    assert.equal(crashes, [], 'crashes on answers the 9.4 document allows');
+  });
+}
+
+test.run();
