@@ -37,6 +37,9 @@ export type Checked = {
   status: number;
   violations: string[];
   unanswered?: string;
+  /** The request body bbdc sent and the answer it got, as text. */
+  sent: string;
+  answer: string;
 };
 
 /** A running Prism and its proxy. */
@@ -145,7 +148,14 @@ export async function startPrism(options: {
   const checked: Checked[] = [];
   const proxy: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://proxy');
-    const entry: Checked = { method: req.method ?? 'GET', path: url.pathname, status: 0, violations: [] };
+    const entry: Checked = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      status: 0,
+      violations: [],
+      sent: '',
+      answer: '',
+    };
     checked.push(entry);
     if (!url.pathname.startsWith('/rest/')) {
       entry.violations.push(`${entry.method} ${url.pathname} is outside the REST API`);
@@ -166,6 +176,7 @@ export async function startPrism(options: {
         answer.on('end', () => {
           const body = Buffer.concat(chunks).toString('utf8');
           entry.status = answer.statusCode ?? 0;
+          entry.answer = body;
           entry.violations.push(...verdict(entry.status, answer.headers, body));
           if (entry.status >= 500) entry.unanswered = body.slice(0, 200);
           const headers = { ...answer.headers, 'x-ausername': options.username };
@@ -178,6 +189,9 @@ export async function startPrism(options: {
     upstream.on('error', (e) => {
       entry.violations.push(`proxy: ${e.message}`);
       res.writeHead(502).end();
+    });
+    req.on('data', (c: Buffer) => {
+      entry.sent += c.toString('utf8');
     });
     req.pipe(upstream);
   });

@@ -133,4 +133,23 @@ for (const dynamic of [false, true]) {
   });
 }
 
+test('pr update --title alone sends the description Prism returned, byte for byte (static examples)', async () => {
+  const prism = await startPrism({ dynamic: false, username: 'alice' });
+  try {
+    const w = createWorld({ env: { BBDC_URL: prism.url, BBDC_TOKEN: 'contract-token' } });
+    const r = await w.run(['pr', 'update', '1', '--title', 'Better title', '-R', 'PROJ/api']);
+    w.dispose();
+    assert.is(r.code, 0, r.stderr);
+    const read = prism.checked.find((q) => q.method === 'GET' && q.path.endsWith('/pull-requests/1'))!;
+    const put = prism.checked.find((q) => q.method === 'PUT')!;
+    const description = JSON.parse(read.answer).description;
+    assert.type(description, 'string');
+    assert.ok(description.length > 0, 'the example pull request has a description');
+    assert.is(JSON.parse(put.sent).description, description);
+    assert.equal(put.violations, []);
+  } finally {
+    await prism.close();
+  }
+});
+
 test.run();
