@@ -8,6 +8,7 @@ import { createServer, request, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { allowedQuery } from '../fake-bitbucket/deviations.ts';
 import { loadOperations, matchOperation } from '../fake-bitbucket/openapi.ts';
 
 export const documentPath = join(
@@ -162,6 +163,13 @@ export async function startPrism(options: {
       res.writeHead(404).end();
       return;
     }
+    const restPath = url.pathname.slice('/rest'.length);
+    const op = matchOperation(operations, entry.method, restPath)?.op;
+    for (const q of new Set(url.searchParams.keys()))
+      if (op && !op.query.includes(q) && !allowedQuery(op.operationId).includes(q))
+        entry.violations.push(
+          `query parameter ${q} is not declared for ${op.operationId} (nor allowed by a deviation)`,
+        );
     const upstream = request(
       {
         host: '127.0.0.1',

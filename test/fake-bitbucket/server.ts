@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { allowedUndocumented } from './deviations.ts';
+import { allowedQuery, allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
 import { buildRoutes } from './routes/builds.ts';
@@ -130,6 +130,12 @@ export async function startFakeBitbucket(
     for (const q of match?.op.requiredQuery ?? []) {
       if (!url.searchParams.has(q))
         violations.push(`${method} ${url.pathname}: missing required query parameter ${q}`);
+    }
+    for (const q of new Set(url.searchParams.keys())) {
+      if (match && !match.op.query.includes(q) && !allowedQuery(operationId).includes(q))
+        violations.push(
+          `${method} ${url.pathname}: query parameter ${q} is not declared for ${operationId} (nor allowed by a deviation)`,
+        );
     }
     const failure = failures.find((f) => f.times > 0 && (!f.method || f.method === method));
     if (failure) {
