@@ -5,11 +5,13 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { allowedQuery, allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
-import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
+import { documentedPermissions } from './route-permissions.ts';
+import { bitbucketError, type RouteContext, type RouteResult, type RouteTable } from './route-types.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { bulkRoutes } from './routes/bulk.ts';
 import { coreRoutes } from './routes/core.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
+import { checkPermission } from './routes/lookup.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
@@ -173,7 +175,7 @@ export async function startFakeBitbucket(
         'com.atlassian.bitbucket.AuthorisationException',
       );
     }
-    return route.handle({
+    const ctx: RouteContext = {
       params: match?.params ?? {},
       query: url.searchParams,
       body,
@@ -181,7 +183,9 @@ export async function startFakeBitbucket(
       state,
       baseUrl,
       sshHost: options.sshHost ?? 'git.example.test:7999',
-    });
+    };
+    const refused = checkPermission(ctx, route.permission ?? documentedPermissions[operationId]);
+    return refused ?? route.handle(ctx);
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
