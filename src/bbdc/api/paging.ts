@@ -49,7 +49,11 @@ export async function collectPages<T>(
       start,
       limit: Math.min(maxPageSize, remaining),
     });
-    const got = page.values ?? [];
+    // A page is what the document promises, but an empty answer or a bare array is read rather than crashed on.
+    if (Array.isArray(page))
+      return { values: [...values, ...page.slice(0, remaining)], truncated: page.length > remaining };
+    if (!page || typeof page !== 'object') return { values, truncated: false };
+    const got = Array.isArray(page.values) ? page.values : [];
     values.push(...got.slice(0, remaining));
     const next = nextStart(page, start, path);
     if (next === undefined) return { values, truncated: got.length > remaining };
