@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isSea } from 'node:sea';
 import { RealmforgeError } from '../core/errors.ts';
 import { configDir } from './config/paths.ts';
 import type { Deps, GitRunner, Keyring } from './deps.ts';
@@ -86,6 +87,7 @@ export function defaultDeps(): Deps {
     readStdin: () => readAll(process.stdin),
     editText: (initial, fileName) => editText(initial, fileName, process.env),
     http: async (options) => (await import('./api/transport.ts')).createHttpTransport(options),
+    selfCommand: isSea() ? [process.execPath] : [process.execPath, process.argv[1]],
     selfUpdate: async () =>
       (await import('./update/environment.ts')).processSelfUpdateEnv({
         tufCacheDir: join(configDir(process.env, homedir()), 'sigstore-tuf'),

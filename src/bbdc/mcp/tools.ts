@@ -32,6 +32,8 @@ const notTools = [
   'repo clone',
   'auth logout',
   'auth server use',
+  'auth setup-git',
+  'auth git-credential',
   'auth alias ',
   'browse',
   'ai ',
