@@ -25,7 +25,10 @@ export type ArgSpec = { name: string; required: boolean; description: string };
 export type GlobalOptions = {
   json: boolean;
   dryRun: boolean;
+  /** Colour allowed: not --no-color, and NO_COLOR unset or empty (https://no-color.org), or FORCE_COLOR. */
   color: boolean;
+  /** FORCE_COLOR set (and not 0/false): colour even when stdout is not a terminal. */
+  forceColor: boolean;
   caFile?: string;
   insecureSkipVerify: boolean;
   requestTimeoutMs: number;

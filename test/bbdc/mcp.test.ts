@@ -55,7 +55,9 @@ test('ai mcp tools lists every unattended command as SAFE (read-only) or YOLO (m
     const t = tools.find((x) => x.command === e.name);
     if (!t) {
       assert.ok(
-        /^(auth (login|logout|server use|alias |setup-git|git-credential)|browse|(repo )?clone$|ai |completion |update$)/.test(e.name),
+        /^(auth (login|logout|server use|alias |setup-git|git-credential)|browse|(repo )?clone$|ai |completion |update$)/.test(
+          e.name,
+        ),
         `${e.name} is a tool`,
       );
       continue;

@@ -128,6 +128,7 @@ async function execute(
     stderr: deps.stderr,
     tty: deps.stdoutIsTTY,
     color: globals.color,
+    forceColor: globals.forceColor,
     columns: deps.columns,
     quiet: globals.json,
     scrub: logger.scrub,
