@@ -134,8 +134,9 @@ async function execute(
     scrub: logger.scrub,
   });
   // Loaded here, not at the top: help and usage errors never need the config, git or HTTP code.
-  const { buildCommandDeps } = await import('./context.ts');
-  const { deps: cd, dispose } = buildCommandDeps(deps, globals, logger, ui);
+  const { createCommandDeps } = await import('./context.ts');
+  const mutating = command.effect === 'mutating';
+  const { deps: cd, dispose } = await createCommandDeps(deps, globals, logger, ui, mutating);
   const print = (data: unknown, dryRun: boolean) => {
     const meta = { command: command.name, ...(dryRun ? { dryRun: true } : {}) };
     deps.stdout.write(`${logger.scrub(JSON.stringify(dataEnvelope(data, meta)))}\n`);

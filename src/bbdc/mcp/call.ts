@@ -1,5 +1,5 @@
 import { RealmforgeError, UsageError } from '../../core/errors.ts';
-import { buildCommandDeps } from '../cli/context.ts';
+import { createCommandDeps } from '../cli/context.ts';
 import type { GlobalOptions } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { errorEnvelope } from '../output/envelope.ts';
@@ -90,7 +90,7 @@ export async function callTool(
         );
       },
     };
-    const built = buildCommandDeps(deps, globals, logger, ui);
+    const built = await createCommandDeps(deps, globals, logger, ui, tool.command.effect === 'mutating');
     dispose = built.dispose;
     const explicit = globals.repo !== undefined || (deps.env.BBDC_PROJECT && deps.env.BBDC_REPO);
     const cd = {
