@@ -2,7 +2,8 @@ import type { Transport, TransportOptions } from './api/transport-types.ts';
 import type { SelfUpdateEnv } from './update/environment.ts';
 
 /** Somewhere text goes: the process's stdout/stderr or a test's buffer. */
-export type Writer = { write(text: string): unknown };
+/** Where output goes; `once('drain')` (a stream's) lets long output wait instead of piling up in memory. */
+export type Writer = { write(text: string): unknown; once?(event: 'drain', listener: () => void): unknown };
 
 /** An OS credential store; `set` throws when no keyring service is running. */
 export interface Keyring {

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.ts';
 import { dataEnvelope, errorEnvelope } from '../output/envelope.ts';
 import { createLogger } from '../output/logger.ts';
 import { printPlan } from '../output/plan.ts';
+import { bufferedWriter, materialize, writeJson } from '../output/stream-json.ts';
 import { createUi } from '../output/ui.ts';
 import { type RegistryEntry, registry } from '../registry.ts';
 import { readVersion } from '../version.ts';
@@ -137,9 +138,17 @@ async function execute(
   const { createCommandDeps } = await import('./context.ts');
   const mutating = command.effect === 'mutating';
   const { deps: cd, dispose } = await createCommandDeps(deps, globals, logger, ui, mutating);
-  const print = (data: unknown, dryRun: boolean) => {
+  const print = async (data: unknown, dryRun: boolean) => {
     const meta = { command: command.name, ...(dryRun ? { dryRun: true } : {}) };
-    deps.stdout.write(`${logger.scrub(JSON.stringify(dataEnvelope(data, meta)))}\n`);
+    // Streamed: a list still being fetched (LazyList) is written item by item, never held whole.
+    const out = bufferedWriter(deps.stdout, logger.scrub);
+    try {
+      await writeJson(dataEnvelope(data, meta), out.write);
+    } finally {
+      // A failure while streaming leaves the line cut; the error envelope then follows on its own line.
+      await out.write('\n');
+      await out.flush();
+    }
   };
   try {
     const options = command.parse(parsed as never);
@@ -151,13 +160,13 @@ async function execute(
         );
       }
       const plan = await command.plan(options, cd);
-      if (globals.json) print(plan, true);
+      if (globals.json) await print(plan, true);
       else printPlan(plan, ui);
       return 0;
     }
     const data = await command.run(options, cd);
-    if (globals.json) print(data, false);
-    else command.human(data as never, ui);
+    if (globals.json) await print(data, false);
+    else command.human((await materialize(data)) as never, ui);
     return command.exitCode?.(data as never) ?? 0;
   } catch (error) {
     if (error instanceof RealmforgeError) error.message = logger.scrub(error.message);

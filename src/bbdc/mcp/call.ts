@@ -4,6 +4,7 @@ import type { GlobalOptions } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { errorEnvelope } from '../output/envelope.ts';
 import { createLogger } from '../output/logger.ts';
+import { materialize } from '../output/stream-json.ts';
 import { createUi } from '../output/ui.ts';
 import type { McpTool } from './tools.ts';
 
@@ -107,7 +108,7 @@ export async function callTool(
       if (!tool.command.plan) throw new UsageError(`${tool.name} has no dry-run plan`);
       data = await tool.command.plan(options, cd);
     } else {
-      data = await tool.command.run(options, cd);
+      data = await materialize(await tool.command.run(options, cd));
     }
     return { content: [{ type: 'text', text: bounded(logger.scrub(JSON.stringify(data))) }] };
   } catch (error) {

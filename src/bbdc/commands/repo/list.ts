@@ -1,9 +1,10 @@
 import type { RepoListOutput } from '../../../../generated/types/cli/output/repo-list.ts';
-import { collectPages } from '../../api/paging.ts';
+import { streamPages } from '../../api/paging.ts';
 import { type RestRepository, toRepository } from '../../api/repositories.ts';
 import { pagingFlags, parsePaging } from '../../cli/paging-flags.ts';
 import { defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
+import { lazyList } from '../../output/stream-json.ts';
 
 export { positiveInt } from '../../cli/paging-flags.ts';
 
@@ -39,8 +40,27 @@ export const command = defineCommand<Options, RepoListOutput>({
     const path = o.project
       ? `/rest/api/latest/projects/${encodeURIComponent(o.project)}/repos`
       : '/rest/api/latest/repos';
-    const { values, truncated } = await collectPages<RestRepository>(client, path, {}, o.limit, o.start);
-    return { repositories: values.map(toRepository), count: values.length, truncated };
+    let count = 0;
+    let truncated = false;
+    const pages = streamPages<RestRepository>(client, path, {}, o.limit, o.start, (t) => {
+      truncated = t;
+    });
+    async function* repositories() {
+      for await (const repo of pages) {
+        count++;
+        yield toRepository(repo);
+      }
+    }
+    // Printed as the pages arrive; count and truncated are read after the list, when they are known.
+    return {
+      repositories: await lazyList(repositories()),
+      get count() {
+        return count;
+      },
+      get truncated() {
+        return truncated;
+      },
+    };
   },
   human(d, ui) {
     if (!d.repositories.length) ui.notice('No repositories found.');
