@@ -29,7 +29,8 @@ const notSentCodes = new Set([
 // process.getBuiltinModule, not `import`: an ES module import of node:http builds a facade that reads every export,
 // and node:http's WebSocket export loads Node's bundled undici (15 ms of CPU) for nothing.
 const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('node:http');
-const { Agent: HttpsAgent, request: httpsRequest } = process.getBuiltinModule('node:https');
+// node:https (TLS, the CA store) is loaded by the first https:// request only: it costs about 8 MB of memory.
+const https = () => process.getBuiltinModule('node:https');
 const proxyNames = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 
 /** The proxy variables of an environment (both spellings, as curl and git read them); undefined when none is set. */
@@ -57,12 +58,14 @@ export function createHttpTransport(options: TransportOptions): Transport & {
     );
   }
   const http = new HttpAgent({ keepAlive: true, ...(proxyEnv && { proxyEnv }) } as object);
-  const https = new HttpsAgent({
-    keepAlive: true,
-    ca: options.ca,
-    rejectUnauthorized: !options.insecure,
-    ...(proxyEnv && { proxyEnv }),
-  } as object);
+  let tlsAgent: import('node:https').Agent | undefined;
+  const httpsAgent = () =>
+    (tlsAgent ??= new (https().Agent)({
+      keepAlive: true,
+      ca: options.ca,
+      rejectUnauthorized: !options.insecure,
+      ...(proxyEnv && { proxyEnv }),
+    } as object));
 
   const exchange = (req: HttpRequest): Promise<Raw> =>
     new Promise((resolve, reject) => {
@@ -86,7 +89,7 @@ export function createHttpTransport(options: TransportOptions): Transport & {
           ),
         );
       };
-      const r = (tls ? httpsRequest : httpRequest)(
+      const r = (tls ? https().request : httpRequest)(
         url,
         {
           method: req.method,
@@ -95,7 +98,7 @@ export function createHttpTransport(options: TransportOptions): Transport & {
             req.body === undefined
               ? req.headers
               : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
-          agent: tls ? https : http,
+          agent: tls ? httpsAgent() : http,
           timeout: options.timeoutMs,
         },
         (res) => {
@@ -133,7 +136,7 @@ export function createHttpTransport(options: TransportOptions): Transport & {
     },
     async close() {
       http.destroy();
-      https.destroy();
+      tlsAgent?.destroy();
     },
   };
 }
