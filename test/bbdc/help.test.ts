@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -20,6 +21,19 @@ test('the generated command manifest is the registry as it is now (else: npm run
     'generated/bbdc/commands.json is stale: npm run generate',
   );
   assert.is(commandInfos.length, (await loadAll()).length);
+});
+
+test('bin/bbdc.js prints the generated --help, the same text the CLI renders, with the version', async () => {
+  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+  const w = createWorld();
+  const rendered = (await w.run(['--help'])).stdout;
+  w.dispose();
+  for (const argv of [['--help'], ['-h'], []]) {
+    const res = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), ...argv], { encoding: 'utf8' });
+    assert.is(res.status, 0);
+    assert.is(res.stdout, rendered, argv.join(' '));
+  }
+  assert.match(rendered, `bbdc ${version}: work with Bitbucket`);
 });
 
 test('every top-level command word has a help section (this lists the ones that do not)', () => {

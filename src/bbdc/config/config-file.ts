@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, type Node, parseDocument, stringify } from 'yaml';
 import type { BbdcConfig } from '../../../generated/types/cli/config.ts';
-import validate from '../../../generated/validators/config.js';
+import validate from '../../../generated/validators/config.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { formatSchemaErrors } from '../../core/schema-errors.ts';
 import { writePrivateFile } from './private-file.ts';
