@@ -1,5 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { BitbucketClient } from '../../src/bbdc/api/client.ts';
+import { streamPages } from '../../src/bbdc/api/paging.ts';
 import { lazyList, materialize, writeJson } from '../../src/bbdc/output/stream-json.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
@@ -58,6 +60,28 @@ test('the first item is awaited up front, so a failing first request fails befor
     () => assert.unreachable('should fail'),
     (e: Error) => assert.is(e.message, '401 from the first page'),
   );
+});
+
+test('streamPages stops at a page that does not advance instead of asking for it forever', async () => {
+  const asked: number[] = [];
+  const client = {
+    get: async (_path: string, query: { start: number }) => {
+      asked.push(query.start);
+      return {
+        values: [query.start],
+        size: 1,
+        limit: 1,
+        start: query.start,
+        isLastPage: false,
+        nextPageStart: 0,
+      };
+    },
+  } as unknown as BitbucketClient;
+  let truncated: boolean | undefined;
+  const got: number[] = [];
+  for await (const v of streamPages<number>(client, '/x', {}, undefined, 0, (t) => (truncated = t)))
+    got.push(v);
+  assert.equal([got, asked, truncated], [[0], [0], false]);
 });
 
 test('repo list --json writes repositories while later pages are still to be fetched', async () => {

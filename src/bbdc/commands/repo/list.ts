@@ -1,10 +1,9 @@
 import type { RepoListOutput } from '../../../../generated/types/cli/output/repo-list.ts';
-import { streamPages } from '../../api/paging.ts';
+import { pagedOutput } from '../../api/paged-list.ts';
 import { type RestRepository, toRepository } from '../../api/repositories.ts';
 import { pagingFlags, parsePaging } from '../../cli/paging-flags.ts';
 import { defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
-import { lazyList } from '../../output/stream-json.ts';
 
 export { positiveInt } from '../../cli/paging-flags.ts';
 
@@ -40,27 +39,12 @@ export const command = defineCommand<Options, RepoListOutput>({
     const path = o.project
       ? `/rest/api/latest/projects/${encodeURIComponent(o.project)}/repos`
       : '/rest/api/latest/repos';
-    let count = 0;
-    let truncated = false;
-    const pages = streamPages<RestRepository>(client, path, {}, o.limit, o.start, (t) => {
-      truncated = t;
-    });
-    async function* repositories() {
-      for await (const repo of pages) {
-        count++;
-        yield toRepository(repo);
-      }
-    }
-    // Printed as the pages arrive; count and truncated are read after the list, when they are known.
-    return {
-      repositories: await lazyList(repositories()),
-      get count() {
-        return count;
-      },
-      get truncated() {
-        return truncated;
-      },
-    };
+    // Printed as the pages arrive (--json); count and truncated are known once the list is written.
+    return pagedOutput(
+      { client, path, limit: o.limit, start: o.start },
+      'repositories',
+      (r: RestRepository) => toRepository(r),
+    );
   },
   human(d, ui) {
     if (!d.repositories.length) ui.notice('No repositories found.');
