@@ -89,6 +89,14 @@ test('an unknown command, subcommand or flag says "did you mean" and exits 2', a
   const flag = await w.run(['pr', 'list', '--stat', 'OPEN', '-R', 'PROJ/api']);
   assert.is(flag.code, 2);
   assert.match(flag.stderr, 'unknown flag --stat for bbdc pr list; did you mean "--state"?');
+  const global = await w.run(['--jsn']);
+  assert.equal(
+    [global.code, global.stderr],
+    [2, 'error: unknown flag --jsn; did you mean "--json"?; run `bbdc --help`\n'],
+  );
+  const noCommand = await w.run(['--json']);
+  assert.is(noCommand.code, 2);
+  assert.equal(noCommand.json().error.message, 'no command given; run `bbdc --help` for the list');
   const nothing = await w.run(['zzzzzzzz']);
   assert.is(nothing.stderr, 'error: unknown command "zzzzzzzz"; run `bbdc --help` for the list\n');
   w.dispose();

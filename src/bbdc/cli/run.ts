@@ -1,5 +1,6 @@
 import { describeError, exitCodeOf, RealmforgeError, UsageError } from '../../core/errors.ts';
 import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.ts';
+import { flagToken } from '../completion/tree.ts';
 import type { Deps } from '../deps.ts';
 import { dataEnvelope, errorEnvelope } from '../output/envelope.ts';
 import { createLogger } from '../output/logger.ts';
@@ -67,10 +68,21 @@ export async function runCli(
         deps.stdout.write(`bbdc ${readVersion()}\n`);
         return 0;
       }
-      (wantsHelp || split.rest.length === 0 ? deps.stdout : deps.stderr).write(
-        `${topHelp(infos, readVersion())}\n`,
-      );
-      return wantsHelp || split.rest.length === 0 ? 0 : 2;
+      if (!wantsHelp && split.rest.length) {
+        // Flags but no command: name an unknown flag (with a suggestion), else say a command is missing.
+        const known = Object.entries(globalFlags).flatMap(([name, spec]) => [
+          flagToken(name, spec),
+          ...(spec.shortFlag ? [`-${spec.shortFlag}`] : []),
+        ]);
+        const flag = split.rest.find((t) => t.startsWith('-') && !known.includes(t.split('=')[0]));
+        throw new UsageError(
+          flag
+            ? `unknown flag ${flag}${didYouMean(flag.split('=')[0], known)}; run \`bbdc --help\``
+            : 'no command given; run `bbdc --help` for the list',
+        );
+      }
+      deps.stdout.write(`${topHelp(infos, readVersion())}\n`);
+      return 0;
     }
     if (split.group) {
       const depth = split.group.split(' ').length;
