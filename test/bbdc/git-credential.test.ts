@@ -12,6 +12,7 @@ import {
   parseCredentialRequest,
 } from '../../src/bbdc/clone/credential-protocol.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
+import { startConnectProxy } from './helpers/connect-proxy.ts';
 import { withFake } from './helpers/fake.ts';
 import { bareRepo, gitHttpBackend } from './helpers/git-remote.ts';
 import { createWorld, git } from './helpers/world.ts';
@@ -97,6 +98,22 @@ test('after auth setup-git, git fetch and git push work in a bbdc clone; the tok
     assert.not.match(readFileSync(file, 'utf8'), token, `${file} holds no token`);
   assert.match(readFileSync(join(w.dir, '.gitconfig'), 'utf8'), 'auth git-credential');
   w.dispose();
+});
+
+test('repo clone over HTTPS goes through the proxy the environment names (git reads the same variables)', async () => {
+  const proxy = await startConnectProxy();
+  const w = createWorld({ env: { BBDC_URL: fake.url, BBDC_TOKEN: token, http_proxy: proxy.url } });
+  try {
+    const r = await w.run(['repo', 'clone', 'PROJ/api', 'via-proxy', '--https']);
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.ok(
+      proxy.seen.some((s) => s.startsWith(`GET ${fake.url}/scm/proj/api.git/info/refs`)),
+      proxy.seen.join('\n'),
+    );
+  } finally {
+    w.dispose();
+    await proxy.close();
+  }
 });
 
 test('git-credential answers nothing for other hosts, ignores store and erase, and --json never shows the secret', async () => {
