@@ -7,7 +7,6 @@ import { type RegistryEntry, registry } from '../registry.ts';
 import { readVersion } from '../version.ts';
 import { splitCommand } from './argv.ts';
 import { type CommandInfo, describeCommand } from './command-info.ts';
-import { execute } from './execute.ts';
 import { globalFlags, resolveGlobals } from './global-flags.ts';
 import { commandHelp, groupHelp, topHelp } from './help.ts';
 import { commandInfos } from './manifest.ts';
@@ -115,6 +114,7 @@ export async function runCli(
     const parsed = parseFlags(flagArgs, { ...globalFlags, ...command.flags }, command.args, command.name);
     globals = resolveGlobals(parsed.flags, deps.env);
     const passthrough = dashes < 0 ? [] : split.rest.slice(dashes + 1);
+    const { execute } = await import('./execute.ts');
     return await execute(command, { ...parsed, passthrough }, globals, deps);
   } catch (error) {
     return fail(error);
