@@ -102,6 +102,11 @@ const added: Record<string, 'SAFE' | 'YOLO'> = {
   'insights annotation add': 'YOLO',
   'insights annotation set': 'YOLO',
   'insights annotation delete': 'YOLO',
+  'deployment create': 'YOLO',
+  'deployment get': 'SAFE',
+  'deployment delete': 'YOLO',
+  'build status stats': 'SAFE',
+  'build status delete': 'YOLO',
 };
 
 test('ai mcp tools lists the daily-loop reads as SAFE and its writes as YOLO', async () => {

@@ -11,6 +11,7 @@ import { buildRoutes } from './routes/builds.ts';
 import { bulkRoutes } from './routes/bulk.ts';
 import { contentRoutes } from './routes/content.ts';
 import { coreRoutes } from './routes/core.ts';
+import { deploymentRoutes } from './routes/deployments.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
@@ -60,6 +61,7 @@ const defaultRoutes: RouteTable = {
   ...contentRoutes,
   ...buildStatsRoutes,
   ...insightsRoutes,
+  ...deploymentRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {

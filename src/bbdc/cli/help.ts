@@ -1,4 +1,4 @@
-import type { CommandDefinition, FlagSpec } from '../command.ts';
+import { argUsage, type CommandDefinition, type FlagSpec } from '../command.ts';
 import { groups } from '../registry.ts';
 import { globalFlags } from './global-flags.ts';
 
@@ -62,7 +62,7 @@ export function groupHelp(group: string, commands: AnyCommand[]): string {
 
 /** `bbdc <command> --help`: usage, arguments, flags, effect and output schema. */
 export function commandHelp(command: AnyCommand): string {
-  const args = command.args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+  const args = command.args.map(argUsage).join(' ');
   const width = Math.max(0, ...command.args.map((a) => a.name.length));
   const lines = [
     `bbdc ${command.name}: ${command.summary}`,
