@@ -107,6 +107,15 @@ const added: Record<string, 'SAFE' | 'YOLO'> = {
   'deployment delete': 'YOLO',
   'build status stats': 'SAFE',
   'build status delete': 'YOLO',
+  'ssh-key list': 'SAFE',
+  'ssh-key add': 'YOLO',
+  'ssh-key remove': 'YOLO',
+  'repo ssh-key list': 'SAFE',
+  'repo ssh-key add': 'YOLO',
+  'repo ssh-key remove': 'YOLO',
+  'project ssh-key list': 'SAFE',
+  'project ssh-key add': 'YOLO',
+  'project ssh-key remove': 'YOLO',
 };
 
 test('ai mcp tools lists the daily-loop reads as SAFE and its writes as YOLO', async () => {

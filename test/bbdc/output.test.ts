@@ -262,6 +262,39 @@ const scenarios: [string, string[]][] = [
   ['commit prs', ['commit', 'prs', '04'.repeat(20), '-R', 'PROJ/api']],
   ['pr status', ['pr', 'status']],
   [
+    'ssh-key add',
+    ['ssh-key', 'add', '--key', 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHNjaGVtYS1jaGVjay1rZXk schema'],
+  ],
+  ['ssh-key list', ['ssh-key', 'list']],
+  ['ssh-key remove', ['ssh-key', 'remove', '1']],
+  [
+    'repo ssh-key add',
+    [
+      'repo',
+      'ssh-key',
+      'add',
+      '--key',
+      'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHNjaGVtYS1jaGVjay1rZXk schema',
+      '-R',
+      'PROJ/api',
+    ],
+  ],
+  ['repo ssh-key list', ['repo', 'ssh-key', 'list', '-R', 'PROJ/api']],
+  ['repo ssh-key remove', ['repo', 'ssh-key', 'remove', '2', '-R', 'PROJ/api']],
+  [
+    'project ssh-key add',
+    [
+      'project',
+      'ssh-key',
+      'add',
+      'PROJ',
+      '--key',
+      'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHNjaGVtYS1jaGVjay1rZXk schema',
+    ],
+  ],
+  ['project ssh-key list', ['project', 'ssh-key', 'list', 'PROJ']],
+  ['project ssh-key remove', ['project', 'ssh-key', 'remove', 'PROJ', '3']],
+  [
     'insights report set',
     [
       'insights',

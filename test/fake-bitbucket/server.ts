@@ -19,6 +19,7 @@ import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
 import { reviewLoopRoutes } from './routes/review-loop.ts';
+import { sshKeyRoutes } from './routes/ssh-keys.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
 
 /** A request the fake received, as tests inspect it. */
@@ -62,6 +63,7 @@ const defaultRoutes: RouteTable = {
   ...buildStatsRoutes,
   ...insightsRoutes,
   ...deploymentRoutes,
+  ...sshKeyRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
