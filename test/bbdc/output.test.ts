@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { registry } from '../../src/bbdc/registry.ts';
 import { readVersion } from '../../src/bbdc/version.ts';
 import { createAjv, formatSchemaErrors } from '../../src/core/schema.ts';
+import { keysState } from '../fake-bitbucket/keys-state.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
 import { bareRepo, fakeSsh } from './helpers/git-remote.ts';
@@ -86,6 +87,21 @@ test('piped: tab-separated rows, no header, no colour, nothing truncated', async
 const bulkDir = mkdtempSync(join(tmpdir(), 'bbdc-output-bulk-'));
 const policyFile = join(bulkDir, 'policy.yaml');
 const planFile = join(bulkDir, 'plan.json');
+const gpgFile = join(bulkDir, 'key.asc');
+writeFileSync(
+  gpgFile,
+  '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBGschema\n-----END PGP PUBLIC KEY BLOCK-----\n',
+);
+// Placeholders in scenario arguments: the fake's URL, the bulk operation id, the GPG key file and its id.
+const expand = (a: string, w: { configDir: string }) =>
+  a
+    .replace('{url}', fake.url)
+    .replace('{op}', () => readdirSync(join(w.configDir, 'bulk'))[0])
+    .replace('{gpg}', gpgFile)
+    .replace('{gpgid}', () => keysState(fake.state).gpg[0]?.id ?? 'none')
+    .replace(/\{ssh:([^}]+)\}/, (_, owner) =>
+      String(keysState(fake.state).ssh.find((k) => k.owner === owner)?.id),
+    );
 writeFileSync(
   policyFile,
   'apiVersion: bbdc.io/v1alpha1\nkind: BulkPolicy\nselector: {repositories: [PROJ/api]}\noperations: [{type: autoMerge}]\n',
@@ -261,12 +277,21 @@ const scenarios: [string, string[]][] = [
   ['pr merge-base', ['pr', 'merge-base', '2', '-R', 'PROJ/api']],
   ['commit prs', ['commit', 'prs', '04'.repeat(20), '-R', 'PROJ/api']],
   ['pr status', ['pr', 'status']],
+  ['auth token create', ['auth', 'token', 'create', 'schema', '--permissions', 'REPO_READ']],
+  ['auth token list', ['auth', 'token', 'list']],
+  ['auth token get', ['auth', 'token', 'get', '252973515001']],
+  ['auth token update', ['auth', 'token', 'update', '252973515001', '--name', 'schema-2']],
+  ['auth token revoke', ['auth', 'token', 'revoke', '252973515001']],
+  ['auth gpg-key add', ['auth', 'gpg-key', 'add', '--key-file', '{gpg}']],
+  ['auth gpg-key list', ['auth', 'gpg-key', 'list']],
+  ['auth gpg-key remove', ['auth', 'gpg-key', 'remove', '{gpgid}']],
+  ['auth gpg-key clear', ['auth', 'gpg-key', 'clear', '--yes']],
   [
     'ssh-key add',
     ['ssh-key', 'add', '--key', 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHNjaGVtYS1jaGVjay1rZXk schema'],
   ],
   ['ssh-key list', ['ssh-key', 'list']],
-  ['ssh-key remove', ['ssh-key', 'remove', '1']],
+  ['ssh-key remove', ['ssh-key', 'remove', '{ssh:alice}']],
   [
     'repo ssh-key add',
     [
@@ -280,7 +305,7 @@ const scenarios: [string, string[]][] = [
     ],
   ],
   ['repo ssh-key list', ['repo', 'ssh-key', 'list', '-R', 'PROJ/api']],
-  ['repo ssh-key remove', ['repo', 'ssh-key', 'remove', '2', '-R', 'PROJ/api']],
+  ['repo ssh-key remove', ['repo', 'ssh-key', 'remove', '{ssh:PROJ/api}', '-R', 'PROJ/api']],
   [
     'project ssh-key add',
     [
@@ -293,7 +318,7 @@ const scenarios: [string, string[]][] = [
     ],
   ],
   ['project ssh-key list', ['project', 'ssh-key', 'list', 'PROJ']],
-  ['project ssh-key remove', ['project', 'ssh-key', 'remove', 'PROJ', '3']],
+  ['project ssh-key remove', ['project', 'ssh-key', 'remove', 'PROJ', '{ssh:PROJ}']],
   [
     'insights report set',
     [
@@ -485,24 +510,13 @@ test("every command's --json output validates against its schema, inside a valid
     // Commands may share a schema (webhook list, project webhook list): compile each one once.
     const schema = load(join('output', `${command.outputSchema}.schema.json`));
     const validate = ajv.getSchema(schema.$id) ?? ajv.compile(schema);
-    const r = await w.run([
-      ...argv.map((a) =>
-        a.replace('{url}', fake.url).replace('{op}', () => readdirSync(join(w.configDir, 'bulk'))[0]),
-      ),
-      '--json',
-    ]);
+    const r = await w.run([...argv.map((a) => expand(a, w)), '--json']);
     assert.is(r.code, 0, `${name}: ${r.stdout}${r.stderr}`);
     const out = r.json() as { data: unknown };
     assert.ok(envelope(out), `${name} envelope: ${formatSchemaErrors(envelope.errors).join('; ')}`);
     assert.ok(validate(out.data), `${name} data: ${formatSchemaErrors(validate.errors).join('; ')}`);
     if (command.effect === 'mutating' && command.plan) {
-      const dry = await w.run([
-        ...argv.map((a) =>
-          a.replace('{url}', fake.url).replace('{op}', () => readdirSync(join(w.configDir, 'bulk'))[0]),
-        ),
-        '--json',
-        '--dry-run',
-      ]);
+      const dry = await w.run([...argv.map((a) => expand(a, w)), '--json', '--dry-run']);
       if (dry.code === 0)
         assert.ok(plan(dry.json().data), `${name} plan: ${formatSchemaErrors(plan.errors).join('; ')}`);
     }

@@ -6,12 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
+import { accessTokenRoutes } from './routes/access-tokens.ts';
 import { buildStatsRoutes } from './routes/build-stats.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { bulkRoutes } from './routes/bulk.ts';
 import { contentRoutes } from './routes/content.ts';
 import { coreRoutes } from './routes/core.ts';
 import { deploymentRoutes } from './routes/deployments.ts';
+import { gpgKeyRoutes } from './routes/gpg-keys.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
@@ -64,6 +66,8 @@ const defaultRoutes: RouteTable = {
   ...insightsRoutes,
   ...deploymentRoutes,
   ...sshKeyRoutes,
+  ...accessTokenRoutes,
+  ...gpgKeyRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
