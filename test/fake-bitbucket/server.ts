@@ -19,6 +19,7 @@ import { insightsRoutes } from './routes/insights.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
+import { rawDiffRoutes } from './routes/raw-diff.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
 import { reviewLoopRoutes } from './routes/review-loop.ts';
 import { sshKeyRoutes } from './routes/ssh-keys.ts';
@@ -68,6 +69,7 @@ const defaultRoutes: RouteTable = {
   ...sshKeyRoutes,
   ...accessTokenRoutes,
   ...gpgKeyRoutes,
+  ...rawDiffRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
