@@ -20,6 +20,7 @@ import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
 import { rawDiffRoutes } from './routes/raw-diff.ts';
+import { repoAdminRoutes } from './routes/repo-admin.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
 import { reviewLoopRoutes } from './routes/review-loop.ts';
 import { sshKeyRoutes } from './routes/ssh-keys.ts';
@@ -70,6 +71,7 @@ const defaultRoutes: RouteTable = {
   ...accessTokenRoutes,
   ...gpgKeyRoutes,
   ...rawDiffRoutes,
+  ...repoAdminRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
