@@ -83,9 +83,11 @@ export const registry: RegistryEntry[] = [
   entry('webhook update', () => import('./commands/webhook/update.ts')),
   entry('webhook delete', () => import('./commands/webhook/delete.ts')),
   entry('webhook test', () => import('./commands/webhook/test.ts')),
+  entry('webhook stats', () => import('./commands/webhook/stats.ts')),
   entry('project webhook list', () => import('./commands/project/webhook-list.ts')),
   entry('project webhook create', () => import('./commands/project/webhook-create.ts')),
   entry('project webhook delete', () => import('./commands/project/webhook-delete.ts')),
+  entry('project webhook stats', () => import('./commands/project/webhook-stats.ts')),
   // #10 automation: agent skill and shell completions.
   entry('bulk plan', () => import('./commands/bulk/plan.ts')),
   entry('bulk apply', () => import('./commands/bulk/apply.ts')),

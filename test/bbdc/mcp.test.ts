@@ -87,6 +87,8 @@ const added: Record<string, 'SAFE' | 'YOLO'> = {
   'pr review complete': 'YOLO',
   'pr review discard': 'YOLO',
   'pr jira': 'SAFE',
+  'webhook stats': 'SAFE',
+  'project webhook stats': 'SAFE',
   'pr watch': 'YOLO',
   'pr unwatch': 'YOLO',
   'pr merge-base': 'SAFE',

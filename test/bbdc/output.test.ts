@@ -211,6 +211,7 @@ const scenarios: [string, string[]][] = [
   ],
   ['webhook update', ['webhook', 'update', '1', '-R', 'PROJ/api', '--name', 'ci']],
   ['webhook test', ['webhook', 'test', '1', '-R', 'PROJ/api']],
+  ['webhook stats', ['webhook', 'stats', '1', '-R', 'PROJ/api']],
   ['webhook delete', ['webhook', 'delete', '500', '-R', 'PROJ/api']],
   ['project webhook list', ['project', 'webhook', 'list', 'PROJ']],
   [
@@ -228,6 +229,7 @@ const scenarios: [string, string[]][] = [
       'pr:opened',
     ],
   ],
+  ['project webhook stats', ['project', 'webhook', 'stats', 'PROJ', '501']],
   ['project webhook delete', ['project', 'webhook', 'delete', 'PROJ', '501']],
   ['bulk plan', ['bulk', 'plan', '-f', policyFile, '-o', planFile]],
   ['bulk apply', ['bulk', 'apply', '--from-plan', planFile]],

@@ -24,6 +24,7 @@ import { repoAdminRoutes } from './routes/repo-admin.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
 import { reviewLoopRoutes } from './routes/review-loop.ts';
 import { sshKeyRoutes } from './routes/ssh-keys.ts';
+import { webhookStatsRoutes } from './routes/webhook-stats.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
 
 /** A request the fake received, as tests inspect it. */
@@ -72,6 +73,7 @@ const defaultRoutes: RouteTable = {
   ...gpgKeyRoutes,
   ...rawDiffRoutes,
   ...repoAdminRoutes,
+  ...webhookStatsRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
