@@ -187,6 +187,10 @@ export const registry: RegistryEntry[] = [
   entry('build status stats', () => import('./commands/build/status-stats.ts')),
   entry('build status delete', () => import('./commands/build/status-delete.ts')),
   // #21 repository administration.
+  entry('repo comment list', () => import('./commands/repo/comment-list.ts')),
+  entry('repo comment create', () => import('./commands/repo/comment-create.ts')),
+  entry('repo comment update', () => import('./commands/repo/comment-update.ts')),
+  entry('repo comment delete', () => import('./commands/repo/comment-delete.ts')),
   entry('repo watch', () => import('./commands/repo/watch.ts')),
   entry('repo unwatch', () => import('./commands/repo/unwatch.ts')),
   entry('repo archive', () => import('./commands/repo/archive.ts')),
@@ -246,6 +250,7 @@ export const groups: Record<string, string> = {
   'auth token': 'HTTP access tokens of your account, a project or a repository',
   repo: 'Work with repositories',
   'repo label': 'Labels of a repository',
+  'repo comment': 'Comments on commits',
   'repo sync': 'Keep a fork in sync with its origin',
   'repo browse': "Read a repository's files at any ref without cloning: tree, file, raw, blame, history",
   project: 'Work with projects',

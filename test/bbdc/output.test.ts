@@ -148,6 +148,16 @@ const scenarios: [string, string[]][] = [
   ['commit list', ['commit', 'list', '-R', 'OPS/tools']],
   ['commit get', ['commit', 'get', 'master', '-R', 'OPS/tools']],
   ['commit compare', ['commit', 'compare', 'master', 'schema', '-R', 'OPS/tools']],
+  [
+    'repo comment create',
+    ['repo', 'comment', 'create', 'master', '--body', 'Schema check', '-R', 'OPS/tools'],
+  ],
+  ['repo comment list', ['repo', 'comment', 'list', 'master', '-R', 'OPS/tools']],
+  [
+    'repo comment update',
+    ['repo', 'comment', 'update', 'master', '500', '--body', 'Schema check 2', '-R', 'OPS/tools'],
+  ],
+  ['repo comment delete', ['repo', 'comment', 'delete', 'master', '500', '-R', 'OPS/tools']],
   ['ref list', ['ref', 'list', '-R', 'OPS/tools']],
   ['ref resolve', ['ref', 'resolve', 'master', '-R', 'OPS/tools']],
   ['diff refs', ['diff', 'refs', 'v1.0', 'master', '-R', 'OPS/tools']],

@@ -10,6 +10,7 @@ import { accessTokenRoutes } from './routes/access-tokens.ts';
 import { buildStatsRoutes } from './routes/build-stats.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { bulkRoutes } from './routes/bulk.ts';
+import { commitCommentRoutes } from './routes/commit-comments.ts';
 import { contentRoutes } from './routes/content.ts';
 import { coreRoutes } from './routes/core.ts';
 import { deploymentRoutes } from './routes/deployments.ts';
@@ -74,6 +75,7 @@ const defaultRoutes: RouteTable = {
   ...rawDiffRoutes,
   ...repoAdminRoutes,
   ...webhookStatsRoutes,
+  ...commitCommentRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
