@@ -99,6 +99,8 @@ const expand = (a: string, w: { configDir: string }) =>
     .replace('{op}', () => readdirSync(join(w.configDir, 'bulk'))[0])
     .replace('{gpg}', gpgFile)
     .replace('{gpgid}', () => keysState(fake.state).gpg[0]?.id ?? 'none')
+    .replace('{task:repo}', '1')
+    .replace('{task:project}', '2')
     .replace(/\{ssh:([^}]+)\}/, (_, owner) =>
       String(keysState(fake.state).ssh.find((k) => k.owner === owner)?.id),
     );
@@ -148,6 +150,20 @@ const scenarios: [string, string[]][] = [
   ['commit list', ['commit', 'list', '-R', 'OPS/tools']],
   ['commit get', ['commit', 'get', 'master', '-R', 'OPS/tools']],
   ['commit compare', ['commit', 'compare', 'master', 'schema', '-R', 'OPS/tools']],
+  ['repo default-task add', ['repo', 'default-task', 'add', '--description', 'Schema', '-R', 'PROJ/api']],
+  ['repo default-task list', ['repo', 'default-task', 'list', '-R', 'PROJ/api']],
+  [
+    'repo default-task update',
+    ['repo', 'default-task', 'update', '{task:repo}', '--description', 'Schema 2', '-R', 'PROJ/api'],
+  ],
+  ['repo default-task delete', ['repo', 'default-task', 'delete', '{task:repo}', '-R', 'PROJ/api']],
+  ['project default-task add', ['project', 'default-task', 'add', 'PROJ', '--description', 'Schema']],
+  ['project default-task list', ['project', 'default-task', 'list', 'PROJ']],
+  [
+    'project default-task update',
+    ['project', 'default-task', 'update', 'PROJ', '{task:project}', '--description', 'Schema 2'],
+  ],
+  ['project default-task delete', ['project', 'default-task', 'delete', 'PROJ', '{task:project}']],
   [
     'repo comment create',
     ['repo', 'comment', 'create', 'master', '--body', 'Schema check', '-R', 'OPS/tools'],

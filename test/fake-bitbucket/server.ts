@@ -13,6 +13,7 @@ import { bulkRoutes } from './routes/bulk.ts';
 import { commitCommentRoutes } from './routes/commit-comments.ts';
 import { contentRoutes } from './routes/content.ts';
 import { coreRoutes } from './routes/core.ts';
+import { defaultTaskRoutes } from './routes/default-tasks.ts';
 import { deploymentRoutes } from './routes/deployments.ts';
 import { gpgKeyRoutes } from './routes/gpg-keys.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
@@ -76,6 +77,7 @@ const defaultRoutes: RouteTable = {
   ...repoAdminRoutes,
   ...webhookStatsRoutes,
   ...commitCommentRoutes,
+  ...defaultTaskRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
