@@ -99,6 +99,8 @@ const expand = (a: string, w: { configDir: string }) =>
     .replace('{op}', () => readdirSync(join(w.configDir, 'bulk'))[0])
     .replace('{gpg}', gpgFile)
     .replace('{gpgid}', () => keysState(fake.state).gpg[0]?.id ?? 'none')
+    .replace('{restriction:branch}', '1')
+    .replace('{restriction:project}', '2')
     .replace('{task:repo}', '1')
     .replace('{task:project}', '2')
     .replace(/\{ssh:([^}]+)\}/, (_, owner) =>
@@ -143,6 +145,40 @@ const scenarios: [string, string[]][] = [
   ['branch default set', ['branch', 'default', 'set', 'schema', '-R', 'OPS/tools']],
   ['branch default get', ['branch', 'default', 'get', '-R', 'OPS/tools']],
   ['tag create', ['tag', 'create', 'schema', '-m', 'checked', '-R', 'OPS/tools']],
+  [
+    'branch restriction create',
+    ['branch', 'restriction', 'create', '--type', 'read-only', '--branch', 'main', '-R', 'PROJ/api'],
+  ],
+  ['branch restriction list', ['branch', 'restriction', 'list', '-R', 'PROJ/api']],
+  ['branch restriction get', ['branch', 'restriction', 'get', '{restriction:branch}', '-R', 'PROJ/api']],
+  [
+    'branch restriction delete',
+    ['branch', 'restriction', 'delete', '{restriction:branch}', '-R', 'PROJ/api'],
+  ],
+  [
+    'project branch-restriction create',
+    [
+      'project',
+      'branch-restriction',
+      'create',
+      'PROJ',
+      '--type',
+      'read-only',
+      '--branch',
+      'main',
+      '-R',
+      'PROJ/api',
+    ],
+  ],
+  ['project branch-restriction list', ['project', 'branch-restriction', 'list', 'PROJ', '-R', 'PROJ/api']],
+  [
+    'project branch-restriction get',
+    ['project', 'branch-restriction', 'get', 'PROJ', '{restriction:project}', '-R', 'PROJ/api'],
+  ],
+  [
+    'project branch-restriction delete',
+    ['project', 'branch-restriction', 'delete', 'PROJ', '{restriction:project}', '-R', 'PROJ/api'],
+  ],
   ['tag list', ['tag', 'list', '-R', 'OPS/tools']],
   ['tag view', ['tag', 'view', 'schema', '-R', 'OPS/tools']],
   ['tag delete', ['tag', 'delete', 'schema', '-R', 'OPS/tools']],

@@ -7,6 +7,7 @@ import { allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
 import { accessTokenRoutes } from './routes/access-tokens.ts';
+import { branchRestrictionRoutes } from './routes/branch-restrictions.ts';
 import { buildStatsRoutes } from './routes/build-stats.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { bulkRoutes } from './routes/bulk.ts';
@@ -78,6 +79,7 @@ const defaultRoutes: RouteTable = {
   ...webhookStatsRoutes,
   ...commitCommentRoutes,
   ...defaultTaskRoutes,
+  ...branchRestrictionRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
