@@ -4,6 +4,8 @@
 // are lists, role mappings need the role's id, and the list answers carry what Keycloak's carry (a client's
 // protocol mappers, a group's realm role names). Every call is recorded.
 import { randomUUID } from 'node:crypto';
+import { RealmforgeError } from '../../../src/core/errors.ts';
+import { realmFieldDefaults } from '../../../src/operator/compile/realm-representation.ts';
 import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
 
 type Obj = Record<string, any>;
@@ -11,20 +13,17 @@ type Realm = Obj & { roles: Obj[]; groups: Obj[]; clients: Obj[]; users: Obj[] }
 
 /** A realm as a fresh Keycloak has it (the fields the operator manages, at Keycloak's defaults). */
 function freshRealm(rep: Obj): Realm {
+  // Keycloak's defaults table (checked against the real Keycloak 25 and 26 by test/e2e/realm-defaults.test.ts);
+  // like Keycloak, a new realm's answer leaves out the fields that are unset.
+  const {
+    realm: _,
+    passwordPolicy: _p,
+    defaultLocale: _d,
+    eventsExpiration: _e,
+    ...defaults
+  } = realmFieldDefaults;
   return {
-    enabled: true,
-    registrationAllowed: false,
-    resetPasswordAllowed: false,
-    rememberMe: false,
-    verifyEmail: false,
-    loginWithEmailAllowed: true,
-    duplicateEmailsAllowed: false,
-    sslRequired: 'external',
-    accessTokenLifespan: 300,
-    accessCodeLifespan: 60,
-    ssoSessionIdleTimeout: 1800,
-    ssoSessionMaxLifespan: 36000,
-    offlineSessionIdleTimeout: 2592000,
+    ...copy(defaults),
     attributes: {},
     smtpServer: {},
     ...rep,
@@ -38,6 +37,18 @@ function freshRealm(rep: Obj): Realm {
     users: [],
   };
 }
+
+/** Keycloak refuses a policy string naming an unknown policy provider; the first unknown id, if any. */
+const policyIds = new Set(
+  'length maxLength digits upperCase lowerCase specialChars notUsername notEmail passwordHistory forceExpiredPasswordChange regexPattern hashAlgorithm hashIterations passwordBlacklist'.split(
+    ' ',
+  ),
+);
+const unknownPolicy = (text: string) =>
+  String(text)
+    .split(' and ')
+    .map((p) => p.trim().replace(/\(.*$/s, ''))
+    .find((id) => id && !policyIds.has(id));
 
 const dropEmpty = (attrs: Obj = {}) => Object.fromEntries(Object.entries(attrs).filter(([, v]) => v !== ''));
 const reply = <T>(status: number, body?: unknown, location?: string): AdminResponse<T> => ({
@@ -59,6 +70,8 @@ export function fakeKeycloakAdmin() {
     const parts = (rawPath ?? '').split('/').filter(Boolean).map(decodeURIComponent);
     if (!parts.length && method === 'POST') {
       if (realms.has(body.realm)) return reply(409, { errorMessage: 'Conflict detected' });
+      const unknown = body.passwordPolicy ? unknownPolicy(body.passwordPolicy) : undefined;
+      if (unknown) return reply(400, { error: `Invalid config for ${unknown}: Password policy not found` });
       const realm = freshRealm({ ...body, roles: undefined, groups: undefined });
       for (const role of body.roles?.realm ?? [])
         realm.roles.push({ attributes: {}, ...role, id: randomUUID() });
@@ -79,8 +92,16 @@ export function fakeKeycloakAdmin() {
           users: undefined,
         });
       if (method === 'DELETE') return reply(204, realms.delete(parts[0] ?? ''));
-      const { attributes, smtpServer, ...fields } = body;
+      const { attributes, smtpServer, browserSecurityHeaders, passwordPolicy, ...fields } = body;
+      if (passwordPolicy !== undefined) {
+        const unknown = unknownPolicy(passwordPolicy);
+        if (unknown) return reply(400, { error: `Invalid config for ${unknown}: Password policy not found` });
+        realm.passwordPolicy = passwordPolicy;
+      }
       Object.assign(realm, fields);
+      // Keycloak sets the headers given, one by one (they are realm attributes), and keeps the others.
+      if (browserSecurityHeaders)
+        realm.browserSecurityHeaders = { ...realm.browserSecurityHeaders, ...browserSecurityHeaders };
       if (attributes) realm.attributes = { ...realm.attributes, ...attributes };
       if (smtpServer) realm.smtpServer = smtpServer;
       return reply(204);
@@ -264,7 +285,14 @@ export function fakeKeycloakAdmin() {
     baseUrl: 'http://kc',
     async call<T>(_namespace: string, method: string, path: string, body?: unknown) {
       calls.push(`${method} ${path}`);
-      return route(method, path, copy(body)) as AdminResponse<T>;
+      const res = route(method, path, copy(body)) as AdminResponse<T>;
+      // As the real admin client: an answer other than success, 404 or 409 is thrown (400 is the spec's fault).
+      if (res.status < 400 || res.status === 404 || res.status === 409) return res;
+      const reason = (res.body as { error?: string; errorMessage?: string } | undefined) ?? {};
+      throw new RealmforgeError(
+        res.status === 400 ? 'validation' : 'internal',
+        `Keycloak ${method} ${path}: HTTP ${res.status} ${reason.errorMessage ?? reason.error ?? ''}`,
+      );
     },
   };
   return {

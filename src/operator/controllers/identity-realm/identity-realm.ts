@@ -102,7 +102,7 @@ export function identityRealmController(deps: KeycloakDeps) {
       if (!(error instanceof RealmforgeError)) throw error;
       const failed = error.kind === 'validation';
       const reason = failed
-        ? 'InvalidConfiguration'
+        ? ((error as { reason?: string }).reason ?? 'InvalidConfiguration')
         : error.kind === 'auth'
           ? 'KeycloakAuthFailed'
           : 'KeycloakUnavailable';

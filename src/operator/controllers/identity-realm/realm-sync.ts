@@ -10,10 +10,11 @@ import { compileRealm } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { attributeMarker, type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
 import { groupItem, groups } from '../../keycloak/collections/groups.ts';
-import { declaredBefore, planFields } from '../../keycloak/collections/managed-fields.ts';
+import { declaredBefore, fieldPaths, planFields } from '../../keycloak/collections/managed-fields.ts';
 import { realmFields } from '../../keycloak/collections/realm-fields.ts';
 import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
+import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
 
 /** What a sync did: the live realm's id and the writes it sent. */
 export type RealmSyncResult = { realmId?: string; writes: string[] };
@@ -80,7 +81,8 @@ export async function syncRealm(
           }
         : {}),
     };
-    const created = await admin.call(ns, 'POST', '', full);
+    const fields = [...fieldPaths(desired, realmFields).keys()];
+    const created = await refusedAsSpec('realm', fields, () => admin.call(ns, 'POST', '', full));
     if (created.status === 409) {
       throw new RealmforgeError(
         'conflict',
@@ -94,7 +96,7 @@ export async function syncRealm(
   const liveRealm = live.body as Item;
   const plan = planFields(desired, liveRealm, realmFields, declared);
   if (plan.drift.length) {
-    await admin.call(ns, 'PUT', `/${enc(name)}`, plan.body);
+    await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
     writes.push(`update realm (${plan.drift.join(', ')})`);
   }
   const before = (collection: string) => declaredBefore(liveRealm, realmFields, collection);

@@ -4,7 +4,7 @@
 // representation's top-level keys, and one level into the maps named (`attributes/pkce.code.challenge.method`).
 // A map entry is reset by sending it empty (Keycloak removes empty attributes); any other field by its default.
 import { RealmforgeError } from '../../../core/errors.ts';
-import { isSubset } from '../../runtime/desired-state.ts';
+import { canonicalJson, isSubset } from '../../runtime/desired-state.ts';
 import { ownerAttribute } from './collection.ts';
 
 /** The attribute holding the comma-separated list of fields the operator set last time. */
@@ -20,6 +20,8 @@ export type FieldRules = {
   readonly maps: readonly string[];
   /** Arrays compared as sets (order is Keycloak's). */
   readonly sets?: readonly string[];
+  /** Fields compared in a normal form (a policy string parsed), both sides passed through the function. */
+  readonly normalise?: Readonly<Record<string, (value: unknown) => unknown>>;
   /** Entries Keycloak never returns (a password): sent, but not compared here (see the hash of the secret). */
   readonly unreadable?: readonly string[];
   /** Where the field list is kept: the object's attribute map, and whether its values are lists. */
@@ -65,7 +67,11 @@ export function recordedFields(live: Obj | undefined, rules: FieldRules): string
 
 const sortedSet = (v: unknown) => (Array.isArray(v) ? [...v].map(String).sort() : v);
 
-function same(path: string, want: unknown, have: unknown, rules: FieldRules): boolean {
+function same(path: string, want: unknown, live: unknown, rules: FieldRules): boolean {
+  // Keycloak leaves some fields out of its answer while they hold its default (eventsExpiration).
+  const have = live === undefined || live === null ? rules.defaults[path] : live;
+  const normal = rules.normalise?.[path];
+  if (normal) return canonicalJson(normal(want)) === canonicalJson(normal(have));
   if (rules.sets?.includes(path)) return isSubset(sortedSet(want), sortedSet(have ?? []));
   // An empty string and an absent value are the same to Keycloak (it drops empty attributes and names).
   if (want === '' && (have === undefined || have === null)) return true;
