@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { walkFiles } from '../src/core/walk-files.ts';
+import { generateCrdReference } from './crd-reference.ts';
 import { generateTypes } from './generate.ts';
 import { synthChartCrds, synthInstall } from './synth-install.ts';
 
@@ -13,6 +14,7 @@ export const generators: Generator[] = [
   { dir: 'generated/types', command: 'npm run generate', write: generateTypes },
   { dir: 'dist-manifests', command: 'npm run synth:install', write: synthInstall },
   { dir: 'chart/realmforge-operator/crds', command: 'npm run synth:install', write: synthChartCrds },
+  { dir: 'docs/reference', command: 'npm run generate', write: generateCrdReference },
 ];
 
 const files = (dir: string): string[] =>

@@ -5,10 +5,10 @@
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
 import {
+  authenticationPolicyDefaults,
+  authenticationPolicyFields,
   authenticationPolicySets,
   compileAuthenticationPolicies,
-  otpPolicyDefaults,
-  webAuthnPolicyDefaults,
 } from './realm/authentication-policies.ts';
 import {
   compileGeneral,
@@ -46,11 +46,17 @@ export const realmFieldDefaults: Fields = {
   ...tokenDefaults,
   ...securityDefensesDefaults,
   ...passwordPolicyDefaults,
-  ...otpPolicyDefaults,
-  ...webAuthnPolicyDefaults,
+  ...authenticationPolicyDefaults,
   ...localizationDefaults,
   ...eventsDefaults,
 };
+
+/** Realm fields Keycloak resets when an update leaves them out: every update carries their live value. */
+export const realmCarriedFields = [
+  ...authenticationPolicyFields,
+  'oauth2DeviceCodeLifespan',
+  'oauth2DevicePollingInterval',
+];
 
 /** Realm fields that are lists compared as sets. */
 export const realmSetFields = [...authenticationPolicySets, ...localizationEventsSets];

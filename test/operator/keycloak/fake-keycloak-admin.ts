@@ -98,6 +98,11 @@ export function fakeKeycloakAdmin() {
         if (unknown) return reply(400, { error: `Invalid config for ${unknown}: Password policy not found` });
         realm.passwordPolicy = passwordPolicy;
       }
+      // Keycloak applies the OTP policy only with its type, and resets the device-grant settings left out.
+      if (fields.otpPolicyType === undefined)
+        for (const k of Object.keys(fields)) if (k.startsWith('otpPolicy')) delete fields[k];
+      fields.oauth2DeviceCodeLifespan ??= 600;
+      fields.oauth2DevicePollingInterval ??= 5;
       Object.assign(realm, fields);
       // Keycloak sets the headers given, one by one (they are realm attributes), and keeps the others.
       if (browserSecurityHeaders)

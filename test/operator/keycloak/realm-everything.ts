@@ -8,7 +8,8 @@ export const everyRealmField: Omit<IdentityRealm['spec'], 'serverRef'> = {
   themes: { login: 'base', account: 'base', admin: 'base', email: 'base' },
   login: {
     registrationAllowed: true,
-    registrationEmailAsUsername: true,
+    // With duplicate emails allowed, email as username must stay off (Keycloak ignores it; the CRD refuses it).
+    registrationEmailAsUsername: false,
     editUsernameAllowed: true,
     resetPasswordAllowed: true,
     rememberMe: true,

@@ -97,6 +97,25 @@ test('removing every section returns every field to what a new realm has', async
   assert.equal((await syncRealm(kc.admin, resource({}), {})).writes, [], 'steady after the reset');
 });
 
+test('an update carries the policies Keycloak would reset when left out; a hand-set one stays', async () => {
+  const kc = fakeKeycloakAdmin();
+  await syncRealm(kc.admin, resource({ otpPolicy: { digits: 8 } }), {});
+  const live = kc.realms.get('all');
+  assert.equal([live?.otpPolicyDigits, live?.otpPolicyType], [8, 'totp'], 'the policy is sent whole');
+  // Settings the spec does not manage, set by hand (Keycloak rebuilds them from every update).
+  Object.assign(live ?? {}, { oauth2DeviceCodeLifespan: 900, webAuthnPolicyRpEntityName: 'by-hand' });
+  await syncRealm(kc.admin, resource({ otpPolicy: { digits: 8 }, tokens: { accessTokenLifespan: 60 } }), {});
+  assert.equal(
+    [
+      live?.accessTokenLifespan,
+      live?.oauth2DeviceCodeLifespan,
+      live?.webAuthnPolicyRpEntityName,
+      live?.otpPolicyDigits,
+    ],
+    [60, 900, 'by-hand', 8],
+  );
+});
+
 test("a setting Keycloak refuses is InvalidSpec naming the fields and Keycloak's error; nothing else changes", async () => {
   const kc = fakeKeycloakAdmin();
   await syncRealm(kc.admin, resource({ passwordPolicy: { length: 8 } }), {});

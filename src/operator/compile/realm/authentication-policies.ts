@@ -1,8 +1,11 @@
 // OTP, WebAuthn and WebAuthn Passwordless (passkeys) policies: flat otpPolicy*, webAuthnPolicy* and
-// webAuthnPolicyPasswordless* fields in Keycloak, one object each in the spec.
+// webAuthnPolicyPasswordless* fields in Keycloak, one object each in the spec. Keycloak rebuilds a policy whole
+// from an update (OTP only when otpPolicyType is present; a field left out at its default), so a policy the spec
+// sets is sent complete, its fields over Keycloak's defaults, and updates that do not set a policy carry its live
+// fields (FieldRules.carry).
 import { type Fields, prefixed, type RealmSpec } from './section.ts';
 
-export const otpPolicyDefaults: Fields = {
+const otpDefaults: Fields = {
   otpPolicyType: 'totp',
   otpPolicyAlgorithm: 'HmacSHA1',
   otpPolicyDigits: 6,
@@ -12,32 +15,42 @@ export const otpPolicyDefaults: Fields = {
   otpPolicyCodeReusable: false,
 };
 
-const webAuthnDefaults = (prefix: string, userVerification: string, residentKey: string): Fields => ({
+const webAuthnDefaults = (prefix: string, userVerification: string): Fields => ({
   [`${prefix}RpEntityName`]: 'keycloak',
   [`${prefix}SignatureAlgorithms`]: ['ES256', 'RS256'],
   [`${prefix}RpId`]: '',
   [`${prefix}AttestationConveyancePreference`]: 'not specified',
   [`${prefix}AuthenticatorAttachment`]: 'not specified',
-  [`${prefix}RequireResidentKey`]: residentKey,
+  [`${prefix}RequireResidentKey`]: 'not specified',
   [`${prefix}UserVerificationRequirement`]: userVerification,
   [`${prefix}CreateTimeout`]: 0,
   [`${prefix}AvoidSameAuthenticatorRegister`]: false,
   [`${prefix}AcceptableAaguids`]: [],
   [`${prefix}ExtraOrigins`]: [],
 });
+const twoFactorDefaults = webAuthnDefaults('webAuthnPolicy', 'not specified');
+const passwordlessDefaults = webAuthnDefaults('webAuthnPolicyPasswordless', 'required');
 
-export const webAuthnPolicyDefaults: Fields = {
-  ...webAuthnDefaults('webAuthnPolicy', 'not specified', 'not specified'),
-  ...webAuthnDefaults('webAuthnPolicyPasswordless', 'required', 'Yes'),
+export const authenticationPolicyDefaults: Fields = {
+  ...otpDefaults,
+  ...twoFactorDefaults,
+  ...passwordlessDefaults,
 };
 
+/** Every policy field: carried by updates that do not set them. */
+export const authenticationPolicyFields = Object.keys(authenticationPolicyDefaults);
+
 /** The list-valued policy fields, compared as sets. */
-export const authenticationPolicySets = Object.keys(webAuthnPolicyDefaults).filter((k) =>
-  Array.isArray(webAuthnPolicyDefaults[k]),
+export const authenticationPolicySets = authenticationPolicyFields.filter((k) =>
+  Array.isArray(authenticationPolicyDefaults[k]),
 );
 
+/** A whole policy: the spec's fields over Keycloak's defaults, or nothing when the spec sets none. */
+const whole = (defaults: Fields, fields: Fields): Fields =>
+  Object.keys(fields).length ? { ...defaults, ...fields } : {};
+
 export const compileAuthenticationPolicies = (spec: RealmSpec): Fields => ({
-  ...prefixed('otpPolicy', spec.otpPolicy),
-  ...prefixed('webAuthnPolicy', spec.webAuthnPolicy),
-  ...prefixed('webAuthnPolicyPasswordless', spec.webAuthnPasswordlessPolicy),
+  ...whole(otpDefaults, prefixed('otpPolicy', spec.otpPolicy)),
+  ...whole(twoFactorDefaults, prefixed('webAuthnPolicy', spec.webAuthnPolicy)),
+  ...whole(passwordlessDefaults, prefixed('webAuthnPolicyPasswordless', spec.webAuthnPasswordlessPolicy)),
 });

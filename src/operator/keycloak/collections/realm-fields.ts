@@ -3,7 +3,11 @@
 // back to what a new realm has; the password policy is compared parsed, not as a string.
 
 import { parsePasswordPolicy } from '../../compile/realm/password-policy.ts';
-import { realmFieldDefaults, realmSetFields } from '../../compile/realm-representation.ts';
+import {
+  realmCarriedFields,
+  realmFieldDefaults,
+  realmSetFields,
+} from '../../compile/realm-representation.ts';
 import type { FieldRules } from './managed-fields.ts';
 
 export const realmFields: FieldRules = {
@@ -11,6 +15,7 @@ export const realmFields: FieldRules = {
   defaults: realmFieldDefaults,
   maps: ['attributes', 'smtpServer'],
   sets: realmSetFields,
+  carry: realmCarriedFields,
   normalise: { passwordPolicy: parsePasswordPolicy },
   unreadable: ['smtpServer/password'],
   attributes: { map: 'attributes', listValues: false },

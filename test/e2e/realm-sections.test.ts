@@ -1,0 +1,195 @@
+// The realm sections against the real Keycloak (26 by default, 25 with REALMFORGE_KEYCLOAK=25), through the realm
+// sync the operator runs, with the operator's own admin client: the defaults table equals what a bare realm has;
+// every section reads back equal, a hand edit is reverted, removing the sections resets them, a steady resync
+// writes nothing; and the settings do what they say (a weak password refused, brute force locks a user, a login
+// recorded as an event). The operator's drift interval itself is proved by operator-realms.test.ts.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
+import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
+import { syncRealm } from '../../src/operator/controllers/identity-realm/realm-sync.ts';
+import { type AdminClient, createAdminClient } from '../../src/operator/keycloak/admin-client.ts';
+import { planFields, sameField } from '../../src/operator/keycloak/collections/managed-fields.ts';
+import { realmFields } from '../../src/operator/keycloak/collections/realm-fields.ts';
+import { createRateLimiter, type RateLimiter } from '../../src/operator/keycloak/rate-limits.ts';
+import { systemClock } from '../../src/operator/runtime/clock.ts';
+import { everyRealmField } from '../operator/keycloak/realm-everything.ts';
+
+let env: TestEnv;
+let admin: AdminClient;
+let limiter: RateLimiter;
+let writes = 0;
+
+const resource = (name: string, spec: Partial<IdentityRealm['spec']>): IdentityRealm => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityRealm',
+  metadata: { name, namespace: 'e2e' },
+  spec: { serverRef: { name: 'kc' }, ...spec },
+});
+const get = async (path: string) => (await admin.call<Record<string, any>>('e2e', 'GET', path)).body;
+
+test.before(async () => {
+  env = await testEnv();
+  const kc = env.state.keycloak;
+  if (!kc) throw new Error('the environment has no Keycloak');
+  limiter = createRateLimiter(
+    { global: { tps: 100, burst: 200 }, namespace: { tps: 100, burst: 200 } },
+    { waited: () => {}, queued: () => {} },
+  );
+  admin = createAdminClient(
+    kc.httpUrl,
+    { username: kc.adminUsername, password: kc.adminPassword },
+    {
+      http: (url, init) => fetch(url, init),
+      limiter,
+      clock: systemClock,
+      random: Math.random,
+      count: (_ns, method) => {
+        if (method !== 'GET') writes++;
+      },
+      countToken: () => writes--,
+      canWrite: () => true,
+    },
+  );
+});
+test.after(async () => {
+  for (const realm of ['bare', 'everything', 'behaviour'])
+    await admin?.call('e2e', 'DELETE', `/${realm}`).catch(() => {});
+  await limiter?.stop();
+  await env?.cleanup();
+});
+
+test("the defaults table is Keycloak's: a bare realm has every default the operator resets to", async () => {
+  await syncRealm(admin, resource('bare', {}), {});
+  const live = await get('/bare');
+  const wrong: string[] = [];
+  for (const [field, value] of Object.entries(realmFields.defaults)) {
+    if (value === undefined || sameField(field, value, live[field], realmFields)) continue;
+    wrong.push(`${field}: table ${JSON.stringify(value)}, Keycloak ${JSON.stringify(live[field])}`);
+  }
+  assert.equal(wrong, [], `Keycloak ${env.state.keycloak?.version} disagrees:\n${wrong.join('\n')}`);
+});
+
+test('every section applied reads back equal; a steady resync writes nothing', async () => {
+  const everything = resource('everything', everyRealmField);
+  assert.equal((await syncRealm(admin, everything, {})).writes, ['create realm']);
+  const live = await get('/everything');
+  const { drift } = planFields(compileRealm(everything) as Record<string, unknown>, live, realmFields);
+  assert.equal(drift, [], 'every compiled field reads back equal');
+  writes = 0;
+  assert.equal((await syncRealm(admin, everything, {})).writes, []);
+  assert.is(writes, 0, 'no write reached Keycloak');
+});
+
+test('a hand edit is reverted by the next sync', async () => {
+  const everything = resource('everything', everyRealmField);
+  // As the admin console does: the whole realm read, changed and sent back.
+  const live = await get('/everything');
+  await admin.call('e2e', 'PUT', '/everything', {
+    ...live,
+    passwordPolicy: 'length(4)',
+    failureFactor: 100,
+    otpPolicyDigits: 6,
+    browserSecurityHeaders: { ...live.browserSecurityHeaders, xFrameOptions: 'SAMEORIGIN' },
+    webAuthnPolicyPasswordlessSignatureAlgorithms: ['RS256'],
+    eventsListeners: ['jboss-logging'],
+  });
+  const result = await syncRealm(admin, everything, {});
+  assert.equal(result.writes.length, 1, result.writes.join('; '));
+  for (const field of [
+    'passwordPolicy',
+    'failureFactor',
+    'otpPolicyDigits',
+    'browserSecurityHeaders',
+    'webAuthnPolicyPasswordlessSignatureAlgorithms',
+    'eventsListeners',
+  ])
+    assert.ok(result.writes[0]?.includes(field), `${field} in ${result.writes[0]}`);
+  const after = await get('/everything');
+  assert.equal(
+    [after.failureFactor, after.otpPolicyDigits, after.browserSecurityHeaders.xFrameOptions],
+    [3, 8, 'DENY'],
+  );
+  assert.match(after.passwordPolicy, /length\(12\)/);
+  assert.equal((await syncRealm(admin, everything, {})).writes, [], 'steady again');
+});
+
+test('removing every section resets every field to what a bare realm has', async () => {
+  const result = await syncRealm(admin, resource('everything', {}), {});
+  assert.is(result.writes.length, 1, result.writes.join('; '));
+  const [reset, bare] = [await get('/everything'), await get('/bare')];
+  const differs = Object.keys(realmFields.defaults).filter((field) => {
+    if (field === 'realm') return false;
+    const norm = realmFields.normalise?.[field] ?? ((v: unknown) => v);
+    const set = (v: unknown) => (Array.isArray(v) ? [...v].sort() : v);
+    const empty = (v: unknown) => (v === undefined || v === null ? realmFields.defaults[field] : v);
+    return JSON.stringify(set(norm(empty(reset[field])))) !== JSON.stringify(set(norm(empty(bare[field]))));
+  });
+  assert.equal(
+    differs.map((f) => `${f}: ${JSON.stringify(reset[f])} vs ${JSON.stringify(bare[f])}`),
+    [],
+  );
+  assert.is(reset.attributes?.['team.owner'] ?? '', '', 'the free-form attribute is emptied');
+  writes = 0;
+  assert.equal((await syncRealm(admin, resource('everything', {}), {})).writes, []);
+  assert.is(writes, 0);
+});
+
+const behaviour = resource('behaviour', {
+  login: { sslRequired: 'none' },
+  passwordPolicy: { length: 12, digits: 1 },
+  securityDefenses: {
+    bruteForceDetection: { failureFactor: 2, waitIncrementSeconds: 600, maxFailureWaitSeconds: 900 },
+  },
+  events: { eventsEnabled: true, enabledEventTypes: ['LOGIN', 'LOGIN_ERROR'] },
+});
+
+async function passwordGrant(password: string) {
+  const res = await fetch(`${env.state.keycloak?.httpUrl}/realms/behaviour/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username: 'ann', password }),
+  });
+  return res.status;
+}
+
+test('the settings act: a weak password refused, a login recorded, brute force locks the user', async () => {
+  await syncRealm(admin, behaviour, {});
+  const user = {
+    username: 'ann',
+    enabled: true,
+    email: 'ann@example.test',
+    firstName: 'Ann',
+    lastName: 'Lee',
+  };
+  const weak = await admin
+    .call('e2e', 'POST', '/behaviour/users', {
+      ...user,
+      credentials: [{ type: 'password', value: 'short1' }],
+    })
+    .then(
+      (r) => `HTTP ${r.status}`,
+      (e: Error) => e.message,
+    );
+  assert.match(weak, /HTTP 400.*(invalidPasswordMinLength|length)/i, 'the policy refuses a short password');
+  const strong = 'correct-horse-battery-9';
+  const created = await admin.call('e2e', 'POST', '/behaviour/users', {
+    ...user,
+    credentials: [{ type: 'password', value: strong, temporary: false }],
+  });
+  assert.is(created.status, 201);
+  assert.is(await passwordGrant(strong), 200, 'the right password logs in');
+  const events = (await get('/behaviour/events?type=LOGIN')) as unknown as { type: string }[];
+  assert.ok(
+    events.some((e) => e.type === 'LOGIN'),
+    'the login was recorded as an event',
+  );
+  for (const attempt of ['wrong-1', 'wrong-2'])
+    assert.ok((await passwordGrant(attempt)) >= 400, 'a wrong password is refused');
+  const id = ((await get('/behaviour/users?username=ann&exact=true')) as unknown as { id: string }[])[0]?.id;
+  const lock = await get(`/behaviour/attack-detection/brute-force/users/${id}`);
+  assert.is(lock.disabled, true, `locked after two failures: ${JSON.stringify(lock)}`);
+  assert.ok((await passwordGrant(strong)) >= 400, 'even the right password is refused while locked');
+});
+
+test.run();
