@@ -54,7 +54,7 @@ test.before(async () => {
   );
 });
 test.after(async () => {
-  for (const realm of ['bare', 'everything', 'behaviour'])
+  for (const realm of ['bare', 'everything', 'behaviour', 'scopes'])
     await admin?.call('e2e', 'DELETE', `/${realm}`).catch(() => {});
   await limiter?.stop();
   await env?.cleanup();
@@ -68,6 +68,7 @@ test("the defaults table is Keycloak's: a bare realm has every default the opera
     if (value === undefined || sameField(field, value, live[field], realmFields)) continue;
     wrong.push(`${field}: table ${JSON.stringify(value)}, Keycloak ${JSON.stringify(live[field])}`);
   }
+  if (wrong.length) console.error(`defaults table vs Keycloak:\n${wrong.join('\n')}`);
   assert.equal(wrong, [], `Keycloak ${env.state.keycloak?.version} disagrees:\n${wrong.join('\n')}`);
 });
 
@@ -190,6 +191,71 @@ test('the settings act: a weak password refused, a login recorded, brute force l
   const lock = await get(`/behaviour/attack-detection/brute-force/users/${id}`);
   assert.is(lock.disabled, true, `locked after two failures: ${JSON.stringify(lock)}`);
   assert.ok((await passwordGrant(strong)) >= 400, 'even the right password is refused while locked');
+});
+
+const scopesFull = resource('scopes', {
+  clientScopes: [
+    {
+      name: 'orders',
+      description: 'Order API',
+      attributes: { 'include.in.token.scope': 'true', 'consent.screen.text': 'Your orders' },
+      protocolMappers: [
+        {
+          name: 'aud',
+          protocolMapper: 'oidc-audience-mapper',
+          config: { 'included.custom.audience': 'orders' },
+        },
+      ],
+    },
+    { name: 'billing' },
+  ],
+  realmDefaultClientScopes: { default: ['orders'], optional: ['billing'] },
+});
+const linkNames = async (kind: string) =>
+  ((await get(`/scopes/default-${kind}-client-scopes`)) as unknown as { name: string }[]).map((s) => s.name);
+
+test('client scopes: created with mappers and realm links, steady, hand edit reverted, pruned', async () => {
+  await syncRealm(admin, scopesFull, {});
+  let scopes = (await get('/scopes/client-scopes')) as unknown as Record<string, any>[];
+  const orders = scopes.find((s) => s.name === 'orders');
+  assert.equal(
+    orders?.protocolMappers?.map((m: { name: string }) => m.name),
+    ['aud'],
+  );
+  assert.ok((await linkNames('default')).includes('orders'));
+  assert.ok((await linkNames('optional')).includes('billing'));
+  writes = 0;
+  assert.equal((await syncRealm(admin, scopesFull, {})).writes, [], 'steady');
+  assert.is(writes, 0);
+  await admin.call('e2e', 'PUT', `/scopes/client-scopes/${orders?.id}`, {
+    ...orders,
+    description: 'by hand',
+  });
+  assert.equal((await syncRealm(admin, scopesFull, {})).writes, ['update client scope orders']);
+  const trimmed = resource('scopes', {
+    clientScopes: [{ name: 'orders', attributes: { 'include.in.token.scope': 'true' } }],
+  });
+  const result = await syncRealm(admin, trimmed, {});
+  for (const w of [
+    'delete client scope billing',
+    'delete protocol mapper aud',
+    'remove realm default client scope orders',
+  ])
+    assert.ok(result.writes.includes(w), `${w} in ${result.writes.join('; ')}`);
+  writes = 0;
+  assert.equal(
+    (await syncRealm(admin, trimmed, {})).writes,
+    [],
+    'steady after pruning (the emptied attribute too)',
+  );
+  assert.is(writes, 0);
+  await syncRealm(admin, resource('scopes', {}), {});
+  scopes = (await get('/scopes/client-scopes')) as unknown as Record<string, any>[];
+  assert.not.ok(scopes.some((s) => s.name === 'orders'));
+  assert.ok(
+    scopes.some((s) => s.name === 'profile'),
+    "Keycloak's scopes stay",
+  );
 });
 
 test.run();

@@ -315,6 +315,53 @@ export interface IdentityRealmSpec {
     [k: string]: string;
   };
   /**
+   * Realm-level client scopes the operator creates and owns; built-in scopes are never changed.
+   *
+   * @maxItems 128
+   */
+  clientScopes?: {
+    name: string;
+    description?: string;
+    protocol?: 'openid-connect' | 'saml';
+    /**
+     * For example include.in.token.scope, display.on.consent.screen, consent.screen.text.
+     */
+    attributes?: {
+      [k: string]: string;
+    };
+    /**
+     * @maxItems 64
+     */
+    protocolMappers?: {
+      name: string;
+      /**
+       * For example oidc-audience-mapper.
+       */
+      protocolMapper: string;
+      protocol?: 'openid-connect' | 'saml';
+      config?: {
+        [k: string]: string;
+      };
+    }[];
+  }[];
+  /**
+   * Client scopes every new client gets (Keycloak's realm default and optional client scopes), by name: declared ones or Keycloak's own (profile, email, ...). Links the spec never named stay; a name removed from these lists is unlinked, even a built-in one.
+   */
+  realmDefaultClientScopes?: {
+    /**
+     * Assigned as default scopes.
+     *
+     * @maxItems 64
+     */
+    default?: string[];
+    /**
+     * Assigned as optional scopes.
+     *
+     * @maxItems 64
+     */
+    optional?: string[];
+  };
+  /**
    * Delete removes the object from Keycloak when the resource is deleted; Retain leaves it.
    */
   deletionPolicy?: 'Delete' | 'Retain';

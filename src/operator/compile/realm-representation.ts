@@ -10,6 +10,7 @@ import {
   authenticationPolicySets,
   compileAuthenticationPolicies,
 } from './realm/authentication-policies.ts';
+import { scopeLinkAttributes } from './realm/client-scopes.ts';
 import {
   compileGeneral,
   compileLogin,
@@ -61,6 +62,12 @@ export const realmCarriedFields = [
 /** Realm fields that are lists compared as sets. */
 export const realmSetFields = [...authenticationPolicySets, ...localizationEventsSets];
 
+/** Free-form attributes and the operator's scope-link ledgers (realm attributes too). */
+function attributes(spec: IdentityRealm['spec']): Fields {
+  const all = { ...spec.attributes, ...scopeLinkAttributes(spec) };
+  return Object.keys(all).length ? { attributes: all } : {};
+}
+
 export function compileRealm(realm: IdentityRealm, inputs: RealmInputs = {}): RealmRepresentation {
   const { spec } = realm;
   return {
@@ -73,7 +80,7 @@ export function compileRealm(realm: IdentityRealm, inputs: RealmInputs = {}): Re
     ...compileAuthenticationPolicies(spec),
     ...compileLocalization(spec),
     ...compileEvents(spec),
-    ...(spec.attributes && Object.keys(spec.attributes).length ? { attributes: { ...spec.attributes } } : {}),
+    ...attributes(spec),
     ...compileSmtp(spec, inputs.smtpPassword),
   };
 }

@@ -9,7 +9,20 @@ import { realmFieldDefaults } from '../../../src/operator/compile/realm-represen
 import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
 
 type Obj = Record<string, any>;
-type Realm = Obj & { roles: Obj[]; groups: Obj[]; clients: Obj[]; users: Obj[] };
+type Realm = Obj & {
+  roles: Obj[];
+  groups: Obj[];
+  clients: Obj[];
+  users: Obj[];
+  clientScopes: Obj[];
+  scopeLinks: { default: string[]; optional: string[] };
+};
+
+/** Keycloak's built-in client scopes of a new realm, and which of them are realm default or optional. */
+const builtInScopes = {
+  default: ['acr', 'basic', 'email', 'profile', 'role_list', 'roles', 'web-origins'],
+  optional: ['address', 'microprofile-jwt', 'offline_access', 'phone'],
+};
 
 /** A realm as a fresh Keycloak has it (the fields the operator manages, at Keycloak's defaults). */
 function freshRealm(rep: Obj): Realm {
@@ -35,6 +48,14 @@ function freshRealm(rep: Obj): Realm {
     groups: [],
     clients: [],
     users: [],
+    clientScopes: [...builtInScopes.default, ...builtInScopes.optional].map((name) => ({
+      id: randomUUID(),
+      name,
+      protocol: name === 'role_list' ? 'saml' : 'openid-connect',
+      attributes: { 'include.in.token.scope': 'true' },
+      protocolMappers: [],
+    })),
+    scopeLinks: { default: [], optional: [] },
   };
 }
 
@@ -76,6 +97,10 @@ export function fakeKeycloakAdmin() {
       for (const role of body.roles?.realm ?? [])
         realm.roles.push({ attributes: {}, ...role, id: randomUUID() });
       for (const g of body.groups ?? []) realm.groups.push({ attributes: {}, ...g, id: randomUUID() });
+      for (const kind of ['default', 'optional'] as const)
+        realm.scopeLinks[kind] = realm.clientScopes
+          .filter((c) => builtInScopes[kind].includes(c.name))
+          .map((c) => c.id);
       realms.set(body.realm, realm);
       return reply(201);
     }
@@ -90,6 +115,8 @@ export function fakeKeycloakAdmin() {
           groups: undefined,
           clients: undefined,
           users: undefined,
+          clientScopes: undefined,
+          scopeLinks: undefined,
         });
       if (method === 'DELETE') return reply(204, realms.delete(parts[0] ?? ''));
       const { attributes, smtpServer, browserSecurityHeaders, passwordPolicy, ...fields } = body;
@@ -109,6 +136,27 @@ export function fakeKeycloakAdmin() {
         realm.browserSecurityHeaders = { ...realm.browserSecurityHeaders, ...browserSecurityHeaders };
       if (attributes) realm.attributes = { ...realm.attributes, ...attributes };
       if (smtpServer) realm.smtpServer = smtpServer;
+      return reply(204);
+    }
+    if (col === 'client-scopes') return clientScopeRoute(realm, method, id, sub, rest, body, parts[0] ?? '');
+    if (col === 'default-default-client-scopes' || col === 'default-optional-client-scopes') {
+      const kind = col === 'default-default-client-scopes' ? 'default' : 'optional';
+      const links = realm.scopeLinks[kind];
+      if (method === 'GET')
+        return reply(
+          200,
+          links
+            .map((lid) => realm.clientScopes.find((c) => c.id === lid))
+            .map((c) => ({ id: c?.id, name: c?.name })),
+        );
+      if (!realm.clientScopes.some((c) => c.id === id))
+        return reply(404, { error: 'Client scope not found' });
+      if (method === 'PUT') {
+        // Keycloak links a scope as default or optional, never both: linking moves it.
+        const other = kind === 'default' ? 'optional' : 'default';
+        realm.scopeLinks[other] = realm.scopeLinks[other].filter((x) => x !== id);
+        if (!links.includes(String(id))) links.push(String(id));
+      } else realm.scopeLinks[kind] = links.filter((x) => x !== id);
       return reply(204);
     }
     if (col === 'roles' && !id) {
@@ -266,6 +314,60 @@ export function fakeKeycloakAdmin() {
       return mappings({ ...realm, roles: target.roles }, user.clientRoles, target.id, method, body);
     }
     return reply(404, { error: `no route for ${method} ${path}` });
+  }
+
+  /** Client scopes: attributes are strings (a list is a 400, as Keycloak's JSON mapping refuses it); an update
+   * sets the attributes given and keeps the others; mappers live under the scope. */
+  function clientScopeRoute(
+    realm: Realm,
+    method: string,
+    id: any,
+    sub: any,
+    rest: string[],
+    body: any,
+    r: string,
+  ) {
+    const badAttribute = (attrs: Obj = {}) => Object.values(attrs).some((v) => typeof v !== 'string');
+    if (!id) {
+      if (method === 'GET') return reply(200, copy(realm.clientScopes));
+      if (realm.clientScopes.some((c) => c.name === body.name))
+        return reply(409, { errorMessage: `Client Scope ${body.name} already exists` });
+      if (badAttribute(body.attributes)) return reply(400, { error: 'Cannot deserialize attributes' });
+      const sid = randomUUID();
+      realm.clientScopes.push({ attributes: {}, protocolMappers: [], ...body, id: sid });
+      return reply(201, undefined, `http://kc/admin/realms/${r}/client-scopes/${sid}`);
+    }
+    const scope = realm.clientScopes.find((c) => c.id === id);
+    if (!scope) return reply(404, { error: 'Could not find client scope' });
+    if (!sub) {
+      if (method === 'DELETE') {
+        realm.clientScopes = realm.clientScopes.filter((c) => c !== scope);
+        for (const kind of ['default', 'optional'] as const)
+          realm.scopeLinks[kind] = realm.scopeLinks[kind].filter((x) => x !== id);
+        return reply(204);
+      }
+      if (badAttribute(body.attributes)) return reply(400, { error: 'Cannot deserialize attributes' });
+      Object.assign(scope, {
+        name: body.name,
+        description: body.description,
+        protocol: body.protocol,
+        attributes: { ...scope.attributes, ...body.attributes },
+      });
+      return reply(204);
+    }
+    if (sub !== 'protocol-mappers') return reply(404);
+    if (method === 'GET') return reply(200, copy(scope.protocolMappers));
+    if (method === 'POST') {
+      if (scope.protocolMappers.some((m: Obj) => m.name === body.name))
+        return reply(409, { errorMessage: 'Protocol mapper exists with same name' });
+      scope.protocolMappers.push({ ...body, id: randomUUID() });
+      return reply(201);
+    }
+    const mapper = scope.protocolMappers.find((m: Obj) => m.id === rest[1]);
+    if (!mapper) return reply(404);
+    if (method === 'DELETE') scope.protocolMappers = scope.protocolMappers.filter((m: Obj) => m !== mapper);
+    else Object.assign(mapper, { ...body, id: mapper.id });
+    return reply(204);
   }
 
   /** A role-mapping endpoint on holder[field] (role names): GET lists roles, POST/DELETE take roles with ids. */

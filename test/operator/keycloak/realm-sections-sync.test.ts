@@ -20,7 +20,17 @@ const everything = resource(everyRealmField);
 
 /** The fields a user compares: the realm without ids, sub-collections and the operator's bookkeeping. */
 function settings(live: Record<string, unknown> | undefined): Record<string, unknown> {
-  const { id: _i, roles: _r, groups: _g, clients: _c, users: _u, attributes, ...rest } = live ?? {};
+  const {
+    id: _i,
+    roles: _r,
+    groups: _g,
+    clients: _c,
+    users: _u,
+    clientScopes: _s,
+    scopeLinks: _l,
+    attributes,
+    ...rest
+  } = live ?? {};
   const attrs = { ...(attributes as Record<string, unknown>) };
   delete attrs['realmforge.dev/managed-fields'];
   return { ...rest, attributes: Object.fromEntries(Object.entries(attrs).filter(([, v]) => v !== '')) };

@@ -15,6 +15,7 @@ import { realmFields } from '../../keycloak/collections/realm-fields.ts';
 import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
+import { syncClientScopes } from './client-scopes-sync.ts';
 
 /** What a sync did: the live realm's id and the writes it sent. */
 export type RealmSyncResult = { realmId?: string; writes: string[] };
@@ -26,7 +27,11 @@ export const realmOwnerOf = (realm: IdentityRealm) => `${realm.metadata.namespac
 
 /** The collections the spec declares items of (recorded so that emptying one later still prunes it). */
 const declaredCollections = (spec: IdentityRealm['spec']) =>
-  [spec.roles?.length ? 'roles' : '', spec.groups?.length ? 'groups' : ''].filter(Boolean);
+  [
+    spec.roles?.length ? 'roles' : '',
+    spec.groups?.length ? 'groups' : '',
+    spec.clientScopes?.length ? 'clientScopes' : '',
+  ].filter(Boolean);
 
 async function syncGroupRoles(
   admin: AdminClient,
@@ -91,6 +96,19 @@ export async function syncRealm(
     }
     writes.push('create realm');
     const after = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
+    const scopes = realm.spec.clientScopes?.length || realm.spec.realmDefaultClientScopes;
+    if (scopes)
+      writes.push(
+        ...(await syncClientScopes(
+          admin,
+          ns,
+          name,
+          realm.spec,
+          realmOwnerOf(realm),
+          after.body as Item,
+          false,
+        )),
+      );
     return { realmId: after.body?.id, writes };
   }
   const liveRealm = live.body as Item;
@@ -114,5 +132,16 @@ export async function syncRealm(
       live: (await admin.call<Item[]>(ns, 'GET', groups(name).listPath)).body ?? [],
     };
   await syncGroupRoles(admin, ns, name, realm.spec, groupResult.live, writes);
+  writes.push(
+    ...(await syncClientScopes(
+      admin,
+      ns,
+      name,
+      realm.spec,
+      realmOwnerOf(realm),
+      liveRealm,
+      before('clientScopes'),
+    )),
+  );
   return { realmId: live.body?.id, writes };
 }
