@@ -50,6 +50,10 @@ test.before(async () => {
       },
       countToken: () => writes--,
       canWrite: () => true,
+      // A slow machine: long answers are waited for, and a retry's wait keeps the process alive (the system
+      // clock's timers do not).
+      timeoutMs: 60_000,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     },
   );
 });

@@ -324,7 +324,7 @@ export interface IdentityRealmSpec {
     description?: string;
     protocol?: 'openid-connect' | 'saml';
     /**
-     * For example include.in.token.scope, display.on.consent.screen, consent.screen.text.
+     * For example include.in.token.scope, display.on.consent.screen, consent.screen.text (realmforge.dev/ keys are the operator's).
      */
     attributes?: {
       [k: string]: string;
