@@ -49,12 +49,12 @@ export async function grantSecretAccess(env: TestEnv, namespace: string): Promis
   } as never);
 }
 
-/** A kubeconfig that authenticates with a fresh token of the operator's ServiceAccount. */
-export async function operatorKubeconfig(env: TestEnv): Promise<string> {
+/** A kubeconfig that authenticates with a fresh token of the operator's ServiceAccount, valid `seconds`. */
+export async function operatorKubeconfig(env: TestEnv, seconds = 7200): Promise<string> {
   const res = await env.request(
     'POST',
     `/api/v1/namespaces/${operatorNamespace}/serviceaccounts/${operatorAccount}/token`,
-    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 7200 } },
+    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: seconds } },
   );
   if (res.status !== 201) throw new Error(`minting a token: ${res.status} ${JSON.stringify(res.body)}`);
   const cluster = env.kubeconfig.getCurrentCluster();

@@ -313,6 +313,52 @@ test('a foreign Secret in the way is a SecretConflict; deleting it recovers on t
   assert.is(secret.data?.['client-secret'], undefined, 'a bearer-only client has no secret');
 });
 
+test('what specs stop declaring is taken back within a drift interval; a role made by hand is untouched', async () => {
+  const pruned = (spec: Record<string, unknown>) =>
+    realm('pruned', { clientAuthorizationGrants: [team], ...spec }) as never;
+  const pk = (spec: Record<string, unknown>) =>
+    client(team, 'pk', { realmRef: { name: 'pruned', namespace: ns }, ...spec }) as never;
+  await env.apply(
+    pruned({
+      tokens: { accessTokenLifespan: 120 },
+      roles: [{ name: 'keep' }, { name: 'drop' }],
+      groups: [{ name: 'staff', realmRoles: ['keep', 'drop'] }],
+    }),
+  );
+  await waitStatus(env, 'identityrealms', ns, 'pruned', 60_000, (s) => s.phase === 'Ready', 'to be Ready');
+  await env.apply(
+    pk({
+      pkce: 'S256',
+      protocolMappers: [
+        { name: 'aud', protocolMapper: 'oidc-audience-mapper', config: { 'included.client.audience': 'pk' } },
+      ],
+    }),
+  );
+  await waitStatus(env, 'identityclients', team, 'pk', 60_000, (s) => s.phase === 'Ready', 'to be Ready');
+  assert.is((await admin('GET', '/pruned')).accessTokenLifespan, 120);
+  await admin('POST', '/pruned/roles', { name: 'by-hand' });
+  await env.apply(pruned({ roles: [{ name: 'keep' }], groups: [{ name: 'staff', realmRoles: ['keep'] }] }));
+  await env.apply(pk({}));
+  await eventually('the removed settings and items to be taken back', 30_000, async () => {
+    const r = await admin('GET', '/pruned');
+    const roles = ((await admin('GET', '/pruned/roles')) as { name: string }[]).map((x) => x.name);
+    const staff = ((await admin('GET', '/pruned/groups?briefRepresentation=false')) as any[]).find(
+      (g) => g.name === 'staff',
+    );
+    const c = (await admin('GET', '/pruned/clients?clientId=pk'))?.[0];
+    const done =
+      r.accessTokenLifespan === 300 &&
+      !roles.includes('drop') &&
+      staff?.realmRoles?.join() === 'keep' &&
+      !c?.attributes?.['pkce.code.challenge.method'] &&
+      !c?.protocolMappers?.some((m: { name: string }) => m.name === 'aud');
+    return done ? { roles } : undefined;
+  }).then(({ roles }) => {
+    assert.ok(roles.includes('by-hand'), 'the hand-made role is untouched');
+    assert.ok(roles.includes('keep') && roles.includes('offline_access'));
+  });
+});
+
 test('deletionPolicy Delete removes the realm from Keycloak; Retain leaves it', async () => {
   await env.apply(realm('gone', {}) as never);
   await env.apply(realm('kept', { deletionPolicy: 'Retain' }) as never);

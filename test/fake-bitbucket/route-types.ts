@@ -11,8 +11,8 @@ export type RouteContext = {
   sshHost: string;
 };
 
-/** A handler's answer; `body` is sent as JSON. */
-export type RouteResult = { status: number; body?: unknown; headers?: Record<string, string> };
+/** A handler's answer; `body` is sent as JSON, `raw` (a file's content) as the exact bytes. */
+export type RouteResult = { status: number; body?: unknown; raw?: Buffer; headers?: Record<string, string> };
 
 /** A route: `auth: 'required'` answers 401 to anonymous callers before the handler runs. */
 export type Route = { auth: 'required' | 'optional'; handle(ctx: RouteContext): RouteResult };

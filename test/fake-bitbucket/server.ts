@@ -6,14 +6,18 @@ import type { AddressInfo } from 'node:net';
 import { allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
+import { buildStatsRoutes } from './routes/build-stats.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { bulkRoutes } from './routes/bulk.ts';
+import { contentRoutes } from './routes/content.ts';
 import { coreRoutes } from './routes/core.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
+import { insightsRoutes } from './routes/insights.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
+import { reviewLoopRoutes } from './routes/review-loop.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
 
 /** A request the fake received, as tests inspect it. */
@@ -22,6 +26,8 @@ export type RecordedRequest = {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
+  /** The JSON body as sent (a string when it was not JSON), undefined when empty. */
+  body?: unknown;
   operationId?: string;
 };
 
@@ -52,6 +58,10 @@ const defaultRoutes: RouteTable = {
   ...repoSettingsRoutes,
   ...bulkRoutes,
   ...coreRoutes,
+  ...reviewLoopRoutes,
+  ...contentRoutes,
+  ...buildStatsRoutes,
+  ...insightsRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
@@ -109,6 +119,7 @@ export async function startFakeBitbucket(
     };
     requests.push(record);
     const body = await readBody(req);
+    record.body = body;
     const restPath = url.pathname.replace(/^\/rest(?=\/)/, '');
     const match = url.pathname.startsWith('/rest/')
       ? matchOperation(operations, method, restPath)
@@ -188,6 +199,11 @@ export async function startFakeBitbucket(
     }
     handle(req, res).then(
       (result) => {
+        if (result.raw) {
+          res.writeHead(result.status, { 'content-type': 'application/octet-stream', ...result.headers });
+          res.end(result.raw);
+          return;
+        }
         res.writeHead(result.status, { 'content-type': 'application/json;charset=UTF-8', ...result.headers });
         res.end(result.body === undefined ? '' : JSON.stringify(result.body));
       },

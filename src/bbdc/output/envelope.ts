@@ -1,7 +1,12 @@
 import { exitCodeOf, RealmforgeError } from '../../core/errors.ts';
 
 /** The `meta` block of every envelope. */
-export type EnvelopeMeta = { contract: 'bbdc.machine'; command?: string; dryRun?: boolean };
+export type EnvelopeMeta = {
+  contract: 'bbdc.machine';
+  command?: string;
+  dryRun?: boolean;
+  warnings?: string[];
+};
 
 /** The success envelope printed by `--json`. */
 export function dataEnvelope(data: unknown, meta: Omit<EnvelopeMeta, 'contract'> = {}) {

@@ -30,6 +30,7 @@ import { jsonLogger, type Logger } from '../runtime/logger.ts';
 import { type Manager, startManager } from '../runtime/manager.ts';
 import { createMetrics } from '../runtime/metrics.ts';
 import { type RunFlags, runSettings } from '../runtime/operator-settings.ts';
+import { cachedKube, createWatchCache } from '../runtime/watch-cache.ts';
 
 /** Process-level hooks, injected so tests can stop the loop without signals. */
 export type RunHooks = { readonly onStop: (stop: () => void) => void; readonly env: NodeJS.ProcessEnv };
@@ -37,6 +38,7 @@ export type RunHooks = { readonly onStop: (stop: () => void) => void; readonly e
 function leveled(logger: Logger, level: string): Logger {
   const quiet = () => {};
   return {
+    debug: level === 'debug' ? logger.debug : quiet,
     info: level === 'warn' || level === 'error' ? quiet : logger.info,
     warn: level === 'error' ? quiet : logger.warn,
     error: logger.error,
@@ -59,20 +61,25 @@ export async function runOperator(
   const clock = systemClock;
   const logger = leveled(jsonLogger(io.stdout, clock), settings.logLevel);
   const access = loadKubeAccess(
-    { kubeconfig: flags.kubeconfig, env: hooks.env },
+    { kubeconfig: flags.kubeconfig, context: flags.context, env: hooks.env },
     (file) => readFileSync(file, 'utf8'),
     clock,
   );
-  const transport = kubeTransport(access);
+  const transport = kubeTransport(access, { clock });
   const resources = kubeResources(transport, clock);
   const endpoints = loadEndpointMap(hooks.env[endpointMapVariable]);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ process: true });
   let elector: LeaderElector | undefined;
   const leading = () => (elector ? elector.isLeader() : true);
-  const kube = guardedKube(restKubeClient(transport, resources, clock), {
-    count: (verb) => metrics.kubeRequests.inc({ verb }),
-    canWrite: leading,
-  });
+  // Reads of watched types come from the watches (counted only when they reach the API server).
+  const cache = createWatchCache();
+  const kube = cachedKube(
+    guardedKube(restKubeClient(transport, resources, clock), {
+      count: (verb) => metrics.kubeRequests.inc({ verb }),
+      canWrite: leading,
+    }),
+    cache,
+  );
   const limiter = createRateLimiter(
     { global: settings.globalLimit, namespace: settings.namespaceLimit },
     {
@@ -117,6 +124,8 @@ export async function runOperator(
         metrics,
         backoff: { ...defaultBackoff, random: Math.random },
         concurrency: settings.concurrency,
+        random: Math.random,
+        throttle: limiter,
       },
       watch: {
         transport,
@@ -126,6 +135,7 @@ export async function runOperator(
         backoff: { baseMs: 1000, maxMs: 30_000, random: Math.random },
       },
       driftIntervalMs: settings.driftIntervalMs,
+      cache,
     });
     logger.info('controllers started', { driftIntervalMs: settings.driftIntervalMs });
   };

@@ -6,6 +6,7 @@ import { RealmforgeError } from '../../core/errors.ts';
 import { backoffDelay } from '../runtime/backoff.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
+import { AdminTokenTooLargeError, headersTooLarge } from './admin-token-too-large.ts';
 import type { RateLimiter } from './rate-limits.ts';
 
 /** One admin API answer: status, parsed JSON body (if any) and the Location header of a create. */
@@ -165,13 +166,20 @@ export function createAdminClient(
           'not the leader any more: this replica does not write to Keycloak',
         );
       }
-      const url = `${baseUrl}/admin/realms${path}`;
+      // Paths are relative to /admin/realms; `../serverinfo` reaches the admin API's root (no realm is named `..`).
+      const url = path.startsWith('../')
+        ? `${baseUrl}/admin/${path.slice(3)}`
+        : `${baseUrl}/admin/realms${path}`;
       const payload = body === undefined ? undefined : JSON.stringify(body);
       for (const fresh of [false, true]) {
-        const headers: Record<string, string> = { authorization: `Bearer ${await bearer(namespace, fresh)}` };
+        const value = await bearer(namespace, fresh);
+        const headers: Record<string, string> = { authorization: `Bearer ${value}` };
         if (payload !== undefined) headers['content-type'] = 'application/json';
         const res = await exchange(namespace, method, url, headers, payload);
         if (res.status === 401 && !fresh) continue;
+        if (headersTooLarge(res.status, res.body)) {
+          throw new AdminTokenTooLargeError(baseUrl, method, path, res.status, Buffer.byteLength(value));
+        }
         if (res.status < 400 || res.status === 404 || res.status === 409) return res as AdminResponse<T>;
         const kind =
           res.status === 401 || res.status === 403 ? 'auth' : res.status === 400 ? 'validation' : 'internal';

@@ -1,8 +1,11 @@
 // The Keycloak admin API rate limits: a token bucket per namespace and one global bucket (bottleneck reservoirs,
 // refilled in small steps so the rate is smooth). A call takes its namespace slot first and only then queues for a
-// global slot, so a busy namespace waits in its own queue and never holds global slots that others need.
+// global slot, so a busy namespace waits in its own queue and never holds global slots that others need. It also
+// tells the work queues which namespaces wait for their limit (NamespaceThrottle), so that no worker is spent
+// waiting for one namespace while others have work.
 import Bottleneck from 'bottleneck';
 import type { RateLimit } from '../runtime/operator-settings.ts';
+import type { NamespaceThrottle } from '../runtime/work-queue.ts';
 
 /** Where waits and queue lengths are reported (the realmforge_keycloak_api_rate_limit_* series). */
 export type RateLimitObserver = {
@@ -30,9 +33,17 @@ export function createRateLimiter(
   limits: { global: RateLimit; namespace: RateLimit },
   observer: RateLimitObserver,
   now: () => number = () => performance.now() / 1000,
-): RateLimiter {
+): RateLimiter & NamespaceThrottle {
   const global = new Bottleneck(bucketOptions(limits.global));
   const namespaces = new Bottleneck.Group(bucketOptions(limits.namespace));
+  const waiting = new Map<string, number>();
+  const listeners = new Set<() => void>();
+  const wait = (namespace: string, delta: number) => {
+    const n = (waiting.get(namespace) ?? 0) + delta;
+    if (n > 0) waiting.set(namespace, n);
+    else waiting.delete(namespace);
+    for (const l of listeners) l();
+  };
   const take = async (scope: 'namespace' | 'global', limiter: Bottleneck) => {
     const started = now();
     observer.queued(scope, 1);
@@ -45,8 +56,18 @@ export function createRateLimiter(
   };
   return {
     async acquire(namespace) {
-      await take('namespace', namespaces.key(namespace));
+      wait(namespace, 1);
+      try {
+        await take('namespace', namespaces.key(namespace));
+      } finally {
+        wait(namespace, -1);
+      }
       await take('global', global);
+    },
+    waiting: (namespace) => waiting.get(namespace) ?? 0,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     async stop() {
       await Promise.all([

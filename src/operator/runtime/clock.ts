@@ -4,15 +4,18 @@
 /** A cancellable timer handle. */
 export type Timer = { cancel(): void };
 
-/** The current time and one-shot timers. */
+/** The current time, a monotonic reading for measuring ages, and one-shot timers. */
 export type Clock = {
   now(): number;
+  /** Milliseconds from an arbitrary origin that never jump (wall-clock steps do not move it): for ages and deadlines. */
+  monotonic(): number;
   setTimer(ms: number, fn: () => void): Timer;
 };
 
 /** The wall clock; timers are unref'd so a pending retry never keeps the process alive on its own. */
 export const systemClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   setTimer(ms, fn) {
     const t = setTimeout(fn, Math.max(0, ms));
     t.unref?.();
@@ -30,6 +33,7 @@ export function manualClock(start = Date.UTC(2026, 0, 1)): ManualClock {
   const timers = new Map<number, { at: number; fn: () => void }>();
   return {
     now: () => now,
+    monotonic: () => now,
     setTimer(ms, fn) {
       const id = seq++;
       timers.set(id, { at: now + Math.max(0, ms), fn });

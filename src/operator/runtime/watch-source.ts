@@ -11,11 +11,13 @@ import { resourcePath } from './kube-resources.ts';
 import { type KubeTransport, kubeError } from './kube-transport.ts';
 import type { Logger } from './logger.ts';
 
-/** A watched type (all namespaces): apiVersion/kind and an optional label selector. */
+/** A watched type (all namespaces, or one): apiVersion/kind and an optional label selector. */
 export type WatchedType = {
   readonly apiVersion: string;
   readonly kind: string;
   readonly labelSelector?: string;
+  /** Watch one namespace only (Secrets, which the operator is granted per namespace). */
+  readonly namespace?: string;
 };
 
 /** Maps a watched object to the queue key it should wake (namespace/name of its owning resource), or none. */
@@ -104,7 +106,7 @@ export function startWatch(
   const collection = async () => {
     const resource = await deps.resources.resolve(type);
     if (!resource) throw new Error(`the API server does not serve ${type.kind} (${type.apiVersion})`);
-    return resourcePath(type.apiVersion, resource);
+    return resourcePath(type.apiVersion, resource, { namespace: type.namespace });
   };
 
   async function relist(path: string): Promise<void> {

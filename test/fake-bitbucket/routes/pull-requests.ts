@@ -188,7 +188,8 @@ export const pullRequestRoutes: RouteTable = {
       const reviewers = reviewersFrom(ctx, body.reviewers);
       if (!Array.isArray(reviewers)) return reviewers;
       if (body.title !== undefined) pr.title = String(body.title);
-      if (body.description !== undefined) pr.description = String(body.description);
+      // A PUT replaces the pull request: a description left out is erased, as bbdc must never do by accident.
+      pr.description = String(body.description ?? '');
       if (body.draft !== undefined) pr.draft = body.draft === true;
       pr.to = to;
       pr.toCommit = branches[to];

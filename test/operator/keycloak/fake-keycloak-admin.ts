@@ -26,15 +26,21 @@ const builtInScopes = {
 
 /** A realm as a fresh Keycloak has it (the fields the operator manages, at Keycloak's defaults). */
 function freshRealm(rep: Obj): Realm {
-  // Keycloak's defaults table (checked against the real Keycloak 25 and 26 by test/e2e/realm-defaults.test.ts);
-  // like Keycloak, a new realm's answer leaves out the fields that are unset.
-  const {
-    realm: _,
-    passwordPolicy: _p,
-    defaultLocale: _d,
-    eventsExpiration: _e,
-    ...defaults
-  } = realmFieldDefaults;
+  // Keycloak's defaults table (checked against the real Keycloak 25 and 26 by test/e2e/realm-sections.test.ts);
+  // like Keycloak, a new realm's answer leaves out the fields that are unset (seen on 26.7.3).
+  const unset = new Set([
+    'realm',
+    'displayName',
+    'loginTheme',
+    'accountTheme',
+    'adminTheme',
+    'emailTheme',
+    'passwordPolicy',
+    'supportedLocales',
+    'defaultLocale',
+    'eventsExpiration',
+  ]);
+  const defaults = Object.fromEntries(Object.entries(realmFieldDefaults).filter(([k]) => !unset.has(k)));
   return {
     ...copy(defaults),
     attributes: {},
@@ -78,6 +84,26 @@ const reply = <T>(status: number, body?: unknown, location?: string): AdminRespo
   location,
 });
 const copy = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const smtpMask = '**********';
+
+/** The part of Keycloak 26's server info the operator reads (a few of its many mapper types and providers). */
+export const serverInfo = {
+  systemInfo: { version: '26.7.3' },
+  protocolMapperTypes: {
+    'openid-connect': [
+      'oidc-audience-mapper',
+      'oidc-usermodel-attribute-mapper',
+      'oidc-hardcoded-claim-mapper',
+      'oidc-group-membership-mapper',
+    ].map((id) => ({ id })),
+    saml: ['saml-user-attribute-mapper', 'saml-role-list-mapper'].map((id) => ({ id })),
+  },
+  providers: {
+    'client-authenticator': {
+      providers: { 'client-secret': {}, 'client-jwt': {}, 'client-secret-jwt': {}, 'client-x509': {} },
+    },
+  },
+};
 
 /** The fake: its admin client, its realms (to inspect or change "by hand"), and the calls it saw. */
 export function fakeKeycloakAdmin() {
@@ -87,6 +113,7 @@ export function fakeKeycloakAdmin() {
   const realmRole = (r: Realm, name: string) => r.roles.find((x) => x.name === name);
 
   function route(method: string, path: string, body: any): AdminResponse<unknown> {
+    if (path === '../serverinfo') return reply(200, serverInfo);
     const [rawPath, query = ''] = path.split('?');
     const parts = (rawPath ?? '').split('/').filter(Boolean).map(decodeURIComponent);
     if (!parts.length && method === 'POST') {
@@ -108,9 +135,11 @@ export function fakeKeycloakAdmin() {
     if (!realm) return reply(404, { error: 'Realm not found.' });
     const [, col, id, sub, ...rest] = parts;
     if (!col) {
+      // Keycloak never echoes the SMTP password: it answers a mask, and keeps the stored one when the mask comes back.
       if (method === 'GET')
         return reply(200, {
-          ...realm,
+          ...copy(realm),
+          ...(realm.smtpServer?.password ? { smtpServer: { ...realm.smtpServer, password: smtpMask } } : {}),
           roles: undefined,
           groups: undefined,
           clients: undefined,
@@ -135,7 +164,11 @@ export function fakeKeycloakAdmin() {
       if (browserSecurityHeaders)
         realm.browserSecurityHeaders = { ...realm.browserSecurityHeaders, ...browserSecurityHeaders };
       if (attributes) realm.attributes = { ...realm.attributes, ...attributes };
-      if (smtpServer) realm.smtpServer = smtpServer;
+      if (smtpServer)
+        realm.smtpServer =
+          smtpServer.password === smtpMask
+            ? { ...smtpServer, password: realm.smtpServer?.password }
+            : smtpServer;
       return reply(204);
     }
     if (col === 'client-scopes') return clientScopeRoute(realm, method, id, sub, rest, body, parts[0] ?? '');
@@ -250,6 +283,8 @@ export function fakeKeycloakAdmin() {
         }
         return reply(204);
       }
+      if (sub === 'client-secret' && method === 'GET')
+        return reply(200, { type: 'secret', value: client.secret });
       if (sub === 'roles' && !rest.length) {
         if (method === 'GET') return reply(200, copy(client.roles));
         if (client.roles.some((r: Obj) => r.name === body.name))
@@ -388,9 +423,12 @@ export function fakeKeycloakAdmin() {
     return reply(204);
   }
 
+  const state = { down: false };
   const admin: AdminClient = {
     baseUrl: 'http://kc',
     async call<T>(_namespace: string, method: string, path: string, body?: unknown) {
+      if (state.down)
+        throw new RealmforgeError('transient', 'Keycloak is unreachable (connect ECONNREFUSED)');
       calls.push(`${method} ${path}`);
       const res = route(method, path, copy(body)) as AdminResponse<T>;
       // As the real admin client: an answer other than success, 404 or 409 is thrown (400 is the spec's fault).
@@ -408,6 +446,10 @@ export function fakeKeycloakAdmin() {
     calls,
     /** Calls other than reads. */
     writes: () => calls.filter((c) => !c.startsWith('GET ')),
+    /** While set, every call fails as an unreachable Keycloak's does. */
+    setDown: (down: boolean) => {
+      state.down = down;
+    },
     /** Forgets the calls seen so far. */
     reset: () => {
       calls.length = 0;

@@ -196,11 +196,15 @@ async function syncServiceAccountRoles(
   }
 }
 
-/** Creates or corrects the client; throws a conflict error when its clientId belongs to another client. */
+/**
+ * Creates or corrects the client; throws a conflict error when its clientId belongs to another client. A client
+ * created anew takes `knownSecret` (the one its credentials Secret holds) so applications keep working.
+ */
 export async function syncClient(
   admin: AdminClient,
   realm: string,
   client: IdentityClient,
+  knownSecret?: string,
 ): Promise<ClientSyncResult> {
   const ns = client.metadata.namespace ?? 'default';
   const desired = desiredClient(client);
@@ -217,7 +221,9 @@ export async function syncClient(
     );
   }
   if (!live) {
-    const created = await admin.call(ns, 'POST', `/${enc(realm)}/clients`, desired);
+    const confidential = (client.spec.type ?? 'confidential') === 'confidential';
+    const body = confidential && knownSecret ? { ...desired, secret: knownSecret } : desired;
+    const created = await admin.call(ns, 'POST', `/${enc(realm)}/clients`, body);
     if (created.status === 409)
       throw new RealmforgeError(
         'conflict',

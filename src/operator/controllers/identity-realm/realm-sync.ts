@@ -16,14 +16,18 @@ import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/ro
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
 import { syncClientScopes } from './client-scopes-sync.ts';
+import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
 
 /** What a sync did: the live realm's id and the writes it sent. */
 export type RealmSyncResult = { realmId?: string; writes: string[] };
 
 const enc = encodeURIComponent;
 
-/** The owner marker of everything an IdentityRealm creates: `namespace/name`. */
-export const realmOwnerOf = (realm: IdentityRealm) => `${realm.metadata.namespace}/${realm.metadata.name}`;
+/** The realm named `name` as Keycloak has it, or undefined when there is none. */
+export async function readRealm(admin: AdminClient, ns: string, name: string) {
+  const res = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
+  return res.status === 404 ? undefined : res.body;
+}
 
 /** The collections the spec declares items of (recorded so that emptying one later still prunes it). */
 const declaredCollections = (spec: IdentityRealm['spec']) =>
@@ -57,22 +61,28 @@ async function syncGroupRoles(
   }
 }
 
-/** Creates or corrects the realm; `ns` is the IdentityRealm's namespace (its rate-limit bucket). */
+/**
+ * Creates or corrects the realm; `ns` is the IdentityRealm's namespace (its rate-limit bucket). `live` is the
+ * realm as the caller just read it to decide ownership (realm-ownership.ts; undefined: absent), else read here. The
+ * owner marker and the SMTP password's hash are desired attributes, so a rotated password is drift like any other.
+ */
 export async function syncRealm(
   admin: AdminClient,
   realm: IdentityRealm,
-  inputs: { smtpPassword?: string },
+  inputs: { smtpPassword?: string; live?: RealmRepresentation },
 ): Promise<RealmSyncResult> {
   const ns = realm.metadata.namespace ?? 'default';
-  const desired = compileRealm(realm, inputs) as Item;
+  const compiled = compileRealm(realm, inputs);
+  const attributes = { ...compiled.attributes, ...ownershipAttributes(realm, inputs.smtpPassword) };
+  const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
   const marker = attributeMarker(realmOwnerOf(realm));
   const roles = (realm.spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
   const groupItems = (realm.spec.groups ?? []).map(groupItem);
   const declared = declaredCollections(realm.spec);
   const writes: string[] = [];
-  const live = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
-  if (live.status === 404) {
+  const live = 'live' in inputs ? inputs.live : await readRealm(admin, ns, name);
+  if (!live) {
     const { body } = planFields(desired, {}, realmFields, declared);
     const full = {
       ...body,
@@ -111,7 +121,7 @@ export async function syncRealm(
       );
     return { realmId: after.body?.id, writes };
   }
-  const liveRealm = live.body as Item;
+  const liveRealm = live as Item;
   const plan = planFields(desired, liveRealm, realmFields, declared);
   if (plan.drift.length) {
     await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
@@ -143,5 +153,5 @@ export async function syncRealm(
       before('clientScopes'),
     )),
   );
-  return { realmId: live.body?.id, writes };
+  return { realmId: live.id, writes };
 }

@@ -12,13 +12,17 @@ import { apiVersion, type KubeObject, serverSelector } from '../../compile/kube-
 import { type ResolvedServer, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { isSubset } from '../../runtime/desired-state.ts';
+import { SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { ensureFinalizer } from '../shared/finalizer.ts';
+import { StuckError } from '../shared/stuck-error.ts';
 import { probeAdminToken, probeHealth } from './keycloak-probes.ts';
+import { adminLostMessage, keepAdmin } from './server-admin.ts';
 import { syncChildren } from './server-children.ts';
 import { finishServerDeletion, needsCleanupFinalizer } from './server-cleanup.ts';
 import { readServerWorld } from './server-inputs.ts';
 import { computeServerStatus, failedServerStatus } from './server-status.ts';
 import type { ProbeOutcome, ServerObservation } from './server-stuck.ts';
+import { databaseVersion, downgradeRefusal, versionsToStop } from './server-upgrade.ts';
 
 /** How often a server that is not Ready yet is looked at again, since pods and Keycloak are not watched. */
 export const notReadyPollMs = 10_000;
@@ -43,12 +47,20 @@ function selectorString(labels: Record<string, string>): string {
     .join(',');
 }
 
+async function listPods(deps: Deps, namespace: string, server: IdentityServer): Promise<V1Pod[]> {
+  const selector = selectorString(serverSelector(server));
+  return (await deps.kube.list({ apiVersion: 'v1', kind: 'Pod' }, namespace, selector)) as unknown as V1Pod[];
+}
+
 async function observe(
   deps: Deps,
   resolved: ResolvedServer,
   server: IdentityServer,
   admin: { username: string; password: string },
-  base: Pick<ServerObservation, 'databaseCluster' | 'databaseSecretFound'>,
+  base: Pick<
+    ServerObservation,
+    'databaseCluster' | 'databaseSecretFound' | 'databaseDenied' | 'stopping' | 'version'
+  >,
 ): Promise<ServerObservation> {
   const ns = resolved.namespace;
   const deployment = (await deps.kube.get({
@@ -57,11 +69,7 @@ async function observe(
     namespace: ns,
     name: resolved.name,
   })) as V1Deployment | undefined;
-  const pods = (await deps.kube.list(
-    { apiVersion: 'v1', kind: 'Pod' },
-    ns,
-    selectorString(serverSelector(server)),
-  )) as unknown as V1Pod[];
+  const pods = await listPods(deps, ns, server);
   const claimNames = new Set(
     pods.flatMap((p) =>
       (p.spec?.volumes ?? []).flatMap((v) =>
@@ -122,16 +130,24 @@ export function identityServerController(deps: Deps) {
     const resolved = resolveServer(server);
     // Before anything is created outside the namespace, so nothing there can outlive the server.
     if (needsCleanupFinalizer(resolved)) await ensureFinalizer(deps, server as unknown as KubeObject);
-    const world = await readServerWorld(deps, resolved);
     const outcome: ServerOutcome = { applied: [], deleted: [], statusWritten: false };
     let status: IdentityServerStatus;
+    const now = new Date(deps.clock.now());
+    const downgrade = downgradeRefusal(server);
     try {
+      if (downgrade) throw new StuckError('validation', 'Failed', 'DowngradeRefused', downgrade);
+      const world = await readServerWorld(deps, server, resolved);
+      if (world.adminSource === 'lost')
+        throw new StuckError('validation', 'Failed', 'AdminCredentialsLost', adminLostMessage(resolved));
       // First provisioning waits for the database; a server that already ran keeps being managed.
       const dbUsable = world.databaseCluster.found && (world.databaseCluster.ready || !world.adminGenerated);
+      const stopping = versionsToStop(server, await listPods(deps, resolved.namespace, server));
+      const starting = world.database !== undefined && dbUsable && !stopping.length;
       if (world.database && dbUsable) {
         const desired = compileIdentityServer(server, {
           admin: world.admin,
           database: world.database,
+          stopped: stopping.length > 0,
         }) as KubeObject[];
         const synced = await syncChildren(
           deps,
@@ -139,18 +155,31 @@ export function identityServerController(deps: Deps) {
           desired,
           force,
         );
-        outcome.applied = synced.applied;
+        outcome.applied = [
+          ...synced.applied,
+          ...(await keepAdmin(deps, resolved, world.admin, world.keptAdmin)),
+        ];
         outcome.deleted = synced.deleted;
       }
       const base = {
         databaseCluster: world.databaseCluster,
         databaseSecretFound: world.database !== undefined,
+        databaseDenied: world.databaseDenied,
+        stopping,
+        version: server.spec.image.tag,
       };
       const obs = await observe(deps, resolved, server, world.admin, base);
-      status = computeServerStatus(server, obs, new Date(deps.clock.now()));
+      status = computeServerStatus(server, obs, now);
+      const migrated = databaseVersion(server, starting);
+      if (migrated) status.databaseVersion = migrated;
     } catch (error) {
-      if (!(error instanceof RealmforgeError && error.kind === 'validation')) throw error;
-      status = failedServerStatus(server, 'InvalidSpec', error.message, new Date(deps.clock.now()));
+      if (error instanceof StuckError) {
+        status = failedServerStatus(server, error.reason, error.message, now, error.phase);
+      } else if (error instanceof SecretAccessDeniedError) {
+        status = failedServerStatus(server, 'SecretAccessDenied', error.message, now, 'Pending');
+      } else if (error instanceof RealmforgeError && error.kind === 'validation') {
+        status = failedServerStatus(server, 'InvalidSpec', error.message, now);
+      } else throw error;
     }
     if (statusChanged(server, status)) {
       await deps.kube.applyStatus(
@@ -172,7 +201,10 @@ export function identityServerController(deps: Deps) {
     forcedSeen.set(key, marker);
     outcome.phase = status.phase;
     outcome.reason = status.reason;
-    const requeue = status.phase === 'Ready' || status.phase === 'Failed' ? undefined : notReadyPollMs;
+    // A lost admin is fixed by creating a Secret, which does not wake the server: keep looking.
+    const settled =
+      status.phase === 'Ready' || (status.phase === 'Failed' && status.reason !== 'AdminCredentialsLost');
+    const requeue = settled ? undefined : notReadyPollMs;
     return { requeueAfterMs: requeue, outcome };
   };
 }
