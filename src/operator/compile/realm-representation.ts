@@ -6,6 +6,7 @@ import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/r
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
 import {
   authenticationPolicyDefaults,
+  authenticationPolicyDefaults25,
   authenticationPolicyFields,
   authenticationPolicySets,
   compileAuthenticationPolicies,
@@ -28,11 +29,16 @@ import {
 } from './realm/localization-events.ts';
 import { compilePasswordPolicy, passwordPolicyDefaults } from './realm/password-policy.ts';
 import type { Fields } from './realm/section.ts';
-import { compileSecurityDefenses, securityDefensesDefaults } from './realm/security-defenses.ts';
+import {
+  compileSecurityDefenses,
+  securityDefensesDefaults,
+  securityDefensesDefaults25,
+} from './realm/security-defenses.ts';
 import { compileSmtp } from './realm/smtp.ts';
 
-/** What a realm compile needs from the world: the SMTP password read from its Secret, when SMTP is set. */
-export type RealmInputs = { readonly smtpPassword?: string };
+/** What a realm compile needs from the world: the SMTP password read from its Secret, when SMTP is set, and the
+ * Keycloak version (its server's status.version; some defaults differ between 25 and 26; unknown: 26's). */
+export type RealmInputs = { readonly smtpPassword?: string; readonly keycloakVersion?: string };
 
 /** The realm's name in Keycloak: spec.realmName, else metadata.name. */
 export function realmNameOf(realm: IdentityRealm): string {
@@ -52,6 +58,13 @@ export const realmFieldDefaults: Fields = {
   ...eventsDefaults,
 };
 
+/** The defaults table of a Keycloak version (25 differs in WebAuthn algorithms and one header). */
+export function realmFieldDefaultsFor(keycloakVersion: string | undefined): Fields {
+  const major = Number.parseInt(keycloakVersion ?? '', 10);
+  if (!(major < 26)) return realmFieldDefaults;
+  return { ...realmFieldDefaults, ...authenticationPolicyDefaults25, ...securityDefensesDefaults25 };
+}
+
 /** Realm fields Keycloak resets when an update leaves them out: every update carries their live value. */
 export const realmCarriedFields = [
   ...authenticationPolicyFields,
@@ -70,14 +83,15 @@ function attributes(spec: IdentityRealm['spec']): Fields {
 
 export function compileRealm(realm: IdentityRealm, inputs: RealmInputs = {}): RealmRepresentation {
   const { spec } = realm;
+  const defaults = realmFieldDefaultsFor(inputs.keycloakVersion);
   return {
     realm: realmNameOf(realm),
     ...compileGeneral(spec),
     ...compileLogin(spec),
     ...compileTokens(spec),
-    ...compileSecurityDefenses(spec),
+    ...compileSecurityDefenses(spec, defaults),
     ...compilePasswordPolicy(spec),
-    ...compileAuthenticationPolicies(spec),
+    ...compileAuthenticationPolicies(spec, defaults),
     ...compileLocalization(spec),
     ...compileEvents(spec),
     ...attributes(spec),

@@ -9,7 +9,7 @@ import {
   passwordPolicyString,
 } from '../../../src/operator/compile/realm/password-policy.ts';
 import { defaultHeaders } from '../../../src/operator/compile/realm/security-defenses.ts';
-import { compileRealm } from '../../../src/operator/compile/realm-representation.ts';
+import { compileRealm, realmFieldDefaultsFor } from '../../../src/operator/compile/realm-representation.ts';
 
 const realm = (spec: Partial<IdentityRealm['spec']>): Record<string, unknown> =>
   compileRealm({
@@ -102,6 +102,35 @@ test('localization turns internationalization on; events and attributes pass thr
   );
   assert.equal([r.eventsEnabled, r.enabledEventTypes], [true, ['LOGIN']]);
   assert.equal(r.attributes, { 'team.owner': 'shop' });
+});
+
+test("Keycloak 25's own defaults fill a policy and the headers on 25 (ES256 only, X-XSS-Protection)", () => {
+  const spec = {
+    webAuthnPolicy: { rpEntityName: 'shop' },
+    securityDefenses: { headers: { xFrameOptions: 'DENY' } },
+  };
+  const compile = (keycloakVersion?: string) =>
+    compileRealm(
+      {
+        apiVersion: 'realmforge.dev/v1',
+        kind: 'IdentityRealm',
+        metadata: { name: 'shop', namespace: 'identity' },
+        spec: { serverRef: { name: 'kc' }, ...spec },
+      },
+      { keycloakVersion },
+    ) as Record<string, any>;
+  assert.equal(compile('25.0.6').webAuthnPolicySignatureAlgorithms, ['ES256']);
+  assert.is(compile('25.0.6').browserSecurityHeaders.xXSSProtection, '1; mode=block');
+  assert.equal(compile('26.7.3').webAuthnPolicySignatureAlgorithms, ['ES256', 'RS256']);
+  assert.not.ok('xXSSProtection' in compile(undefined).browserSecurityHeaders, "unknown version: 26's");
+  assert.is(
+    realmFieldDefaultsFor('25.0.6').webAuthnPolicyPasswordlessUserVerificationRequirement,
+    'not specified',
+  );
+  assert.is(
+    realmFieldDefaultsFor('26.0.0').webAuthnPolicyPasswordlessUserVerificationRequirement,
+    'required',
+  );
 });
 
 test.run();

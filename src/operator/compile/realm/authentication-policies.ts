@@ -45,12 +45,26 @@ export const authenticationPolicySets = authenticationPolicyFields.filter((k) =>
   Array.isArray(authenticationPolicyDefaults[k]),
 );
 
-/** A whole policy: the spec's fields over Keycloak's defaults, or nothing when the spec sets none. */
-const whole = (defaults: Fields, fields: Fields): Fields =>
-  Object.keys(fields).length ? { ...defaults, ...fields } : {};
+/** Where Keycloak 25 differs: WebAuthn signs with ES256 only, passwordless asks no user verification. */
+export const authenticationPolicyDefaults25: Fields = {
+  webAuthnPolicySignatureAlgorithms: ['ES256'],
+  webAuthnPolicyPasswordlessSignatureAlgorithms: ['ES256'],
+  webAuthnPolicyPasswordlessUserVerificationRequirement: 'not specified',
+};
 
-export const compileAuthenticationPolicies = (spec: RealmSpec): Fields => ({
-  ...whole(otpDefaults, prefixed('otpPolicy', spec.otpPolicy)),
-  ...whole(twoFactorDefaults, prefixed('webAuthnPolicy', spec.webAuthnPolicy)),
-  ...whole(passwordlessDefaults, prefixed('webAuthnPolicyPasswordless', spec.webAuthnPasswordlessPolicy)),
+/** A whole policy: the spec's fields over the Keycloak version's defaults, or nothing when the spec sets none. */
+function whole(group: Fields, defaults: Fields, fields: Fields): Fields {
+  if (!Object.keys(fields).length) return {};
+  return { ...Object.fromEntries(Object.keys(group).map((k) => [k, defaults[k]])), ...fields };
+}
+
+/** The policies the spec sets; `defaults` is the realm defaults table of the Keycloak version in use. */
+export const compileAuthenticationPolicies = (spec: RealmSpec, defaults: Fields): Fields => ({
+  ...whole(otpDefaults, defaults, prefixed('otpPolicy', spec.otpPolicy)),
+  ...whole(twoFactorDefaults, defaults, prefixed('webAuthnPolicy', spec.webAuthnPolicy)),
+  ...whole(
+    passwordlessDefaults,
+    defaults,
+    prefixed('webAuthnPolicyPasswordless', spec.webAuthnPasswordlessPolicy),
+  ),
 });

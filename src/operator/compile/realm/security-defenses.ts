@@ -14,6 +14,11 @@ export const defaultHeaders: Readonly<Record<string, string>> = {
   referrerPolicy: 'no-referrer',
 };
 
+/** Keycloak 25 still sends X-XSS-Protection by default. */
+export const securityDefensesDefaults25: Fields = {
+  browserSecurityHeaders: { ...defaultHeaders, xXSSProtection: '1; mode=block' },
+};
+
 export const securityDefensesDefaults: Fields = {
   browserSecurityHeaders: defaultHeaders,
   bruteForceProtected: false,
@@ -27,11 +32,14 @@ export const securityDefensesDefaults: Fields = {
   maxDeltaTimeSeconds: 43200,
 };
 
-export function compileSecurityDefenses(spec: RealmSpec): Fields {
+/** The defenses the spec sets; `defaults` is the realm defaults table of the Keycloak version in use. */
+export function compileSecurityDefenses(spec: RealmSpec, defaults: Fields): Fields {
   const section = spec.securityDefenses;
   if (!section) return {};
   return defined({
-    browserSecurityHeaders: section.headers ? { ...defaultHeaders, ...section.headers } : undefined,
+    browserSecurityHeaders: section.headers
+      ? { ...(defaults.browserSecurityHeaders as Fields), ...section.headers }
+      : undefined,
     ...(section.bruteForceDetection ? { bruteForceProtected: true, ...section.bruteForceDetection } : {}),
   });
 }

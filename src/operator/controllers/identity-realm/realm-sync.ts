@@ -11,7 +11,7 @@ import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { attributeMarker, type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
 import { groupItem, groups } from '../../keycloak/collections/groups.ts';
 import { declaredBefore, fieldPaths, planFields } from '../../keycloak/collections/managed-fields.ts';
-import { realmFields } from '../../keycloak/collections/realm-fields.ts';
+import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
 import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
@@ -69,7 +69,7 @@ async function syncGroupRoles(
 export async function syncRealm(
   admin: AdminClient,
   realm: IdentityRealm,
-  inputs: { smtpPassword?: string; live?: RealmRepresentation },
+  inputs: { smtpPassword?: string; live?: RealmRepresentation; keycloakVersion?: string },
 ): Promise<RealmSyncResult> {
   const ns = realm.metadata.namespace ?? 'default';
   const compiled = compileRealm(realm, inputs);
@@ -80,6 +80,7 @@ export async function syncRealm(
   const roles = (realm.spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
   const groupItems = (realm.spec.groups ?? []).map(groupItem);
   const declared = declaredCollections(realm.spec);
+  const realmFields = realmFieldsFor(inputs.keycloakVersion);
   const writes: string[] = [];
   const live = 'live' in inputs ? inputs.live : await readRealm(admin, ns, name);
   if (!live) {
