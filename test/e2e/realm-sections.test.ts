@@ -64,7 +64,7 @@ test.before(async () => {
   );
 });
 test.after(async () => {
-  for (const realm of ['bare', 'everything', 'behaviour', 'scopes'])
+  for (const realm of ['bare', 'everything', 'behaviour', 'scopes', 'orgs'])
     await admin?.call('e2e', 'DELETE', `/${realm}`).catch(() => {});
   await limiter?.stop();
   await env?.cleanup();
@@ -267,6 +267,47 @@ test('client scopes: created with mappers and realm links, steady, hand edit rev
     scopes.some((s) => s.name === 'profile'),
     "Keycloak's scopes stay",
   );
+});
+
+const orgs = resource('orgs', {
+  organizations: [
+    {
+      name: 'acme',
+      description: 'Acme Inc.',
+      domains: [{ name: 'acme.test' }, { name: 'acme.example' }],
+      attributes: { tier: ['gold'] },
+    },
+  ],
+});
+
+test('organizations: on 26 created, steady, hand edit reverted, pruned; on 25 refused with nothing written', async () => {
+  if (Number.parseInt(version ?? '', 10) < 26) {
+    const refused = await sync(orgs).then(
+      () => 'applied',
+      (e: Error) => e.message,
+    );
+    assert.match(refused, /spec\.organizations needs Keycloak 26 or later; this server runs Keycloak 25/);
+    assert.is((await admin.call('e2e', 'GET', '/orgs')).status, 404, 'no realm created half-way');
+    return;
+  }
+  assert.equal((await sync(orgs)).writes, ['create realm', 'create organization acme']);
+  const [org] = (await get('/orgs/organizations?briefRepresentation=false')) as unknown as Record<
+    string,
+    any
+  >[];
+  assert.equal(org?.domains?.map((d: { name: string }) => d.name).sort(), ['acme.example', 'acme.test']);
+  assert.equal(org?.attributes?.tier, ['gold']);
+  writes = 0;
+  assert.equal((await sync(orgs)).writes, [], 'steady');
+  assert.is(writes, 0);
+  await admin.call('e2e', 'PUT', `/orgs/organizations/${org?.id}`, { ...org, description: 'by hand' });
+  assert.equal((await sync(orgs)).writes, ['update organization acme']);
+  const pruned = await sync(resource('orgs', {}));
+  assert.is(pruned.writes[0], 'delete organization acme', pruned.writes.join('; '));
+  assert.is((await get('/orgs')).organizationsEnabled, false);
+  writes = 0;
+  assert.equal((await sync(resource('orgs', {}))).writes, []);
+  assert.is(writes, 0);
 });
 
 test.run();

@@ -383,6 +383,38 @@ export interface IdentityRealmSpec {
     optional?: string[];
   };
   /**
+   * Organizations (Keycloak 26 or later; refused on 25) the operator creates and owns; declaring any turns organizations on for the realm.
+   *
+   * @maxItems 256
+   */
+  organizations?: {
+    name: string;
+    /**
+     * Defaults to the name; cannot change once set.
+     */
+    alias?: string;
+    description?: string;
+    enabled?: boolean;
+    redirectUrl?: string;
+    /**
+     * @minItems 1
+     * @maxItems 64
+     */
+    domains: [
+      {
+        name: string;
+        verified?: boolean;
+      },
+      ...{
+        name: string;
+        verified?: boolean;
+      }[]
+    ];
+    attributes?: {
+      [k: string]: string[];
+    };
+  }[];
+  /**
    * Delete removes the object from Keycloak when the resource is deleted; Retain leaves it.
    */
   deletionPolicy?: 'Delete' | 'Retain';

@@ -56,6 +56,7 @@ export const realmFieldDefaults: Fields = {
   ...authenticationPolicyDefaults,
   ...localizationDefaults,
   ...eventsDefaults,
+  organizationsEnabled: false,
 };
 
 /** The defaults table of a Keycloak version (25 differs in WebAuthn algorithms and one header). */
@@ -94,6 +95,8 @@ export function compileRealm(realm: IdentityRealm, inputs: RealmInputs = {}): Re
     ...compileAuthenticationPolicies(spec, defaults),
     ...compileLocalization(spec),
     ...compileEvents(spec),
+    // Declaring organizations turns the feature on (Keycloak 26; the sync refuses the section on 25).
+    ...(spec.organizations?.length ? { organizationsEnabled: true } : {}),
     ...attributes(spec),
     ...compileSmtp(spec, inputs.smtpPassword),
   };

@@ -159,7 +159,14 @@ test('a client: removed pkce, last mapper, client role and service-account role 
 });
 
 test('every field the realm compiler can set has a known default, so any of them can be reset', () => {
-  const compiled = compileRealm(realmResource(everyRealmField), {}) as Record<string, unknown>;
+  // Organizations (Keycloak 26 only) are left out of the shared fixture, which the e2e also applies on 25.
+  const compiled = compileRealm(
+    realmResource({
+      ...everyRealmField,
+      organizations: [{ name: 'acme', domains: [{ name: 'acme.test' }] }],
+    }),
+    {},
+  ) as Record<string, unknown>;
   const paths = [...fieldPaths(compiled, realmFields).keys()].filter(
     (p) => !p.includes('/') && p !== 'realm',
   );

@@ -15,6 +15,7 @@ type Realm = Obj & {
   clients: Obj[];
   users: Obj[];
   clientScopes: Obj[];
+  organizations: Obj[];
   scopeLinks: { default: string[]; optional: string[] };
 };
 
@@ -62,6 +63,7 @@ function freshRealm(rep: Obj): Realm {
       protocolMappers: [],
     })),
     scopeLinks: { default: [], optional: [] },
+    organizations: [],
   };
 }
 
@@ -146,6 +148,7 @@ export function fakeKeycloakAdmin() {
           users: undefined,
           clientScopes: undefined,
           scopeLinks: undefined,
+          organizations: undefined,
         });
       if (method === 'DELETE') return reply(204, realms.delete(parts[0] ?? ''));
       const { attributes, smtpServer, browserSecurityHeaders, passwordPolicy, ...fields } = body;
@@ -171,6 +174,7 @@ export function fakeKeycloakAdmin() {
             : smtpServer;
       return reply(204);
     }
+    if (col === 'organizations') return organizationRoute(realm, method, id, body);
     if (col === 'client-scopes') return clientScopeRoute(realm, method, id, sub, rest, body, parts[0] ?? '');
     if (col === 'default-default-client-scopes' || col === 'default-optional-client-scopes') {
       const kind = col === 'default-default-client-scopes' ? 'default' : 'optional';
@@ -349,6 +353,39 @@ export function fakeKeycloakAdmin() {
       return mappings({ ...realm, roles: target.roles }, user.clientRoles, target.id, method, body);
     }
     return reply(404, { error: `no route for ${method} ${path}` });
+  }
+
+  /** Organizations: only while the realm has them on; a name or a domain used twice is 409; at least one domain;
+   * the alias defaults to the name; domains come back in Keycloak's order (not the order sent). */
+  function organizationRoute(realm: Realm, method: string, id: any, body: any) {
+    if (!realm.organizationsEnabled)
+      return reply(400, { errorMessage: 'Organizations not enabled for this realm.' });
+    const org = id ? realm.organizations.find((o) => o.id === id) : undefined;
+    if (id && !org) return reply(404, { errorMessage: 'Organization not found' });
+    if (method === 'GET') return reply(200, copy(org ?? realm.organizations));
+    if (method === 'DELETE') {
+      realm.organizations = realm.organizations.filter((o) => o !== org);
+      return reply(204);
+    }
+    if (!body.domains?.length) return reply(400, { errorMessage: 'You must provide at least one domain' });
+    const others = realm.organizations.filter((o) => o !== org);
+    if (others.some((o) => o.name === body.name))
+      return reply(409, { errorMessage: 'A organization with the same name already exists.' });
+    const taken = body.domains.find((d: Obj) =>
+      others.some((o) => o.domains.some((x: Obj) => x.name === d.name)),
+    );
+    if (taken)
+      return reply(409, { errorMessage: `Domain ${taken.name} is already linked to another organization` });
+    const stored = {
+      attributes: {},
+      ...body,
+      alias: org?.alias ?? body.alias ?? body.name,
+      domains: [...body.domains].map((d: Obj) => ({ name: d.name, verified: d.verified ?? false })).reverse(),
+      id: org?.id ?? randomUUID(),
+    };
+    if (org) Object.assign(org, stored);
+    else realm.organizations.push(stored);
+    return reply(org ? 204 : 201);
   }
 
   /** Client scopes: attributes are strings (a list is a 400, as Keycloak's JSON mapping refuses it); an update

@@ -11,6 +11,11 @@ import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { attributeMarker, type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
 import { groupItem, groups } from '../../keycloak/collections/groups.ts';
 import { declaredBefore, fieldPaths, planFields } from '../../keycloak/collections/managed-fields.ts';
+import {
+  organizationItem,
+  organizations,
+  requireOrganizations,
+} from '../../keycloak/collections/organizations.ts';
 import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
 import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
@@ -35,6 +40,7 @@ const declaredCollections = (spec: IdentityRealm['spec']) =>
     spec.roles?.length ? 'roles' : '',
     spec.groups?.length ? 'groups' : '',
     spec.clientScopes?.length ? 'clientScopes' : '',
+    spec.organizations?.length ? 'organizations' : '',
   ].filter(Boolean);
 
 async function syncGroupRoles(
@@ -81,6 +87,13 @@ export async function syncRealm(
   const groupItems = (realm.spec.groups ?? []).map(groupItem);
   const declared = declaredCollections(realm.spec);
   const realmFields = realmFieldsFor(inputs.keycloakVersion);
+  // Refused before anything is written: no half-applied realm on a Keycloak without organizations.
+  requireOrganizations(inputs.keycloakVersion, Boolean(realm.spec.organizations?.length));
+  const orgItems = (realm.spec.organizations ?? []).map((o) => marker.mark(organizationItem(o)));
+  const syncOrganizations = async (declaredBefore: boolean) =>
+    writes.push(
+      ...(await syncCollection(admin, ns, organizations(name), orgItems, marker, { declaredBefore })).writes,
+    );
   const writes: string[] = [];
   const live = 'live' in inputs ? inputs.live : await readRealm(admin, ns, name);
   if (!live) {
@@ -120,15 +133,21 @@ export async function syncRealm(
           false,
         )),
       );
+    if (orgItems.length) await syncOrganizations(false);
     return { realmId: after.body?.id, writes };
   }
   const liveRealm = live as Item;
   const plan = planFields(desired, liveRealm, realmFields, declared);
+  const before = (collection: string) => declaredBefore(liveRealm, realmFields, collection);
+  // The organization API answers only while organizations are on: prune before an update turns them off,
+  // create after one turns them on.
+  const orgsFirst = liveRealm.organizationsEnabled === true;
+  if (orgsFirst) await syncOrganizations(before('organizations'));
   if (plan.drift.length) {
     await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
     writes.push(`update realm (${plan.drift.join(', ')})`);
   }
-  const before = (collection: string) => declaredBefore(liveRealm, realmFields, collection);
+  if (!orgsFirst) await syncOrganizations(before('organizations'));
   const roleResult = await syncCollection(admin, ns, realmRoles(name), roles, marker, {
     declaredBefore: before('roles'),
   });

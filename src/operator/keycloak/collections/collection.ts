@@ -52,6 +52,8 @@ export type Collection = {
     | { readonly mode: 'batch'; readonly path: string }
     /** Links to existing objects (a realm's default client scopes): PUT to add, DELETE to remove, no body. */
     | { readonly mode: 'link'; itemPath(item: Item): string };
+  /** The form compared (a set-valued field sorted); default: as is. */
+  canonical?(item: Item): Item;
   /** Turns a desired item into what is sent (e.g. a role mapping needs the live role's id). Default: as is. */
   resolve?(admin: AdminClient, namespace: string, desired: Item): Promise<Item>;
 };
@@ -81,7 +83,8 @@ const withoutEmpty = (field: string, value: unknown) =>
     ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== ''))
     : value;
 
-function comparedPart(c: Collection, item: Item): Item {
+function comparedPart(c: Collection, raw: Item): Item {
+  const item = c.canonical?.(raw) ?? raw;
   return Object.fromEntries(
     Object.entries(c.compared).map(([f, empty]) => [f, withoutEmpty(f, item[f] ?? empty)]),
   );
