@@ -166,6 +166,14 @@ function productionRealm() {
     }),
     roles: { realm: spec.roles },
     groups: spec.groups,
+    clientScopes: spec.clientScopes.map((c: Record<string, any>) => ({
+      ...c,
+      protocol: 'openid-connect',
+      protocolMappers: c.protocolMappers.map((m: Record<string, unknown>) => ({
+        ...m,
+        protocol: 'openid-connect',
+      })),
+    })),
   });
   return { spec: spec as Record<string, unknown>, direct };
 }
