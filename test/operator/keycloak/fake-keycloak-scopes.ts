@@ -3,7 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: the fake stores Keycloak's JSON as it comes.
 type Obj = Record<string, any>;
 export type Realm = Obj & {
   roles: Obj[];
