@@ -8,7 +8,11 @@ import { walkFiles } from '../src/core/walk-files.ts';
 
 const e2e = process.argv.includes('--e2e');
 const charts = process.argv.includes('--charts');
-const tier = e2e ? 'test/e2e/' : charts ? 'test/chart/' : undefined;
+// --contract: the suites under test/contract/ (bbdc against Prism serving the Bitbucket OpenAPI document); a CI step.
+const contract = process.argv.includes('--contract');
+const tiers = ['test/e2e/', 'test/chart/', 'test/contract/'];
+const tier = e2e ? 'test/e2e/' : charts ? 'test/chart/' : contract ? 'test/contract/' : undefined;
+const tierOf = (rel: string) => tiers.find((k) => rel.startsWith(k));
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const root = join(import.meta.dirname, '..');
 
@@ -16,10 +20,7 @@ const all = walkFiles(
   join(root, 'test'),
   (name) => name.endsWith('.test.ts'),
   (dir) => dir === 'golden' || dir === 'fixtures',
-).filter((f) => {
-  const path = relative(root, f);
-  return tier ? path.startsWith(tier) : !path.startsWith('test/e2e/') && !path.startsWith('test/chart/');
-});
+).filter((f) => tierOf(relative(root, f)) === tier);
 // Filters match the path inside the repository, not the checkout's own directory name.
 const files = filters.length ? all.filter((f) => filters.some((x) => relative(root, f).includes(x))) : all;
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');

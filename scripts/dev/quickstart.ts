@@ -3,21 +3,35 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import type { IdentityClientSpec } from '../../generated/types/crds/identityclient.ts';
+import type { IdentityRealmSpec } from '../../generated/types/crds/identityrealm.ts';
+import type { IdentityServerSpec } from '../../generated/types/crds/identityserver.ts';
 import type { TestEnv } from '../testenv/harness.ts';
 import { databaseCluster } from '../testenv/identity-fixtures.ts';
 import { grantSecretAccess } from '../testenv/operator-process.ts';
 import { repoRoot } from '../testenv/paths.ts';
 import { devKeycloak } from './prerequisites.ts';
 
-type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace: string }; spec: any };
+type Obj<Spec = unknown> = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string };
+  spec: Spec;
+};
 
-const example = (file: string) => parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')) as Obj;
+const example = <Spec>(file: string) =>
+  parse(readFileSync(join(repoRoot, 'examples', file), 'utf8')) as Obj<Spec>;
 
 /** The three example resources, and what was changed to run them here. */
-export function quickstartResources(): { server: Obj; realm: Obj; client: Obj; changes: string[] } {
-  const server = example('identityserver-minimal.yaml');
-  const realm = example('identityrealm.yaml');
-  const client = example('identityclient.yaml');
+export function quickstartResources(): {
+  server: Obj<IdentityServerSpec>;
+  realm: Obj<IdentityRealmSpec>;
+  client: Obj<IdentityClientSpec>;
+  changes: string[];
+} {
+  const server = example<IdentityServerSpec>('identityserver-minimal.yaml');
+  const realm = example<IdentityRealmSpec>('identityrealm.yaml');
+  const client = example<IdentityClientSpec>('identityclient.yaml');
   const changes = [
     `examples/identityserver-minimal.yaml: image tag ${server.spec.image.tag} -> ${devKeycloak} (the Keycloak this machine has)`,
   ];

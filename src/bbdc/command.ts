@@ -25,9 +25,12 @@ export type ArgSpec = { name: string; required: boolean; description: string };
 export type GlobalOptions = {
   json: boolean;
   dryRun: boolean;
+  /** Colour allowed: not --no-color, and NO_COLOR unset or empty (https://no-color.org), or FORCE_COLOR. */
   color: boolean;
   /** False with --no-pager: human output is never sent through a pager. */
   pager: boolean;
+  /** FORCE_COLOR set (and not 0/false): colour even when stdout is not a terminal. */
+  forceColor: boolean;
   caFile?: string;
   insecureSkipVerify: boolean;
   requestTimeoutMs: number;

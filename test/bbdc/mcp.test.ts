@@ -55,7 +55,7 @@ test('ai mcp tools lists every unattended command as SAFE (read-only) or YOLO (m
     const t = tools.find((x) => x.command === e.name);
     if (!t) {
       assert.ok(
-        /^(auth (login|logout|server use|alias )|browse|(repo )?clone$|pr checkout$|ai |completion |update$)/.test(
+        /^(auth (login|logout|server use|alias |setup-git|git-credential)|browse|(repo )?clone$|pr checkout$|ai |completion |update$)/.test(
           e.name,
         ),
         `${e.name} is a tool`,

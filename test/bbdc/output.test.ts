@@ -98,6 +98,8 @@ const scenarios: [string, string[]][] = [
   ['auth login', ['auth', 'login', '{url}', '--token', credentials.alice.token]],
   ['auth status', ['auth', 'status']],
   ['auth whoami', ['auth', 'whoami']],
+  ['auth git-credential', ['auth', 'git-credential', 'get']],
+  ['auth setup-git', ['auth', 'setup-git']],
   ['auth token-url', ['auth', 'token-url']],
   ['auth server list', ['auth', 'server', 'list']],
   ['auth server use', ['auth', 'server', 'use', '{url}']],

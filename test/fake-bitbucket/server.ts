@@ -3,9 +3,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { allowedUndocumented } from './deviations.ts';
+import { allowedQuery, allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
-import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
+import { documentedPermissions } from './route-permissions.ts';
+import { bitbucketError, type RouteContext, type RouteResult, type RouteTable } from './route-types.ts';
 import { buildStatsRoutes } from './routes/build-stats.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { bulkRoutes } from './routes/bulk.ts';
@@ -13,6 +14,7 @@ import { contentRoutes } from './routes/content.ts';
 import { coreRoutes } from './routes/core.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { insightsRoutes } from './routes/insights.ts';
+import { checkPermission } from './routes/lookup.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
@@ -139,6 +141,12 @@ export async function startFakeBitbucket(
       if (!url.searchParams.has(q))
         violations.push(`${method} ${url.pathname}: missing required query parameter ${q}`);
     }
+    for (const q of new Set(url.searchParams.keys())) {
+      if (match && !match.op.query.includes(q) && !allowedQuery(operationId).includes(q))
+        violations.push(
+          `${method} ${url.pathname}: query parameter ${q} is not declared for ${operationId} (nor allowed by a deviation)`,
+        );
+    }
     const failure = failures.find((f) => f.times > 0 && (!f.method || f.method === method));
     if (failure) {
       failure.times--;
@@ -175,7 +183,7 @@ export async function startFakeBitbucket(
         'com.atlassian.bitbucket.AuthorisationException',
       );
     }
-    return route.handle({
+    const ctx: RouteContext = {
       params: match?.params ?? {},
       query: url.searchParams,
       body,
@@ -183,7 +191,9 @@ export async function startFakeBitbucket(
       state,
       baseUrl,
       sshHost: options.sshHost ?? 'git.example.test:7999',
-    });
+    };
+    const refused = checkPermission(ctx, route.permission ?? documentedPermissions[operationId]);
+    return refused ?? route.handle(ctx);
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {

@@ -17,7 +17,7 @@ export async function collectMatching<T>(
       start,
       limit: Math.min(maxPageSize, limit + 1),
     });
-    for (const item of page.values ?? []) {
+    for (const item of Array.isArray(page?.values) ? page.values : []) {
       if (!keep(item)) continue;
       if (values.length === limit) return { values, truncated: true };
       values.push(item);

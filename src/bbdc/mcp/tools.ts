@@ -33,6 +33,8 @@ const notTools = [
   'pr checkout',
   'auth logout',
   'auth server use',
+  'auth setup-git',
+  'auth git-credential',
   'auth alias ',
   'browse',
   'ai ',

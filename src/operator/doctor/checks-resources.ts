@@ -29,7 +29,7 @@ const nextSteps: Record<string, string> = {
   RealmNotReady: 'make the IdentityRealm Ready first (see its check), and check spec.realmRef.namespace',
   NamespaceNotAuthorized:
     "add this namespace to the realm's spec.clientAuthorizationGrants, or move the client",
-  RealmNotAuthorized:
+  'IdentityRealm/NamespaceNotAuthorized':
     "add this namespace to the IdentityServer's spec.realmAuthorizationGrants, or move the realm",
   SecretAccessDenied:
     'bind keycloak-operator-namespace-access in this namespace (see the namespace-access check)',
@@ -37,6 +37,12 @@ const nextSteps: Record<string, string> = {
   ClientIdConflict: 'choose another spec.clientId, or delete the client that already uses it in Keycloak',
   RealmNameConflict:
     "choose another spec.realmName; that realm exists in Keycloak and is not this resource's",
+  AdminCredentialsRejected:
+    "Keycloak refuses the <server>-admin-credentials Secret: restore the admin account's password, or the Secret's",
+  AdminCredentialsLost:
+    'the admin credentials Secret is gone while the database already has an admin: the message says how to get one back',
+  RolloutInProgress: 'wait: Keycloak pods are being replaced (kubectl rollout status deployment/<server>)',
+  UpgradeInProgress: 'wait: the old Keycloak version stops before the new one starts on the same database',
   KeycloakUnavailable: "check the server's Keycloak check below; the operator retries with backoff",
   KeycloakAuthFailed:
     "the operator's admin credentials are refused: check the <server>-admin-credentials Secret",
@@ -65,7 +71,7 @@ function resourceCheck(object: KubeObject): DoctorCheck {
     );
   if (status.phase === 'Ready') return ok('resources', subject, 'Ready');
   const reason = status.reason ?? 'unknown';
-  const fix = nextSteps[reason] ?? describe;
+  const fix = nextSteps[`${kind}/${reason}`] ?? nextSteps[reason] ?? describe;
   const message = `${status.phase}/${reason}`;
   const cause = status.message || `the operator reports ${reason}`;
   return status.phase === 'Failed' || status.phase === 'Pending'

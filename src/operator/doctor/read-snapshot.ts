@@ -30,7 +30,12 @@ export type DoctorDeps = {
   readonly server: string;
 };
 
-const metricsPort = 8081;
+/** The pod's port named `metrics` (the chart and the manifests name it), else the operator's default 8081. */
+function metricsPortOf(pod: KubeObject): number {
+  type Spec = { containers?: { ports?: { name?: string; containerPort: number }[] }[] };
+  const ports = ((pod.spec as Spec | undefined)?.containers ?? []).flatMap((c) => c.ports ?? []);
+  return ports.find((p) => p.name === 'metrics')?.containerPort ?? 8081;
+}
 const byName = (a: KubeObject, b: KubeObject) =>
   `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`);
 
@@ -94,7 +99,7 @@ async function operatorHealth(deps: DoctorDeps, op: OperatorTarget, pods: KubeOb
   }
   const running = pods.find((p) => (p.status as { phase?: string } | undefined)?.phase === 'Running');
   if (!running) return { metrics: { error: 'no operator pod is running' } };
-  const path = `/api/v1/namespaces/${op.namespace}/pods/${running.metadata.name}:${metricsPort}/proxy/metrics`;
+  const path = `/api/v1/namespaces/${op.namespace}/pods/${running.metadata.name}:${metricsPortOf(running)}/proxy/metrics`;
   const r = await viaApiServer(deps, path)().catch((e: Error) => ({ status: 0, text: e.message }));
   return { metrics: r.status === 200 ? { text: r.text } : { error: `HTTP ${r.status} from ${path}` } };
 }

@@ -9,16 +9,17 @@ export type Clock = {
   now(): number;
   /** Milliseconds from an arbitrary origin that never jump (wall-clock steps do not move it): for ages and deadlines. */
   monotonic(): number;
-  setTimer(ms: number, fn: () => void): Timer;
+  /** `keepAlive`: the timer keeps the process running (a caller waits on it), unlike a retry that may be dropped. */
+  setTimer(ms: number, fn: () => void, options?: { keepAlive?: boolean }): Timer;
 };
 
 /** The wall clock; timers are unref'd so a pending retry never keeps the process alive on its own. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   monotonic: () => performance.now(),
-  setTimer(ms, fn) {
+  setTimer(ms, fn, options) {
     const t = setTimeout(fn, Math.max(0, ms));
-    t.unref?.();
+    if (!options?.keepAlive) t.unref?.();
     return { cancel: () => clearTimeout(t) };
   },
 };

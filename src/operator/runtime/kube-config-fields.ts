@@ -8,6 +8,8 @@ import { UsageError } from '../../core/errors.ts';
  * Honoured fields, per section. `extensions` carry data for other tools and never change a request;
  * `disable-compression` is honoured trivially (the client never asks for compressed answers); a context's
  * `namespace` is a default for requests without one, and every request the operator sends names its namespace.
+ * A `name` inside a context, cluster or user repeats the entry's own name (@kubernetes/client-node's
+ * exportConfig writes it; kubectl ignores it) and changes nothing.
  */
 export const honouredFields = {
   config: [
@@ -20,7 +22,7 @@ export const honouredFields = {
     'preferences',
     'extensions',
   ],
-  context: ['cluster', 'user', 'namespace', 'extensions'],
+  context: ['cluster', 'user', 'namespace', 'extensions', 'name'],
   cluster: [
     'server',
     'certificate-authority',
@@ -30,6 +32,7 @@ export const honouredFields = {
     'proxy-url',
     'disable-compression',
     'extensions',
+    'name',
   ],
   user: [
     'client-certificate',
@@ -44,6 +47,7 @@ export const honouredFields = {
     'as-user-extra',
     'exec',
     'extensions',
+    'name',
   ],
   exec: ['apiVersion', 'command', 'args', 'env', 'installHint', 'provideClusterInfo', 'interactiveMode'],
 } as const;
@@ -65,11 +69,12 @@ export function checkFields(
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${where} must be a mapping`);
   const honoured: readonly string[] = honouredFields[section];
-  for (const field of Object.keys(value)) {
-    if (honoured.includes(field)) continue;
+  for (const [field, setting] of Object.entries(value)) {
+    // A null is an absent field (as when Go decodes it), and tools write them: `auth-provider: null`.
+    if (honoured.includes(field) || setting === null) continue;
     const hint =
       refusedFields[field] ?? `realmforge run honours only ${honoured.join(', ')}: remove it or use kubectl`;
     throw new UsageError(`${where}: the field "${field}" is not supported by realmforge run (${hint})`);
   }
-  return value as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
 }

@@ -272,6 +272,26 @@ const rows: Row[] = [
     /NamespaceNotAuthorized.*clientAuthorizationGrants/,
   ],
   [
+    'realm namespace not granted by its server',
+    (s) => {
+      s.realms = [
+        {
+          apiVersion: 'realmforge.dev/v1',
+          kind: 'IdentityRealm',
+          metadata: { namespace: 't', name: 'r' },
+          status: {
+            phase: 'Pending',
+            reason: 'NamespaceNotAuthorized',
+            message: 't is not in spec.realmAuthorizationGrants',
+          },
+        },
+      ];
+    },
+    'IdentityRealm t/r',
+    'FAIL',
+    /NamespaceNotAuthorized.*add this namespace to the IdentityServer's spec\.realmAuthorizationGrants/,
+  ],
+  [
     'CloudNativePG missing',
     (s) => {
       s.crds = { ...s.crds, 'clusters.postgresql.cnpg.io': undefined };

@@ -24,7 +24,10 @@ const metrics = [
   'realmforge_reconcile_errors_total{kind="IdentityServer"} 0',
   'realmforge_keycloak_api_rate_limit_queued{scope="global"} 0',
 ].join('\n');
-const proxies = { '/proxy/metrics': metrics, '/proxy/health/ready': '{"status":"UP"}' };
+const proxies = {
+  'pods/realmforge-operator-5d9c-x2p4q:9090/proxy/metrics': metrics,
+  '/proxy/health/ready': '{"status":"UP"}',
+};
 
 async function doctor(objects: KubeObject[], args: string[] = []) {
   const fake = await fakeCluster(objects, proxies);
@@ -118,14 +121,14 @@ const faults: [string, (o: KubeObject[]) => KubeObject[], string, RegExp][] = [
       const realm = o.find((x) => x.kind === 'IdentityRealm') as KubeObject;
       realm.status = {
         phase: 'Pending',
-        reason: 'RealmNotAuthorized',
-        message: 'namespace id is not in realmAuthorizationGrants of IdentityServer id/kc',
+        reason: 'NamespaceNotAuthorized',
+        message: 'namespace id is not in spec.realmAuthorizationGrants of IdentityServer id/kc (other)',
         observedGeneration: 1,
       };
       return o;
     },
     'IdentityRealm id/acme',
-    /not in realmAuthorizationGrants/,
+    /NamespaceNotAuthorized namespace id is not in spec\.realmAuthorizationGrants/,
   ],
   [
     "the operator's ClusterRole missing a verb",

@@ -75,6 +75,8 @@ export function healthyCluster(): KubeObject[] {
         name: 'realmforge-operator-5d9c-x2p4q',
         labels: { 'app.kubernetes.io/name': 'realmforge-operator' },
       },
+      // A metrics port other than the default: doctor must read the one the pod names `metrics`.
+      spec: { containers: [{ name: 'operator', ports: [{ name: 'metrics', containerPort: 9090 }] }] },
       status: {
         phase: 'Running',
         conditions: [

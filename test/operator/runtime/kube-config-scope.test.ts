@@ -144,6 +144,13 @@ test('every field outside the declared scope is refused at start with its name',
       String(message),
     );
   }
+  // A null field is absent (client-node's exportConfig writes `auth-provider: null`, `as: null` and a context's name).
+  load(
+    config('', '    token: t\n    auth-provider: null\n    as: null\n    username: null').replace(
+      'context: {cluster: c, user: u}',
+      'context: {cluster: c, user: u, name: main}',
+    ),
+  );
   // Entries the chosen context does not use may hold anything, as with kubectl.
   load(config('', '    token: t').replace('    token: other-token', '    auth-provider: {name: gcp}'));
 });

@@ -106,7 +106,7 @@ export const command = defineCommand<Options, SearchCommitsOutput>({
         start,
         limit: Math.min(maxPageSize, o.scan - scanned),
       });
-      for (const c of page.values ?? []) {
+      for (const c of Array.isArray(page?.values) ? page.values : []) {
         scanned++;
         if (!keep(c)) continue;
         if (found.length === o.limit) {

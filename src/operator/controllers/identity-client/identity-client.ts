@@ -15,7 +15,7 @@ import { AdminTokenTooLargeError } from '../../keycloak/admin-token-too-large.ts
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { serverInfo } from '../../keycloak/server-info.ts';
-import { SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
+import { readSecretKey, SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
 import { realmIssuer, serverReady } from '../identity-realm/identity-realm.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
 import { getRealm, getResource, getServer, realmKeyOf, serverKeyOf } from '../shared/owner-server.ts';
@@ -160,7 +160,11 @@ export function identityClientController(deps: KeycloakDeps) {
       if (conflict) return await report('Failed', 'SecretConflict', conflict);
       // A client deleted by hand in Keycloak comes back with the secret its applications already hold.
       const stored = secretValue(live, 'client-secret');
-      const sync = await syncClient(admin, realmName, client, stored);
+      const certRef = client.spec.authentication?.certificateSecretRef;
+      const certificate = certRef
+        ? await readSecretKey(deps, ns, certRef, 'spec.authentication.certificateSecretRef')
+        : undefined;
+      const sync = await syncClient(admin, realmName, client, stored, { certificate });
       const urls = serverEndpoints(resolveServer(server));
       const endpoints = realmEndpoints(urls.public ?? urls.internal, realmIssuer(server, realmName));
       const clientSecret = await clientSecretOf(admin, client, realmName, sync.uuid, sync.secret, stored);

@@ -19,6 +19,7 @@ import {
 import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
 import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
+import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
 import { syncClientScopes } from './client-scopes-sync.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
@@ -111,30 +112,25 @@ export async function syncRealm(
         : {}),
     };
     const fields = [...fieldPaths(desired, realmFields).keys()];
-    const created = await refusedAsSpec('realm', fields, () => admin.call(ns, 'POST', '', full));
-    if (created.status === 409) {
+    const outcome = await createReadingBack(
+      () => refusedAsSpec('realm', fields, () => admin.call(ns, 'POST', '', full)),
+      () => readRealm(admin, ns, name),
+    );
+    if ('created' in outcome && outcome.created.status === 409) {
       throw new RealmforgeError(
         'conflict',
         `realm ${name} was created by someone else at the same time; retrying`,
       );
     }
     writes.push('create realm');
-    const after = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
+    const after = 'found' in outcome ? outcome.found : await readRealm(admin, ns, name);
     const scopes = realm.spec.clientScopes?.length || realm.spec.realmDefaultClientScopes;
     if (scopes)
       writes.push(
-        ...(await syncClientScopes(
-          admin,
-          ns,
-          name,
-          realm.spec,
-          realmOwnerOf(realm),
-          after.body as Item,
-          false,
-        )),
+        ...(await syncClientScopes(admin, ns, name, realm.spec, realmOwnerOf(realm), after as Item, false)),
       );
     if (orgItems.length) await syncOrganizations(false);
-    return { realmId: after.body?.id, writes };
+    return { realmId: after?.id, writes };
   }
   const liveRealm = live as Item;
   const plan = planFields(desired, liveRealm, realmFields, declared);
