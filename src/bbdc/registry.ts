@@ -336,9 +336,9 @@ export async function loadAll(): Promise<CommandDefinition<never, never>[]> {
  * not listed here is shown under "Additional commands" (test/bbdc/help.test.ts names every such word).
  */
 export const helpSections: [string, string[]][] = [
-  ['Core commands', ['auth', 'repo', 'project', 'clone', 'browse', 'search']],
-  ['Pull requests', ['pr', 'build', 'insights']],
-  ['Branches, tags and commits', ['branch', 'tag', 'commit']],
+  ['Core commands', ['auth', 'ssh-key', 'repo', 'project', 'clone', 'browse', 'search']],
+  ['Pull requests', ['pr', 'build', 'insights', 'deployment']],
+  ['Branches, tags and commits', ['branch', 'tag', 'ref', 'commit', 'diff']],
   ['Repository settings', ['hook', 'webhook']],
   ['Automation', ['bulk', 'ai', 'completion']],
   ['Additional commands', ['update']],

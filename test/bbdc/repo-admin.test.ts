@@ -1,13 +1,26 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { watchersOf } from '../fake-bitbucket/review-state.ts';
+import type { RouteContext } from '../fake-bitbucket/route-types.ts';
+import { repoAdminRoutes } from '../fake-bitbucket/routes/repo-admin.ts';
 import { withFake } from './helpers/fake.ts';
 import { assertPlan, assertSchema, prWorld, writesSince } from './helpers/pr.ts';
 
 const test = suite('bbdc repo watch / archive / label / sync');
 let fake: Awaited<ReturnType<typeof withFake>>;
+// While on, the labels answer holds one label per page, as a server with a small page size would.
+let onePerPage = false;
 test.before(async () => {
-  fake = await withFake();
+  const labels = repoAdminRoutes.getAllLabelsForRepository;
+  fake = await withFake('small', {
+    routes: {
+      getAllLabelsForRepository: {
+        ...labels,
+        handle: (ctx: RouteContext) =>
+          labels.handle(onePerPage ? { ...ctx, query: new URLSearchParams({ limit: '1' }) } : ctx),
+      },
+    },
+  });
 });
 test.after(async () => {
   await fake.stop();
@@ -70,6 +83,34 @@ test('repo label: add lower-cases and is idempotent; remove; a bad name is a usa
   await run(['repo', 'label', 'remove', 'backend']);
   assert.equal((await run(['repo', 'label', 'list', '--json'])).json().data.labels, ['team-a']);
   assert.is((await run(['repo', 'label', 'add', 'x'])).code, 2);
+});
+
+test('repo label list: no start/limit (the 9.4 document declares none); a partial answer is refused', async () => {
+  await run(['repo', 'label', 'add', 'alpha']);
+  await run(['repo', 'label', 'add', 'beta']);
+  const n = fake.requests.length;
+  assert.equal((await run(['repo', 'label', 'list', '--json'])).json().data.labels, [
+    'alpha',
+    'beta',
+    'team-a',
+  ]);
+  const reads = fake.requests.slice(n).filter((q) => q.path.endsWith('/labels'));
+  assert.equal(
+    reads.map((q) => [...q.query.keys()]),
+    [[]],
+  );
+  onePerPage = true;
+  try {
+    const r = await run(['repo', 'label', 'list']);
+    assert.is.not(r.code, 0);
+    assert.match(r.stderr, 'answered 1 items and isLastPage false');
+    assert.match(r.stderr, 'bbdc will not show a partial list');
+    assert.not.match(r.stderr, '    at ');
+  } finally {
+    onePerPage = false;
+  }
+  await run(['repo', 'label', 'remove', 'alpha']);
+  await run(['repo', 'label', 'remove', 'beta']);
 });
 
 test('repo sync: status of a fork; enable and disable; a non-fork is refused by the server', async () => {

@@ -33,6 +33,15 @@ export const deviations: Deviation[] = [
     query: { operationIds: ['findWebhooks', 'findWebhooks_1'], names: ['start', 'limit'] },
   },
   {
+    name: 'browse-paging',
+    why: 'browse (a directory listing or the lines of a file) is a paged API on live servers and honours start/limit (a file of 10 lines asked with limit=5 answers 5 lines and isLastPage false), which the document omits',
+    evidence: [
+      'https://jira.atlassian.com/browse/BSERV-12725',
+      'https://jira.atlassian.com/browse/BSERV-8482',
+    ],
+    query: { operationIds: ['getContent', 'getContent_1'], names: ['start', 'limit'] },
+  },
+  {
     name: 'default-reviewer-users',
     why: 'default-reviewer conditions need full user objects (with the internal id), not names',
     evidence: ['https://jira.atlassian.com/browse/BSERV-12774'],

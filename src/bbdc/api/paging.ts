@@ -84,3 +84,20 @@ export async function* streamPages<T>(
     start = next;
   }
 }
+
+/**
+ * The items of a list whose operation the 9.4 document declares without start/limit (e.g. a repository's labels):
+ * one request without paging parameters. A page, a bare array or nothing is read; a page that says more items
+ * follow cannot be honoured without sending undeclared parameters, so it is refused rather than cut short.
+ */
+export async function readUnpaged<T>(client: BitbucketClient, path: string, query: Query = {}): Promise<T[]> {
+  const page = await client.get<Page<T> | T[] | undefined>(path, query);
+  if (!page || typeof page !== 'object') return [];
+  if (Array.isArray(page)) return page;
+  if (page.isLastPage === false)
+    throw new RealmforgeError(
+      'internal',
+      `GET ${path} answered ${(page.values ?? []).length} items and isLastPage false, but the Bitbucket 9.4 API declares no paging for it: bbdc will not show a partial list; report this to the bbdc maintainers`,
+    );
+  return Array.isArray(page.values) ? page.values : [];
+}

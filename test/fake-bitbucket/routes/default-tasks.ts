@@ -77,6 +77,11 @@ function routes(scopeOf: (ctx: RouteContext) => string) {
   };
 }
 
+/** The default tasks of a fake, by scope (`PROJ` or `PROJ/slug`): what tests inspect after a command. */
+export function defaultTasksOf(state: FakeState): ReadonlyMap<string, readonly Task[]> {
+  return store.get(state)?.byScope ?? new Map();
+}
+
 const project = routes((ctx) => ctx.params.projectKey.toUpperCase());
 const repo = routes((ctx) => `${ctx.params.projectKey.toUpperCase()}/${ctx.params.repositorySlug}`);
 

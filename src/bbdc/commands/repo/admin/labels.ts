@@ -1,7 +1,7 @@
 // `repo label list|add|remove`: the labels of a repository (Bitbucket lower-cases them; 3-50 characters).
 import type { RepoLabelsOutput } from '../../../../../generated/types/cli/output/repo-labels.ts';
 import { UsageError } from '../../../../core/errors.ts';
-import { collectPages } from '../../../api/paging.ts';
+import { readUnpaged } from '../../../api/paging.ts';
 import { segment } from '../../../api/path.ts';
 import { repoPath } from '../../../api/repositories.ts';
 import { type CommandDeps, defineCommand } from '../../../command.ts';
@@ -28,7 +28,8 @@ async function current(deps: CommandDeps) {
   const repo = await deps.repo();
   const client = await deps.client(repo.host);
   const base = `${repoPath(repo.project, repo.slug)}/labels`;
-  const { values } = await collectPages<{ name: string }>(client, base, {}, undefined);
+  // The 9.4 document declares no start/limit here (getAllLabelsForRepository): one request, no paging parameters.
+  const values = await readUnpaged<{ name: string }>(client, base);
   return { repo, client, base, labels: values.map((l) => l.name).sort() };
 }
 
