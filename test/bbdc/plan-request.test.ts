@@ -27,11 +27,11 @@ const masked = (body: any) =>
     : { ...body, configuration: { ...body.configuration, secret: '***' } };
 
 for (const [name, c] of Object.entries(cases)) {
-  const { argv, setup = [], as } = Array.isArray(c) ? { argv: c } : c;
+  const { argv, setup = [], as, stdin } = Array.isArray(c) ? { argv: c } : c;
   test(`${name}: the dry-run plans the request the run sends`, async () => {
     const fake = await withFake();
     const token = credentials[as ?? 'alice'].token;
-    const w = createWorld({ env: { BBDC_URL: fake.url, BBDC_TOKEN: token } });
+    const w = createWorld({ env: { BBDC_URL: fake.url, BBDC_TOKEN: token }, stdin });
     try {
       for (const step of setup) {
         const r = await w.run(step);

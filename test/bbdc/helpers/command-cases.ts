@@ -1,6 +1,8 @@
 // One argv per bbdc command that talks to the server, for the suites that run every command: plan == request
 // (test/bbdc/plan-request.test.ts) and the contract test against Prism (test/contract/prism.test.ts). A command
 // added to the registry without a row here fails both.
+import { createHash } from 'node:crypto';
+import { sha } from '../../fake-bitbucket/core-state.ts';
 
 /** Commands that change only local files (configuration, skills, the executable) or run git: nothing to compare. */
 export const local: Record<string, string> = {
@@ -16,11 +18,47 @@ export const local: Record<string, string> = {
   'repo clone': 'runs git clone',
   clone: 'runs git clone',
   'bulk apply': 'applies a reviewed plan file (many requests); tested in bulk.test.ts',
+  'auth setup-git': 'writes the git configuration (tested in git-credential.test.ts)',
+  'pr checkout': 'runs git fetch and checkout (tested in pr-checkout.test.ts)',
 };
 
 export const api = ['-R', 'PROJ/api'];
-/** A run: its argv, optionally commands run first (as the same user) to set the scene, and bob instead of alice. */
-export type Case = string[] | { argv: string[]; setup?: string[][]; as?: 'bob' };
+/** A run: its argv, optionally commands run first (as the same user) to set the scene, bob instead of alice, and
+ * text piped into stdin (for every run of the case). */
+export type Case = string[] | { argv: string[]; setup?: string[][]; as?: 'bob'; stdin?: string };
+
+/** A commit of PROJ/api in the small fake, and one of OPS/tools with seeded history (fake-bitbucket/core-state.ts). */
+const commit = '02'.repeat(20);
+const toolsCommit = sha('13:2');
+const gpgBlock =
+  '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBGbbdc1AAAA\n-----END PGP PUBLIC KEY BLOCK-----';
+/** The fake's key id for gpgBlock: the last 16 hex digits of the SHA-1 of the text bbdc sends. */
+const gpgId = createHash('sha1').update(`${gpgBlock}\n`).digest('hex').toUpperCase().slice(-16);
+const deployKey = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGRlcGxveS1rZXktZm9yLWJiZGMtdGVzdHM ci@deploy';
+const deployment = [
+  'deployment',
+  'create',
+  commit,
+  '--key',
+  'web',
+  '--environment',
+  'production',
+  '--sequence',
+  '12',
+];
+const report = [
+  'insights',
+  'report',
+  'set',
+  commit,
+  'sonar',
+  '--title',
+  'SonarQube',
+  '--result',
+  'pass',
+  ...api,
+];
+const pendingComment = ['pr', 'comment', 'add', '1', '--pending', '--body', 'Rename this', ...api];
 /** One real-run argv per server-side mutating command, valid on a fresh small fake, that changes something. */
 export const mutatingCases: Record<string, Case> = {
   'repo create': ['repo', 'create', 'fresh', '--project', 'PROJ'],
@@ -207,6 +245,189 @@ export const mutatingCases: Record<string, Case> = {
     ...api,
   ],
   'repo settings default-reviewers delete': ['repo', 'settings', 'default-reviewers', 'delete', '1', ...api],
+  'auth gpg-key add': { stdin: gpgBlock, argv: ['auth', 'gpg-key', 'add', '--key-file', '-'] },
+  'auth gpg-key remove': {
+    stdin: gpgBlock,
+    setup: [['auth', 'gpg-key', 'add', '--key-file', '-']],
+    argv: ['auth', 'gpg-key', 'remove', gpgId],
+  },
+  'auth gpg-key clear': {
+    stdin: gpgBlock,
+    setup: [['auth', 'gpg-key', 'add', '--key-file', '-']],
+    argv: ['auth', 'gpg-key', 'clear', '--yes'],
+  },
+  'auth token create': ['auth', 'token', 'create', 'ci', '--permissions', 'REPO_READ'],
+  'auth token update': {
+    setup: [['auth', 'token', 'create', 'ci', '--permissions', 'REPO_READ']],
+    argv: ['auth', 'token', 'update', '252973515001', '--name', 'ci-2'],
+  },
+  'auth token revoke': {
+    setup: [['auth', 'token', 'create', 'ci', '--permissions', 'REPO_READ']],
+    argv: ['auth', 'token', 'revoke', '252973515001'],
+  },
+  'ssh-key add': ['ssh-key', 'add', '--key', deployKey, '--label', 'laptop'],
+  'ssh-key remove': { setup: [['ssh-key', 'add', '--key', deployKey]], argv: ['ssh-key', 'remove', '1'] },
+  'repo ssh-key add': ['repo', 'ssh-key', 'add', '--key', deployKey, '--permission', 'read', ...api],
+  'repo ssh-key remove': {
+    setup: [['repo', 'ssh-key', 'add', '--key', deployKey, '--permission', 'read', ...api]],
+    argv: ['repo', 'ssh-key', 'remove', '1', ...api],
+  },
+  'project ssh-key add': ['project', 'ssh-key', 'add', 'PROJ', '--key', deployKey, '--permission', 'read'],
+  'project ssh-key remove': {
+    setup: [['project', 'ssh-key', 'add', 'PROJ', '--key', deployKey, '--permission', 'read']],
+    argv: ['project', 'ssh-key', 'remove', 'PROJ', '1'],
+  },
+  'branch restriction create': [
+    'branch',
+    'restriction',
+    'create',
+    '--type',
+    'fast-forward-only',
+    '--branch',
+    'main',
+    '--groups',
+    'release-managers',
+    ...api,
+  ],
+  'branch restriction delete': {
+    setup: [['branch', 'restriction', 'create', '--type', 'no-deletes', '--branch', 'main', ...api]],
+    argv: ['branch', 'restriction', 'delete', '1', ...api],
+  },
+  'project branch-restriction create': [
+    'project',
+    'branch-restriction',
+    'create',
+    'PROJ',
+    '--type',
+    'fast-forward-only',
+    '--branch',
+    'main',
+    '--groups',
+    'release-managers',
+  ],
+  'project branch-restriction delete': {
+    setup: [['project', 'branch-restriction', 'create', 'PROJ', '--type', 'no-deletes', '--branch', 'main']],
+    argv: ['project', 'branch-restriction', 'delete', 'PROJ', '1'],
+  },
+  'build status delete': {
+    setup: [
+      [
+        'build',
+        'status',
+        'set',
+        commit,
+        ...api,
+        '--state',
+        'FAILED',
+        '--key',
+        'k',
+        '--url',
+        'https://k.test',
+      ],
+    ],
+    argv: ['build', 'status', 'delete', commit, '--key', 'k', ...api],
+  },
+  'deployment create': [...deployment, '--state', 'successful', '--url', 'https://cd.test/12', ...api],
+  'deployment delete': {
+    setup: [[...deployment, '--state', 'successful', '--url', 'https://cd.test/12', ...api]],
+    argv: ['deployment', 'delete', ...deployment.slice(2), ...api],
+  },
+  'insights report set': report,
+  'insights report delete': {
+    setup: [report],
+    argv: ['insights', 'report', 'delete', commit, 'sonar', ...api],
+  },
+  'insights annotation add': {
+    setup: [report],
+    argv: [
+      'insights',
+      'annotation',
+      'add',
+      commit,
+      'sonar',
+      '--severity',
+      'high',
+      '--message',
+      'Null',
+      ...api,
+    ],
+  },
+  'insights annotation set': {
+    setup: [report],
+    argv: [
+      'insights',
+      'annotation',
+      'set',
+      commit,
+      'sonar',
+      'S1',
+      '--severity',
+      'low',
+      '--message',
+      'x',
+      ...api,
+    ],
+  },
+  'insights annotation delete': {
+    setup: [
+      report,
+      ['insights', 'annotation', 'set', commit, 'sonar', 'S1', '--severity', 'low', '--message', 'x', ...api],
+    ],
+    argv: ['insights', 'annotation', 'delete', commit, 'sonar', '--external-id', 'S1', ...api],
+  },
+  'pr comment update': ['pr', 'comment', 'update', '1', '10', '--body', 'Looks great.', ...api],
+  'pr comment delete': ['pr', 'comment', 'delete', '1', '14', ...api],
+  'pr review complete': { setup: [pendingComment], argv: ['pr', 'review', 'complete', '1', ...api] },
+  'pr review discard': { setup: [pendingComment], argv: ['pr', 'review', 'discard', '1', ...api] },
+  'pr watch': ['pr', 'watch', '2', ...api],
+  'pr unwatch': { setup: [['pr', 'watch', '2', ...api]], argv: ['pr', 'unwatch', '2', ...api] },
+  'repo default-task add': ['repo', 'default-task', 'add', '--description', 'Update the changelog', ...api],
+  'repo default-task update': {
+    setup: [['repo', 'default-task', 'add', '--description', 'Update the changelog', ...api]],
+    argv: ['repo', 'default-task', 'update', '1', '--description', 'Update CHANGELOG.md', ...api],
+  },
+  'repo default-task delete': {
+    setup: [['repo', 'default-task', 'add', '--description', 'Update the changelog', ...api]],
+    argv: ['repo', 'default-task', 'delete', '1', ...api],
+  },
+  'project default-task add': ['project', 'default-task', 'add', 'PROJ', '--description', 'Link the ticket'],
+  'project default-task update': {
+    setup: [['project', 'default-task', 'add', 'PROJ', '--description', 'Link the ticket']],
+    argv: ['project', 'default-task', 'update', 'PROJ', '1', '--description', 'Link the Jira ticket'],
+  },
+  'project default-task delete': {
+    setup: [['project', 'default-task', 'add', 'PROJ', '--description', 'Link the ticket']],
+    argv: ['project', 'default-task', 'delete', 'PROJ', '1'],
+  },
+  'repo comment create': ['repo', 'comment', 'create', toolsCommit, '--body', 'Why?', '-R', 'OPS/tools'],
+  'repo comment update': {
+    setup: [['repo', 'comment', 'create', toolsCommit, '--body', 'Why?', '-R', 'OPS/tools']],
+    argv: ['repo', 'comment', 'update', toolsCommit, '500', '--body', 'Why not?', '-R', 'OPS/tools'],
+  },
+  'repo comment delete': {
+    setup: [['repo', 'comment', 'create', toolsCommit, '--body', 'Why?', '-R', 'OPS/tools']],
+    argv: ['repo', 'comment', 'delete', toolsCommit, '500', '-R', 'OPS/tools'],
+  },
+  'repo watch': ['repo', 'watch', ...api],
+  'repo unwatch': { setup: [['repo', 'watch', ...api]], argv: ['repo', 'unwatch', ...api] },
+  'repo archive': ['repo', 'archive', ...api],
+  'repo unarchive': { setup: [['repo', 'archive', ...api]], argv: ['repo', 'unarchive', ...api] },
+  'repo label add': ['repo', 'label', 'add', 'backend', ...api],
+  'repo label remove': {
+    setup: [['repo', 'label', 'add', 'backend', ...api]],
+    argv: ['repo', 'label', 'remove', 'backend', ...api],
+  },
+  'repo sync enable': {
+    setup: [['repo', 'fork', 'PROJ/api']],
+    argv: ['repo', 'sync', 'enable', '-R', '~ALICE/api'],
+  },
+  'repo sync disable': {
+    setup: [
+      ['repo', 'fork', 'PROJ/api'],
+      ['repo', 'sync', 'enable', '-R', '~ALICE/api'],
+    ],
+    argv: ['repo', 'sync', 'disable', '-R', '~ALICE/api'],
+  },
 };
 
 /** One argv per server-reading command (the repository comes from -R or the world's BBDC_PROJECT/BBDC_REPO). */
@@ -257,6 +478,46 @@ export const safeCases: Record<string, string[]> = {
   'search repos': ['search', 'repos', 'api'],
   'search commits': ['search', 'commits', 'fix', ...api],
   'search prs': ['search', 'prs', 'login', ...api],
+  'auth gpg-key list': ['auth', 'gpg-key', 'list'],
+  'auth token list': ['auth', 'token', 'list'],
+  'auth token get': ['auth', 'token', 'get', '252973515001'],
+  'ssh-key list': ['ssh-key', 'list'],
+  'repo ssh-key list': ['repo', 'ssh-key', 'list', ...api],
+  'project ssh-key list': ['project', 'ssh-key', 'list', 'PROJ'],
+  'branch restriction list': ['branch', 'restriction', 'list', ...api],
+  'branch restriction get': ['branch', 'restriction', 'get', '1', ...api],
+  'project branch-restriction list': ['project', 'branch-restriction', 'list', 'PROJ'],
+  'project branch-restriction get': ['project', 'branch-restriction', 'get', 'PROJ', '1'],
+  'build status stats': ['build', 'status', 'stats', commit],
+  'commit prs': ['commit', 'prs', commit, ...api],
+  'deployment get': [...deployment.slice(0, 1), 'get', ...deployment.slice(2), ...api],
+  'diff commit': ['diff', 'commit', commit, ...api],
+  'diff refs': ['diff', 'refs', 'master', 'feature/docs', ...api],
+  'insights report list': ['insights', 'report', 'list', commit, ...api],
+  'insights report get': ['insights', 'report', 'get', commit, 'sonar', ...api],
+  'insights annotation list': ['insights', 'annotation', 'list', commit, ...api],
+  'pr activity list': ['pr', 'activity', 'list', '1', ...api],
+  'pr comment get': ['pr', 'comment', 'get', '1', '10', ...api],
+  'pr jira': ['pr', 'jira', '1', ...api],
+  'pr merge-base': ['pr', 'merge-base', '1', ...api],
+  'pr participants': ['pr', 'participants', '1', ...api],
+  'pr review get': ['pr', 'review', 'get', '1', ...api],
+  'pr status': ['pr', 'status', ...api],
+  'project default-task list': ['project', 'default-task', 'list', 'PROJ'],
+  'repo default-task list': ['repo', 'default-task', 'list', ...api],
+  'project webhook stats': ['project', 'webhook', 'stats', 'PROJ', '2'],
+  'webhook stats': ['webhook', 'stats', '1', ...api],
+  'ref list': ['ref', 'list', ...api],
+  'ref resolve': ['ref', 'resolve', 'master', ...api],
+  'repo cat': ['repo', 'cat', 'README.md', ...api],
+  'repo browse raw': ['repo', 'browse', 'raw', 'README.md', ...api],
+  'repo browse file': ['repo', 'browse', 'file', 'README.md', ...api],
+  'repo browse tree': ['repo', 'browse', 'tree', ...api],
+  'repo browse blame': ['repo', 'browse', 'blame', 'README.md', ...api],
+  'repo browse history': ['repo', 'browse', 'history', 'README.md', ...api],
+  'repo comment list': ['repo', 'comment', 'list', toolsCommit, '-R', 'OPS/tools'],
+  'repo label list': ['repo', 'label', 'list', ...api],
+  'repo sync status': ['repo', 'sync', 'status', ...api],
 };
 
 /** Read-only commands that never call the server (configuration, help text, local files). */
@@ -272,4 +533,6 @@ export const offline: Record<string, string> = {
   'completion bash': 'prints a script',
   'completion zsh': 'prints a script',
   'completion fish': 'prints a script',
+  'auth git-credential':
+    "answers git's credential protocol on stdin from the local store (its username lookup is tested in git-credential.test.ts)",
 };
