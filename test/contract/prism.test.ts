@@ -22,17 +22,17 @@ type Run = {
 };
 
 /** The argv of every server command: reads once and --json once; writes also as a dry-run. */
-function runs(): { command: string; argv: string[] }[] {
-  const out: { command: string; argv: string[] }[] = [];
+function runs(): { command: string; argv: string[]; stdin?: string }[] {
+  const out: { command: string; argv: string[]; stdin?: string }[] = [];
   for (const [command, argv] of Object.entries(safeCases)) {
     out.push({ command, argv }, { command, argv: [...argv, '--json'] });
   }
   for (const [command, c] of Object.entries(mutatingCases)) {
-    const argv = Array.isArray(c) ? c : c.argv;
+    const { argv, stdin } = Array.isArray(c) ? { argv: c, stdin: undefined } : c;
     out.push(
-      { command, argv: [...argv, '--dry-run'] },
-      { command, argv },
-      { command, argv: [...argv, '--json'] },
+      { command, argv: [...argv, '--dry-run'], stdin },
+      { command, argv, stdin },
+      { command, argv: [...argv, '--json'], stdin },
     );
   }
   return out;
@@ -57,9 +57,10 @@ async function runAll(dynamic: boolean): Promise<Run[]> {
   const prism = await startPrism({ dynamic, seed: '1', username: 'alice' });
   const results: Run[] = [];
   try {
-    for (const { command, argv } of runs()) {
+    for (const { command, argv, stdin } of runs()) {
       const w = createWorld({
         env: { BBDC_URL: prism.url, BBDC_TOKEN: 'contract-token', BBDC_PROJECT: 'PROJ', BBDC_REPO: 'api' },
+        stdin,
       });
       const from = prism.checked.length;
       const r = await w.run(argv);
