@@ -4,9 +4,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Route, RouteTable } from '../fake-bitbucket/route-types.ts';
+import { contentRoutes } from '../fake-bitbucket/routes/content.ts';
 import { hookWebhookRoutes } from '../fake-bitbucket/routes/hooks-webhooks.ts';
 import { pullRequestCommentRoutes } from '../fake-bitbucket/routes/pull-request-comments.ts';
 import { pullRequestRoutes } from '../fake-bitbucket/routes/pull-requests.ts';
+import { repoAdminRoutes } from '../fake-bitbucket/routes/repo-admin.ts';
 import { withFake } from './helpers/fake.ts';
 import { fakePr, prWorld } from './helpers/pr.ts';
 
@@ -136,6 +138,44 @@ test('a time outside the Date range is shown as the raw number with a warning, n
       assert.match(result.json().meta.warnings[0], 'createdDate 9000000000000000');
     }
   }
+});
+
+test('repo sync status reads refs sent as one object (the document shape) as well as lists', async () => {
+  const one = { displayId: 'main', id: 'refs/heads/main', state: 'AHEAD' };
+  const routes = {
+    getStatus: editing(repoAdminRoutes.getStatus, (b) => ({ ...b, aheadRefs: one, divergedRefs: [one] })),
+  };
+  const { result } = await scene(routes, ['repo', 'sync', 'status', '--json']);
+  assert.is(result.code, 0, result.stderr);
+  assert.equal([result.json().data.ahead, result.json().data.diverged], [['main'], ['main']]);
+});
+
+test('repo browse tree and blame read an empty answer (the document declares no body) as nothing', async () => {
+  const empty = (route: Route): Route => ({ ...route, handle: () => ({ status: 200 }) });
+  const routes = {
+    getContent: empty(contentRoutes.getContent),
+    getContent_1: empty(contentRoutes.getContent_1),
+  };
+  const tree = (await scene(routes, ['repo', 'browse', 'tree', '--json'])).result;
+  assert.is(tree.code, 0, tree.stderr);
+  assert.equal(tree.json().data.entries, []);
+  const blame = (await scene(routes, ['repo', 'browse', 'blame', 'README.md', '--json'])).result;
+  assert.is(blame.code, 0, blame.stderr);
+  assert.equal(blame.json().data.lines, []);
+});
+
+test('a comment without createdDate (not required by the document) prints as undated', async () => {
+  const undated = (b: any) => {
+    const { createdDate: _, ...rest } = b;
+    return rest;
+  };
+  const routes = {
+    getComment_1: editing(pullRequestCommentRoutes.getComment_1, undated),
+    getComment_2: editing(pullRequestCommentRoutes.getComment_2, undated),
+  };
+  const { result } = await scene(routes, ['pr', 'comment', 'get', '1', '10']);
+  assert.is(result.code, 0, result.stderr);
+  assert.match(result.stdout, '#10 · undated');
 });
 
 test.run();

@@ -15,9 +15,10 @@ export function anchorLabel(c: PrComment): string {
   return `${c.anchor.path}${line}${kind}`;
 }
 
-/** `2023-11-14 22:13` in UTC: short, and the same on every machine. */
-export function shortDate(iso: string): string {
-  return iso.slice(0, 16).replace('T', ' ');
+/** `2023-11-14 22:13` in UTC: short, and the same on every machine; a comment without a date (the document
+ * does not require one) says so. */
+export function shortDate(iso: string | undefined): string {
+  return iso ? iso.slice(0, 16).replace('T', ' ') : 'undated';
 }
 
 function marks(c: PrComment): string {
@@ -32,8 +33,8 @@ function printComment(c: PrComment, ui: Ui, indent: string, reply: boolean): voi
   const head = `${c.author?.name ?? 'unknown author'} · #${c.id} · ${shortDate(c.createdDate)}${marks(c)}`;
   ui.line(`${indent}${reply ? '└─ ' : '● '}${ui.bold(head)}`);
   const body = `${indent}${reply ? '   ' : '  '}`;
-  for (const line of c.text.split('\n')) ui.line(`${body}${line}`);
-  for (const r of c.replies) printComment(r, ui, body, true);
+  for (const line of (c.text ?? '').split('\n')) ui.line(`${body}${line}`);
+  for (const r of c.replies ?? []) printComment(r, ui, body, true);
 }
 
 /** Prints one thread: its anchor, then each comment with its replies indented beneath it. */

@@ -6,9 +6,9 @@ type RestSync = {
   available: boolean;
   enabled: boolean;
   lastSync?: number;
-  aheadRefs?: { displayId: string }[];
-  divergedRefs?: { displayId: string }[];
-  orphanedRefs?: { displayId: string }[];
+  aheadRefs?: { displayId?: string }[] | { displayId?: string };
+  divergedRefs?: { displayId?: string }[] | { displayId?: string };
+  orphanedRefs?: { displayId?: string }[] | { displayId?: string };
 };
 
 /** `bbdc repo sync status`: whether a fork follows its origin, and which branches are ahead or have diverged. */
@@ -27,7 +27,11 @@ export const command = defineCommand<Record<string, never>, RepoSyncStatusOutput
     const s = await client.get<RestSync>(
       repoPath(repo.project, repo.slug).replace('/rest/api/latest/', '/rest/sync/latest/'),
     );
-    const names = (l?: { displayId: string }[]) => (l ?? []).map((r) => r.displayId);
+    // Servers send lists; the 9.4 document declares each as one ref object: both are read.
+    const names = (l?: { displayId?: string }[] | { displayId?: string }) =>
+      (Array.isArray(l) ? l : l ? [l] : []).flatMap((r) =>
+        typeof r?.displayId === 'string' ? [r.displayId] : [],
+      );
     return {
       repository: `${repo.project}/${repo.slug}`,
       available: s.available,

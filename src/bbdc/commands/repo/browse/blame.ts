@@ -22,12 +22,14 @@ export const command = defineCommand<Options, RepoBlameOutput>({
   async run(o, deps) {
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
-    const spans = await client.get<RestBlame[]>(contentPath(repo, 'browse', o.path), {
+    const answer = await client.get<RestBlame[] | undefined>(contentPath(repo, 'browse', o.path), {
       at: o.ref,
       blame: 'true',
       noContent: 'true',
     });
     const text = (await readRaw(client, repo, o.path, o.ref)).toString('utf8').replace(/\n$/, '').split('\n');
+    // Blame is a list of spans; an empty or other answer (the document declares no body) has none.
+    const spans = Array.isArray(answer) ? answer : [];
     const lines: RepoBlameOutput['lines'] = [];
     for (const s of spans) {
       for (let n = s.lineNumber; n < s.lineNumber + s.spannedLines; n++) {

@@ -38,11 +38,13 @@ export const command = defineCommand<Options, RepoFileLinesOutput>({
     let truncated = false;
     for (;;) {
       const want = Math.min(maxPageSize, o.limit - lines.length);
-      const res = await client.get<RestBrowse>(contentPath(repo, 'browse', o.path), {
-        at: o.ref,
-        start,
-        limit: want,
-      });
+      // An empty answer (the document declares no body) is read as nothing, as streamPages reads one.
+      const res: RestBrowse =
+        (await client.get<RestBrowse | undefined>(contentPath(repo, 'browse', o.path), {
+          at: o.ref,
+          start,
+          limit: want,
+        })) ?? {};
       if (res.binary)
         throw new RealmforgeError(
           'validation',

@@ -36,11 +36,13 @@ export const command = defineCommand<Options, RepoTreeOutput>({
     let truncated = false;
     for (;;) {
       const want = Math.min(maxPageSize, o.limit - entries.length);
-      const res = await client.get<RestBrowse>(contentPath(repo, 'browse', o.path), {
-        at: o.ref,
-        start,
-        limit: want,
-      });
+      // An empty answer (the document declares no body) is read as nothing, as streamPages reads one.
+      const res: RestBrowse =
+        (await client.get<RestBrowse | undefined>(contentPath(repo, 'browse', o.path), {
+          at: o.ref,
+          start,
+          limit: want,
+        })) ?? {};
       const page = res.children ?? { values: [], isLastPage: true };
       for (const c of page.values.slice(0, want)) {
         const name = c.path.toString;
