@@ -1,3 +1,4 @@
+import { RealmforgeError } from '../../core/errors.ts';
 import type { BitbucketClient, Query } from './client.ts';
 
 /** One page as Bitbucket returns it. */
@@ -9,6 +10,23 @@ export type Page<T> = {
   isLastPage: boolean;
   nextPageStart?: number;
 };
+
+/**
+ * Where the page after `page` (asked for at `start`) begins, or undefined when it was the last one. A server whose
+ * `nextPageStart` does not move forward would be asked for the same page forever: that stops with an error naming
+ * the endpoint. Since every start is larger than the one before, no loop can revisit a page.
+ */
+export function nextStart<T>(page: Page<T>, start: number, path: string): number | undefined {
+  if (page.isLastPage || page.nextPageStart === undefined || (page.values ?? []).length === 0)
+    return undefined;
+  const next = page.nextPageStart;
+  if (!Number.isSafeInteger(next) || next <= start)
+    throw new RealmforgeError(
+      'internal',
+      `GET ${path} answered a page at start ${start} whose nextPageStart is ${JSON.stringify(next)}: paging would never end, so bbdc stopped; report this to the server's administrators`,
+    );
+  return next;
+}
 
 /** The largest page Bitbucket serves. */
 export const maxPageSize = 1000;
@@ -22,20 +40,47 @@ export async function collectPages<T>(
   from = 0,
 ): Promise<{ values: T[]; truncated: boolean }> {
   const values: T[] = [];
+  let truncated = false;
+  for await (const value of streamPages<T>(client, path, query, limit, from, (t) => {
+    truncated = t;
+  }))
+    values.push(value);
+  return { values, truncated };
+}
+
+/**
+ * The items of `path` page after page, as they arrive, at most `limit` in total: for lists printed while they are
+ * fetched (`repo list --limit 5000` holds one page, not 5,000 repositories). `onEnd` learns whether items were left.
+ * A page that does not advance stops with an error naming the endpoint (nextStart).
+ */
+export async function* streamPages<T>(
+  client: BitbucketClient,
+  path: string,
+  query: Query,
+  limit: number | undefined,
+  from = 0,
+  onEnd: (truncated: boolean) => void = () => {},
+): AsyncGenerator<T> {
   let start = from;
+  let sent = 0;
   for (;;) {
-    const remaining = limit === undefined ? maxPageSize : limit - values.length;
-    if (remaining <= 0) return { values, truncated: true };
+    const remaining = limit === undefined ? maxPageSize : limit - sent;
+    if (remaining <= 0) return onEnd(true);
     const page = await client.get<Page<T>>(path, {
       ...query,
       start,
       limit: Math.min(maxPageSize, remaining),
     });
-    values.push(...page.values.slice(0, remaining));
-    if (page.isLastPage || page.nextPageStart === undefined || page.values.length === 0) {
-      return { values, truncated: page.values.length > remaining };
+    // A page is what the document promises, but an empty answer or a bare array is read rather than crashed on.
+    if (!page || typeof page !== 'object') return onEnd(false);
+    const got = Array.isArray(page) ? (page as T[]) : Array.isArray(page.values) ? page.values : [];
+    for (const value of got.slice(0, remaining)) {
+      sent++;
+      yield value;
     }
-    if (limit !== undefined && values.length >= limit) return { values, truncated: true };
-    start = page.nextPageStart;
+    const next = Array.isArray(page) ? undefined : nextStart(page, start, path);
+    if (next === undefined) return onEnd(got.length > remaining);
+    if (limit !== undefined && sent >= limit) return onEnd(true);
+    start = next;
   }
 }

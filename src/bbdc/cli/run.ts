@@ -1,17 +1,17 @@
 import { describeError, exitCodeOf, RealmforgeError, UsageError } from '../../core/errors.ts';
-import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.ts';
+import type { CommandDefinition, GlobalOptions } from '../command.ts';
+import { flagToken } from '../completion/tree.ts';
 import type { Deps } from '../deps.ts';
-import { dataEnvelope, errorEnvelope } from '../output/envelope.ts';
-import { createLogger } from '../output/logger.ts';
-import { printPlan } from '../output/plan.ts';
-import { createUi } from '../output/ui.ts';
+import { errorEnvelope } from '../output/envelope.ts';
 import { type RegistryEntry, registry } from '../registry.ts';
 import { readVersion } from '../version.ts';
 import { splitCommand } from './argv.ts';
-import { buildCommandDeps } from './context.ts';
+import { type CommandInfo, describeCommand } from './command-info.ts';
 import { globalFlags, resolveGlobals } from './global-flags.ts';
 import { commandHelp, groupHelp, topHelp } from './help.ts';
+import { commandInfos } from './manifest.ts';
 import { parseFlags } from './parse-flags.ts';
+import { didYouMean } from './suggest.ts';
 
 type AnyCommand = CommandDefinition<never, never>;
 
@@ -27,9 +27,14 @@ export async function runCli(
   deps: Deps,
   entries: RegistryEntry[] = registry,
 ): Promise<number> {
+  // The real registry is described by the generated manifest; a test's own registry is described by loading it.
+  const infos: CommandInfo[] =
+    entries === registry
+      ? commandInfos
+      : (await Promise.all(entries.map((e) => e.load()))).map(describeCommand);
   const split = splitCommand(
     argv,
-    entries.map((e) => e.name),
+    infos.map((c) => c.name),
   );
   // After `--` the words belong to another program (git clone's own flags), so a --help there is not bbdc's.
   const own = split.rest.includes('--') ? split.rest.slice(0, split.rest.indexOf('--')) : split.rest;
@@ -49,89 +54,69 @@ export async function runCli(
   };
   try {
     if (!split.command && !split.group) {
-      if (split.words.length)
-        throw new UsageError(`unknown command "${split.words.join(' ')}"; run \`bbdc --help\` for the list`);
+      if (split.words.length) {
+        const tops = [...new Set(infos.map((c) => c.name.split(' ')[0]))];
+        throw new UsageError(
+          `unknown command "${split.words[0]}"${didYouMean(split.words[0], tops)}; run \`bbdc --help\` for the list`,
+        );
+      }
       if (split.rest.includes('--version')) {
         deps.stdout.write(`bbdc ${readVersion()}\n`);
         return 0;
       }
-      const all = await Promise.all(entries.map((e) => e.load()));
-      (wantsHelp || split.rest.length === 0 ? deps.stdout : deps.stderr).write(
-        `${topHelp(all, readVersion())}\n`,
-      );
-      return wantsHelp || split.rest.length === 0 ? 0 : 2;
+      if (!wantsHelp && split.rest.length) {
+        // Flags but no command: name an unknown flag (with a suggestion), else say a command is missing.
+        const known = Object.entries(globalFlags).flatMap(([name, spec]) => [
+          flagToken(name, spec),
+          ...(spec.shortFlag ? [`-${spec.shortFlag}`] : []),
+        ]);
+        const flag = split.rest.find((t) => t.startsWith('-') && !known.includes(t.split('=')[0]));
+        throw new UsageError(
+          flag
+            ? `unknown flag ${flag}${didYouMean(flag.split('=')[0], known)}; run \`bbdc --help\``
+            : 'no command given; run `bbdc --help` for the list',
+        );
+      }
+      deps.stdout.write(`${topHelp(infos, readVersion())}\n`);
+      return 0;
     }
     if (split.group) {
-      const all = await Promise.all(
-        entries.filter((e) => e.name.startsWith(`${split.group} `)).map((e) => e.load()),
-      );
-      deps.stdout.write(`${groupHelp(split.group, all)}\n`);
+      const depth = split.group.split(' ').length;
+      if (split.words.length > depth) {
+        // `bbdc pr lst`: a word after a group that names none of its commands or subgroups.
+        const next = [
+          ...new Set(
+            infos
+              .filter((c) => c.name.startsWith(`${split.group} `))
+              .map((c) =>
+                c.name
+                  .split(' ')
+                  .slice(0, depth + 1)
+                  .join(' '),
+              ),
+          ),
+        ];
+        const typed = split.words.slice(0, depth + 1).join(' ');
+        throw new UsageError(
+          `unknown command "${typed}"${didYouMean(typed, next)}; run \`bbdc ${split.group} --help\` for its commands`,
+        );
+      }
+      deps.stdout.write(`${groupHelp(split.group, infos)}\n`);
+      return 0;
+    }
+    if (wantsHelp) {
+      deps.stdout.write(`${commandHelp(infos.find((c) => c.name === split.command)!)}\n`);
       return 0;
     }
     command = await entries.find((e) => e.name === split.command)!.load();
-    if (wantsHelp) {
-      deps.stdout.write(`${commandHelp(command)}\n`);
-      return 0;
-    }
     const dashes = command.passthrough ? split.rest.indexOf('--') : -1;
     const flagArgs = dashes < 0 ? split.rest : split.rest.slice(0, dashes);
     const parsed = parseFlags(flagArgs, { ...globalFlags, ...command.flags }, command.args, command.name);
     globals = resolveGlobals(parsed.flags, deps.env);
     const passthrough = dashes < 0 ? [] : split.rest.slice(dashes + 1);
+    const { execute } = await import('./execute.ts');
     return await execute(command, { ...parsed, passthrough }, globals, deps);
   } catch (error) {
     return fail(error);
-  }
-}
-
-async function execute(
-  command: AnyCommand,
-  parsed: ParsedInput,
-  globals: GlobalOptions,
-  deps: Deps,
-): Promise<number> {
-  const logger = createLogger({
-    level: globals.logLevel,
-    format: globals.logFormat,
-    out: deps.stderr,
-    clock: deps.clock,
-  });
-  const ui = createUi({
-    stdout: deps.stdout,
-    stderr: deps.stderr,
-    tty: deps.stdoutIsTTY,
-    color: globals.color,
-    columns: deps.columns,
-    quiet: globals.json,
-    scrub: logger.scrub,
-  });
-  const { deps: cd, dispose } = buildCommandDeps(deps, globals, logger, ui);
-  const print = (data: unknown, dryRun: boolean) => {
-    const meta = { command: command.name, ...(dryRun ? { dryRun: true } : {}) };
-    deps.stdout.write(`${logger.scrub(JSON.stringify(dataEnvelope(data, meta)))}\n`);
-  };
-  try {
-    const options = command.parse(parsed as never);
-    if (globals.dryRun && command.effect === 'mutating') {
-      if (!command.plan) {
-        throw new RealmforgeError(
-          'not_implemented',
-          `bbdc ${command.name} cannot preview changes yet, so --dry-run refuses to run it; nothing was changed`,
-        );
-      }
-      const plan = await command.plan(options, cd);
-      if (globals.json) print(plan, true);
-      else printPlan(plan, ui);
-      return 0;
-    }
-    const data = await command.run(options, cd);
-    if (globals.json) print(data, false);
-    else command.human(data as never, ui);
-    return command.exitCode?.(data as never) ?? 0;
-  } catch (error) {
-    if (error instanceof RealmforgeError) error.message = logger.scrub(error.message);
-    throw error;
-  } finally {
-    await dispose();
   }
 }

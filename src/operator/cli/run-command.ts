@@ -18,6 +18,7 @@ import { defaultBackoff } from '../runtime/backoff.ts';
 import { systemClock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
 import { endpointMapVariable, loadEndpointMap } from '../runtime/endpoint-map.ts';
+import { leaderFence } from '../runtime/fence.ts';
 import { guardedKube } from '../runtime/guarded-kube.ts';
 import { startHealthServer } from '../runtime/health-server.ts';
 import { loadKubeAccess } from '../runtime/kube-config.ts';
@@ -30,6 +31,7 @@ import { jsonLogger, type Logger } from '../runtime/logger.ts';
 import { type Manager, startManager } from '../runtime/manager.ts';
 import { createMetrics } from '../runtime/metrics.ts';
 import { type RunFlags, runSettings } from '../runtime/operator-settings.ts';
+import { cachedKube, createWatchCache } from '../runtime/watch-cache.ts';
 
 /** Process-level hooks, injected so tests can stop the loop without signals. */
 export type RunHooks = { readonly onStop: (stop: () => void) => void; readonly env: NodeJS.ProcessEnv };
@@ -37,6 +39,7 @@ export type RunHooks = { readonly onStop: (stop: () => void) => void; readonly e
 function leveled(logger: Logger, level: string): Logger {
   const quiet = () => {};
   return {
+    debug: level === 'debug' ? logger.debug : quiet,
     info: level === 'warn' || level === 'error' ? quiet : logger.info,
     warn: level === 'error' ? quiet : logger.warn,
     error: logger.error,
@@ -45,7 +48,7 @@ function leveled(logger: Logger, level: string): Logger {
 
 /** Keycloak over undici: keep-alive connections with connect and header timeouts. */
 function keycloakHttp(): HttpClient {
-  const dispatcher = new Agent({ connectTimeout: 5000, headersTimeout: 15_000, bodyTimeout: 15_000 });
+  const dispatcher = new Agent({ connectTimeout: 5000, headersTimeout: 35_000, bodyTimeout: 35_000 });
   return (url, init) => undiciFetch(url, { ...init, dispatcher });
 }
 
@@ -59,26 +62,35 @@ export async function runOperator(
   const clock = systemClock;
   const logger = leveled(jsonLogger(io.stdout, clock), settings.logLevel);
   const access = loadKubeAccess(
-    { kubeconfig: flags.kubeconfig, env: hooks.env },
+    { kubeconfig: flags.kubeconfig, context: flags.context, env: hooks.env },
     (file) => readFileSync(file, 'utf8'),
     clock,
   );
-  const transport = kubeTransport(access);
+  const transport = kubeTransport(access, { clock });
   const resources = kubeResources(transport, clock);
   const endpoints = loadEndpointMap(hooks.env[endpointMapVariable]);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ process: true });
   let elector: LeaderElector | undefined;
   const leading = () => (elector ? elector.isLeader() : true);
-  const kube = guardedKube(restKubeClient(transport, resources, clock), {
-    count: (verb) => metrics.kubeRequests.inc({ verb }),
-    canWrite: leading,
-  });
+  // One fence for every write, to the API server and to Keycloak: checked before each attempt, and aborting
+  // what is in flight the moment the lease is lost.
+  const fence = leaderFence(leading);
+  // Reads of watched types come from the watches (counted only when they reach the API server).
+  const cache = createWatchCache();
+  const kube = cachedKube(
+    guardedKube(restKubeClient(transport, resources, clock, fence), {
+      count: (verb) => metrics.kubeRequests.inc({ verb }),
+      canWrite: leading,
+    }),
+    cache,
+  );
   const limiter = createRateLimiter(
     { global: settings.globalLimit, namespace: settings.namespaceLimit },
     {
       waited: (scope, seconds) => metrics.rateLimitWait.observe({ scope }, seconds),
       queued: (scope, delta) => metrics.rateLimitQueued.inc({ scope }, delta),
     },
+    clock,
   );
   const http = keycloakHttp();
   const base = {
@@ -98,7 +110,8 @@ export async function runOperator(
       random: Math.random,
       count: (namespace, method, status) => metrics.keycloakRequests.inc({ namespace, method, status }),
       countToken: (namespace) => metrics.keycloakTokens.inc({ namespace }),
-      canWrite: leading,
+      canWrite: () => !fence.signal.aborted && leading(),
+      signal: fence.signal,
     }),
   );
   const deps: KeycloakDeps = { ...base, admins, driftIntervalMs: settings.driftIntervalMs };
@@ -117,6 +130,8 @@ export async function runOperator(
         metrics,
         backoff: { ...defaultBackoff, random: Math.random },
         concurrency: settings.concurrency,
+        random: Math.random,
+        throttle: limiter,
       },
       watch: {
         transport,
@@ -126,6 +141,7 @@ export async function runOperator(
         backoff: { baseMs: 1000, maxMs: 30_000, random: Math.random },
       },
       driftIntervalMs: settings.driftIntervalMs,
+      cache,
     });
     logger.info('controllers started', { driftIntervalMs: settings.driftIntervalMs });
   };
@@ -167,6 +183,7 @@ export async function runOperator(
             startControllers();
           },
           onStoppedLeading: (reason) => {
+            fence.lost();
             metrics.leader.set(0);
             logger.error('lost the leader lease; stopping', { reason });
             exitCode = 1;

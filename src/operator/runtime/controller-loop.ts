@@ -1,12 +1,14 @@
 // One controller's loop: a work queue around its reconcile function, with the observability every controller
-// shares: one JSON log line per outcome (kind, namespace, name, duration, result), the reconcile counters and
-// duration histogram, the queue depth, and the count of resources by phase.
+// shares: one JSON log line per outcome (kind, namespace, name, duration, result; at debug level when the
+// reconcile changed nothing, so a steady state of thousands of resources is quiet), the reconcile counters and
+// duration histogram, the queue depth, and the count of resources by phase. A requeue is spread with jitter
+// (0.75 to 1.25 times the delay asked for), so resources created together do not resync together forever.
 import { describeError } from '../../core/errors.ts';
 import type { BackoffOptions } from './backoff.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import type { OperatorMetrics } from './metrics.ts';
-import { WorkQueue } from './work-queue.ts';
+import { type NamespaceThrottle, WorkQueue } from './work-queue.ts';
 
 /** A reconcile function: what it did (phase and anything else for the log), and when to look again. */
 export type Reconciler = (
@@ -20,7 +22,23 @@ export type LoopDeps = {
   readonly metrics: OperatorMetrics;
   readonly backoff: BackoffOptions;
   readonly concurrency: number;
+  /** Uniform in [0, 1), for the requeue jitter (default: none, every requeue exactly as asked). */
+  readonly random?: () => number;
+  /** The Keycloak rate limiter's throttled namespaces, for fair queues (work-queue.ts). */
+  readonly throttle?: NamespaceThrottle;
 };
+
+/** Whether an outcome lists anything written (a non-empty list, or a flag such as statusWritten). */
+function wroteSomething(outcome: Record<string, unknown>): boolean {
+  return Object.entries(outcome).some(([k, v]) =>
+    Array.isArray(v) ? v.length > 0 : v === true && /written|wrote/i.test(k),
+  );
+}
+
+/** `ms` spread by +-25% with `random` (the average stays `ms`). */
+export function jittered(ms: number, random: (() => number) | undefined): number {
+  return random ? Math.round(ms * (0.75 + 0.5 * random())) : ms;
+}
 
 /** Starts the loop for `kind`; add keys to its queue. */
 export function controllerLoop(kind: string, reconcile: Reconciler, deps: LoopDeps): WorkQueue {
@@ -45,10 +63,13 @@ export function controllerLoop(kind: string, reconcile: Reconciler, deps: LoopDe
         const result = await reconcile(key);
         metrics.reconcileTotal.inc({ kind, result: 'success' });
         const phase = result.outcome?.phase;
+        const quiet =
+          phase !== undefined && phases.get(key) === phase && !wroteSomething(result.outcome ?? {});
         if (!result.outcome || phase === 'Deleted') setPhase(key, undefined);
         else if (phase) setPhase(key, phase);
         const ms = clock.now() - started;
-        logger.info('reconciled', {
+        const log = quiet ? logger.debug?.bind(logger) : logger.info.bind(logger);
+        log?.('reconciled', {
           kind,
           namespace,
           name,
@@ -56,7 +77,8 @@ export function controllerLoop(kind: string, reconcile: Reconciler, deps: LoopDe
           result: 'success',
           ...result.outcome,
         });
-        return result;
+        const after = result.requeueAfterMs;
+        return after === undefined ? result : { ...result, requeueAfterMs: jittered(after, deps.random) };
       } catch (error) {
         metrics.reconcileTotal.inc({ kind, result: 'error' });
         metrics.reconcileErrors.inc({ kind });
@@ -70,6 +92,7 @@ export function controllerLoop(kind: string, reconcile: Reconciler, deps: LoopDe
       concurrency: deps.concurrency,
       clock,
       backoff: deps.backoff,
+      throttle: deps.throttle,
       onError: (key, error, retryInMs) => {
         const [namespace, name] = key.split('/');
         logger.error('reconciled', {

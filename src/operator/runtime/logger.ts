@@ -6,6 +6,8 @@ export type LogFields = Record<string, unknown>;
 
 /** A structured logger. */
 export type Logger = {
+  /** Routine detail (a reconcile that changed nothing); written only at --log-level=debug. */
+  debug?(msg: string, fields?: LogFields): void;
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
@@ -18,5 +20,5 @@ export function jsonLogger(out: { write(chunk: string): unknown }, clock: Clock)
     (msg: string, fields: LogFields = {}) => {
       out.write(`${JSON.stringify({ time: new Date(clock.now()).toISOString(), level, msg, ...fields })}\n`);
     };
-  return { info: line('info'), warn: line('warn'), error: line('error') };
+  return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
 }

@@ -1,9 +1,12 @@
 // Runs controllers the way controller-runtime's manager does: each controller declares what wakes it (its own
 // kind, the children it owns, other kinds mapped to its keys) beside itself, and the manager starts one shared
-// watch per watched type, feeds every controller's queue and re-queues resynced kinds every drift interval.
+// watch per watched type, feeds every controller's queue and re-queues resynced kinds every drift interval. The
+// watches are also the controllers' read cache: each is registered in `cache` (watch-cache.ts), which answers
+// the controllers' gets and lists of watched types and starts the per-namespace Secret watches.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Timer } from './clock.ts';
 import { controllerLoop, type LoopDeps, type Reconciler } from './controller-loop.ts';
+import type { WatchCache } from './watch-cache.ts';
 import {
   type KeyMapper,
   ownKey,
@@ -47,9 +50,17 @@ const typeId = (t: WatchedType) => `${t.apiVersion}/${t.kind}?${t.labelSelector 
 /** Starts `controllers`: one queue each, one watch per distinct (type, key mapping). */
 export function startManager(
   controllers: readonly ControllerDefinition[],
-  deps: { loop: LoopDeps; watch: WatchDeps; driftIntervalMs: number },
+  deps: { loop: LoopDeps; watch: WatchDeps; driftIntervalMs: number; cache?: WatchCache },
 ): Manager {
   const sources = new Map<string, Source>();
+  const extra: WatchSource[] = [];
+  if (deps.cache) {
+    deps.cache.startNamespaced = (type) => {
+      const source = startWatch(type, ownKey, () => {}, deps.watch);
+      extra.push(source);
+      return source;
+    };
+  }
   const byKind = new Map<string, WatchSource>();
   const cache: CacheReader = { objects: (kind) => byKind.get(kind)?.objects() ?? [] };
   const sourceFor = (type: WatchedType, map: KeyMapper): Source => {
@@ -67,6 +78,7 @@ export function startManager(
       );
       entry = { source, listeners };
       sources.set(id, entry);
+      deps.cache?.register(type, source);
       if (map === ownKey && !type.labelSelector) byKind.set(type.kind, source);
     }
     return entry;
@@ -83,10 +95,12 @@ export function startManager(
       });
     }
     if (c.resync) {
+      // Each key at its own random point of the interval: resources created together do not resync together.
       const every = () => {
         for (const o of cache.objects(c.kind)) {
           const key = ownKey(o);
-          if (key) queue.add(key);
+          const random = deps.loop.random;
+          if (key) queue.addAfter(key, random ? Math.floor(random() * deps.driftIntervalMs) : 0);
         }
         timers.set(c.kind, deps.loop.clock.setTimer(deps.driftIntervalMs, every));
       };
@@ -97,7 +111,12 @@ export function startManager(
     synced: () => [...sources.values()].every((s) => s.source.synced()),
     async stop() {
       for (const t of timers.values()) t.cancel();
+      if (deps.cache) {
+        deps.cache.startNamespaced = undefined;
+        deps.cache.clear();
+      }
       await Promise.all([...sources.values()].map((s) => s.source.stop()));
+      await Promise.all(extra.map((s) => s.stop()));
       await Promise.all(queues.map((q) => q.shutdown()));
     },
   };

@@ -1,15 +1,17 @@
 // The operator's Prometheus series (prom-client), in one registry per process so tests can build their own.
 // Names: realmforge_reconcile_*, realmforge_workqueue_depth, realmforge_resources, realmforge_leader,
-// realmforge_kube_requests_total and the Keycloak admin API series of the rate limiter.
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+// realmforge_kube_requests_total and the Keycloak admin API series of the rate limiter; with `process`, also
+// prom-client's default process series (process_resident_memory_bytes, nodejs_heap_*, nodejs_eventloop_lag_*).
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Every series the operator exports. */
 export type OperatorMetrics = ReturnType<typeof createMetrics>;
 
 /** A fresh registry with every series registered. */
-export function createMetrics() {
+export function createMetrics(options: { process?: boolean } = {}) {
   const registry = new Registry();
   const registers = [registry];
+  if (options.process) collectDefaultMetrics({ register: registry });
   return {
     registry,
     reconcileTotal: new Counter({

@@ -53,10 +53,15 @@ export async function readSecretKey(
   deps: Deps,
   namespace: string,
   ref: { name: string; key: string },
+  field?: string,
 ): Promise<string> {
   const value = secretValue(await readSecret(deps, namespace, ref.name), ref.key);
   if (value === undefined) {
-    throw new RealmforgeError('validation', `Secret ${namespace}/${ref.name} has no key "${ref.key}"`);
+    const where = field ? `${field}: ` : '';
+    throw new RealmforgeError(
+      'validation',
+      `${where}Secret ${namespace}/${ref.name} has no key "${ref.key}"`,
+    );
   }
   return value;
 }

@@ -49,6 +49,25 @@ const reply = <T>(status: number, body?: unknown, location?: string): AdminRespo
 const copy = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 const smtpMask = '**********';
 
+/** The part of Keycloak 26's server info the operator reads (a few of its many mapper types and providers). */
+export const serverInfo = {
+  systemInfo: { version: '26.7.3' },
+  protocolMapperTypes: {
+    'openid-connect': [
+      'oidc-audience-mapper',
+      'oidc-usermodel-attribute-mapper',
+      'oidc-hardcoded-claim-mapper',
+      'oidc-group-membership-mapper',
+    ].map((id) => ({ id })),
+    saml: ['saml-user-attribute-mapper', 'saml-role-list-mapper'].map((id) => ({ id })),
+  },
+  providers: {
+    'client-authenticator': {
+      providers: { 'client-secret': {}, 'client-jwt': {}, 'client-secret-jwt': {}, 'client-x509': {} },
+    },
+  },
+};
+
 /** The fake: its admin client, its realms (to inspect or change "by hand"), and the calls it saw. */
 export function fakeKeycloakAdmin() {
   const realms = new Map<string, Realm>();
@@ -57,6 +76,7 @@ export function fakeKeycloakAdmin() {
   const realmRole = (r: Realm, name: string) => r.roles.find((x) => x.name === name);
 
   function route(method: string, path: string, body: any): AdminResponse<unknown> {
+    if (path === '../serverinfo') return reply(200, serverInfo);
     const [rawPath, query = ''] = path.split('?');
     const parts = (rawPath ?? '').split('/').filter(Boolean).map(decodeURIComponent);
     if (!parts.length && method === 'POST') {

@@ -1,6 +1,6 @@
 // The manager against an API server on 127.0.0.1: each controller is woken by what it declares. A realm's own
 // status write does not reconcile the realm again but wakes the clients that use it; a drift interval re-queues
-// the kinds marked for resync.
+// the kinds marked for resync, each key at its own random point of the interval.
 import type { ServerResponse } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -65,6 +65,7 @@ test('controllers are woken by what they declare; own status writes wake dependa
   });
   const deps = {} as never;
   const clock = manualClock();
+  let resyncs = 0;
   const manager = startManager(
     [recorder(identityRealmDefinition(deps)), recorder(identityClientDefinition(deps), true)],
     {
@@ -74,6 +75,8 @@ test('controllers are woken by what they declare; own status writes wake dependa
         metrics: createMetrics(),
         backoff: { baseMs: 10, maxMs: 50, random: () => 0 },
         concurrency: 2,
+        // c1 resyncs at 0.25 of the interval, c2 at 0.75: spread, not all at the tick.
+        random: () => (resyncs++ % 2 === 0 ? 0.25 : 0.75),
       },
       watch: {
         transport: api.transport,
@@ -102,7 +105,12 @@ test('controllers are woken by what they declare; own status writes wake dependa
     assert.is(count('IdentityRealm team/r1'), 1, 'the realm is not reconciled for its own status write');
     assert.is(count('IdentityClient team/c2'), 1, 'a client of another realm is not woken');
     clock.advance(60_000);
-    await until('the drift resync', () => count('IdentityClient team/c2') === 2);
+    const c1 = count('IdentityClient team/c1');
+    clock.advance(15_000);
+    await until('the first resync', () => count('IdentityClient team/c1') === c1 + 1);
+    assert.is(count('IdentityClient team/c2'), 1, 'c2 resyncs later in the interval, not with c1');
+    clock.advance(30_000);
+    await until('the second resync', () => count('IdentityClient team/c2') === 2);
     assert.is(count('IdentityRealm team/r1'), 1, 'realms are not resynced unless declared');
   } finally {
     await manager.stop();

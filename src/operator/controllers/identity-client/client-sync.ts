@@ -7,7 +7,7 @@
 import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
-import { compileClient } from '../../compile/client-representation.ts';
+import { type ClientInputs, compileClient } from '../../compile/client-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { clientFields } from '../../keycloak/collections/client-fields.ts';
 import {
@@ -31,6 +31,7 @@ import {
   userRealmRoles,
 } from '../../keycloak/collections/role-mappings.ts';
 import { clientRoles, roleItem } from '../../keycloak/collections/roles.ts';
+import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { StuckError } from '../shared/stuck-error.ts';
 
 export { ownerAttribute };
@@ -54,8 +55,8 @@ function serviceAccountKeys(client: IdentityClient): string[] {
 }
 
 /** The representation to create or compare: the compiled fields plus the ownership and ledger attributes. */
-export function desiredClient(client: IdentityClient): ClientRepresentation {
-  const compiled = compileClient(client);
+export function desiredClient(client: IdentityClient, inputs: ClientInputs = {}): ClientRepresentation {
+  const compiled = compileClient(client, inputs);
   const mappers = (compiled.protocolMappers ?? []).map((m) => m.name).join(',');
   const saRoles = serviceAccountKeys(client).join(',');
   // Keycloak drops attributes with an empty value, so an empty list is left out (else it would be drift forever).
@@ -196,6 +197,27 @@ async function syncServiceAccountRoles(
   }
 }
 
+/** The client with its flow overrides turned from aliases (the spec's) into flow ids (Keycloak's); one read of
+ * the realm's flows, only for a client that overrides a flow. */
+async function withFlowIds(admin: AdminClient, ns: string, realm: string, desired: ClientRepresentation) {
+  const overrides = desired.authenticationFlowBindingOverrides;
+  if (!overrides || !Object.keys(overrides).length) return desired;
+  const flows =
+    (await admin.call<{ id: string; alias: string }[]>(ns, 'GET', `/${enc(realm)}/authentication/flows`))
+      .body ?? [];
+  const field = { browser: 'browser', direct_grant: 'directGrant' } as Record<string, string>;
+  const ids = Object.entries(overrides).map(([binding, alias]) => {
+    const flow = flows.find((f) => f.alias === alias);
+    if (!flow)
+      throw new RealmforgeError(
+        'validation',
+        `spec.authenticationFlowOverrides.${field[binding] ?? binding}: realm ${realm} has no authentication flow "${alias}"`,
+      );
+    return [binding, flow.id];
+  });
+  return { ...desired, authenticationFlowBindingOverrides: Object.fromEntries(ids) };
+}
+
 /**
  * Creates or corrects the client; throws a conflict error when its clientId belongs to another client. A client
  * created anew takes `knownSecret` (the one its credentials Secret holds) so applications keep working.
@@ -205,9 +227,10 @@ export async function syncClient(
   realm: string,
   client: IdentityClient,
   knownSecret?: string,
+  inputs: ClientInputs = {},
 ): Promise<ClientSyncResult> {
   const ns = client.metadata.namespace ?? 'default';
-  const desired = desiredClient(client);
+  const desired = await withFlowIds(admin, ns, realm, desiredClient(client, inputs));
   const clientId = desired.clientId as string;
   const writes: string[] = [];
   let live = await findClient(admin, ns, realm, clientId);
@@ -223,14 +246,17 @@ export async function syncClient(
   if (!live) {
     const confidential = (client.spec.type ?? 'confidential') === 'confidential';
     const body = confidential && knownSecret ? { ...desired, secret: knownSecret } : desired;
-    const created = await admin.call(ns, 'POST', `/${enc(realm)}/clients`, body);
-    if (created.status === 409)
+    const outcome = await createReadingBack(
+      () => admin.call(ns, 'POST', `/${enc(realm)}/clients`, body),
+      () => findClient(admin, ns, realm, clientId),
+    );
+    if ('created' in outcome && outcome.created.status === 409)
       throw new RealmforgeError(
         'conflict',
         `client ID ${clientId} was created concurrently in realm ${realm}`,
       );
     writes.push('create client');
-    live = await findClient(admin, ns, realm, clientId);
+    live = 'found' in outcome ? outcome.found : await findClient(admin, ns, realm, clientId);
     if (!live?.id)
       throw new RealmforgeError(
         'transient',

@@ -11,8 +11,11 @@ import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { AdminTokenTooLargeError } from '../../keycloak/admin-token-too-large.ts';
+import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
-import { SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
+import { serverInfo } from '../../keycloak/server-info.ts';
+import { readSecretKey, SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
 import { realmIssuer, serverReady } from '../identity-realm/identity-realm.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
 import { getRealm, getResource, getServer, realmKeyOf, serverKeyOf } from '../shared/owner-server.ts';
@@ -29,6 +32,7 @@ import {
 } from './client-credentials.ts';
 import { deleteClient, disableClient, syncClient } from './client-sync.ts';
 import { roleRefusalMessage, ungrantedClientRoles } from './role-grants.ts';
+import { serverRefusals } from './server-checks.ts';
 
 /** What a client reconcile did, for its log line. */
 export type ClientOutcome = { phase?: string; reason?: string; writes?: string[] };
@@ -148,13 +152,19 @@ export function identityClientController(deps: KeycloakDeps) {
       const refused = realm ? ungrantedClientRoles(client, realm) : [];
       if (refused.length)
         return await report('Failed', 'RoleNotAuthorized', roleRefusalMessage(client, realmKey, refused));
+      const refusals = serverRefusals(client, await serverInfo(admin, ns, deps.clock));
+      if (refusals.length) return await report('Failed', 'InvalidSpec', refusals.join('; '));
       // Read the Secret first: without access to it nothing is created in Keycloak.
       const live = await readCredentialsSecret(deps, client);
       const conflict = await secretConflict(deps, client, live);
       if (conflict) return await report('Failed', 'SecretConflict', conflict);
       // A client deleted by hand in Keycloak comes back with the secret its applications already hold.
       const stored = secretValue(live, 'client-secret');
-      const sync = await syncClient(admin, realmName, client, stored);
+      const certRef = client.spec.authentication?.certificateSecretRef;
+      const certificate = certRef
+        ? await readSecretKey(deps, ns, certRef, 'spec.authentication.certificateSecretRef')
+        : undefined;
+      const sync = await syncClient(admin, realmName, client, stored, { certificate });
       const urls = serverEndpoints(resolveServer(server));
       const endpoints = realmEndpoints(urls.public ?? urls.internal, realmIssuer(server, realmName));
       const clientSecret = await clientSecretOf(admin, client, realmName, sync.uuid, sync.secret, stored);
@@ -171,9 +181,12 @@ export function identityClientController(deps: KeycloakDeps) {
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;
       if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);
+      if (error instanceof AdminTokenTooLargeError)
+        return await report('Provisioning', error.reason, error.message);
       if (error instanceof SecretAccessDeniedError)
         return await report('Pending', 'SecretAccessDenied', error.message);
-      if (error.kind === 'validation') return await report('Failed', 'InvalidConfiguration', error.message);
+      if (error instanceof ItemConflictError) return await report('Failed', error.reason, error.message);
+      if (error.kind === 'validation') return await report('Failed', 'InvalidSpec', error.message);
       await report('Provisioning', 'KeycloakUnavailable', error.message).catch(() => undefined);
       throw error;
     }

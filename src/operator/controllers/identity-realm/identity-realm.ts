@@ -13,6 +13,8 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import { AdminTokenTooLargeError } from '../../keycloak/admin-token-too-large.ts';
+import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { readSecretKey, SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
@@ -144,9 +146,12 @@ export function identityRealmController(deps: KeycloakDeps) {
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;
       if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);
+      if (error instanceof AdminTokenTooLargeError)
+        return await report('Provisioning', error.reason, error.message);
+      if (error instanceof ItemConflictError) return await report('Failed', error.reason, error.message);
       if (error instanceof SecretAccessDeniedError)
         return await report('Pending', 'SecretAccessDenied', error.message);
-      if (error.kind === 'validation') return await report('Failed', 'InvalidConfiguration', error.message);
+      if (error.kind === 'validation') return await report('Failed', 'InvalidSpec', error.message);
       const reason = error.kind === 'auth' ? 'KeycloakAuthFailed' : 'KeycloakUnavailable';
       await report('Provisioning', reason, error.message);
       throw error;

@@ -62,7 +62,7 @@ export function realmRefusal(
     const from = realm.spec.realmName ? 'spec.realmName' : 'metadata.name (spec.realmName is not set)';
     return {
       phase: 'Failed',
-      reason: 'InvalidConfiguration',
+      reason: 'InvalidSpec',
       message: `the realm name master (from ${from}) is refused: the operator never manages Keycloak's master realm; create an IdentityRealm with another name`,
     };
   }

@@ -14,7 +14,8 @@ import { declaredBefore, planFields } from '../../keycloak/collections/managed-f
 import { realmFields } from '../../keycloak/collections/realm-fields.ts';
 import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
-import { ownershipAttributes, realmOwnerAttribute, realmOwnerOf } from './realm-ownership.ts';
+import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
+import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
 
 /** What a sync did: the live realm's id and the writes it sent. */
 export type RealmSyncResult = { realmId?: string; writes: string[] };
@@ -90,25 +91,22 @@ export async function syncRealm(
           }
         : {}),
     };
-    const created = await admin.call(ns, 'POST', '', full);
-    if (created.status === 409) {
+    const outcome = await createReadingBack(
+      () => admin.call(ns, 'POST', '', full),
+      () => readRealm(admin, ns, name),
+    );
+    if ('created' in outcome && outcome.created.status === 409) {
       throw new RealmforgeError(
         'conflict',
         `realm ${name} was created by someone else at the same time; retrying`,
       );
     }
     writes.push('create realm');
-    const after = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
-    return { realmId: after.body?.id, writes };
+    const after = 'found' in outcome ? outcome.found : await readRealm(admin, ns, name);
+    return { realmId: after?.id, writes };
   }
   const liveRealm = live as Item;
-  let plan = planFields(desired, liveRealm, realmFields, declared);
-  // The owner marker is bookkeeping the field plan does not compare: an adopted realm gets it written here.
-  if (
-    !plan.drift.length &&
-    (liveRealm.attributes as Item | undefined)?.[realmOwnerAttribute] !== realmOwnerOf(realm)
-  )
-    plan = { ...plan, drift: [`attributes/${realmOwnerAttribute}`], body: desired };
+  const plan = planFields(desired, liveRealm, realmFields, declared);
   if (plan.drift.length) {
     await admin.call(ns, 'PUT', `/${enc(name)}`, plan.body);
     writes.push(`update realm (${plan.drift.join(', ')})`);

@@ -10,12 +10,13 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import { compileIdentityServer } from '../../compile/identity-server.ts';
 import { apiVersion, type KubeObject, serverSelector } from '../../compile/kube-object.ts';
 import { type ResolvedServer, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import type { KeycloakAdmins } from '../../keycloak/admins.ts';
 import type { Deps } from '../../runtime/deps.ts';
-import { isSubset } from '../../runtime/desired-state.ts';
 import { SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { ensureFinalizer } from '../shared/finalizer.ts';
+import { type ResourceStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
-import { probeAdminToken, probeHealth } from './keycloak-probes.ts';
+import { probeAdmin, probeHealth } from './keycloak-probes.ts';
 import { adminLostMessage, keepAdmin } from './server-admin.ts';
 import { syncChildren } from './server-children.ts';
 import { finishServerDeletion, needsCleanupFinalizer } from './server-cleanup.ts';
@@ -47,16 +48,18 @@ function selectorString(labels: Record<string, string>): string {
     .join(',');
 }
 
+/** What the server controller needs: the common Deps and the admin clients its readiness check calls through. */
+export type ServerDeps = Deps & { readonly admins: KeycloakAdmins };
+
 async function listPods(deps: Deps, namespace: string, server: IdentityServer): Promise<V1Pod[]> {
   const selector = selectorString(serverSelector(server));
   return (await deps.kube.list({ apiVersion: 'v1', kind: 'Pod' }, namespace, selector)) as unknown as V1Pod[];
 }
 
 async function observe(
-  deps: Deps,
+  deps: ServerDeps,
   resolved: ResolvedServer,
   server: IdentityServer,
-  admin: { username: string; password: string },
   base: Pick<
     ServerObservation,
     'databaseCluster' | 'databaseSecretFound' | 'databaseDenied' | 'stopping' | 'version'
@@ -91,19 +94,16 @@ async function observe(
     deployment?.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') &&
     (deployment.status?.readyReplicas ?? 0) > 0;
   const urls = serverEndpoints(resolved);
-  const health = available ? await probeHealth(deps, urls.management) : skipped;
-  const token = health.state === 'ok' ? await probeAdminToken(deps, urls.internal, admin) : skipped;
+  let health = available ? await probeHealth(deps, urls.management) : skipped;
+  const asked = health.state === 'ok' || (health.state === 'failed' && health.slow);
+  const token = asked ? await probeAdmin(await deps.admins.forServer(server), ns) : skipped;
+  // Slow is not down: a health endpoint that timed out while an admin call succeeds is a loaded Keycloak.
+  if (health.state === 'failed' && health.slow && token.state === 'ok') health = { state: 'ok' };
   return { ...base, deployment, pods, claims, health, token };
 }
 
-/** The server's status has to be written: it differs from what is stored. */
-function statusChanged(server: IdentityServer, next: IdentityServerStatus): boolean {
-  const prev = server.status ?? {};
-  return !(isSubset(next, prev) && isSubset(prev, next));
-}
-
 /** Creates the IdentityServer reconciler; it remembers the last reconcile annotation seen per key. */
-export function identityServerController(deps: Deps) {
+export function identityServerController(deps: ServerDeps) {
   const forcedSeen = new Map<string, string>();
   return async function reconcile(
     key: string,
@@ -168,7 +168,7 @@ export function identityServerController(deps: Deps) {
         stopping,
         version: server.spec.image.tag,
       };
-      const obs = await observe(deps, resolved, server, world.admin, base);
+      const obs = await observe(deps, resolved, server, base);
       status = computeServerStatus(server, obs, now);
       const migrated = databaseVersion(server, starting);
       if (migrated) status.databaseVersion = migrated;
@@ -181,23 +181,16 @@ export function identityServerController(deps: Deps) {
         status = failedServerStatus(server, 'InvalidSpec', error.message, now);
       } else throw error;
     }
-    if (statusChanged(server, status)) {
-      await deps.kube.applyStatus(
-        { apiVersion, kind: 'IdentityServer', namespace, name },
-        status as Record<string, unknown>,
-      );
-      outcome.statusWritten = true;
-      if (status.phase !== server.status?.phase) {
-        const failing =
-          status.phase === 'Failed' ||
-          status.conditions?.some((c) => c.type === 'Degraded' && c.status === 'True');
-        await deps.kube.event(server as unknown as KubeObject, {
-          type: failing ? 'Warning' : 'Normal',
-          reason: status.reason ?? 'PhaseChanged',
-          message: `phase ${server.status?.phase ?? 'none'} -> ${status.phase}: ${status.message}`,
-        });
-      }
-    }
+    outcome.statusWritten = await writeStatus(
+      deps,
+      server as unknown as KubeObject & { status?: Record<string, unknown> },
+      status as ResourceStatus,
+      (next) =>
+        next.phase === 'Failed' ||
+        (next.conditions as { type: string; status: string }[] | undefined)?.some(
+          (c) => c.type === 'Degraded' && c.status === 'True',
+        ) === true,
+    );
     forcedSeen.set(key, marker);
     outcome.phase = status.phase;
     outcome.reason = status.reason;

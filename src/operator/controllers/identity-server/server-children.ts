@@ -31,7 +31,9 @@ export async function syncChildren(
     result.applied.push(`${refString(refOf(want))} (${reason})`);
   }
   const wanted = new Set(desired.map((o) => refString(refOf(o))));
-  const selector = `app.kubernetes.io/instance=${owner.name},app.kubernetes.io/managed-by=realmforge`;
+  // Every compiled child carries these labels (serverLabels); the same selector as the watches, so the read
+  // comes from their cache.
+  const selector = `app.kubernetes.io/instance=${owner.name},app.kubernetes.io/managed-by=realmforge,app.kubernetes.io/name=keycloak`;
   for (const type of optionalKinds) {
     for (const live of await deps.kube.list(type, owner.namespace, selector)) {
       const ref = refOf({ ...live, apiVersion: type.apiVersion, kind: type.kind });

@@ -7,7 +7,7 @@ import type { V1Deployment, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/c
 export type ProbeOutcome =
   | { readonly state: 'skipped' }
   | { readonly state: 'ok' }
-  | { readonly state: 'failed'; readonly message: string };
+  | { readonly state: 'failed'; readonly message: string; readonly slow?: true };
 
 /** The CNPG Cluster as far as the operator cares: absent, or present and ready or not. */
 export type DatabaseClusterObservation =

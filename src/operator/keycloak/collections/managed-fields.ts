@@ -5,7 +5,6 @@
 // A map entry is reset by sending it empty (Keycloak removes empty attributes); any other field by its default.
 import { RealmforgeError } from '../../../core/errors.ts';
 import { isSubset } from '../../runtime/desired-state.ts';
-import { ownerAttribute } from './collection.ts';
 
 /** The attribute holding the comma-separated list of fields the operator set last time. */
 export const managedFieldsAttribute = 'realmforge.dev/managed-fields';
@@ -31,7 +30,7 @@ export type FieldRules = {
 export type FieldPlan = { drift: string[]; body: Record<string, unknown>; managed: string[] };
 
 type Obj = Record<string, unknown>;
-const bookkeeping = new Set([ownerAttribute, managedFieldsAttribute]);
+const bookkeeping = new Set([managedFieldsAttribute]);
 
 /** Entries of the field list that name a declared collection (`+roles`), not a field. */
 const collectionMark = '+';

@@ -4,9 +4,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
-import { identityServerController } from '../../../../src/operator/controllers/identity-server/identity-server.ts';
+import {
+  identityServerController,
+  type ServerDeps,
+} from '../../../../src/operator/controllers/identity-server/identity-server.ts';
+import { createAdminClient } from '../../../../src/operator/keycloak/admin-client.ts';
+import { keycloakAdmins } from '../../../../src/operator/keycloak/admins.ts';
 import { manualClock } from '../../../../src/operator/runtime/clock.ts';
-import type { Deps } from '../../../../src/operator/runtime/deps.ts';
+import type { HttpClient } from '../../../../src/operator/runtime/deps.ts';
 import { loadEndpointMap } from '../../../../src/operator/runtime/endpoint-map.ts';
 import type { Logger } from '../../../../src/operator/runtime/logger.ts';
 import { type FakeKube, fakeKube } from '../fake-kube.ts';
@@ -15,7 +20,7 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const quiet: Logger = { info() {}, warn() {}, error() {} };
 
 /** A Keycloak stand-in on 127.0.0.1: /health/ready and the master token endpoint, accepting one password. */
-async function fakeKeycloak(state: { health: string; password?: string }) {
+async function fakeKeycloak(state: { health: string; password?: string; adminDelayMs?: number }) {
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => {
@@ -32,7 +37,12 @@ async function fakeKeycloak(state: { health: string; password?: string }) {
           form.get('password') === state.password;
         res
           .writeHead(ok ? 200 : 401)
-          .end(JSON.stringify(ok ? { access_token: 't' } : { error: 'invalid_grant' }));
+          .end(JSON.stringify(ok ? { access_token: 't', expires_in: 60 } : { error: 'invalid_grant' }));
+      } else if (req.url === '/admin/realms/master' && req.headers.authorization === 'Bearer t') {
+        setTimeout(
+          () => res.writeHead(200).end(JSON.stringify({ realm: 'master' })),
+          state.adminDelayMs ?? 0,
+        );
       } else res.writeHead(404).end();
     });
   });
@@ -64,21 +74,39 @@ const cluster: KubeObject = {
   status: { phase: 'Cluster in healthy state' },
 };
 
-function deps(kube: FakeKube, keycloakUrl: string): Deps {
+function deps(
+  kube: FakeKube,
+  keycloakUrl: string,
+  http: HttpClient = (url, init) => fetch(url, init),
+): ServerDeps {
   const endpoints = loadEndpointMap(
     JSON.stringify({
       endpoints: { 'kc.identity.svc:8080': keycloakUrl, 'kc.identity.svc:9000': keycloakUrl },
     }),
   );
-  return {
+  const clock = manualClock();
+  const base = {
     kube,
-    http: (url, init) => fetch(url, init),
+    http,
     endpoints,
-    clock: manualClock(),
+    clock,
     random: () => 0.5,
     newPassword: () => 'generated-pw',
     logger: quiet,
   };
+  // The real admin client: the readiness check goes through its token cache and circuit breaker.
+  const admins = keycloakAdmins(base, (url, admin) =>
+    createAdminClient(url, admin, {
+      http,
+      limiter: { acquire: async () => {}, stop: async () => {} },
+      clock,
+      random: () => 0.5,
+      count: () => {},
+      canWrite: () => true,
+      sleep: async () => {},
+    }),
+  );
+  return { ...base, admins };
 }
 
 /** Marks the Deployment available, as the kubelet and controller-manager would. */
@@ -148,6 +176,49 @@ test('provisioning to Ready, then zero writes on resync; the admin password is g
     const again = identityServerController({ ...deps(kube, kc.url), newPassword: () => 'must-not-be-used' });
     await again('identity/kc');
     assert.equal(kube.writes, [], 'a resync with nothing changed writes nothing');
+  } finally {
+    await kc.close();
+  }
+});
+
+test('slow is not down: /health/ready timing out while an admin call succeeds keeps the server Ready; failing calls do not', async () => {
+  const kc = await fakeKeycloak({ health: 'UP', password: 'generated-pw' });
+  // /health/ready does not answer within its timeout (the timeout is what fetch would report).
+  const slowHealth: HttpClient = (url, init) =>
+    url.endsWith('/health/ready')
+      ? Promise.reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))
+      : fetch(url, init);
+  try {
+    const kube = fakeKube([idServer(), dbSecret, cluster]);
+    const reconcile = identityServerController(deps(kube, kc.url, slowHealth));
+    await reconcile('identity/kc');
+    makeAvailable(kube);
+    const out = await reconcile('identity/kc');
+    assert.is(out.outcome?.phase, 'Ready');
+    // A slow health endpoint and failing admin calls: not Ready, and the status says which check failed.
+    const wrong = fakeKube([idServer(), dbSecret, cluster]);
+    const other = identityServerController({
+      ...deps(wrong, kc.url, slowHealth),
+      newPassword: () => 'not-the-password',
+    });
+    await other('identity/kc');
+    makeAvailable(wrong);
+    assert.is((await other('identity/kc')).outcome?.reason, 'HealthNotReady');
+    const status = wrong.find('IdentityServer', 'identity', 'kc')?.status as { message?: string };
+    assert.match(status.message ?? '', /health\/ready did not answer within 15 s/);
+    // Health UP but the admin account refused: AdminCredentialsRejected, with the admin client's reason.
+    const refusedKube = fakeKube([idServer(), dbSecret, cluster]);
+    const refused = identityServerController({
+      ...deps(refusedKube, kc.url),
+      newPassword: () => 'not-the-password',
+    });
+    await refused('identity/kc');
+    makeAvailable(refusedKube);
+    assert.is((await refused('identity/kc')).outcome?.reason, 'AdminCredentialsRejected');
+    const refusedStatus = refusedKube.find('IdentityServer', 'identity', 'kc')?.status as {
+      message?: string;
+    };
+    assert.match(refusedStatus.message ?? '', /refused the admin credentials \(HTTP 401/);
   } finally {
     await kc.close();
   }
