@@ -1,11 +1,12 @@
-// The Keycloak admin REST client: a token by password grant (client admin-cli, realm master), cached until shortly
-// before it expires; one retry after a 401 with a fresh token; a timeout on every call; connection failures, 5xx
+// The Keycloak admin REST client: a token for its identity (the operator's own client by client_credentials, or
+// the bootstrap admin by password grant with admin-cli; admin-identity.ts), cached until shortly before it expires; one retry after a 401 with a fresh token; a timeout on every call; connection failures, 5xx
 // and 429 (honouring Retry-After) retried with backoff. Every request, token requests included, first takes a
 // rate-limit slot for its namespace and is counted by namespace, method and status.
 import { RealmforgeError } from '../../core/errors.ts';
 import { backoffDelay } from '../runtime/backoff.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
+import { type AdminIdentity, identityName, tokenForm } from './admin-identity.ts';
 import { AdminTokenTooLargeError, headersTooLarge } from './admin-token-too-large.ts';
 import type { RateLimiter } from './rate-limits.ts';
 
@@ -69,11 +70,7 @@ function errorMessage(body: unknown): string {
 }
 
 /** An admin client for the Keycloak at `baseUrl` (already resolved through the endpoint map). */
-export function createAdminClient(
-  baseUrl: string,
-  admin: { username: string; password: string },
-  deps: AdminClientDeps,
-): AdminClient {
+export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: AdminClientDeps): AdminClient {
   const timeoutMs = deps.timeoutMs ?? 10_000;
   const attempts = deps.attempts ?? 4;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => deps.clock.setTimer(ms, r)));
@@ -118,12 +115,7 @@ export function createAdminClient(
   async function fetchToken(namespace: string): Promise<Token> {
     const started = deps.clock.now();
     deps.countToken?.(namespace);
-    const form = new URLSearchParams({
-      grant_type: 'password',
-      client_id: 'admin-cli',
-      username: admin.username,
-      password: admin.password,
-    });
+    const form = tokenForm(admin);
     const res = await exchange(
       namespace,
       'POST',
@@ -135,7 +127,7 @@ export function createAdminClient(
     if (res.status !== 200 || typeof body?.access_token !== 'string') {
       throw new RealmforgeError(
         res.status === 401 || res.status === 400 ? 'auth' : 'transient',
-        `Keycloak at ${baseUrl} refused the admin credentials (HTTP ${res.status} ${errorMessage(res.body)})`,
+        `Keycloak at ${baseUrl} refused the admin credentials (HTTP ${res.status} ${errorMessage(res.body)}) of ${identityName(admin)}`,
       );
     }
     // Renew when 80% of the lifetime has passed (at least 5 s early).
