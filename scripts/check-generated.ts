@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { walkFiles } from '../src/core/walk-files.ts';
 import { generateTypes } from './generate.ts';
+import { generateBbdcManifest } from './generate-bbdc-manifest.ts';
+import { generateValidators } from './generate-validators.ts';
 import { synthChartCrds, synthInstall } from './synth-install.ts';
 
 type Generator = { dir: string; command: string; write(outDir: string): unknown };
@@ -11,6 +13,8 @@ type Generator = { dir: string; command: string; write(outDir: string): unknown 
 /** Every generated tree, the command that writes it, and how to write it into another directory. */
 export const generators: Generator[] = [
   { dir: 'generated/types', command: 'npm run generate', write: generateTypes },
+  { dir: 'generated/bbdc', command: 'npm run generate', write: generateBbdcManifest },
+  { dir: 'generated/validators', command: 'npm run generate', write: generateValidators },
   { dir: 'dist-manifests', command: 'npm run synth:install', write: synthInstall },
   { dir: 'chart/realmforge-operator/crds', command: 'npm run synth:install', write: synthChartCrds },
 ];

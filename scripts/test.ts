@@ -1,9 +1,18 @@
 // Runs every uvu suite in its own process, two at a time, and ends with the line `N passed, N failed`.
+// Three tiers: `npm test` (unit, golden and CLI suites: Node only), `npm run test:charts` (test/chart: runs helm,
+// which is built from Go modules on first use) and `npm run test:e2e` (test/e2e: the embedded environment).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { walkFiles } from '../src/core/walk-files.ts';
 
 const e2e = process.argv.includes('--e2e');
+const charts = process.argv.includes('--charts');
+// --contract: the suites under test/contract/ (bbdc against Prism serving the Bitbucket OpenAPI document); a CI step.
+const contract = process.argv.includes('--contract');
+const tiers = ['test/e2e/', 'test/chart/', 'test/contract/'];
+const tier = e2e ? 'test/e2e/' : charts ? 'test/chart/' : contract ? 'test/contract/' : undefined;
+const tierOf = (rel: string) => tiers.find((k) => rel.startsWith(k));
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const root = join(import.meta.dirname, '..');
 
@@ -11,7 +20,7 @@ const all = walkFiles(
   join(root, 'test'),
   (name) => name.endsWith('.test.ts'),
   (dir) => dir === 'golden' || dir === 'fixtures',
-).filter((f) => relative(root, f).startsWith('test/e2e/') === e2e);
+).filter((f) => tierOf(relative(root, f)) === tier);
 // Filters match the path inside the repository, not the checkout's own directory name.
 const files = filters.length ? all.filter((f) => filters.some((x) => relative(root, f).includes(x))) : all;
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
@@ -46,8 +55,14 @@ function runSuite(file: string): Promise<Result> {
 }
 
 // e2e: one test environment for the whole run (scripts/testenv/e2e-run.ts), torn down at the end even on failure.
+// A suite that starts and stops its own environment (`realmforge dev`) says so with the line
+// `// e2e-environment: own`; those run after the shared environment is torn down, never beside it.
+const ownsEnvironment = (file: string) =>
+  e2e && readFileSync(file, 'utf8').includes('\n// e2e-environment: own\n');
+const shared = files.filter((f) => !ownsEnvironment(f));
+const own = files.filter(ownsEnvironment);
 let teardown: (() => Promise<void>) | undefined;
-if (e2e && files.length) {
+if (e2e && shared.length) {
   const { prepareE2e } = await import('./testenv/e2e-run.ts');
   const { describeError } = await import('../src/core/errors.ts');
   try {
@@ -60,20 +75,24 @@ if (e2e && files.length) {
 }
 
 const concurrency = e2e ? 1 : Number(process.env.TEST_CONCURRENCY ?? 2);
-const queue = [...files];
 const results: Result[] = [];
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) {
-      const r = await runSuite(file);
-      results.push(r);
-      const mark = r.failed ? 'FAIL' : 'ok  ';
-      console.log(`${mark} ${r.file} (${r.passed} passed, ${r.failed} failed, ${r.ms} ms)`);
-      if (r.failed || process.env.TEST_VERBOSE) console.log(r.output.replace(/^/gm, '    '));
-    }
-  }),
-);
+async function runAll(suites: readonly string[]): Promise<void> {
+  const queue = [...suites];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let file = queue.shift(); file; file = queue.shift()) {
+        const r = await runSuite(file);
+        results.push(r);
+        const mark = r.failed ? 'FAIL' : 'ok  ';
+        console.log(`${mark} ${r.file} (${r.passed} passed, ${r.failed} failed, ${r.ms} ms)`);
+        if (r.failed || process.env.TEST_VERBOSE) console.log(r.output.replace(/^/gm, '    '));
+      }
+    }),
+  );
+}
+await runAll(shared);
 await teardown?.();
+await runAll(own);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 if (files.length === 0) console.log('no test suites found');

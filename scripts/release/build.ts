@@ -93,7 +93,7 @@ for (const target of targets) {
   }
   const dir = join(work, id);
   mkdirSync(dir, { recursive: true });
-  const blob = makeBlob(generators.get(chosen)!, seaScript, dir);
+  const blob = makeBlob(generators.get(chosen)!, seaScript, dir, { codeCache: isHost });
   const exe = join(dir, executableFile(target));
   await injectBlob(node.path, blob, exe, target.os);
   await createTar({ gzip: true, portable: true, cwd: dir, file: join(out, archiveFile(target)) }, [

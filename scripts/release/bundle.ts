@@ -33,8 +33,11 @@ export async function bundleForNpm(outdir: string, version: string): Promise<voi
   });
 }
 
-/** Bundles everything into one CommonJS script for a Node single-executable application. */
-export async function bundleForSea(outfile: string, version: string): Promise<void> {
+/**
+ * Bundles everything into one CommonJS script for a Node single-executable application; `prelude` is CommonJS code
+ * run before it (the startup benchmark's rusage probe, since an executable ignores NODE_OPTIONS=--import).
+ */
+export async function bundleForSea(outfile: string, version: string, prelude = ''): Promise<void> {
   await build({
     absWorkingDir: root,
     entryPoints: [entry],
@@ -49,7 +52,7 @@ export async function bundleForSea(outfile: string, version: string): Promise<vo
     // A CommonJS script has no import.meta; meow and version.ts read it.
     define: { BBDC_BUILD_VERSION: JSON.stringify(version), 'import.meta': '__bbdcImportMeta' },
     banner: {
-      js: "const __bbdcImportMeta = { url: require('node:url').pathToFileURL(__filename).href, dirname: __dirname, filename: __filename };",
+      js: `${prelude}const __bbdcImportMeta = { url: require('node:url').pathToFileURL(__filename).href, dirname: __dirname, filename: __filename };`,
     },
     logLevel: 'error',
   });

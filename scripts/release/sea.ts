@@ -8,9 +8,16 @@ const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 /**
  * Writes the preparation blob for `script` with `generator` (a Node binary of the same version as the target that
- * runs on this machine). Snapshot and code cache stay off, which keeps the blob portable across platforms.
+ * runs on this machine). V8's code cache (compiled bytecode, which saves parsing the whole bundle at every start)
+ * is specific to the platform that made it, so `codeCache` is only for a blob injected into the generator's own
+ * kind of binary; other targets get a portable blob without it.
  */
-export function makeBlob(generator: string, script: string, workDir: string): string {
+export function makeBlob(
+  generator: string,
+  script: string,
+  workDir: string,
+  options: { codeCache?: boolean } = {},
+): string {
   const blob = join(workDir, 'sea-prep.blob');
   const config = join(workDir, 'sea-config.json');
   writeFileSync(
@@ -20,7 +27,7 @@ export function makeBlob(generator: string, script: string, workDir: string): st
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
-      useCodeCache: false,
+      useCodeCache: options.codeCache === true,
     }),
   );
   rmSync(blob, { force: true });

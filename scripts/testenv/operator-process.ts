@@ -5,7 +5,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { eventually, type TestEnv } from './harness.ts';
 
@@ -49,25 +48,31 @@ export async function grantSecretAccess(env: TestEnv, namespace: string): Promis
   } as never);
 }
 
-/** A kubeconfig that authenticates with a fresh token of the operator's ServiceAccount. */
-export async function operatorKubeconfig(env: TestEnv): Promise<string> {
+/** A kubeconfig that authenticates with a fresh token of the operator's ServiceAccount, valid `seconds`. */
+export async function operatorKubeconfig(env: TestEnv, seconds = 7200): Promise<string> {
   const res = await env.request(
     'POST',
     `/api/v1/namespaces/${operatorNamespace}/serviceaccounts/${operatorAccount}/token`,
-    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 7200 } },
+    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: seconds } },
   );
   if (res.status !== 201) throw new Error(`minting a token: ${res.status} ${JSON.stringify(res.body)}`);
   const cluster = env.kubeconfig.getCurrentCluster();
   if (!cluster) throw new Error('the harness kubeconfig has no cluster');
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [cluster],
-    users: [{ name: operatorAccount, token: res.body.status.token }],
-    contexts: [{ name: 'operator', cluster: cluster.name, user: operatorAccount }],
-    currentContext: 'operator',
-  });
+  // Written by hand: client-node's exportConfig() adds fields (a context's own name, preferences) that
+  // `realmforge run` refuses, as it refuses every kubeconfig field it does not honour.
+  const clusterEntry: Record<string, unknown> = { server: cluster.server };
+  if (cluster.caFile) clusterEntry['certificate-authority'] = cluster.caFile;
+  if (cluster.caData) clusterEntry['certificate-authority-data'] = cluster.caData;
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: cluster.name, cluster: clusterEntry }],
+    users: [{ name: operatorAccount, user: { token: res.body.status.token } }],
+    contexts: [{ name: 'operator', context: { cluster: cluster.name, user: operatorAccount } }],
+    'current-context': 'operator',
+  };
   const file = join(mkdtempSync(join(tmpdir(), 'realmforge-operator-')), 'kubeconfig');
-  writeFileSync(file, kc.exportConfig(), { mode: 0o600 });
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   return file;
 }
 

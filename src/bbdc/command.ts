@@ -6,7 +6,7 @@ import type { Deps } from './deps.ts';
 import type { LogFormat, Logger, LogLevel } from './output/logger.ts';
 import type { Ui } from './output/ui.ts';
 
-/** A flag as meow parses it, plus the text help shows. */
+/** A flag as cli/parse-flags.ts parses it, plus the text help shows. */
 export type FlagSpec = {
   type: 'string' | 'boolean' | 'number';
   shortFlag?: string;
@@ -26,11 +26,15 @@ export type GlobalOptions = {
   json: boolean;
   dryRun: boolean;
   color: boolean;
+  /** False with --no-pager: human output is never sent through a pager. */
+  pager: boolean;
   caFile?: string;
   insecureSkipVerify: boolean;
   requestTimeoutMs: number;
   retryCount: number;
   retryBackoffMs: number;
+  /** Whether --retry-count/--retry-backoff (or BBDC_RETRY_*) were given: then they are honoured in full. */
+  retryExplicit: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
   repo?: string;

@@ -5,6 +5,7 @@ import { RealmforgeError } from '../core/errors.ts';
 import { configDir } from './config/paths.ts';
 import type { Deps, GitRunner, Keyring } from './deps.ts';
 import { editText, readAll } from './editor.ts';
+import { runPager } from './output/pager.ts';
 import { promptLine } from './prompt.ts';
 import { readVersion } from './version.ts';
 
@@ -67,7 +68,7 @@ function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<void> {
   });
 }
 
-/** The real world: process streams and env, git on PATH, the OS keyring, undici and the system browser. */
+/** The real world: process streams and env, git on PATH, the OS keyring, node:https and the system browser. */
 export function defaultDeps(): Deps {
   return {
     env: process.env,
@@ -78,6 +79,8 @@ export function defaultDeps(): Deps {
     stdoutIsTTY: process.stdout.isTTY === true,
     stdinIsTTY: process.stdin.isTTY === true,
     columns: process.stdout.columns ?? 100,
+    rows: process.stdout.rows ?? 24,
+    page: (command, text) => runPager(command, text, process.env),
     prompt: (question, options) => promptLine(question, options.secret),
     git,
     clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
@@ -85,7 +88,7 @@ export function defaultDeps(): Deps {
     openBrowser: (url) => openBrowser(url, process.env),
     readStdin: () => readAll(process.stdin),
     editText: (initial, fileName) => editText(initial, fileName, process.env),
-    http: async (options) => (await import('./api/transport.ts')).createUndiciTransport(options),
+    http: async (options) => (await import('./api/transport.ts')).createHttpTransport(options),
     selfUpdate: async () =>
       (await import('./update/environment.ts')).processSelfUpdateEnv({
         tufCacheDir: join(configDir(process.env, homedir()), 'sigstore-tuf'),

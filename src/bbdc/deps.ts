@@ -2,7 +2,7 @@ import type { Transport, TransportOptions } from './api/transport-types.ts';
 import type { SelfUpdateEnv } from './update/environment.ts';
 
 /** Somewhere text goes: the process's stdout/stderr or a test's buffer. */
-export type Writer = { write(text: string): unknown };
+export type Writer = { write(chunk: string | Uint8Array): unknown };
 
 /** An OS credential store; `set` throws when no keyring service is running. */
 export interface Keyring {
@@ -36,6 +36,10 @@ export interface Deps {
   stdinIsTTY: boolean;
   /** Columns of the terminal when stdout is one. */
   columns: number;
+  /** Rows of the terminal when stdout is one: output longer than this is paged. */
+  rows: number;
+  /** Runs a pager command (through the shell) with `text` on its stdin; resolves when the user quits it. */
+  page(command: string, text: Buffer): Promise<void>;
   prompt(question: string, options: { secret: boolean }): Promise<string>;
   git: GitRunner;
   clock: Clock;
@@ -46,7 +50,7 @@ export interface Deps {
   readStdin(): Promise<string>;
   /** Opens the user's editor ($VISUAL, $EDITOR, else vi) on `initial` and returns the saved text. */
   editText(initial: string, fileName: string): Promise<string>;
-  /** Creates the HTTP transport; loaded lazily so `--version` and `--help` never load undici. */
+  /** Creates the HTTP transport; loaded lazily, when a command makes its first request. */
   http(options: TransportOptions): Promise<Transport>;
   /** The running executable, trust and file operations `bbdc update` uses; loaded only by that command. */
   selfUpdate(): Promise<SelfUpdateEnv>;

@@ -29,6 +29,13 @@ export const registry: RegistryEntry[] = [
   entry('repo fork', () => import('./commands/repo/fork.ts')),
   entry('repo clone', () => import('./commands/repo/clone.ts')),
   entry('clone', () => import('./commands/clone.ts')),
+  // #21 read code without cloning.
+  entry('repo cat', () => import('./commands/repo/cat.ts')),
+  entry('repo browse raw', () => import('./commands/repo/browse/raw.ts')),
+  entry('repo browse file', () => import('./commands/repo/browse/file.ts')),
+  entry('repo browse tree', () => import('./commands/repo/browse/tree.ts')),
+  entry('repo browse blame', () => import('./commands/repo/browse/blame.ts')),
+  entry('repo browse history', () => import('./commands/repo/browse/history.ts')),
   entry('project list', () => import('./commands/project/list.ts')),
   entry('project get', () => import('./commands/project/get.ts')),
   entry('project create', () => import('./commands/project/create.ts')),
@@ -117,11 +124,33 @@ export const registry: RegistryEntry[] = [
   entry('pr diff', () => import('./commands/pr/diff.ts')),
   entry('pr commits', () => import('./commands/pr/commits.ts')),
   entry('pr files', () => import('./commands/pr/files.ts')),
+  // #21 the review loop.
+  entry('pr activity list', () => import('./commands/pr/activity-list.ts')),
+  entry('pr participants', () => import('./commands/pr/participants.ts')),
+  entry('pr comment get', () => import('./commands/pr/comment-get.ts')),
+  entry('pr comment update', () => import('./commands/pr/comment-update.ts')),
+  entry('pr comment delete', () => import('./commands/pr/comment-delete.ts')),
+  entry('pr watch', () => import('./commands/pr/watch.ts')),
+  entry('pr unwatch', () => import('./commands/pr/unwatch.ts')),
+  entry('pr merge-base', () => import('./commands/pr/merge-base.ts')),
+  entry('commit prs', () => import('./commands/commit/prs.ts')),
+  // #21 what neither tool has.
+  entry('pr checkout', () => import('./commands/pr/checkout.ts')),
+  entry('pr status', () => import('./commands/pr/status.ts')),
   entry('build status get', () => import('./commands/build/status-get.ts')),
   entry('build status set', () => import('./commands/build/status-set.ts')),
   entry('build required list', () => import('./commands/build/required-list.ts')),
   entry('build required create', () => import('./commands/build/required-create.ts')),
   entry('build required delete', () => import('./commands/build/required-delete.ts')),
+  // #21 CI integration.
+  entry('insights report list', () => import('./commands/insights/report-list.ts')),
+  entry('insights report get', () => import('./commands/insights/report-get.ts')),
+  entry('insights report set', () => import('./commands/insights/report-set.ts')),
+  entry('insights report delete', () => import('./commands/insights/report-delete.ts')),
+  entry('insights annotation list', () => import('./commands/insights/annotation-list.ts')),
+  entry('insights annotation add', () => import('./commands/insights/annotation-add.ts')),
+  entry('insights annotation set', () => import('./commands/insights/annotation-set.ts')),
+  entry('insights annotation delete', () => import('./commands/insights/annotation-delete.ts')),
   entry('repo settings pull-requests get', () => import('./commands/repo/settings/pull-requests-get.ts')),
   entry(
     'repo settings pull-requests update',
@@ -168,6 +197,7 @@ export const groups: Record<string, string> = {
   'auth server': 'List the configured servers and choose the default',
   'auth alias': 'Manage the other names (SSH host:port) of a server',
   repo: 'Work with repositories',
+  'repo browse': "Read a repository's files at any ref without cloning: tree, file, raw, blame, history",
   project: 'Work with projects',
   branch: 'List, create and delete branches; show or set the default branch',
   'branch default': "Show or set the repository's default branch",
@@ -192,13 +222,17 @@ export const groups: Record<string, string> = {
   pr: 'Work with pull requests: review, merge, comments, tasks, builds',
   'pr reviewer': 'Add or remove reviewers of a pull request',
   'pr review': 'Approve a pull request, withdraw it, or ask for work',
-  'pr comment': 'Read, add and resolve pull request comments',
+  'pr comment': 'Read, add, edit, delete and resolve pull request comments',
+  'pr activity': 'Follow what happened on a pull request',
   'pr task': 'List, create, resolve and delete pull request tasks',
   'pr build': 'Build statuses of a pull request',
   'pr auto-merge': 'Merge a pull request by itself once its checks pass',
   build: 'Report and read commit build statuses; require green builds before merging',
   'build status': 'Read and report the build statuses of a commit',
   'build required': 'Manage the required-builds merge checks of a repository',
+  insights: 'Code Insights: the reports and annotations CI tools attach to commits',
+  'insights report': 'List, read, publish and delete Code Insights reports of a commit',
+  'insights annotation': 'List, add, replace and delete the annotations of a report',
   'repo settings': 'Pull request settings, auto-merge, auto-decline, reviewer groups and default reviewers',
   'repo settings pull-requests': 'Merge strategies and merge checks of a repository',
   'repo settings auto-merge': 'Whether pull requests may merge by themselves once checks pass',
@@ -212,3 +246,16 @@ export const groups: Record<string, string> = {
 export async function loadAll(): Promise<CommandDefinition<never, never>[]> {
   return Promise.all(registry.map((e) => e.load()));
 }
+
+/**
+ * The sections of `bbdc --help`, as gh groups its help: each lists top-level words (a group or a command). A word
+ * not listed here is shown under "Additional commands" (test/bbdc/help.test.ts names every such word).
+ */
+export const helpSections: [string, string[]][] = [
+  ['Core commands', ['auth', 'repo', 'project', 'clone', 'browse', 'search']],
+  ['Pull requests', ['pr', 'build', 'insights']],
+  ['Branches, tags and commits', ['branch', 'tag', 'commit']],
+  ['Repository settings', ['hook', 'webhook']],
+  ['Automation', ['bulk', 'ai', 'completion']],
+  ['Additional commands', ['update']],
+];

@@ -20,6 +20,23 @@ const exitCodes: Record<ErrorKind, number> = {
   internal: 1,
 };
 
+/**
+ * Joins message parts into sentences: each part loses its own closing period, so a server's message that ends in
+ * one never comes out as `..`; the result has no closing period (the caller's line adds none either).
+ */
+export function sentences(...parts: (string | undefined | false)[]): string {
+  return parts
+    .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
+    .map((p) => p.trim().replace(/(?<!\.)\.$/, ''))
+    .join('. ');
+}
+
+/** Collapses a doubled sentence end (`done..`, `failed.. Check`) to one, leaving an ellipsis and a quoted `".."`
+ * (a value a user typed) alone: only a doubled end followed by a space or the end of the message is one. */
+export function tidyMessage(message: string): string {
+  return message.replace(/(?<![.])([.!?])\.(?=\s|$)/g, '$1');
+}
+
 /** An error a user can act on: a stable kind, a message that says what, where and what to do. */
 export class RealmforgeError extends Error {
   readonly kind: ErrorKind;
@@ -29,10 +46,11 @@ export class RealmforgeError extends Error {
     message: string,
     options: { cause?: unknown; details?: readonly string[] } = {},
   ) {
-    super(message, { cause: options.cause });
+    // Every user-facing message passes here, so this is the one place a doubled period is caught.
+    super(tidyMessage(message), { cause: options.cause });
     this.name = 'RealmforgeError';
     this.kind = kind;
-    this.details = options.details ?? [];
+    this.details = (options.details ?? []).map(tidyMessage);
   }
 }
 

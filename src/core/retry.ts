@@ -1,5 +1,11 @@
-/** How many times to retry and how long to wait: exponential from `backoffMs`, capped at `maxDelayMs`. */
-export type RetryPolicy = { retries: number; backoffMs: number; maxDelayMs: number };
+/**
+ * How many times to retry and how long to wait: exponential from `backoffMs`, capped at `maxDelayMs`; with
+ * `budgetMs`, no retry is made whose wait would take the total waiting for one request past it.
+ */
+export type RetryPolicy = { retries: number; backoffMs: number; maxDelayMs: number; budgetMs?: number };
+
+/** How long a person at a terminal waits, in total, for the retries of one read before bbdc gives up. */
+export const interactiveRetryBudgetMs = 1000;
 
 /** Milliseconds a `Retry-After` header asks for (delta-seconds or an HTTP date), or undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {

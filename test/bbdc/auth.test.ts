@@ -41,6 +41,24 @@ test('login checks a token against the server, stores it in the keyring and make
   w.dispose();
 });
 
+test('auth status exits 3 with nothing configured, 0 when the server accepts the token, 3 once it refuses it', async () => {
+  const keyring = memoryKeyring();
+  const w = createWorld({ keyring });
+  const empty = await w.run(['auth', 'status']);
+  assert.equal([empty.code, empty.stderr], [3, 'No servers configured. Run `bbdc auth login <host>`.\n']);
+  await w.run(['auth', 'login', fake.url, '--token', alice.token]);
+  const ok = await w.run(['auth', 'status', '--json']);
+  assert.is(ok.code, 0, ok.stdout);
+  assert.is(ok.json().data.hosts[0].check, 'ok');
+  keyring.items.set(`bbdc/${fake.url}`, 'revoked-token-999');
+  const refused = await w.run(['auth', 'status']);
+  assert.is(refused.code, 3);
+  assert.match(refused.stdout, 'refused');
+  assert.match(refused.stderr, `${fake.url}: refused: `);
+  assert.match(refused.stderr, 'Authentication failed');
+  w.dispose();
+});
+
 test('login with a rejected token exits 3 with the server message and stores nothing', async () => {
   const w = createWorld({ keyring: memoryKeyring() });
   const r = await w.run(['auth', 'login', fake.url, '--token', 'wrong-token-123']);

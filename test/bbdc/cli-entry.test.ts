@@ -33,10 +33,22 @@ test('--version and --help do not load the HTTP stack or command code they do no
   assert.not.match(v.loaded, 'meow');
   const h = probe('--help');
   assert.is(h.code, 0);
-  assert.match(h.stdout, 'auth login');
-  assert.match(h.loaded, 'src/bbdc/registry.ts', 'the probe sees loaded modules');
-  assert.not.match(h.loaded, 'undici');
-  assert.not.match(h.loaded, '/api/transport.ts');
+  assert.match(h.stdout, 'auth:');
+  assert.match(h.loaded, 'generated/bbdc/commands.json', 'the probe sees loaded modules');
+  for (const heavy of [
+    'undici',
+    '/api/transport.ts',
+    'src/bbdc/commands/',
+    'ajv',
+    'yaml',
+    'meow',
+    'cli/context.ts',
+  ])
+    assert.not.match(h.loaded, heavy, `--help loads ${heavy}`);
+  const p = probe('pr', 'get', '1', '-R', 'PROJ/api', '--host', 'http://127.0.0.1:9', '--retry-count', '0');
+  assert.match(p.loaded, 'commands/pr/get.ts');
+  assert.not.match(p.loaded, 'commands/pr/list.ts', 'only the command that runs is imported');
+  for (const heavy of ['ajv', 'meow']) assert.not.match(p.loaded, heavy, `pr get loads ${heavy}`);
   const c = probe('auth', 'status', '--help');
   assert.not.match(c.loaded, 'undici');
   assert.not.match(c.loaded, 'commands/repo/list.ts', 'only the command asked for is loaded');

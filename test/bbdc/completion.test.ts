@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { describeCommand } from '../../src/bbdc/cli/command-info.ts';
 import { completionScript } from '../../src/bbdc/commands/completion/shell.ts';
 import { completionTree } from '../../src/bbdc/completion/tree.ts';
 import { groups, loadAll } from '../../src/bbdc/registry.ts';
@@ -34,7 +35,7 @@ function bashComplete(file: string, line: string): string[] {
 }
 
 test('the tree holds every registry command, its flags and the global flags', async () => {
-  const commands = await loadAll();
+  const commands = (await loadAll()).map(describeCommand);
   const tree = completionTree(commands, groups);
   for (const c of commands) {
     const words = c.name.split(' ');

@@ -55,7 +55,9 @@ test('ai mcp tools lists every unattended command as SAFE (read-only) or YOLO (m
     const t = tools.find((x) => x.command === e.name);
     if (!t) {
       assert.ok(
-        /^(auth (login|logout|server use|alias )|browse|(repo )?clone$|ai |completion |update$)/.test(e.name),
+        /^(auth (login|logout|server use|alias )|browse|(repo )?clone$|pr checkout$|ai |completion |update$)/.test(
+          e.name,
+        ),
         `${e.name} is a tool`,
       );
       continue;
@@ -72,6 +74,45 @@ test('ai mcp tools lists every unattended command as SAFE (read-only) or YOLO (m
   assert.match(human.stdout, /repo_create\tYOLO\tno\t/);
   const yolo = (await world.run(['ai', 'mcp', 'tools', '--yolo', '--json'])).json().data.tools;
   assert.ok(yolo.every((t: { served: boolean }) => t.served));
+});
+
+// The commands #21 added, as an agent sees them: every read SAFE, every server write YOLO.
+const added: Record<string, 'SAFE' | 'YOLO'> = {
+  'pr activity list': 'SAFE',
+  'pr participants': 'SAFE',
+  'pr comment get': 'SAFE',
+  'pr comment update': 'YOLO',
+  'pr comment delete': 'YOLO',
+  'pr watch': 'YOLO',
+  'pr unwatch': 'YOLO',
+  'pr merge-base': 'SAFE',
+  'commit prs': 'SAFE',
+  'repo cat': 'SAFE',
+  'repo browse raw': 'SAFE',
+  'repo browse file': 'SAFE',
+  'repo browse tree': 'SAFE',
+  'repo browse blame': 'SAFE',
+  'repo browse history': 'SAFE',
+  'pr status': 'SAFE',
+  'insights report list': 'SAFE',
+  'insights report get': 'SAFE',
+  'insights report set': 'YOLO',
+  'insights report delete': 'YOLO',
+  'insights annotation list': 'SAFE',
+  'insights annotation add': 'YOLO',
+  'insights annotation set': 'YOLO',
+  'insights annotation delete': 'YOLO',
+};
+
+test('ai mcp tools lists the daily-loop reads as SAFE and its writes as YOLO', async () => {
+  const r = await world.run(['ai', 'mcp', 'tools', '--json']);
+  const tools = r.json().data.tools as { command: string; safety: string }[];
+  const seen = Object.fromEntries(tools.filter((t) => t.command in added).map((t) => [t.command, t.safety]));
+  assert.equal(seen, added);
+  assert.not.ok(
+    tools.some((t) => t.command === 'pr checkout'),
+    'pr checkout writes into the working directory: not a tool',
+  );
 });
 
 test('--tools and --exclude narrow the list; unknown names and YOLO tools without --yolo are usage errors', async () => {

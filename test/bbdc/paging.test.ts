@@ -71,4 +71,46 @@ test('--limit must be a positive number', async () => {
   assert.match(r.stderr, '--limit "lots" must be a whole number');
 });
 
+// A server whose nextPageStart does not advance used to be asked for the same page ~4,900 times in two minutes.
+for (const [label, next] of [
+  ['stays at the same start', (start: number) => start],
+  ['goes back to 0', () => 0],
+] as const) {
+  test(`a page whose nextPageStart ${label} stops the loop with an error naming the endpoint`, async () => {
+    const stuck = await withFake('small', {
+      routes: {
+        getRepositories_1: {
+          auth: 'optional',
+          handle: ({ query }) => {
+            const start = Number(query.get('start') ?? 0);
+            return {
+              status: 200,
+              body: {
+                values: [{ id: start + 1, slug: `r${start}`, name: `r${start}`, project: { key: 'P' } }],
+                size: 1,
+                limit: 1,
+                start,
+                isLastPage: false,
+                nextPageStart: next(start),
+              },
+            };
+          },
+        },
+      },
+    });
+    const w = createWorld({ env: { BBDC_URL: stuck.url, BBDC_TOKEN: credentials.alice.token } });
+    try {
+      const r = await w.run(['repo', 'list', '--limit', '1000']);
+      assert.is(r.code, 1, r.stderr);
+      assert.match(r.stderr, 'GET /rest/api/latest/repos answered a page at start');
+      assert.match(r.stderr, 'paging would never end');
+      assert.not.match(r.stderr, 'unexpected');
+      assert.ok(stuck.requests.length <= 2, `${stuck.requests.length} requests`);
+    } finally {
+      w.dispose();
+      await stuck.stop();
+    }
+  });
+}
+
 test.run();

@@ -86,7 +86,7 @@ test('pr checks --wait exits 8 when builds are still pending at the timeout', as
   w.dispose();
 });
 
-test('auto-merge enable waits on vetoes with {strategyId}; get shows it; disable turns it off', async () => {
+test('auto-merge enable: POST .../merge with autoMerge (the 9.4 document); waits on vetoes; get shows it; disable turns it off', async () => {
   const w = prWorld(fake);
   assert.is(
     (await w.run(['pr', 'auto-merge', 'get', '2'])).stdout,
@@ -100,6 +100,11 @@ test('auto-merge enable waits on vetoes with {strategyId}; get shows it; disable
     [true, 'VETOED', 'OPEN'],
   );
   assert.equal(fakePr(fake, 2).autoMerge?.strategyId, 'squash');
+  const sent = fake.requests.filter((q) => q.method === 'POST').at(-1)!;
+  assert.equal(
+    [sent.operationId, sent.query.get('version'), sent.body],
+    ['merge', String(fakePr(fake, 2).version), { autoMerge: true, strategyId: 'squash' }],
+  );
   const get = await w.run(['pr', 'auto-merge', 'get', '2', '--json']);
   assertSchema('pr-auto-merge', get.json().data);
   assert.equal([get.json().data.enabled, get.json().data.strategy], [true, 'squash']);
@@ -126,7 +131,10 @@ test('auto-merge enable and disable --dry-run plan and change nothing', async ()
     await w.run(['pr', 'auto-merge', 'enable', '1', '--strategy', 'ff', '--dry-run', '--json'])
   ).json().data;
   assertPlan(enable);
-  assert.equal([enable.predictedAction, enable.action.body], ['update', { strategyId: 'ff' }]);
+  assert.equal(
+    [enable.predictedAction, enable.action.body],
+    ['update', { autoMerge: true, strategyId: 'ff' }],
+  );
   assert.ok(enable.reasons.includes('its merge checks pass now, so the server would merge it at once'));
   const disable = (await w.run(['pr', 'auto-merge', 'disable', '1', '--dry-run', '--json'])).json().data;
   assert.equal(disable.predictedAction, 'no-op');

@@ -48,6 +48,23 @@ test('pr update changes title, draft and target, and keeps the reviewers the ser
   w.dispose();
 });
 
+test('pr update --title alone leaves the description byte-identical, and the dry-run plans the PUT it sends', async () => {
+  const text = 'Line one.\n\n  * keeps   spacing\r\n\u00e9\u{1F600} trailing  ';
+  fakePr(fake, 1).description = text;
+  const w = prWorld(fake);
+  const dry = (await w.run(['pr', 'update', '1', '--title', 'Better title', '--dry-run', '--json'])).json()
+    .data;
+  const n = fake.requests.length;
+  const r = await w.run(['pr', 'update', '1', '--title', 'Better title', '--json']);
+  w.dispose();
+  assert.is(r.code, 0, r.stderr);
+  assert.is(fakePr(fake, 1).title, 'Better title');
+  assert.is(fakePr(fake, 1).description, text);
+  assert.is(r.json().data.description, text);
+  const put = fake.requests.slice(n).find((q) => q.method === 'PUT')!;
+  assert.equal([dry.action.method, dry.action.path, dry.action.body], [put.method, put.path, put.body]);
+});
+
 test('pr update --dry-run plans the PUT, reports no-op when nothing differs, and changes nothing', async () => {
   const w = prWorld(fake);
   const before = snapshot(fake);

@@ -150,7 +150,7 @@ test('pr mergeability reports conflicts; a missing pull request is not found (ex
   assert.match(missing.stderr, 'Pull request 99 does not exist');
   const bad = await w.run(['pr', 'get', 'abc']);
   assert.is(bad.code, 2);
-  assert.match(bad.stderr, 'pull request id "abc" must be a number such as 42');
+  assert.match(bad.stderr, 'pull request id "abc" must be a whole number such as 42');
   w.dispose();
 });
 

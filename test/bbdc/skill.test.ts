@@ -38,11 +38,15 @@ test('workflow hints name only commands that exist', async () => {
   const w = createWorld();
   const text = (await w.run(['ai', 'skill', 'show'])).stdout;
   const names = registry.map((e) => e.name);
-  const workflows = text.slice(text.indexOf('## Workflows'), text.indexOf('## Command reference'));
-  for (const m of workflows.matchAll(/`bbdc ([a-z -]+?)(?: [<-]|`)/g)) {
+  const start = text.indexOf('## Workflows');
+  const end = text.indexOf('## Command reference');
+  assert.ok(start >= 0 && end > start, 'the skill has a Workflows section before the command reference');
+  const hints = [...text.slice(start, end).matchAll(/`bbdc ([a-z -]+?)(?: [<-]|`)/g)].map((m) => m[1]);
+  assert.ok(hints.length >= 3, `the Workflows section names commands (found ${hints.length})`);
+  for (const hint of hints) {
     assert.ok(
-      names.some((n) => m[1].startsWith(n)),
-      `workflow names "${m[1]}", which is a registry command`,
+      names.some((n) => hint.startsWith(n)),
+      `workflow names "${hint}", which is a registry command`,
     );
   }
   w.dispose();

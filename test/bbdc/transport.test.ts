@@ -34,8 +34,29 @@ test('GET is retried on 5xx with exponential backoff; after the retries it is tr
   const r = await w.run(['repo', 'list', '--retry-count', '2', '--retry-backoff', '100ms']);
   assert.is(r.code, 10);
   assert.equal(w.sleeps, [100, 200]);
-  assert.match(r.stderr, 'failed (503): Injected failure.');
+  assert.match(r.stderr, 'failed (503) after 3 attempts: Injected failure.\n');
   w.dispose();
+});
+
+test('at a terminal a read that keeps failing with 500 gives up within about a second, saying after how many attempts', async () => {
+  const w = createWorld({ env: { ...env, BBDC_URL: fake.url }, tty: true, stdinTTY: true });
+  fake.inject({ status: 500, times: 2 });
+  const n = fake.requests.length;
+  const r = await w.run(['repo', 'list']);
+  assert.is(r.code, 10);
+  assert.equal(w.sleeps, [500], 'retries stop before the waiting passes 1 s (500 + 1000 would)');
+  assert.is(since(n).length, 2);
+  assert.match(r.stderr, 'failed (500) after 2 attempts: Injected failure.\n');
+  fake.inject({ status: 500, times: 4 });
+  const explicit = await w.run(['repo', 'list', '--retry-count', '3']);
+  assert.is(explicit.code, 10);
+  assert.equal(w.sleeps.slice(1), [500, 1000, 2000], 'an explicit --retry-count is honoured in full');
+  const script = createWorld({ env: { ...env, BBDC_URL: fake.url } });
+  fake.inject({ status: 500, times: 4 });
+  await script.run(['repo', 'list']);
+  assert.equal(script.sleeps, [500, 1000, 2000], 'a script keeps the full retries');
+  w.dispose();
+  script.dispose();
 });
 
 test('POST is not retried on 500, sends the XSRF header, and keeps the server message', async () => {
@@ -121,7 +142,13 @@ test('Bitbucket errors map to kinds and exit codes: 401 -> 3, 403 -> 3, 404 -> 4
     env: { BBDC_TOKEN: credentials.bob.token },
   });
   assert.equal([forbidden.code, forbidden.json().error.kind], [3, 'auth']);
-  assert.match(forbidden.json().error.message, 'not permitted to create repositories');
+  const message: string = forbidden.json().error.message;
+  assert.match(
+    message,
+    'not permitted to create repositories in project PROJ. This needs PROJECT_ADMIN on project PROJ',
+  );
+  assert.not.match(message, '..', 'one period where the server message ends and the hint begins');
+  assert.not.match(message, 'auth login', 'a 403 is a missing permission, not a login problem');
   const missing = await w.run(['repo', 'list', '--project', 'NOPE', '--json']);
   assert.equal([missing.code, missing.json().error.kind], [4, 'not_found']);
   assert.match(missing.json().error.message, 'Project NOPE does not exist.');
@@ -150,6 +177,22 @@ test('the token never appears in output or logs, even at debug level and in JSON
     );
   }
   w.dispose();
+});
+
+test('a token with a line break is a usage error naming where it came from, sent nowhere and never retried', async () => {
+  const n = fake.requests.length;
+  const env = createWorld({ env: { BBDC_URL: fake.url, BBDC_TOKEN: `${credentials.alice.token}\n` } });
+  const r = await env.run(['repo', 'list']);
+  env.dispose();
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, 'BBDC_TOKEN contains a line feed at position');
+  assert.not.ok(r.stderr.includes(credentials.alice.token));
+  const w = world();
+  const login = await w.run(['auth', 'login', fake.url, '--token', `${credentials.alice.token}\r`]);
+  w.dispose();
+  assert.is(login.code, 2, login.stderr);
+  assert.match(login.stderr, '--token contains a carriage return');
+  assert.is(fake.requests.length, n, 'nothing was sent');
 });
 
 test.run();

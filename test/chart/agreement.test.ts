@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { find, type Obj, operatorChart, parseObjects, readObjects, repo, template } from './helm-cli.ts';
+import { type Obj, operatorChart, parseObjects, readObjects, repo, template } from './helm-cli.ts';
 
 /** Labels Helm conventions add on top of the generated manifests. */
 const helmLabels = [
@@ -36,9 +36,12 @@ test('the chart with default values renders the objects of dist-manifests/operat
   }
 });
 
-test('the dist Namespace is the one the chart is installed into', () => {
-  const ns = find(readObjects('dist-manifests/operator.yaml'), 'Namespace', 'realmforge-system');
-  assert.is(ns.metadata.name, 'realmforge-system');
+test('the dist Namespace is the one every namespaced object of the install lives in', () => {
+  const objects = readObjects('dist-manifests/operator.yaml');
+  const declared = objects.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name);
+  assert.equal(declared, ['realmforge-system'], 'one Namespace, the operator namespace of DECISIONS.md');
+  const used = [...new Set(objects.flatMap((o) => (o.metadata.namespace ? [o.metadata.namespace] : [])))];
+  assert.equal(used, declared, 'the Deployment, ServiceAccount and Lease RBAC live in it');
 });
 
 test('the chart CRDs are byte-identical to dist-manifests/crds (both written by npm run synth:install)', () => {

@@ -2,6 +2,9 @@
 // wait, a credentials Secret that logs in, drift reverted within one interval, zero writes in steady state,
 // namespace grants enforced (never created, created on grant, disabled on removal), conflicts and missing access
 // reported on status, and deletion policies honoured.
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
@@ -311,6 +314,129 @@ test('a foreign Secret in the way is a SecretConflict; deleting it recovers on t
   await waitStatus(env, 'identityclients', team, 'api', 30_000, (st) => st.phase === 'Ready', 'to recover');
   const secret = await env.core.readNamespacedSecret({ namespace: team, name: 'api-credentials' });
   assert.is(secret.data?.['client-secret'], undefined, 'a bearer-only client has no secret');
+});
+
+test('a protocol mapper type this Keycloak does not have is Failed/InvalidSpec, and nothing is created', async () => {
+  await env.apply(
+    client(team, 'odd', { protocolMappers: [{ name: 'x', protocolMapper: 'no-such-mapper-type' }] }) as never,
+  );
+  const s = await waitStatus(
+    env,
+    'identityclients',
+    team,
+    'odd',
+    30_000,
+    (st) => st.reason === 'InvalidSpec',
+    'to be refused',
+  );
+  assert.is(s.status.phase, 'Failed');
+  assert.match(
+    s.status.message,
+    /spec\.protocolMappers\[x\]\.protocolMapper: Keycloak 2[56]\.[0-9.]+ has no openid-connect protocol mapper type "no-such-mapper-type"/,
+  );
+  assert.is(await keycloakClient('odd'), undefined);
+});
+
+test('a client-jwt client gets a token with a signed assertion (key from a JWKS URL) and is refused with a secret', async () => {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' };
+  const jwks = createServer((_req, res) => res.end(JSON.stringify({ keys: [jwk] })));
+  await new Promise<void>((r) => jwks.listen(0, '127.0.0.1', r));
+  try {
+    const jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`;
+    await env.apply(
+      client(team, 'signed', {
+        serviceAccount: { enabled: true },
+        authentication: { method: 'client-jwt', jwksUrl },
+      }) as never,
+    );
+    await waitStatus(
+      env,
+      'identityclients',
+      team,
+      'signed',
+      60_000,
+      (s) => s.phase === 'Ready',
+      'to be Ready',
+    );
+    const tokenUrl = `${keycloakUrl}/realms/apps/protocol/openid-connect/token`;
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const unsigned = `${b64({ alg: 'RS256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'signed', sub: 'signed', aud: tokenUrl, jti: randomUUID(), iat: now, exp: now + 60 })}`;
+    const assertion = `${unsigned}.${sign('RSA-SHA256', Buffer.from(unsigned), privateKey).toString('base64url')}`;
+    const withJwt = await fetch(tokenUrl, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        client_assertion: assertion,
+      }),
+    });
+    assert.is(withJwt.status, 200, await withJwt.clone().text());
+    assert.ok(((await withJwt.json()) as { access_token?: string }).access_token);
+    const live = await keycloakClient('signed');
+    assert.is(live.clientAuthenticatorType, 'client-jwt');
+    const withSecret = await fetch(tokenUrl, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: 'signed',
+        client_secret: live.secret ?? 'x',
+      }),
+    });
+    const refused = (await withSecret.json()) as { error?: string; access_token?: string };
+    assert.ok([400, 401].includes(withSecret.status), `a shared secret is refused (${withSecret.status})`);
+    assert.is(refused.access_token, undefined);
+    assert.ok(refused.error, 'with an OAuth error');
+  } finally {
+    jwks.close();
+  }
+});
+
+test('what specs stop declaring is taken back within a drift interval; a role made by hand is untouched', async () => {
+  const pruned = (spec: Record<string, unknown>) =>
+    realm('pruned', { clientAuthorizationGrants: [team], ...spec }) as never;
+  const pk = (spec: Record<string, unknown>) =>
+    client(team, 'pk', { realmRef: { name: 'pruned', namespace: ns }, ...spec }) as never;
+  await env.apply(
+    pruned({
+      tokens: { accessTokenLifespan: 120 },
+      roles: [{ name: 'keep' }, { name: 'drop' }],
+      groups: [{ name: 'staff', realmRoles: ['keep', 'drop'] }],
+    }),
+  );
+  await waitStatus(env, 'identityrealms', ns, 'pruned', 60_000, (s) => s.phase === 'Ready', 'to be Ready');
+  await env.apply(
+    pk({
+      pkce: 'S256',
+      protocolMappers: [
+        { name: 'aud', protocolMapper: 'oidc-audience-mapper', config: { 'included.client.audience': 'pk' } },
+      ],
+    }),
+  );
+  await waitStatus(env, 'identityclients', team, 'pk', 60_000, (s) => s.phase === 'Ready', 'to be Ready');
+  assert.is((await admin('GET', '/pruned')).accessTokenLifespan, 120);
+  await admin('POST', '/pruned/roles', { name: 'by-hand' });
+  await env.apply(pruned({ roles: [{ name: 'keep' }], groups: [{ name: 'staff', realmRoles: ['keep'] }] }));
+  await env.apply(pk({}));
+  await eventually('the removed settings and items to be taken back', 30_000, async () => {
+    const r = await admin('GET', '/pruned');
+    const roles = ((await admin('GET', '/pruned/roles')) as { name: string }[]).map((x) => x.name);
+    const staff = ((await admin('GET', '/pruned/groups?briefRepresentation=false')) as any[]).find(
+      (g) => g.name === 'staff',
+    );
+    const c = (await admin('GET', '/pruned/clients?clientId=pk'))?.[0];
+    const done =
+      r.accessTokenLifespan === 300 &&
+      !roles.includes('drop') &&
+      staff?.realmRoles?.join() === 'keep' &&
+      !c?.attributes?.['pkce.code.challenge.method'] &&
+      !c?.protocolMappers?.some((m: { name: string }) => m.name === 'aud');
+    return done ? { roles } : undefined;
+  }).then(({ roles }) => {
+    assert.ok(roles.includes('by-hand'), 'the hand-made role is untouched');
+    assert.ok(roles.includes('keep') && roles.includes('offline_access'));
+  });
 });
 
 test('deletionPolicy Delete removes the realm from Keycloak; Retain leaves it', async () => {

@@ -59,7 +59,7 @@ export function sha(seed: string): string {
 }
 
 /**
- * The git data of a repository. Seeded history: c1 README, c2 src/main.ts, c3 docs/guide.md on
+ * The git data of a repository. Seeded history: c1 README, c2 src/main.ts and a binary assets/logo.png, c3 docs/guide.md on
  * feature/docs (from c1), c4 merges feature/docs into master. Tag v1.0 (annotated) points at c2.
  * A repository the pull request data already gives branches keeps them (and its default branch);
  * their tips become commits on top of c1.
@@ -85,7 +85,7 @@ export function gitOf(state: FakeState, repo: FakeRepo): FakeGit {
         author: 'alice',
         timestamp: t0 + 60_000,
         parents: [id(1)],
-        paths: ['src/main.ts'],
+        paths: ['src/main.ts', 'assets/logo.png'],
       },
       {
         id: id(3),

@@ -1,25 +1,65 @@
-// The known deviations of live Bitbucket servers from the 9.4 OpenAPI document (shared/spec/DECISIONS.md).
-// An operation the document lacks may be served only when a deviation here names it in `undocumented`.
+// The known deviations of live Bitbucket servers from the 9.4 OpenAPI document (shared/spec/DECISIONS.md), each
+// with its evidence. An operation the document lacks may be served only when a deviation here names it in
+// `undocumented`; a query parameter the document does not declare may be sent only when one names it in `query`.
 
-/** One named deviation: what differs on live servers and, if any, the undocumented operation it allows. */
-export type Deviation = { name: string; why: string; undocumented?: { method: string; template: string } };
+/** One named deviation: what differs on live servers, the links that show it, and what it allows. */
+export type Deviation = {
+  name: string;
+  why: string;
+  /** Atlassian documentation, issue tracker entries or changelogs showing the live behaviour; empty = none found. */
+  evidence: string[];
+  undocumented?: { method: string; template: string };
+  /** Query parameters live servers take on an operation (by operationId) although the document omits them. */
+  query?: { operationIds: string[]; names: string[] };
+};
 
-/** The allowlist, one entry per deviation in DECISIONS.md; most differ in bodies or statuses, not operations. */
+/** The allowlist, one entry per deviation in DECISIONS.md plus those found since. */
 export const deviations: Deviation[] = [
   {
     name: 'xsrf-header',
     why: 'mutating calls without `X-Atlassian-Token: no-check` fail with 403 (enforced by the server)',
+    evidence: [
+      'https://confluence.atlassian.com/cloudkb/xsrf-check-failed-when-calling-cloud-apis-826874382.html',
+      'https://github.com/mc1arke/sonarqube-community-branch-plugin/issues/249',
+    ],
+  },
+  {
+    name: 'webhook-paging',
+    why: 'webhook lists are paged ({values, isLastPage, nextPageStart}) and take start/limit, which the document omits (it declares no response schema for them at all)',
+    evidence: [
+      'https://jira.atlassian.com/browse/BSERV-12818',
+      'https://docs.atlassian.com/bitbucket-server/rest/5.16.0/bitbucket-rest.html',
+    ],
+    query: { operationIds: ['findWebhooks', 'findWebhooks_1'], names: ['start', 'limit'] },
+  },
+  {
+    name: 'default-reviewer-users',
+    why: 'default-reviewer conditions need full user objects (with the internal id), not names',
+    evidence: ['https://jira.atlassian.com/browse/BSERV-12774'],
   },
   {
     name: 'reviewer-participants',
     why: 'reviewers are added with POST .../participants {user:{name},role:"REVIEWER"}',
+    evidence: [],
   },
-  { name: 'auto-merge-body', why: 'POST .../auto-merge takes {strategyId}' },
-  { name: 'mergeability-status', why: 'GET .../pull-requests/{id}/merge may answer 404 or 409' },
-  { name: 'required-approvers', why: 'the required-approvers merge check setting has a different payload' },
+  {
+    name: 'mergeability-status',
+    why: 'GET .../pull-requests/{id}/merge may answer 404 or 409',
+    evidence: [],
+  },
+  {
+    name: 'required-approvers',
+    why: 'the required-approvers merge check setting has a different payload',
+    evidence: [],
+  },
 ];
 
 /** The undocumented operations the deviations allow, as `METHOD template` strings. */
 export function allowedUndocumented(): { method: string; template: string; name: string }[] {
   return deviations.flatMap((d) => (d.undocumented ? [{ ...d.undocumented, name: d.name }] : []));
+}
+
+/** The undeclared query parameters the deviations allow on an operation. */
+export function allowedQuery(operationId: string): string[] {
+  return deviations.flatMap((d) => (d.query?.operationIds.includes(operationId) ? d.query.names : []));
 }

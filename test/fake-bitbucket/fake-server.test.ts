@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { deviations } from './deviations.ts';
 import { startFakeBitbucket } from './server.ts';
 import { credentials } from './state.ts';
 
@@ -87,6 +88,31 @@ test('rate limiting on demand answers 429 with Retry-After', async () => {
   const next = await fetch(`${fake.url}/rest/api/latest/application-properties`);
   assert.is(next.status, 200);
   await fake.close();
+});
+
+test('every deviation that lets bbdc send what the document lacks carries evidence (links)', () => {
+  for (const d of deviations.filter((x) => x.undocumented || x.query)) {
+    assert.ok(d.evidence.length > 0, `${d.name} has no evidence`);
+    for (const link of d.evidence) assert.match(link, /^https:\/\//, `${d.name}: ${link}`);
+  }
+});
+
+test('an undeclared query parameter is a violation unless a deviation allows it', async () => {
+  const fake = await startFakeBitbucket();
+  try {
+    const auth = { authorization: `Bearer ${credentials.alice.token}` };
+    await fetch(`${fake.url}/rest/api/latest/projects/PROJ/repos/api/webhooks?start=0&limit=5`, {
+      headers: auth,
+    });
+    assert.equal(fake.violations, []);
+    await fetch(`${fake.url}/rest/api/latest/projects/PROJ/repos/api/settings/hooks?bogus=1`, {
+      headers: auth,
+    });
+    assert.equal(fake.violations.length, 1);
+    assert.match(fake.violations[0], 'query parameter bogus is not declared');
+  } finally {
+    await fake.close();
+  }
 });
 
 test.run();

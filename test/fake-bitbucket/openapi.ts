@@ -10,6 +10,8 @@ export type Operation = {
   pattern: RegExp;
   pathParams: string[];
   requiredQuery: string[];
+  /** Every query parameter the document declares for the operation. */
+  query: string[];
   literalSegments: number;
 };
 
@@ -69,6 +71,7 @@ export function loadOperations(path = docPath): Operation[] {
         template,
         operationId: op.operationId,
         requiredQuery,
+        query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
         ...compileTemplate(template),
       });
     }

@@ -11,11 +11,27 @@ export type RouteContext = {
   sshHost: string;
 };
 
-/** A handler's answer; `body` is sent as JSON. */
-export type RouteResult = { status: number; body?: unknown; headers?: Record<string, string> };
+/** A handler's answer; `body` is sent as JSON, `raw` (a file's content) as the exact bytes. */
+export type RouteResult = { status: number; body?: unknown; raw?: Buffer; headers?: Record<string, string> };
 
-/** A route: `auth: 'required'` answers 401 to anonymous callers before the handler runs. */
-export type Route = { auth: 'required' | 'optional'; handle(ctx: RouteContext): RouteResult };
+/** A permission Bitbucket checks on the repository or project a path names. */
+export type Permission =
+  | 'REPO_READ'
+  | 'REPO_WRITE'
+  | 'REPO_ADMIN'
+  | 'PROJECT_READ'
+  | 'PROJECT_WRITE'
+  | 'PROJECT_ADMIN';
+
+/**
+ * A route: `auth: 'required'` answers 401 to anonymous callers before the handler runs; `permission` answers 401
+ * (AuthorisationException, as Bitbucket's REST API does) to callers without it on the path's repository or project.
+ */
+export type Route = {
+  auth: 'required' | 'optional';
+  permission?: Permission;
+  handle(ctx: RouteContext): RouteResult;
+};
 
 /** Routes keyed by OpenAPI operationId. */
 export type RouteTable = Record<string, Route>;

@@ -3,17 +3,23 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { allowedUndocumented } from './deviations.ts';
+import { allowedQuery, allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
-import { bitbucketError, type RouteResult, type RouteTable } from './route-types.ts';
+import { documentedPermissions } from './route-permissions.ts';
+import { bitbucketError, type RouteContext, type RouteResult, type RouteTable } from './route-types.ts';
+import { buildStatsRoutes } from './routes/build-stats.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { bulkRoutes } from './routes/bulk.ts';
+import { contentRoutes } from './routes/content.ts';
 import { coreRoutes } from './routes/core.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
+import { insightsRoutes } from './routes/insights.ts';
+import { checkPermission } from './routes/lookup.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
+import { reviewLoopRoutes } from './routes/review-loop.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
 
 /** A request the fake received, as tests inspect it. */
@@ -22,6 +28,8 @@ export type RecordedRequest = {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
+  /** The JSON body as sent (a string when it was not JSON), undefined when empty. */
+  body?: unknown;
   operationId?: string;
 };
 
@@ -52,6 +60,10 @@ const defaultRoutes: RouteTable = {
   ...repoSettingsRoutes,
   ...bulkRoutes,
   ...coreRoutes,
+  ...reviewLoopRoutes,
+  ...contentRoutes,
+  ...buildStatsRoutes,
+  ...insightsRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
@@ -109,6 +121,7 @@ export async function startFakeBitbucket(
     };
     requests.push(record);
     const body = await readBody(req);
+    record.body = body;
     const restPath = url.pathname.replace(/^\/rest(?=\/)/, '');
     const match = url.pathname.startsWith('/rest/')
       ? matchOperation(operations, method, restPath)
@@ -127,6 +140,12 @@ export async function startFakeBitbucket(
     for (const q of match?.op.requiredQuery ?? []) {
       if (!url.searchParams.has(q))
         violations.push(`${method} ${url.pathname}: missing required query parameter ${q}`);
+    }
+    for (const q of new Set(url.searchParams.keys())) {
+      if (match && !match.op.query.includes(q) && !allowedQuery(operationId).includes(q))
+        violations.push(
+          `${method} ${url.pathname}: query parameter ${q} is not declared for ${operationId} (nor allowed by a deviation)`,
+        );
     }
     const failure = failures.find((f) => f.times > 0 && (!f.method || f.method === method));
     if (failure) {
@@ -164,7 +183,7 @@ export async function startFakeBitbucket(
         'com.atlassian.bitbucket.AuthorisationException',
       );
     }
-    return route.handle({
+    const ctx: RouteContext = {
       params: match?.params ?? {},
       query: url.searchParams,
       body,
@@ -172,7 +191,9 @@ export async function startFakeBitbucket(
       state,
       baseUrl,
       sshHost: options.sshHost ?? 'git.example.test:7999',
-    });
+    };
+    const refused = checkPermission(ctx, route.permission ?? documentedPermissions[operationId]);
+    return refused ?? route.handle(ctx);
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -188,6 +209,11 @@ export async function startFakeBitbucket(
     }
     handle(req, res).then(
       (result) => {
+        if (result.raw) {
+          res.writeHead(result.status, { 'content-type': 'application/octet-stream', ...result.headers });
+          res.end(result.raw);
+          return;
+        }
         res.writeHead(result.status, { 'content-type': 'application/json;charset=UTF-8', ...result.headers });
         res.end(result.body === undefined ? '' : JSON.stringify(result.body));
       },

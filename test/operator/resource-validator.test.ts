@@ -102,6 +102,20 @@ const cases: [string, unknown, string | null][] = [
   ['Keycloak 100.1.0', srv({ image: { tag: '100.1.0' } }), null],
   ['Keycloak 9.0.0', srv({ image: { tag: '9.0.0' } }), 'below the minimum version 25.0.0'],
   ['a non-version tag', srv({ image: { tag: 'latest' } }), 'spec.image.tag: must match pattern'],
+  ['a pre-release of 25.0.0', srv({ image: { tag: '25.0.0-rc1' } }), 'is a pre-release of 25.0.0'],
+  ['a pre-release of 25.0.1', srv({ image: { tag: '25.0.1-rc1' } }), null],
+  [
+    'an IdentityRealm named master without realmName',
+    { ...realm({}), metadata: { name: 'master', namespace: 'team' } },
+    '(root): an IdentityRealm named master',
+  ],
+  [
+    'an IdentityRealm named master with another realmName',
+    { ...realm({ realmName: 'm' }), metadata: { name: 'master' } },
+    null,
+  ],
+  // Immutability rules (self == oldSelf) compare with the stored object: synth has none, so they pass here.
+  ['a realm with realmName and serverRef', realm({ realmName: 'apps' }), null],
 ];
 
 for (const [what, data, expected] of cases) {
@@ -121,6 +135,31 @@ test('defaults from the schema are applied, as the API server would', () => {
   assert.is(resource.spec.type, 'confidential');
   assert.is(resource.spec.deletionPolicy, 'Delete');
   assert.is(resource.spec.standardFlow, true);
+});
+
+test('identity fields carry immutability rules for the API server', () => {
+  const schemas = loadCrdSchemas();
+  const rules = (file: string, at: (schema: Record<string, any>) => { rule: string; message?: string }[]) =>
+    at(schemas[file] as Record<string, any>).filter((r) => r.rule.includes('oldSelf'));
+  const realmRules = rules('identityrealm.schema.json', (s) => s.properties.spec['x-kubernetes-validations']);
+  assert.equal(
+    realmRules.map((r) => r.message?.split(' ')[0]),
+    ['spec.realmName', 'spec.serverRef'],
+  );
+  assert.ok(realmRules.every((r) => r.message?.includes('create a new IdentityRealm')));
+  const clientRules = rules(
+    'identityclient.schema.json',
+    (s) => s.properties.spec['x-kubernetes-validations'],
+  );
+  assert.equal(
+    clientRules.map((r) => r.message?.split(' ')[0]),
+    ['spec.clientId', 'spec.secretName', 'spec.realmRef'],
+  );
+  const dbRules = rules(
+    'identityserver.schema.json',
+    (s) => s.properties.spec.properties.database['x-kubernetes-validations'],
+  );
+  assert.is(dbRules.length, 1);
 });
 
 test.run();

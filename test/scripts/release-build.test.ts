@@ -55,7 +55,7 @@ test('the bundled npm package runs --version and --help from a plain install dir
   assert.is(v.stdout, `bbdc ${version}\n`, v.stderr);
   const h = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8', cwd: dir });
   assert.is(h.status, 0, h.stderr);
-  assert.match(h.stdout, 'repo list');
+  assert.match(h.stdout, 'repo:      Work with repositories');
   assert.match(h.stdout, 'update');
   const u = spawnSync(process.execPath, [bin, 'update', '--help'], { encoding: 'utf8', cwd: dir });
   assert.match(u.stdout, 'Usage: bbdc update');

@@ -24,6 +24,10 @@ export type Envelope = {
     contract: 'bbdc.machine';
     command?: string;
     dryRun?: boolean;
+    /**
+     * Problems that did not stop the command, e.g. an answer bbdc could not read after the server accepted the change (data is then null).
+     */
+    warnings?: string[];
   };
 } & {
   [k: string]: unknown;

@@ -124,6 +124,153 @@ export interface IdentityClientSpec {
    * Delete removes the object from Keycloak when the resource is deleted; Retain leaves it.
    */
   deletionPolicy?: 'Delete' | 'Retain';
+  /**
+   * How a confidential client proves who it is at the token endpoint (Keycloak's client authenticator).
+   */
+  authentication?: {
+    /**
+     * client-secret: a shared secret (in the credentials Secret); client-jwt: a JWT signed with the client's private key (public key from jwksUrl or certificateSecretRef); client-secret-jwt: a JWT signed with the shared secret; client-x509: mutual TLS with a certificate whose subject matches subjectDN.
+     */
+    method?: 'client-secret' | 'client-jwt' | 'client-secret-jwt' | 'client-x509';
+    /**
+     * client-jwt: where Keycloak fetches the client's public keys.
+     */
+    jwksUrl?: string;
+    certificateSecretRef?: SecretKeyRef;
+    /**
+     * The only algorithm accepted for the client's signed JWT.
+     */
+    signatureAlgorithm?:
+      | 'RS256'
+      | 'RS384'
+      | 'RS512'
+      | 'PS256'
+      | 'PS384'
+      | 'PS512'
+      | 'ES256'
+      | 'ES384'
+      | 'ES512'
+      | 'HS256'
+      | 'HS384'
+      | 'HS512'
+      | 'EdDSA';
+    /**
+     * client-x509: the certificate subject DN, or a regular expression of it with allowRegex.
+     */
+    subjectDN?: string;
+    /**
+     * client-x509: subjectDN is a regular expression.
+     */
+    allowRegex?: boolean;
+  };
+  consent?: {
+    /**
+     * Users approve the client's access on a consent screen.
+     */
+    required?: boolean;
+    /**
+     * Text shown on the consent screen instead of the client's name.
+     */
+    screenText?: string;
+  };
+  /**
+   * Implicit flow (discouraged; use the authorization code flow with PKCE).
+   */
+  implicitFlow?: boolean;
+  /**
+   * OAuth 2.0 device authorization grant (TVs, CLIs).
+   */
+  deviceAuthorizationGrant?: boolean;
+  /**
+   * Client-initiated backchannel authentication grant.
+   */
+  ciba?: boolean;
+  /**
+   * Tokens carry every role of the user, not only those in the client's scope (Keycloak's default is true).
+   */
+  fullScopeAllowed?: boolean;
+  frontchannelLogout?: {
+    enabled?: boolean;
+    url?: Uri;
+    /**
+     * Send the session id (sid) and issuer with the logout request.
+     */
+    sessionRequired?: boolean;
+  };
+  backchannelLogout?: {
+    url?: Uri;
+    /**
+     * Put the session id (sid) in the logout token.
+     */
+    sessionRequired?: boolean;
+    revokeOfflineTokens?: boolean;
+  };
+  /**
+   * Lifespans in seconds for this client, overriding the realm's.
+   */
+  tokens?: {
+    accessTokenLifespan?: number;
+    clientSessionIdleTimeout?: number;
+    clientSessionMaxLifespan?: number;
+    clientOfflineSessionIdleTimeout?: number;
+    clientOfflineSessionMaxLifespan?: number;
+    /**
+     * Issue refresh tokens (Keycloak's default is true).
+     */
+    useRefreshTokens?: boolean;
+    /**
+     * Access tokens without the claims a resource server can ask the userinfo or introspection endpoint for (Keycloak 24 or newer).
+     */
+    useLightweightAccessToken?: boolean;
+    idTokenSignatureAlgorithm?:
+      | 'RS256'
+      | 'RS384'
+      | 'RS512'
+      | 'PS256'
+      | 'PS384'
+      | 'PS512'
+      | 'ES256'
+      | 'ES384'
+      | 'ES512'
+      | 'HS256'
+      | 'HS384'
+      | 'HS512'
+      | 'EdDSA';
+    accessTokenSignatureAlgorithm?:
+      | 'RS256'
+      | 'RS384'
+      | 'RS512'
+      | 'PS256'
+      | 'PS384'
+      | 'PS512'
+      | 'ES256'
+      | 'ES384'
+      | 'ES512'
+      | 'HS256'
+      | 'HS384'
+      | 'HS512'
+      | 'EdDSA';
+  };
+  /**
+   * Authentication flows (by alias) used for this client instead of the realm's bindings.
+   */
+  authenticationFlowOverrides?: {
+    browser?: string;
+    directGrant?: string;
+  };
+  /**
+   * Other Keycloak client attributes by their Keycloak name; the typed fields above win over an entry here.
+   */
+  attributes?: {
+    [k: string]: string;
+  };
+}
+/**
+ * client-jwt: a Secret key holding the client's PEM certificate (public, so compared as read back).
+ */
+export interface SecretKeyRef {
+  name: string;
+  key: string;
 }
 export interface IdentityClientStatus {
   /**
@@ -141,6 +288,7 @@ export interface IdentityClientStatus {
     authorization?: string;
     userinfo?: string;
     jwks?: string;
+    logout?: string;
   };
   reason?: string;
   message?: string;

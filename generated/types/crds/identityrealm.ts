@@ -49,6 +49,27 @@ export interface IdentityRealmSpec {
    * @maxItems 256
    */
   clientAuthorizationGrants?: string[];
+  /**
+   * Which namespaces' IdentityClients may give their service account roles of another client of this realm (spec.serviceAccount.clientRoles), above all realm-management. Without an entry such a client is Failed/RoleNotAuthorized and nothing is granted.
+   *
+   * @maxItems 256
+   */
+  crossClientRoleGrants?: {
+    /**
+     * @minItems 1
+     */
+    namespaces: [string, ...string[]];
+    /**
+     * The clientId whose roles may be held, for example realm-management.
+     */
+    client: string;
+    /**
+     * The role names that may be held; * allows every role of the client.
+     *
+     * @minItems 1
+     */
+    roles: [string, ...string[]];
+  }[];
   displayName?: string;
   enabled?: boolean;
   login?: {
@@ -108,6 +129,10 @@ export interface IdentityRealmSpec {
    * Delete removes the object from Keycloak when the resource is deleted; Retain leaves it.
    */
   deletionPolicy?: 'Delete' | 'Retain';
+  /**
+   * Take over a realm that already exists in Keycloak without a realmforge owner marker (a migration from another tool): the operator marks it as this resource's and manages it from then on, deletion included. A realm another IdentityRealm owns is never taken.
+   */
+  adoptExisting?: boolean;
 }
 /**
  * A key in a Secret in the resource's own namespace.

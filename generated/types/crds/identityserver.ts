@@ -48,6 +48,12 @@ export interface IdentityServerSpec {
   };
   replicas?: number;
   /**
+   * Namespaces whose IdentityRealms may hold realms on this server; defaults to the server's own namespace. Revoking a namespace never deletes its realms: the operator stops writing to them.
+   *
+   * @maxItems 256
+   */
+  realmAuthorizationGrants?: string[];
+  /**
    * CPU and memory requests and limits of the Keycloak container.
    */
   resources?: {
@@ -165,7 +171,14 @@ export interface IdentityServerStatus {
    */
   adminSecret?: string;
   readyReplicas?: number;
+  /**
+   * The Keycloak version that serves: it changes only once a rollout to a new version is complete.
+   */
   version?: string;
+  /**
+   * The highest Keycloak version ever started on the database (which migrated it); a lower spec.image.tag is refused.
+   */
+  databaseVersion?: string;
   reason?: string;
   message?: string;
 }

@@ -1,7 +1,9 @@
 import type { BuildStatus } from '../../../generated/types/cli/output/build-status-get.ts';
 import { UsageError } from '../../core/errors.ts';
+import { pluginRepoPath, segment } from './path.ts';
 import type { RestRefMatcher } from './ref-matcher.ts';
 import { repoPath } from './repositories.ts';
+import { isoTime } from './timestamps.ts';
 
 /** A build status as Bitbucket returns it (repository resource and the commit-wide list alike). */
 export type RestBuildStatus = {
@@ -39,7 +41,7 @@ export function fullCommitId(text: string): string {
 
 /** The repository build-status resource of a commit. */
 export function buildsPath(project: string, slug: string, commit: string): string {
-  return `${repoPath(project, slug)}/commits/${commit}/builds`;
+  return `${repoPath(project, slug)}/commits/${segment('commit', commit)}/builds`;
 }
 
 /** The required-builds merge checks of a repository (`list`), where new ones are posted (`new`), or one of them. */
@@ -48,7 +50,7 @@ export function requiredBuildsPath(
   slug: string,
   id: number | 'list' | 'new' = 'list',
 ): string {
-  const base = `/rest/required-builds/latest/projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(slug)}`;
+  const base = pluginRepoPath('required-builds', project, slug);
   if (id === 'list') return `${base}/conditions`;
   return id === 'new' ? `${base}/condition` : `${base}/condition/${id}`;
 }
@@ -62,6 +64,6 @@ export function toBuildStatus(s: RestBuildStatus): BuildStatus {
   if (s.buildNumber) out.buildNumber = s.buildNumber;
   if (s.projectKey && s.repositorySlug) out.repository = `${s.projectKey}/${s.repositorySlug}`;
   const updated = s.updatedDate ?? s.dateAdded;
-  if (updated) out.updatedDate = new Date(updated).toISOString();
+  if (updated) out.updatedDate = isoTime(updated, `build ${s.key} dateAdded`);
   return out;
 }

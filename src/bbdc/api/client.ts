@@ -1,4 +1,4 @@
-import { RealmforgeError } from '../../core/errors.ts';
+import { RealmforgeError, sentences, UsageError } from '../../core/errors.ts';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.ts';
 import type { Clock } from '../deps.ts';
 import type { Logger } from '../output/logger.ts';
@@ -17,6 +17,9 @@ export type ApiResponse<T> = { status: number; headers: Record<string, string | 
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const readOnly = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** A change the server accepted: a write that answered 2xx. */
+export type AcceptedWrite = { method: string; path: string; status: number };
+
 /** The Bitbucket REST client every command uses; create it with createClient. */
 export interface BitbucketClient {
   readonly baseUrl: string;
@@ -28,6 +31,30 @@ export interface BitbucketClient {
     options?: { query?: Query; body?: unknown },
   ): Promise<ApiResponse<T>>;
   get<T>(path: string, query?: Query): Promise<T>;
+  /** GETs a file's exact bytes (e.g. .../raw/{path}); errors are mapped as for every other call. */
+  bytes(path: string, query?: Query): Promise<Buffer>;
+}
+
+/**
+ * Refuses a value that cannot go into an HTTP header (a control character, e.g. the newline a pasted token often
+ * ends with) as a usage error naming `setting`; sent anyway it fails as a "network" error after every retry.
+ */
+export function checkHeaderValue(setting: string, value: string | undefined): void {
+  if (value === undefined) return;
+  const at = [...value].findIndex((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+  if (at < 0) return;
+  const code = value.charCodeAt(at);
+  const name =
+    code === 10
+      ? 'a line feed'
+      : code === 13
+        ? 'a carriage return'
+        : code === 9
+          ? 'a tab'
+          : `control character 0x${code.toString(16).padStart(2, '0')}`;
+  throw new UsageError(
+    `${setting} contains ${name} at position ${at + 1}, which cannot be sent in an HTTP header; set it again without it (a copied token often ends with a line break)`,
+  );
 }
 
 /** The Authorization header value for credentials: Bearer for a token, Basic for a username and password. */
@@ -47,8 +74,11 @@ export function createClient(options: {
   retry: RetryPolicy;
   clock: Clock;
   logger: Logger;
+  /** Told of every write the server accepted, so a failure after it can still report the change as made. */
+  onAccepted?: (write: AcceptedWrite) => void;
 }): BitbucketClient {
   const { transport, retry, clock, logger } = options;
+  checkHeaderValue('the token', options.credentials?.token);
   const auth = authorization(options.credentials);
   logger.redact(options.credentials?.token);
   logger.redact(options.credentials?.password);
@@ -61,11 +91,17 @@ export function createClient(options: {
     return `${options.baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
 
-  async function send(method: string, target: string, body: string | undefined): Promise<HttpResponse> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  async function send(
+    method: string,
+    target: string,
+    body: string | undefined,
+    accept = 'application/json',
+  ): Promise<HttpResponse & { attempts: number }> {
+    const headers: Record<string, string> = { accept };
     if (auth) headers.authorization = auth;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (!readOnly.has(method)) headers['x-atlassian-token'] = 'no-check';
+    let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const started = clock.now();
       let res: HttpResponse | undefined;
@@ -81,19 +117,21 @@ export function createClient(options: {
       const retryable = res
         ? res.status === 429 || (res.status >= 500 && idempotent.has(method))
         : !failure?.permanent && (idempotent.has(method) || !failure?.sent);
-      if (!retryable || attempt >= retry.retries) {
-        if (res) return res;
+      const wait = retryDelay(attempt, retry, parseRetryAfter(res?.headers['retry-after'], clock.now()));
+      const overBudget = retry.budgetMs !== undefined && waited + wait > retry.budgetMs;
+      if (!retryable || attempt >= retry.retries || overBudget) {
+        if (res) return Object.assign(res, { attempts: attempt + 1 });
         if (failure?.permanent) throw new RealmforgeError('validation', failure.message, { cause: failure });
         const after = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
         throw new RealmforgeError(
           'transient',
-          `${failure?.message}${after}. Check --host, the network and --ca-file.`,
+          sentences(`${failure?.message}${after}`, 'Check --host, the network and --ca-file'),
           {
             cause: failure,
           },
         );
       }
-      const wait = retryDelay(attempt, retry, parseRetryAfter(res?.headers['retry-after'], clock.now()));
+      waited += wait;
       logger.log('info', 'retrying', {
         method,
         url: target,
@@ -113,7 +151,9 @@ export function createClient(options: {
       const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
       const res = await send(method, url(path, opts.query), body);
       if (res.headers['x-ausername']) username = res.headers['x-ausername'];
-      if (res.status >= 400) throw errorFromResponse(res.status, res.body, method, path, options.baseUrl);
+      if (res.status >= 400)
+        throw errorFromResponse(res.status, res.body, method, path, options.baseUrl, res.attempts);
+      if (!readOnly.has(method)) options.onAccepted?.({ method, path, status: res.status });
       let data: unknown;
       if (res.body) {
         try {
@@ -126,6 +166,12 @@ export function createClient(options: {
     },
     async get<T>(path: string, query?: Query) {
       return (await client.request<T>('GET', path, { query })).data;
+    },
+    async bytes(path: string, query?: Query) {
+      const res = await send('GET', url(path, query), undefined, '*/*');
+      if (res.headers['x-ausername']) username = res.headers['x-ausername'];
+      if (res.status >= 400) throw errorFromResponse(res.status, res.body, 'GET', path, options.baseUrl);
+      return res.bytes ?? Buffer.from(res.body, 'utf8');
     },
   };
   return client;

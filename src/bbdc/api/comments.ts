@@ -1,19 +1,21 @@
 import type { PrComment } from '../../../generated/types/cli/output/pr-comment-list.ts';
-import type { RestUser } from './pull-requests.ts';
+import { pathText, type RestPath } from './pr-changes.ts';
+import { type RestUser, userOf } from './pull-requests.ts';
+import { isoTime } from './timestamps.ts';
 
 /** A comment as Bitbucket returns it, replies nested in `comments`; a BLOCKER comment is a task. */
 export type RestComment = {
   id: number;
   version: number;
   text: string;
-  author: RestUser;
+  author?: RestUser;
   createdDate: number;
   severity?: 'NORMAL' | 'BLOCKER';
   state?: 'OPEN' | 'RESOLVED' | 'PENDING';
   threadResolved?: boolean;
   parent?: { id: number };
   anchor?: {
-    path: string | { toString: string };
+    path?: RestPath | string;
     line?: number;
     lineType?: 'ADDED' | 'REMOVED' | 'CONTEXT';
     fileType?: 'FROM' | 'TO';
@@ -30,28 +32,26 @@ export type RestActivity = {
   commentAnchor?: RestComment['anchor'];
 };
 
-// Some servers send a path as a string, others as {toString, components, ...}.
-const pathText = (p: string | { toString: string }) => (typeof p === 'string' ? p : p.toString);
-
 /** The comment shape bbdc prints, replies included; `anchor` is taken from the activity when the comment lacks it. */
 export function toComment(c: RestComment, anchor = c.anchor): PrComment {
   return {
     id: c.id,
     version: c.version,
-    author: { name: c.author.name, ...(c.author.displayName && { displayName: c.author.displayName }) },
+    ...(userOf(c.author) && { author: userOf(c.author) }),
     text: c.text,
-    createdDate: new Date(c.createdDate).toISOString(),
+    createdDate: isoTime(c.createdDate, `comment ${c.id} createdDate`)!,
     severity: c.severity ?? 'NORMAL',
     state: c.state ?? 'OPEN',
     resolved: c.threadResolved === true,
-    ...(anchor && {
-      anchor: {
-        path: pathText(anchor.path),
-        ...(anchor.line !== undefined && { line: anchor.line }),
-        ...(anchor.lineType && { lineType: anchor.lineType }),
-        ...(anchor.fileType && { fileType: anchor.fileType }),
-      },
-    }),
+    ...(anchor &&
+      pathText(anchor.path) !== undefined && {
+        anchor: {
+          path: pathText(anchor.path)!,
+          ...(anchor.line !== undefined && { line: anchor.line }),
+          ...(anchor.lineType && { lineType: anchor.lineType }),
+          ...(anchor.fileType && { fileType: anchor.fileType }),
+        },
+      }),
     replies: (c.comments ?? []).map((r) => toComment(r, undefined)),
   };
 }

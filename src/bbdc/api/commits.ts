@@ -1,4 +1,5 @@
 import type { Commit, Person } from '../../../generated/types/cli/output/commit.ts';
+import { isoTime } from './timestamps.ts';
 
 type RestPerson = { name: string; emailAddress?: string; displayName?: string };
 
@@ -29,9 +30,9 @@ export function toCommit(c: RestCommit): Commit {
     displayId: c.displayId,
     message: c.message,
     author: person(c.author),
-    authoredAt: new Date(c.authorTimestamp).toISOString(),
+    authoredAt: isoTime(c.authorTimestamp, `commit ${c.id} authorTimestamp`)!,
     committer: person(c.committer ?? c.author),
-    committedAt: new Date(c.committerTimestamp ?? c.authorTimestamp).toISOString(),
+    committedAt: isoTime(c.committerTimestamp ?? c.authorTimestamp, `commit ${c.id} committerTimestamp`)!,
     parents: (c.parents ?? []).map((p) => p.id),
   };
 }

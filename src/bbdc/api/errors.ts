@@ -1,4 +1,5 @@
-import { type ErrorKind, RealmforgeError } from '../../core/errors.ts';
+import { type ErrorKind, RealmforgeError, sentences } from '../../core/errors.ts';
+import { neededPermission } from './needed-permission.ts';
 
 /** The error body Bitbucket sends with a 4xx/5xx answer. */
 export type BitbucketErrorBody = {
@@ -27,17 +28,34 @@ function serverMessages(body: string): string[] {
 }
 
 /** Turns a failed Bitbucket answer into a typed error that keeps the server's own message. */
-export function errorFromResponse(status: number, body: string, method: string, path: string, host: string) {
+export function errorFromResponse(
+  status: number,
+  body: string,
+  method: string,
+  path: string,
+  host: string,
+  attempts = 1,
+) {
   const messages = serverMessages(body);
   const kind = kindOf(status);
   const what = messages.length ? messages.join('; ') : `HTTP ${status}`;
-  let hint = '';
-  if (status === 401) hint = ` Check your credentials: run \`bbdc auth login ${host}\`.`;
-  if (status === 403) hint = ' Your account lacks the permission this needs; ask a Bitbucket administrator.';
-  if (status === 429) hint = ' The server is rate limiting; retry later or raise --retry-count.';
-  const error = new RealmforgeError(kind, `${method} ${path} failed (${status}): ${what}.${hint}`, {
-    details: messages.length > 1 ? messages : [],
-  });
+  const after = attempts > 1 ? ` after ${attempts} attempts` : '';
+  let hint: string | undefined;
+  if (status === 401) hint = `Check your credentials: run \`bbdc auth login ${host}\``;
+  if (status === 403) {
+    const needed = neededPermission(method, path);
+    hint = needed
+      ? `This needs ${needed}, which your account lacks; ask a project or Bitbucket administrator to grant it (logging in again will not help)`
+      : 'Your account lacks the permission this needs; ask a Bitbucket administrator (logging in again will not help)';
+  }
+  if (status === 429) hint = 'The server is rate limiting; retry later or raise --retry-count';
+  const error = new RealmforgeError(
+    kind,
+    `${sentences(`${method} ${path} failed (${status})${after}: ${what}`, hint)}.`,
+    {
+      details: messages.length > 1 ? messages : [],
+    },
+  );
   return Object.assign(error, { status });
 }
 

@@ -1,5 +1,5 @@
 import type { BitbucketClient, Query } from './client.ts';
-import { maxPageSize, type Page } from './paging.ts';
+import { maxPageSize, nextStart, type Page } from './paging.ts';
 
 /** Collects the items that pass `keep` across pages until `limit` of them are found or the pages end. */
 export async function collectMatching<T>(
@@ -17,13 +17,13 @@ export async function collectMatching<T>(
       start,
       limit: Math.min(maxPageSize, limit + 1),
     });
-    for (const item of page.values) {
+    for (const item of Array.isArray(page?.values) ? page.values : []) {
       if (!keep(item)) continue;
       if (values.length === limit) return { values, truncated: true };
       values.push(item);
     }
-    if (page.isLastPage || page.nextPageStart === undefined || page.values.length === 0)
-      return { values, truncated: false };
-    start = page.nextPageStart;
+    const next = nextStart(page, start, path);
+    if (next === undefined) return { values, truncated: false };
+    start = next;
   }
 }

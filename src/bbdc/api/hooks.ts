@@ -2,6 +2,7 @@ import type { Hook } from '../../../generated/types/cli/output/hook-list.ts';
 import { UsageError } from '../../core/errors.ts';
 import type { BitbucketClient } from './client.ts';
 import { collectPages } from './paging.ts';
+import { segment } from './path.ts';
 import { type Scope, scopeLabel, scopePath } from './scope.ts';
 
 /** A repository hook as GET .../settings/hooks returns it. */
@@ -22,7 +23,7 @@ export type RestHook = {
 /** The REST path of the hooks of a scope, or of one hook. */
 export function hooksPath(scope: Scope, key?: string): string {
   const base = `${scopePath(scope)}/settings/hooks`;
-  return key ? `${base}/${encodeURIComponent(key)}` : base;
+  return key ? `${base}/${segment('hook key', key)}` : base;
 }
 
 /** The part of a hook key after the plugin key, e.g. `force-push-hook`. */

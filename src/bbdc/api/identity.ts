@@ -1,6 +1,7 @@
 import { RealmforgeError } from '../../core/errors.ts';
 import type { BitbucketClient } from './client.ts';
 import { statusOf } from './errors.ts';
+import { segment, userPath } from './path.ts';
 
 /** A Bitbucket user as GET /users/{userSlug} returns it (the fields bbdc uses). */
 export type RestUser = {
@@ -31,7 +32,7 @@ export async function identify(client: BitbucketClient, host: string): Promise<I
     );
   }
   try {
-    const user = await client.get<RestUser>(`/rest/api/latest/users/${encodeURIComponent(username)}`);
+    const user = await client.get<RestUser>(userPath('username', username));
     return { username, user };
   } catch (error) {
     if (statusOf(error) === 404 || statusOf(error) === 403) return { username };
@@ -42,6 +43,6 @@ export async function identify(client: BitbucketClient, host: string): Promise<I
 /** The personal access token page: per user when the slug is known, else the generic page. */
 export function tokenPageUrl(host: string, slug?: string): string {
   return slug
-    ? `${host}/plugins/servlet/access-tokens/users/${encodeURIComponent(slug)}/manage`
+    ? `${host}/plugins/servlet/access-tokens/users/${segment('user slug', slug)}/manage`
     : `${host}/plugins/servlet/access-tokens/manage`;
 }

@@ -33,3 +33,13 @@ export function restPath(strings: TemplateStringsArray, ...segments: Segment[]):
   });
   return out;
 }
+
+/** A repository under a plugin's REST root, e.g. `/rest/required-builds/latest/projects/P/repos/r`. */
+export function pluginRepoPath(plugin: string, project: string, slug: string): string {
+  return `/rest/${plugin}/latest/projects/${segment('project', project)}/repos/${segment('repository', slug)}`;
+}
+
+/** A user by name or slug (`argument` names where it came from, e.g. `--reviewer`). */
+export function userPath(argument: string, name: string): string {
+  return `/rest/api/latest/users/${segment(argument, name)}`;
+}

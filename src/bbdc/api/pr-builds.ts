@@ -2,7 +2,9 @@ import type { PrBuildStatusOutput } from '../../../generated/types/cli/output/pr
 import type { RestBuildStatus } from './builds.ts';
 import type { BitbucketClient } from './client.ts';
 import { collectPages } from './paging.ts';
+import { segment } from './path.ts';
 import { fetchPullRequest, type RepoRef } from './pull-requests.ts';
+import { isoTime } from './timestamps.ts';
 
 type BuildState = PrBuildStatusOutput['builds'][number]['state'];
 const known: BuildState[] = ['SUCCESSFUL', 'FAILED', 'INPROGRESS', 'CANCELLED', 'UNKNOWN'];
@@ -35,7 +37,7 @@ export async function readPrBuilds(
   const commit = pr.fromRef.latestCommit ?? '';
   const { values } = await collectPages<RestBuildStatus>(
     client,
-    `/rest/build-status/latest/commits/${commit}`,
+    `/rest/build-status/latest/commits/${segment('source commit of the pull request', commit)}`,
     {},
     1000,
   );
@@ -47,7 +49,7 @@ export async function readPrBuilds(
         ...(b.name && { name: b.name }),
         state: known.includes(b.state as BuildState) ? (b.state as BuildState) : 'UNKNOWN',
         ...(b.url && { url: b.url }),
-        ...(updated && { updatedDate: new Date(updated).toISOString() }),
+        ...(updated && { updatedDate: isoTime(updated, 'build status dateAdded') }),
       };
     })
     .sort((a, b) => a.key.localeCompare(b.key));

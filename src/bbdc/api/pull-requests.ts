@@ -1,14 +1,16 @@
 import type { Mergeability, PrOutput, PrReviewer } from '../../../generated/types/cli/output/pr.ts';
-import { UsageError } from '../../core/errors.ts';
 import type { BitbucketClient } from './client.ts';
 import { statusOf } from './errors.ts';
+import { parseId } from './ids.ts';
 import { repoPath } from './repositories.ts';
+import { isoTime } from './timestamps.ts';
 
 /** A user as Bitbucket embeds it in pull requests and comments. */
 export type RestUser = { name: string; slug?: string; displayName?: string; emailAddress?: string };
 /** A pull request participant. */
 export type RestParticipant = {
-  user: RestUser;
+  /** Optional in the 9.4 document, like every field of these shapes: readers must not assume it. */
+  user?: RestUser;
   role: 'AUTHOR' | 'REVIEWER' | 'PARTICIPANT';
   status: 'APPROVED' | 'NEEDS_WORK' | 'UNAPPROVED';
   approved?: boolean;
@@ -33,7 +35,7 @@ export type RestPullRequest = {
   closedDate?: number;
   fromRef: RestPrRef;
   toRef: RestPrRef;
-  author: RestParticipant;
+  author?: RestParticipant;
   reviewers?: RestParticipant[];
   participants?: RestParticipant[];
   links?: { self?: { href: string }[] };
@@ -56,10 +58,7 @@ export function prPath(repo: RepoRef, id: number, suffix = ''): string {
 
 /** Parses a pull request id argument, naming it when it is not a positive whole number. */
 export function parsePrId(value: string | undefined): number {
-  const text = String(value ?? '').replace(/^#/, '');
-  if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new UsageError(`pull request id "${value}" must be a number such as 42`);
-  return Number(text);
+  return parseId('pull request id', value, 'int64', 'run `bbdc pr list` to see the ids');
 }
 
 /** A branch name from a ref id (`refs/heads/x` -> `x`); other refs keep their full id. */
@@ -67,12 +66,17 @@ export function branchName(refId: string): string {
   return refId.replace(/^refs\/heads\//, '');
 }
 
-const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+const iso = (ms: number | undefined, field = 'pull request date') => isoTime(ms, field);
 
-function person(p: RestParticipant): PrReviewer {
+/** The printed user, or undefined when the server named nobody. */
+export function userOf(u: RestUser | undefined): { name: string; displayName?: string } | undefined {
+  if (typeof u?.name !== 'string') return undefined;
+  return { name: u.name, ...(u.displayName && { displayName: u.displayName }) };
+}
+
+function person(p: RestParticipant & { user: RestUser }): PrReviewer {
   return {
-    name: p.user.name,
-    ...(p.user.displayName && { displayName: p.user.displayName }),
+    ...userOf(p.user)!,
     role: p.role,
     status: p.status ?? (p.approved ? 'APPROVED' : 'UNAPPROVED'),
   };
@@ -85,6 +89,9 @@ function refOf(r: RestPrRef) {
     ...(r.repository && { repository: `${r.repository.project.key}/${r.repository.slug}` }),
   };
 }
+
+const named = (list: RestParticipant[] | undefined) =>
+  (list ?? []).filter((p): p is RestParticipant & { user: RestUser } => userOf(p.user) !== undefined);
 
 /** The pull request shape bbdc prints, from the REST shape. */
 export function toPullRequest(pr: RestPullRequest, repo: RepoRef): PrOutput {
@@ -99,18 +106,15 @@ export function toPullRequest(pr: RestPullRequest, repo: RepoRef): PrOutput {
     state: pr.state,
     draft: pr.draft === true,
     version: pr.version,
-    author: {
-      name: pr.author.user.name,
-      ...(pr.author.user.displayName && { displayName: pr.author.user.displayName }),
-    },
+    ...(userOf(pr.author?.user) && { author: userOf(pr.author?.user) }),
     from: refOf(pr.fromRef),
     to: refOf(pr.toRef),
-    reviewers: (pr.reviewers ?? []).map(person),
-    participants: (pr.participants ?? []).map(person),
-    createdDate: iso(pr.createdDate)!,
-    updatedDate: iso(pr.updatedDate)!,
+    reviewers: named(pr.reviewers).map(person),
+    participants: named(pr.participants).map(person),
+    createdDate: iso(pr.createdDate, `pull request ${pr.id} createdDate`)!,
+    updatedDate: iso(pr.updatedDate, `pull request ${pr.id} updatedDate`)!,
   };
-  if (pr.closedDate) out.closedDate = iso(pr.closedDate);
+  if (pr.closedDate) out.closedDate = iso(pr.closedDate, `pull request ${pr.id} closedDate`);
   if (pr.links?.self?.[0]) out.url = pr.links.self[0].href;
   return out;
 }

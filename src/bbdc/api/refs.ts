@@ -4,6 +4,7 @@ import type { RepoContext } from '../command.ts';
 import type { BitbucketClient } from './client.ts';
 import { getIfExists } from './optional.ts';
 import type { Page } from './paging.ts';
+import { segment } from './path.ts';
 import { repoPath } from './repositories.ts';
 
 /** A branch or tag as the Bitbucket REST API returns it. */
@@ -55,10 +56,7 @@ export async function findBranch(client: BitbucketClient, repo: RepoContext, nam
 
 /** The tag named `name`, or undefined. */
 export function findTag(client: BitbucketClient, repo: RepoContext, name: string) {
-  return getIfExists<RestRef>(
-    client,
-    `${repoPath(repo.project, repo.slug)}/tags/${encodeURIComponent(name)}`,
-  );
+  return getIfExists<RestRef>(client, `${repoPath(repo.project, repo.slug)}/tags/${segment('tag', name)}`);
 }
 
 /** The repository's default branch, or undefined when it has none yet (an empty repository). */
@@ -74,7 +72,10 @@ export async function missingStartPoint(
 ): Promise<string | undefined> {
   const where = `${repo.project}/${repo.slug}`;
   if (isCommitId(from)) {
-    const commit = await getIfExists(client, `${repoPath(repo.project, repo.slug)}/commits/${from}`);
+    const commit = await getIfExists(
+      client,
+      `${repoPath(repo.project, repo.slug)}/commits/${segment('--from', from)}`,
+    );
     return commit ? undefined : `commit ${from} does not exist in ${where}`;
   }
   if (from.startsWith('refs/tags/')) {

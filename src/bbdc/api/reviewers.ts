@@ -4,6 +4,7 @@ import { UsageError } from '../../core/errors.ts';
 import type { BitbucketClient } from './client.ts';
 import { statusOf } from './errors.ts';
 import type { RestUser } from './identity.ts';
+import { pluginRepoPath, userPath } from './path.ts';
 import { formatRefMatcher, type RestRefMatcher } from './ref-matcher.ts';
 import { repoPath } from './repositories.ts';
 
@@ -26,7 +27,7 @@ export function reviewerGroupsPath(project: string, slug: string, id?: number): 
 
 /** The default-reviewer conditions of a repository (`list`), where new ones go (`new`), or one of them. */
 export function conditionsPath(project: string, slug: string, id: number | 'list' | 'new' = 'list'): string {
-  const base = `/rest/default-reviewers/latest/projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(slug)}`;
+  const base = pluginRepoPath('default-reviewers', project, slug);
   if (id === 'list') return `${base}/conditions`;
   return id === 'new' ? `${base}/condition` : `${base}/condition/${id}`;
 }
@@ -66,7 +67,7 @@ export async function resolveUsers(client: BitbucketClient, names: string[]): Pr
   const users: RestUser[] = [];
   for (const name of names) {
     try {
-      users.push(await client.get<RestUser>(`/rest/api/latest/users/${encodeURIComponent(name)}`));
+      users.push(await client.get<RestUser>(userPath('user', name)));
     } catch (error) {
       if (statusOf(error) === 404) throw new UsageError(`user "${name}" does not exist on the server`);
       throw error;

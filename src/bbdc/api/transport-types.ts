@@ -6,11 +6,22 @@ export type HttpRequest = {
   body?: string;
 };
 
-/** One HTTP response, body read as text, header names lower-case. */
-export type HttpResponse = { status: number; headers: Record<string, string | undefined>; body: string };
+/** One HTTP response, body read as text (and as the bytes received, for files), header names lower-case. */
+export type HttpResponse = {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: string;
+  bytes?: Buffer;
+};
 
 /** TLS and timeout settings for a transport. */
-export type TransportOptions = { ca?: string; insecure: boolean; timeoutMs: number };
+export type TransportOptions = {
+  ca?: string;
+  insecure: boolean;
+  timeoutMs: number;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (the process environment, or a test's). */
+  env?: Readonly<Record<string, string | undefined>>;
+};
 
 /** Sends requests; a failure to connect is a TransportError with `sent: false`. */
 export interface Transport {

@@ -1,13 +1,14 @@
 import type { Webhook } from '../../../generated/types/cli/output/webhook-list.ts';
 import { type Scope, scopePath } from './scope.ts';
+import { isoTime } from './timestamps.ts';
 
 /** A webhook as Bitbucket returns it (the fields bbdc reads). */
 export type RestWebhook = {
-  id: number;
-  name: string;
-  url: string;
-  events: string[];
-  active: boolean;
+  id?: number;
+  name?: string;
+  url?: string;
+  events?: string[];
+  active?: boolean;
   sslVerificationRequired?: boolean;
   configuration?: Record<string, unknown>;
   scopeType?: string;
@@ -31,17 +32,19 @@ export function webhooksPath(scope: Scope, id?: number): string {
 }
 
 /** The printed webhook (sorted events, ISO dates), never its secret or credentials. */
-export function toWebhook(w: RestWebhook): Webhook {
+export function toWebhook(w: RestWebhook, knownId?: number): Webhook {
+  // Every field is optional in the 9.4 document (RestWebhook has no id at all): the id asked for stands in.
+  const id = typeof w.id === 'number' ? w.id : knownId;
   const hook: Webhook = {
-    id: w.id,
-    name: w.name,
-    url: w.url,
+    ...(id !== undefined && { id }),
+    name: w.name ?? '',
+    url: w.url ?? '',
     events: [...(w.events ?? [])].sort(),
-    active: w.active,
+    active: w.active === true,
   };
   if (w.sslVerificationRequired !== undefined) hook.sslVerificationRequired = w.sslVerificationRequired;
-  if (w.createdDate) hook.createdDate = new Date(w.createdDate).toISOString();
-  if (w.updatedDate) hook.updatedDate = new Date(w.updatedDate).toISOString();
+  if (w.createdDate) hook.createdDate = isoTime(w.createdDate, 'webhook createdDate');
+  if (w.updatedDate) hook.updatedDate = isoTime(w.updatedDate, 'webhook updatedDate');
   return hook;
 }
 

@@ -3,9 +3,11 @@
 
 import type { BulkRequest } from '../../../generated/types/cli/bulk/plan.ts';
 import type { BulkOperationSpec } from '../../../generated/types/cli/bulk/policy.ts';
+import { RealmforgeError } from '../../core/errors.ts';
 import { type RestRequiredBuilds, requiredBuildsPath } from '../api/builds.ts';
 import type { BitbucketClient } from '../api/client.ts';
 import { collectPages } from '../api/paging.ts';
+import { pluginRepoPath } from '../api/path.ts';
 import { postPrSettings, toPrSettings } from '../api/pull-request-settings.ts';
 import { parseRefMatcher, type RestRefMatcher } from '../api/ref-matcher.ts';
 import { repoPath } from '../api/repositories.ts';
@@ -28,7 +30,7 @@ const scopeOf = (repository: string): Scope & { type: 'repository' } => {
   return { type: 'repository', project, slug };
 };
 const defaultTasksPath = (s: Scope & { type: 'repository' }, id?: number) =>
-  `/rest/default-tasks/latest/projects/${encodeURIComponent(s.project)}/repos/${encodeURIComponent(s.slug)}/tasks${id === undefined ? '' : `/${id}`}`;
+  `${pluginRepoPath('default-tasks', s.project, s.slug)}/tasks${id === undefined ? '' : `/${id}`}`;
 const sameMatcher = (a: RestRefMatcher | undefined, b: RestRefMatcher) =>
   a?.id === b.id && a?.type?.id === b.type.id;
 const sameSet = (a: string[], b: string[]) =>
@@ -140,9 +142,14 @@ export async function applyOperation(
       if (
         existing.url === want.url &&
         existing.active === want.active &&
-        sameSet(existing.events, want.events)
+        sameSet(existing.events ?? [], want.events)
       )
         return 'unchanged';
+      if (existing.id === undefined)
+        throw new RealmforgeError(
+          'conflict',
+          `webhook "${existing.name}" has no id in the server's answer; it cannot be updated`,
+        );
       await client.request('PUT', webhooksPath(scope, existing.id), {
         body: {
           ...want,

@@ -1,9 +1,8 @@
 import type { BulkPlan } from '../../../generated/types/cli/bulk/plan.ts';
 import type { BulkPolicy } from '../../../generated/types/cli/bulk/policy.ts';
-import planSchema from '../../../schemas/cli/bulk/plan.schema.json' with { type: 'json' };
-import policySchema from '../../../schemas/cli/bulk/policy.schema.json' with { type: 'json' };
+import validatePlan from '../../../generated/validators/bulk-plan.js';
 import { ValidationError } from '../../core/errors.ts';
-import { createAjv, formatSchemaErrors } from '../../core/schema.ts';
+import { formatSchemaErrors } from '../../core/schema-errors.ts';
 import { sha256Of } from './canonical.ts';
 import { describeOperation, operationRequest } from './operations.ts';
 
@@ -31,8 +30,6 @@ export function buildPlan(policy: BulkPolicy, targets: string[], host: string): 
   return { apiVersion, kind: 'BulkPlan', planHash: sha256Of(body), host, policy, targets: body.targets };
 }
 
-let validatePlan: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
-
 /** Checks a plan document read from a file: its schema, then that planHash matches its content. */
 export function verifyPlan(data: unknown, file: string): BulkPlan {
   // A --json envelope from `bulk plan --json` is accepted as well as the bare plan.
@@ -40,11 +37,6 @@ export function verifyPlan(data: unknown, file: string): BulkPlan {
     (data as { data?: unknown; version?: unknown })?.version === 'v2'
       ? (data as { data: unknown }).data
       : data;
-  if (!validatePlan) {
-    const ajv = createAjv();
-    ajv.addSchema(policySchema);
-    validatePlan = ajv.compile(planSchema);
-  }
   if (!validatePlan(doc)) {
     throw new ValidationError(`${file} is not a bulk plan (schemas/cli/bulk/plan.schema.json)`, {
       details: formatSchemaErrors(validatePlan.errors).slice(0, 10),

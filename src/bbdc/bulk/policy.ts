@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
 import type { BulkOperationSpec, BulkPolicy } from '../../../generated/types/cli/bulk/policy.ts';
-import schema from '../../../schemas/cli/bulk/policy.schema.json' with { type: 'json' };
+import validate from '../../../generated/validators/bulk-policy.js';
 import { UsageError, ValidationError } from '../../core/errors.ts';
-import { createAjv, formatSchemaErrors } from '../../core/schema.ts';
+import { formatSchemaErrors } from '../../core/schema-errors.ts';
 import { parseRefMatcher } from '../api/ref-matcher.ts';
 import { nodeAt } from '../config/config-file.ts';
 import { normalizeProjectKey } from '../config/remote-url.ts';
-
-const validate = createAjv().compile(schema);
 
 /** `operations.2.count` -> `operations[2].count`, the JSON path users see in messages. */
 function jsonPath(dotted: string): string {

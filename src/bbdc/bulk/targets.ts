@@ -3,6 +3,7 @@ import { ValidationError } from '../../core/errors.ts';
 import type { BitbucketClient } from '../api/client.ts';
 import { statusOf } from '../api/errors.ts';
 import { collectPages } from '../api/paging.ts';
+import { projectPath } from '../api/projects.ts';
 import { type RestRepository, repoPath } from '../api/repositories.ts';
 import { globToRegExp } from './glob.ts';
 
@@ -10,7 +11,7 @@ import { globToRegExp } from './glob.ts';
 export async function resolveTargets(client: BitbucketClient, selector: BulkSelector): Promise<string[]> {
   const found = new Set<string>();
   if (selector.projectKey) {
-    const path = `/rest/api/latest/projects/${encodeURIComponent(selector.projectKey)}/repos`;
+    const path = `${projectPath(selector.projectKey)}/repos`;
     const { values } = await collectPages<RestRepository>(client, path, {}, undefined).catch((error) => {
       if (statusOf(error) === 404)
         throw new ValidationError(

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { BbdcConfig } from '../../../generated/types/cli/config.ts';
 import { UsageError } from '../../core/errors.ts';
-import { type Credentials, createClient } from '../api/client.ts';
+import { interactiveRetryBudgetMs } from '../../core/retry.ts';
+import { type AcceptedWrite, type Credentials, checkHeaderValue, createClient } from '../api/client.ts';
 import type { Transport } from '../api/transport-types.ts';
 import type { CommandDeps, GlobalOptions, RepoContext, ResolvedHost } from '../command.ts';
 import { loadConfig, saveConfig } from '../config/config-file.ts';
@@ -14,7 +15,7 @@ import type { Logger } from '../output/logger.ts';
 import type { Ui } from '../output/ui.ts';
 import { parseRepoFlag } from './repo-flag.ts';
 
-/** Builds the per-run CommandDeps; `dispose` closes the HTTP transport. */
+/** Builds the per-run CommandDeps; `accepted` lists the writes the server accepted; `dispose` closes the HTTP transport. */
 export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Logger, ui: Ui) {
   const dir = configDir(deps.env, deps.homeDir);
   const configPath = configFile(dir);
@@ -24,6 +25,7 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
   let transport: Promise<Transport> | undefined;
   let remotes: Promise<RemoteRepo[]> | undefined;
   const announced = new Set<string>();
+  const accepted: AcceptedWrite[] = [];
 
   const announce = (r: RemoteRepo, what: 'repo' | 'host') => {
     if (announced.size) return;
@@ -43,6 +45,7 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
     const baseUrl = match?.matchedBy === 'alias' ? match.host.url : url;
     if (deps.env.BBDC_TOKEN) {
       logger.redact(deps.env.BBDC_TOKEN);
+      checkHeaderValue('BBDC_TOKEN', deps.env.BBDC_TOKEN);
       return {
         url: baseUrl,
         stored: match?.host,
@@ -68,6 +71,11 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
       stored.authMode === 'basic'
         ? { username: stored.username, password: secret }
         : { token: secret, username: stored.username };
+    if (credentials.token)
+      checkHeaderValue(
+        `the token stored for ${stored.url} (run \`bbdc auth login ${stored.url}\` again)`,
+        secret,
+      );
     return { url: baseUrl, stored, credentials, credentialSource: stored.secretStorage ?? 'file' };
   }
 
@@ -149,9 +157,18 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
         baseUrl: url,
         credentials,
         transport: await transport,
-        retry: { retries: globals.retryCount, backoffMs: globals.retryBackoffMs, maxDelayMs: 60_000 },
+        retry: {
+          retries: globals.retryCount,
+          backoffMs: globals.retryBackoffMs,
+          maxDelayMs: 60_000,
+          // Someone at a terminal gets an answer within about a second; scripts keep the full retries.
+          ...(deps.stdinIsTTY &&
+            deps.stdoutIsTTY &&
+            !globals.retryExplicit && { budgetMs: interactiveRetryBudgetMs }),
+        },
         clock: deps.clock,
         logger,
+        onAccepted: (write) => accepted.push(write),
       });
     },
   };
@@ -172,11 +189,18 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
         'warning: --insecure-skip-verify: TLS certificates are not verified; anyone on the network can read your token\n',
       );
     }
-    return deps.http({ ca, insecure: globals.insecureSkipVerify, timeoutMs: globals.requestTimeoutMs });
+    return deps.http({
+      ca,
+      insecure: globals.insecureSkipVerify,
+      timeoutMs: globals.requestTimeoutMs,
+      env: deps.env,
+    });
   }
 
   return {
     deps: cd,
+    /** The writes the server accepted during this run, in order. */
+    accepted,
     async dispose() {
       if (transport) await (await transport.catch(() => undefined))?.close();
     },

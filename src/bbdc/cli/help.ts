@@ -1,8 +1,7 @@
-import type { CommandDefinition, FlagSpec } from '../command.ts';
-import { groups } from '../registry.ts';
+import type { FlagSpec } from '../command.ts';
+import { groups, helpSections } from '../registry.ts';
+import type { CommandInfo } from './command-info.ts';
 import { globalFlags } from './global-flags.ts';
-
-type AnyCommand = CommandDefinition<never, never>;
 
 /** `dryRun` -> `dry-run`, as flags are written on the command line. */
 export function kebab(name: string): string {
@@ -18,52 +17,74 @@ export function flagLines(flags: Record<string, FlagSpec>): string[] {
     const value = spec.type === 'boolean' ? '' : ` ${spec.value ?? 'VALUE'}`;
     return [`${short}${flag}${value}`, spec.description];
   });
+  return table(rows);
+}
+
+function table(rows: string[][]): string[] {
   const width = Math.max(0, ...rows.map((r) => r[0].length));
-  return rows.map(([left, right]) => `  ${left.padEnd(width)}   ${right}`);
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}   ${right}`.trimEnd());
 }
 
-function commandList(commands: AnyCommand[]): string[] {
-  const width = Math.max(...commands.map((c) => c.name.length));
-  return commands.map((c) => `  ${c.name.padEnd(width)}   ${c.summary}`);
+/** The section a top-level word belongs to; words no section lists are "Additional commands". */
+export function sectionOf(word: string): string {
+  return helpSections.find(([, words]) => words.includes(word))?.[0] ?? 'Additional commands';
 }
 
-/** `bbdc --help`: every command with its summary, and the global flags. */
-export function topHelp(commands: AnyCommand[], version: string): string {
-  return [
+/** `bbdc --help`: the top-level groups and commands by section (as gh does), and the global flags. */
+export function topHelp(commands: CommandInfo[], version: string): string {
+  const tops = [...new Set(commands.map((c) => c.name.split(' ')[0]))];
+  const summary = (word: string) => commands.find((c) => c.name === word)?.summary ?? groups[word] ?? '';
+  const order = [...helpSections.map(([title]) => title), 'Additional commands'];
+  const lines = [
     `bbdc ${version}: work with Bitbucket Data Center from the command line.`,
     '',
-    'Usage: bbdc <group> <verb> [args] [flags]',
-    '',
-    'Commands:',
-    ...commandList(commands),
+    'Usage: bbdc <command> <subcommand> [args] [flags]',
+  ];
+  for (const title of new Set(order)) {
+    const words = tops.filter((w) => sectionOf(w) === title);
+    if (!words.length) continue;
+    lines.push('', `${title}:`, ...table(words.map((w) => [`${w}:`, summary(w)])));
+  }
+  lines.push(
     '',
     'Global flags:',
     ...flagLines(globalFlags),
     '',
-    "Run `bbdc <command> --help` for a command's arguments and flags.",
-    'Environment: BBDC_URL, BBDC_TOKEN, BBDC_USERNAME, BBDC_PROJECT, BBDC_REPO, BBDC_CONFIG_DIR, NO_COLOR.',
-  ].join('\n');
+    'Run `bbdc <command> --help` for its subcommands, `bbdc <command> <subcommand> --help` for its flags.',
+    'Environment: BBDC_URL, BBDC_TOKEN, BBDC_USERNAME, BBDC_PROJECT, BBDC_REPO, BBDC_CONFIG_DIR, NO_COLOR,',
+    'FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY. Full reference: docs/commands.md.',
+  );
+  return lines.join('\n');
 }
 
-/** `bbdc <group> --help`: the commands of one group. */
-export function groupHelp(group: string, commands: AnyCommand[]): string {
+/** `bbdc <group> --help`: the commands of one group, subgroups under their own heading. */
+export function groupHelp(group: string, commands: CommandInfo[]): string {
   const members = commands.filter((c) => c.name.startsWith(`${group} `));
-  return [
+  const depth = group.split(' ').length;
+  const sub = (c: CommandInfo) =>
+    c.name
+      .split(' ')
+      .slice(0, depth + 1)
+      .join(' ');
+  const direct = members.filter((c) => c.name.split(' ').length === depth + 1);
+  const nested = [...new Set(members.filter((c) => !direct.includes(c)).map(sub))];
+  const lines = [
     `bbdc ${group}: ${groups[group] ?? ''}`.trimEnd(),
     '',
-    `Usage: bbdc ${group} <verb> [args] [flags]`,
-    '',
-    'Commands:',
-    ...commandList(members),
-    '',
-    'Run `bbdc --help` for the global flags.',
-  ].join('\n');
+    `Usage: bbdc ${group} <subcommand> [args] [flags]`,
+  ];
+  if (direct.length) lines.push('', 'Commands:', ...table(direct.map((c) => [c.name, c.summary])));
+  for (const n of nested) {
+    const inner = members.filter((c) => c.name.startsWith(`${n} `));
+    lines.push('', `${groups[n] ?? n}:`, ...table(inner.map((c) => [c.name, c.summary])));
+  }
+  lines.push('', 'Run `bbdc --help` for the global flags.');
+  return lines.join('\n');
 }
 
 /** `bbdc <command> --help`: usage, arguments, flags, effect and output schema. */
-export function commandHelp(command: AnyCommand): string {
+export function commandHelp(command: CommandInfo): string {
   const args = command.args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
-  const width = Math.max(0, ...command.args.map((a) => a.name.length));
   const lines = [
     `bbdc ${command.name}: ${command.summary}`,
     ...(command.description ? ['', command.description] : []),
@@ -71,14 +92,14 @@ export function commandHelp(command: AnyCommand): string {
     `Usage: bbdc ${command.name}${args ? ` ${args}` : ''} [flags]${command.passthrough ? ` [-- <${command.passthrough}>]` : ''}`,
   ];
   if (command.args.length) {
-    lines.push('', 'Arguments:', ...command.args.map((a) => `  ${a.name.padEnd(width)}   ${a.description}`));
+    lines.push('', 'Arguments:', ...table(command.args.map((a) => [a.name, a.description])));
   }
   if (Object.keys(command.flags).length) lines.push('', 'Flags:', ...flagLines(command.flags));
   lines.push('', 'Global flags:', ...flagLines(globalFlags));
   if (command.examples?.length) lines.push('', 'Examples:', ...command.examples.map((e) => `  ${e}`));
   const dry =
     command.effect === 'mutating'
-      ? command.plan
+      ? command.hasPlan
         ? '; --dry-run shows a plan'
         : '; no --dry-run plan yet'
       : '';

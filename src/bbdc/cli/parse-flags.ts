@@ -1,77 +1,85 @@
-import meow from 'meow';
+import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
 import type { ArgSpec, FlagSpec } from '../command.ts';
 import { kebab } from './help.ts';
+import { didYouMean } from './suggest.ts';
 
-type MeowFlag = {
-  type: 'string' | 'boolean' | 'number';
-  shortFlag?: string;
-  isMultiple?: boolean;
-  default?: unknown;
-};
+type Option = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
 
-/** Parses argv (command words removed) with meow against the given flags; unknown flags are a UsageError. */
+const flagName = (name: string) => `--${kebab(name)}`;
+
+/**
+ * Parses argv (command words removed) against the given flags with node:util's parseArgs, which is part of Node
+ * (meow cost 30-250 ms to import and set up on every run). Flags are kebab-case on the command line and camelCase
+ * in the result; `--no-x` turns a boolean off; unknown flags, values given to booleans and string flags without a
+ * value are UsageErrors naming the flag.
+ */
 export function parseFlags(
   argv: string[],
   flags: Record<string, FlagSpec>,
   args: ArgSpec[],
   commandName: string,
 ): { args: string[]; flags: Record<string, unknown> } {
-  const meowFlags: Record<string, MeowFlag> = {};
+  const options: Record<string, Option> = {};
+  const byOption = new Map<string, string>();
   for (const [name, spec] of Object.entries(flags)) {
-    const flag: MeowFlag = { type: spec.type };
-    if (spec.shortFlag) flag.shortFlag = spec.shortFlag;
-    if (spec.isMultiple) flag.isMultiple = true;
-    if (spec.default !== undefined) flag.default = spec.default;
-    meowFlags[name] = flag;
+    const option: Option = { type: spec.type === 'boolean' ? 'boolean' : 'string' };
+    if (spec.shortFlag) option.short = spec.shortFlag;
+    if (spec.isMultiple) option.multiple = true;
+    options[kebab(name)] = option;
+    byOption.set(kebab(name), name);
   }
-  // meow reads a lone `-` (stdin, by convention) as no value at all; glue it to the string flag before it.
-  const stringFlags = new Set(
-    Object.entries(flags)
-      .filter(([, spec]) => spec.type === 'string')
-      .map(([name]) => `--${kebab(name)}`),
-  );
-  const glued: string[] = [];
-  for (const arg of argv) {
-    if (arg === '-' && stringFlags.has(glued.at(-1) ?? '')) glued[glued.length - 1] += '=-';
-    else glued.push(arg);
-  }
-  let result: ReturnType<typeof meow>;
-  try {
-    result = meow({
-      importMeta: import.meta,
-      argv: glued,
-      flags: meowFlags as never,
-      autoHelp: false,
-      autoVersion: false,
-      allowUnknownFlags: true,
-      pkg: {},
-      description: false,
-      // Leave unset booleans undefined so `--no-color` can be told apart from not passing --color.
-      booleanDefault: undefined,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} (bbdc ${commandName})`);
-  }
-  const known = new Set(Object.keys(flags));
-  for (const spec of Object.values(flags)) if (spec.shortFlag) known.add(spec.shortFlag);
-  const unknown = Object.keys(result.unnormalizedFlags).filter((k) => !known.has(k) && !k.includes('-'));
-  if (unknown.length) {
-    const names = unknown.map((k) => (k.length === 1 ? `-${k}` : `--${kebab(k)}`));
-    throw new UsageError(
-      `unknown flag ${names.join(', ')} for bbdc ${commandName}; run \`bbdc ${commandName} --help\``,
-    );
+  const { tokens } = parseArgs({
+    args: argv,
+    options,
+    strict: false,
+    allowPositionals: true,
+    allowNegative: true,
+    tokens: true,
+  });
+  const result: Record<string, unknown> = {};
+  const input: string[] = [];
+  const help = `run \`bbdc ${commandName} --help\``;
+  for (const token of tokens) {
+    if (token.kind === 'positional') input.push(token.value);
+    if (token.kind !== 'option') continue;
+    // parseArgs names `--no-color` "color" (allowNegative); the raw name tells the two apart.
+    const negated = token.rawName === `--no-${token.name}` && options[token.name]?.type === 'boolean';
+    const name = byOption.get(token.name);
+    if (!name) {
+      const known = [...byOption.keys()].map((k) => `--${k}`);
+      const typed = token.rawName;
+      throw new UsageError(
+        `unknown flag ${typed} for bbdc ${commandName}${didYouMean(typed, known)}; ${help}`,
+      );
+    }
+    const spec = flags[name];
+    const shown = negated ? `--no-${kebab(name)}` : flagName(name);
+    if (spec.type === 'boolean') {
+      if (token.value !== undefined)
+        throw new UsageError(`${shown} takes no value (got "${token.value}"); ${help}`);
+      result[name] = !negated;
+      continue;
+    }
+    const value = token.value;
+    // A flag-looking word after a string flag means its value was left out (`--title --json`); `-` and `-1` are values.
+    if (value === undefined || value === '' || (!token.inlineValue && /^-[^\d]/.test(value))) {
+      throw new UsageError(`${flagName(name)} needs a value${spec.value ? ` (${spec.value})` : ''}; ${help}`);
+    }
+    let parsed: string | number = value;
+    if (spec.type === 'number') {
+      parsed = Number(value);
+      if (!Number.isFinite(parsed)) throw new UsageError(`${flagName(name)} "${value}" must be a number`);
+    }
+    if (spec.choices && !spec.choices.includes(value)) {
+      throw new UsageError(`${flagName(name)} "${value}" must be one of ${spec.choices.join(', ')}`);
+    }
+    result[name] = spec.isMultiple ? [...((result[name] as unknown[]) ?? []), parsed] : parsed;
   }
   for (const [name, spec] of Object.entries(flags)) {
-    const value = result.flags[name];
-    if (spec.type === 'string' && value === '' && !spec.isMultiple) {
-      throw new UsageError(`--${kebab(name)} needs a value${spec.value ? ` (${spec.value})` : ''}`);
-    }
-    if (spec.choices && value !== undefined && !spec.choices.includes(String(value))) {
-      throw new UsageError(`--${kebab(name)} "${value}" must be one of ${spec.choices.join(', ')}`);
-    }
+    if (result[name] === undefined && spec.default !== undefined) result[name] = spec.default;
+    if (result[name] === undefined && spec.isMultiple) result[name] = [];
   }
-  const input = result.input.map(String);
   const required = args.filter((a) => a.required);
   if (input.length < required.length) {
     throw new UsageError(
@@ -79,9 +87,7 @@ export function parseFlags(
     );
   }
   if (input.length > args.length) {
-    throw new UsageError(
-      `unexpected argument "${input[args.length]}" for bbdc ${commandName}; run \`bbdc ${commandName} --help\``,
-    );
+    throw new UsageError(`unexpected argument "${input[args.length]}" for bbdc ${commandName}; ${help}`);
   }
-  return { args: input, flags: result.flags as Record<string, unknown> };
+  return { args: input, flags: result };
 }

@@ -1,3 +1,4 @@
+import { segment } from '../api/path.ts';
 import type { RestRepository } from '../api/repositories.ts';
 
 /** How one clone attempt authenticates: an SSH key, the stored token over HTTPS, or credentials typed at a prompt. */
@@ -14,7 +15,7 @@ export type CloneUrls = { ssh?: string; https: string };
 
 /** The `/scm/` HTTP(S) clone URL Bitbucket serves for a repository, e.g. `https://host/scm/~alice/dotfiles.git`. */
 export function scmUrl(serverUrl: string, project: string, slug: string): string {
-  return `${serverUrl}/scm/${encodeURIComponent(project.toLowerCase())}/${encodeURIComponent(slug)}.git`;
+  return `${serverUrl}/scm/${segment('project', project.toLowerCase())}/${segment('repository', slug)}.git`;
 }
 
 /**

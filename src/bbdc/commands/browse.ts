@@ -1,4 +1,5 @@
 import type { BrowseOutput } from '../../../generated/types/cli/output/browse.ts';
+import { filePath, segment } from '../api/path.ts';
 import { defineCommand } from '../command.ts';
 
 type Options = { target?: string; branch?: string; browser: boolean };
@@ -12,14 +13,14 @@ export function browseUrl(
   branch?: string,
 ): string {
   const base = project.startsWith('~')
-    ? `${host}/users/${encodeURIComponent(project.slice(1))}/repos/${encodeURIComponent(slug)}`
-    : `${host}/projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(slug)}`;
-  const at = branch ? `?at=${encodeURIComponent(`refs/heads/${branch}`)}` : '';
+    ? `${host}/users/${segment('project', project.slice(1))}/repos/${segment('repository', slug)}`
+    : `${host}/projects/${segment('project', project)}/repos/${segment('repository', slug)}`;
+  const at = branch ? `?${new URLSearchParams({ at: `refs/heads/${branch}` })}` : '';
   if (!target) return `${base}/browse${at}`;
   if (/^\d+$/.test(target)) return `${base}/pull-requests/${target}/overview`;
   if (/^[0-9a-f]{7,40}$/i.test(target)) return `${base}/commits/${target.toLowerCase()}`;
   const [, path, line] = /^(.*?)(?::(\d+))?$/.exec(target) ?? [];
-  const encoded = path.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/');
+  const encoded = filePath('path', path);
   return `${base}/browse/${encoded}${at}${line ? `#${line}` : ''}`;
 }
 

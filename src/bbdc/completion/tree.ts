@@ -1,8 +1,7 @@
+import type { CommandInfo } from '../cli/command-info.ts';
 import { globalFlags } from '../cli/global-flags.ts';
 import { kebab } from '../cli/help.ts';
-import type { CommandDefinition, FlagSpec } from '../command.ts';
-
-type AnyCommand = CommandDefinition<never, never>;
+import type { FlagSpec } from '../command.ts';
 
 /** A word that can follow a command path, with the text shells show beside it. */
 export type CompletionWord = { word: string; summary: string };
@@ -40,8 +39,8 @@ function toFlags(flags: Record<string, FlagSpec>): CompletionFlag[] {
   }));
 }
 
-/** Builds the tree from the registry's definitions and the group summaries; deterministic for the same input. */
-export function completionTree(commands: AnyCommand[], groups: Record<string, string>): CompletionTree {
+/** Builds the tree from the commands' information and the group summaries; deterministic for the same input. */
+export function completionTree(commands: CommandInfo[], groups: Record<string, string>): CompletionTree {
   const children: Record<string, CompletionWord[]> = { '': [] };
   const flags: Record<string, CompletionFlag[]> = {};
   const global = toFlags(globalFlags);

@@ -2,9 +2,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { dirname } from 'node:path';
 import { isMap, isSeq, LineCounter, type Node, parseDocument, stringify } from 'yaml';
 import type { BbdcConfig } from '../../../generated/types/cli/config.ts';
-import schema from '../../../schemas/cli/config.schema.json' with { type: 'json' };
+import validate from '../../../generated/validators/config.js';
 import { ValidationError } from '../../core/errors.ts';
-import { createAjv, formatSchemaErrors } from '../../core/schema.ts';
+import { formatSchemaErrors } from '../../core/schema-errors.ts';
 
 /** The parsed config file, or an empty one when the file does not exist yet. */
 export type LoadedConfig = { path: string; config: BbdcConfig; exists: boolean };
@@ -34,7 +34,6 @@ export function loadConfig(path: string): LoadedConfig {
     });
   }
   const data = (doc.toJS() ?? {}) as unknown;
-  const validate = createAjv().compile(schema);
   if (!validate(data)) {
     const lines = formatSchemaErrors(validate.errors).map((message, i) => {
       const node = nodeAt(doc.contents, validate.errors?.[i].instancePath ?? '');

@@ -26,14 +26,17 @@ export function printHosts(hosts: HostSummary[], ui: Ui): void {
     ui.notice('No servers configured. Run `bbdc auth login <host>`.');
     return;
   }
+  // `auth status` checked each host with its server; `auth server list` did not.
+  const checked = hosts.some((h) => h.check);
   ui.table(
-    ['', 'host', 'user', 'auth', 'secret', 'aliases'],
+    ['', 'host', 'user', 'auth', 'secret', ...(checked ? ['check'] : []), 'aliases'],
     hosts.map((h) => [
       h.default ? '*' : '',
       h.url,
       h.username ?? '',
       h.authMode ?? '',
       h.secretStorage === 'file' ? 'file (plaintext)' : (h.secretStorage ?? 'none'),
+      ...(checked ? [h.check ?? ''] : []),
       h.aliases.join(','),
     ]),
   );

@@ -30,6 +30,7 @@ const notTools = [
   'auth login',
   'clone',
   'repo clone',
+  'pr checkout',
   'auth logout',
   'auth server use',
   'auth alias ',

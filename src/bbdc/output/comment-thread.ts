@@ -29,7 +29,7 @@ function marks(c: PrComment): string {
 }
 
 function printComment(c: PrComment, ui: Ui, indent: string, reply: boolean): void {
-  const head = `${c.author.name} · #${c.id} · ${shortDate(c.createdDate)}${marks(c)}`;
+  const head = `${c.author?.name ?? 'unknown author'} · #${c.id} · ${shortDate(c.createdDate)}${marks(c)}`;
   ui.line(`${indent}${reply ? '└─ ' : '● '}${ui.bold(head)}`);
   const body = `${indent}${reply ? '   ' : '  '}`;
   for (const line of c.text.split('\n')) ui.line(`${body}${line}`);

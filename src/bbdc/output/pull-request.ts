@@ -37,7 +37,7 @@ export function stateLabel(pr: Pick<PrOutput, 'state' | 'draft'>): string {
 export function printPullRequest(pr: PrOutput, ui: Ui): void {
   ui.line(ui.bold(`#${pr.id} ${pr.title}`));
   ui.line(
-    `${stateLabel(pr)} · ${pr.author.name} wants to merge ${pr.from.branch} into ${pr.to.branch} · ${pr.repository} · version ${pr.version}`,
+    `${stateLabel(pr)} · ${pr.author?.name ?? 'unknown author'} wants to merge ${pr.from.branch} into ${pr.to.branch} · ${pr.repository} · version ${pr.version}`,
   );
   const reviewers = pr.reviewers.map((r) => `${r.name} (${reviewStatus(r.status)})`);
   ui.line(`Reviewers: ${reviewers.length ? reviewers.join(', ') : 'none'}`);

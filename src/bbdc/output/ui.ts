@@ -7,6 +7,8 @@ export interface Ui {
   readonly columns: number;
   /** Writes a line to stdout. */
   line(text?: string): void;
+  /** Writes bytes to stdout exactly as given (a file's content), with nothing added. */
+  bytes(data: Uint8Array): void;
   /** Writes an informational line to stderr, in human mode only. */
   notice(text: string): void;
   bold(text: string): string;
@@ -51,6 +53,9 @@ export function createUi(options: {
     columns,
     line(text = '') {
       stdout.write(`${options.scrub(text)}\n`);
+    },
+    bytes(data) {
+      stdout.write(data);
     },
     notice(text) {
       if (!options.quiet) stderr.write(`${options.scrub(text)}\n`);

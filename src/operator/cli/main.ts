@@ -6,6 +6,9 @@ const help = `
   Usage
     $ realmforge synth <file|dir>...   Print the manifests the operator would apply (no cluster needed)
     $ realmforge run                   Run the operator
+    $ realmforge doctor                Check a cluster against the troubleshooting guide (reads only)
+    $ realmforge dev up|down|logs|status  Try it on this machine: the embedded cluster, the operator and an
+                                          example server, realm and client (npm start / npm stop; from a checkout)
 
   Options of run
     --metrics-port <port>       /metrics, /healthz and /readyz (default 8081)
@@ -14,6 +17,17 @@ const help = `
     --log-level <level>         debug, info, warn or error (default info)
     --concurrency <n>           Resources reconciled at once per kind (default 4)
     --kubeconfig <file>         The kubeconfig to use (default: KUBECONFIG, in-cluster config, ~/.kube/config)
+    --context <name>            The kubeconfig context to use (default: its current-context)
+
+  Options of doctor (exit code 1 when a check FAILs)
+    --namespace <ns>            Only the IdentityServers, realms and clients of this namespace
+    --json                      Print the report as JSON (schemas/operator/doctor-report.schema.json)
+    --operator-namespace <ns>   Where the operator is installed (default realmforge-system)
+    --operator-url <url>        The operator runs outside the cluster (realmforge dev): its metrics URL
+    --kubeconfig <file>         As for run
+
+  Options of dev
+    --follow                    dev logs: keep printing the operator's log as it grows
 
   Environment of run
     KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS / _BURST      Keycloak admin calls per second, all namespaces (50 / 100)
@@ -27,6 +41,7 @@ const help = `
   Examples
     $ realmforge synth examples/identityserver-full.yaml
     $ realmforge synth examples/ > manifests.yaml
+    $ realmforge doctor --namespace team-a
 `;
 
 function parseArgs(argv: string[]) {
@@ -43,8 +58,33 @@ function parseArgs(argv: string[]) {
       logLevel: { type: 'string' },
       concurrency: { type: 'number' },
       kubeconfig: { type: 'string' },
+      namespace: { type: 'string' },
+      json: { type: 'boolean' },
+      operatorNamespace: { type: 'string' },
+      operatorUrl: { type: 'string' },
+      follow: { type: 'boolean' },
+      context: { type: 'string' },
     },
   });
+}
+
+/** The flags each command honours: any other flag given to it is refused, never ignored. */
+const commandFlags: Record<string, readonly string[]> = {
+  synth: [],
+  run: ['metrics-port', 'drift-interval', 'leader-elect', 'log-level', 'concurrency', 'kubeconfig'],
+  doctor: ['namespace', 'json', 'operator-namespace', 'operator-url', 'kubeconfig'],
+  dev: ['follow'],
+};
+
+function refuseForeignFlags(command: string, argv: readonly string[]): void {
+  const allowed = commandFlags[command];
+  if (!allowed) return;
+  for (const arg of argv) {
+    if (arg === '--') break;
+    const flag = /^--(?:no-)?([a-z][a-z-]*)/.exec(arg)?.[1];
+    if (flag && flag !== 'help' && flag !== 'version' && !allowed.includes(flag))
+      throw new UsageError(`realmforge ${command} does not take --${flag}: see realmforge --help`);
+  }
 }
 
 /** The realmforge command line: parses argv, runs one command, maps errors to an exit code. */
@@ -59,6 +99,7 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
   }
   const [command, ...args] = cli.input;
   try {
+    refuseForeignFlags(command ?? '', argv);
     if (command === 'synth') {
       const { runSynth } = await import('./synth-command.ts');
       return runSynth(args, io);
@@ -67,6 +108,16 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
       if (args.length > 0) throw new UsageError(`realmforge run takes no arguments, got "${args.join(' ')}"`);
       const { runOperator } = await import('./run-command.ts');
       return await runOperator(io, cli.flags);
+    }
+    if (command === 'doctor') {
+      if (args.length > 0)
+        throw new UsageError(`realmforge doctor takes no arguments, got "${args.join(' ')}"`);
+      const { runDoctor } = await import('./doctor-command.ts');
+      return await runDoctor(io, cli.flags);
+    }
+    if (command === 'dev') {
+      const { runDev } = await import('./dev-command.ts');
+      return await runDev(args, io, cli.flags);
     }
     throw new UsageError(
       command

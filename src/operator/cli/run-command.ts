@@ -18,6 +18,7 @@ import { defaultBackoff } from '../runtime/backoff.ts';
 import { systemClock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
 import { endpointMapVariable, loadEndpointMap } from '../runtime/endpoint-map.ts';
+import { leaderFence } from '../runtime/fence.ts';
 import { guardedKube } from '../runtime/guarded-kube.ts';
 import { startHealthServer } from '../runtime/health-server.ts';
 import { loadKubeAccess } from '../runtime/kube-config.ts';
@@ -47,7 +48,7 @@ function leveled(logger: Logger, level: string): Logger {
 
 /** Keycloak over undici: keep-alive connections with connect and header timeouts. */
 function keycloakHttp(): HttpClient {
-  const dispatcher = new Agent({ connectTimeout: 5000, headersTimeout: 15_000, bodyTimeout: 15_000 });
+  const dispatcher = new Agent({ connectTimeout: 5000, headersTimeout: 35_000, bodyTimeout: 35_000 });
   return (url, init) => undiciFetch(url, { ...init, dispatcher });
 }
 
@@ -61,20 +62,23 @@ export async function runOperator(
   const clock = systemClock;
   const logger = leveled(jsonLogger(io.stdout, clock), settings.logLevel);
   const access = loadKubeAccess(
-    { kubeconfig: flags.kubeconfig, env: hooks.env },
+    { kubeconfig: flags.kubeconfig, context: flags.context, env: hooks.env },
     (file) => readFileSync(file, 'utf8'),
     clock,
   );
-  const transport = kubeTransport(access);
+  const transport = kubeTransport(access, { clock });
   const resources = kubeResources(transport, clock);
   const endpoints = loadEndpointMap(hooks.env[endpointMapVariable]);
   const metrics = createMetrics({ process: true });
   let elector: LeaderElector | undefined;
   const leading = () => (elector ? elector.isLeader() : true);
+  // One fence for every write, to the API server and to Keycloak: checked before each attempt, and aborting
+  // what is in flight the moment the lease is lost.
+  const fence = leaderFence(leading);
   // Reads of watched types come from the watches (counted only when they reach the API server).
   const cache = createWatchCache();
   const kube = cachedKube(
-    guardedKube(restKubeClient(transport, resources, clock), {
+    guardedKube(restKubeClient(transport, resources, clock, fence), {
       count: (verb) => metrics.kubeRequests.inc({ verb }),
       canWrite: leading,
     }),
@@ -86,6 +90,7 @@ export async function runOperator(
       waited: (scope, seconds) => metrics.rateLimitWait.observe({ scope }, seconds),
       queued: (scope, delta) => metrics.rateLimitQueued.inc({ scope }, delta),
     },
+    clock,
   );
   const http = keycloakHttp();
   const base = {
@@ -105,7 +110,8 @@ export async function runOperator(
       random: Math.random,
       count: (namespace, method, status) => metrics.keycloakRequests.inc({ namespace, method, status }),
       countToken: (namespace) => metrics.keycloakTokens.inc({ namespace }),
-      canWrite: leading,
+      canWrite: () => !fence.signal.aborted && leading(),
+      signal: fence.signal,
     }),
   );
   const deps: KeycloakDeps = { ...base, admins, driftIntervalMs: settings.driftIntervalMs };
@@ -177,6 +183,7 @@ export async function runOperator(
             startControllers();
           },
           onStoppedLeading: (reason) => {
+            fence.lost();
             metrics.leader.set(0);
             logger.error('lost the leader lease; stopping', { reason });
             exitCode = 1;

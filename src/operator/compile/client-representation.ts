@@ -10,14 +10,69 @@ export function clientIdOf(client: IdentityClient): string {
  * The client fields this resource manages, as a Keycloak ClientRepresentation (OpenID Connect). The type decides
  * the flags: confidential clients authenticate with a secret, public ones cannot, bearer-only ones have no flows.
  */
-export function compileClient(client: IdentityClient): ClientRepresentation {
+/** What a client compile needs from the world: the client-jwt certificate read from its Secret, when used. */
+export type ClientInputs = { readonly certificate?: string };
+
+const str = (v: string | number | boolean | undefined) => (v === undefined ? undefined : String(v));
+
+/** The certificate as Keycloak stores it for client-jwt: the base64 body of the PEM, no armour or line breaks. */
+export function certificateBody(pem: string): string {
+  return pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+}
+
+/** The client attributes the typed fields compile to (Keycloak's attribute names), undefined ones left out. */
+function typedAttributes(
+  spec: IdentityClient['spec'],
+  inputs: ClientInputs,
+): Record<string, string | undefined> {
+  const auth = spec.authentication;
+  const t = spec.tokens;
+  return {
+    'pkce.code.challenge.method': spec.pkce,
+    'post.logout.redirect.uris': spec.postLogoutRedirectUris?.length
+      ? spec.postLogoutRedirectUris.join('##')
+      : undefined,
+    'use.jwks.url': auth?.method === 'client-jwt' ? str(Boolean(auth.jwksUrl)) : undefined,
+    'jwks.url': auth?.jwksUrl,
+    'jwt.credential.certificate': inputs.certificate ? certificateBody(inputs.certificate) : undefined,
+    'token.endpoint.auth.signing.alg': auth?.signatureAlgorithm,
+    'x509.subjectdn': auth?.subjectDN,
+    'x509.allow.regex.pattern.comparison': str(auth?.allowRegex),
+    'display.on.consent.screen': spec.consent?.screenText ? 'true' : undefined,
+    'consent.screen.text': spec.consent?.screenText,
+    'oauth2.device.authorization.grant.enabled': str(spec.deviceAuthorizationGrant),
+    'oidc.ciba.grant.enabled': str(spec.ciba),
+    'frontchannel.logout.url': spec.frontchannelLogout?.url,
+    'frontchannel.logout.session.required': str(spec.frontchannelLogout?.sessionRequired),
+    'backchannel.logout.url': spec.backchannelLogout?.url,
+    'backchannel.logout.session.required': str(spec.backchannelLogout?.sessionRequired),
+    'backchannel.logout.revoke.offline.tokens': str(spec.backchannelLogout?.revokeOfflineTokens),
+    'access.token.lifespan': str(t?.accessTokenLifespan),
+    'client.session.idle.timeout': str(t?.clientSessionIdleTimeout),
+    'client.session.max.lifespan': str(t?.clientSessionMaxLifespan),
+    'client.offline.session.idle.timeout': str(t?.clientOfflineSessionIdleTimeout),
+    'client.offline.session.max.lifespan': str(t?.clientOfflineSessionMaxLifespan),
+    'use.refresh.tokens': str(t?.useRefreshTokens),
+    'client.use.lightweight.access.token.enabled': str(t?.useLightweightAccessToken),
+    'id.token.signed.response.alg': t?.idTokenSignatureAlgorithm,
+    'access.token.signed.response.alg': t?.accessTokenSignatureAlgorithm,
+  };
+}
+
+/**
+ * The client fields this resource manages, as a Keycloak ClientRepresentation (OpenID Connect). The type decides
+ * the flags: confidential clients authenticate (with a secret unless spec.authentication says otherwise), public
+ * ones cannot, bearer-only ones have no flows. Free-form spec.attributes come first; typed fields win.
+ */
+export function compileClient(client: IdentityClient, inputs: ClientInputs = {}): ClientRepresentation {
   const { spec } = client;
   const type = spec.type ?? 'confidential';
   const bearerOnly = type === 'bearer-only';
-  const attributes: Record<string, string> = {};
-  if (spec.pkce) attributes['pkce.code.challenge.method'] = spec.pkce;
-  if (spec.postLogoutRedirectUris?.length)
-    attributes['post.logout.redirect.uris'] = spec.postLogoutRedirectUris.join('##');
+  const typed = Object.entries(typedAttributes(spec, inputs)).filter(
+    (e): e is [string, string] => e[1] !== undefined,
+  );
+  const attributes: Record<string, string> = { ...spec.attributes, ...Object.fromEntries(typed) };
+  const overrides = spec.authenticationFlowOverrides;
   const representation: ClientRepresentation = {
     clientId: clientIdOf(client),
     name: spec.name,
@@ -26,15 +81,27 @@ export function compileClient(client: IdentityClient): ClientRepresentation {
     protocol: 'openid-connect',
     publicClient: type === 'public',
     bearerOnly,
-    clientAuthenticatorType: type === 'confidential' ? 'client-secret' : undefined,
+    clientAuthenticatorType:
+      type === 'confidential' ? (spec.authentication?.method ?? 'client-secret') : undefined,
     rootUrl: spec.rootUrl,
     baseUrl: spec.baseUrl,
     redirectUris: spec.redirectUris ?? [],
     webOrigins: spec.webOrigins ?? [],
     standardFlowEnabled: !bearerOnly && (spec.standardFlow ?? true),
     directAccessGrantsEnabled: !bearerOnly && (spec.directAccessGrants ?? false),
-    implicitFlowEnabled: false,
+    implicitFlowEnabled: !bearerOnly && (spec.implicitFlow ?? false),
     serviceAccountsEnabled: type === 'confidential' && (spec.serviceAccount?.enabled ?? false),
+    consentRequired: spec.consent?.required,
+    fullScopeAllowed: spec.fullScopeAllowed,
+    frontchannelLogout: spec.frontchannelLogout?.enabled,
+    // Flow aliases here; the sync turns them into the flow ids Keycloak stores.
+    authenticationFlowBindingOverrides: overrides
+      ? (Object.fromEntries(
+          Object.entries({ browser: overrides.browser, direct_grant: overrides.directGrant }).filter(
+            ([, v]) => v !== undefined,
+          ),
+        ) as Record<string, string>)
+      : undefined,
     attributes: Object.keys(attributes).length ? attributes : undefined,
     defaultClientScopes: spec.defaultClientScopes,
     optionalClientScopes: spec.optionalClientScopes,

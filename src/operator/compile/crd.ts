@@ -36,7 +36,10 @@ export class IdentityCrd extends Construct {
     const root = props.schemas[props.schemaFile] as {
       description: string;
       properties: Record<string, unknown>;
+      'x-kubernetes-validations'?: unknown[];
     };
+    // Root rules may read metadata.name (the only metadata CEL sees), e.g. an IdentityRealm named master.
+    const rootRules = root['x-kubernetes-validations'];
     const openAPIV3Schema = {
       type: 'object',
       description: root.description,
@@ -48,6 +51,7 @@ export class IdentityCrd extends Construct {
         status: toStructural(root.properties.status, props.schemaFile, props.schemas),
       },
       required: ['spec'],
+      ...(rootRules ? { 'x-kubernetes-validations': rootRules } : {}),
     };
     new ApiObject(this, 'crd', {
       apiVersion: 'apiextensions.k8s.io/v1',

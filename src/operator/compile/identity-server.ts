@@ -14,6 +14,8 @@ export type ServerInputs = {
   readonly admin: Credentials;
   /** The database credentials read from the database namespace, copied into <name>-db-credentials. */
   readonly database: Credentials;
+  /** Pods of another Keycloak version still run: keep the Deployment at zero replicas until they are gone. */
+  readonly stopped?: boolean;
 };
 
 /** Compiles an IdentityServer into its Secrets, Services, Deployment, Ingress and CNPG Database, in a stable order. */
@@ -31,7 +33,7 @@ export function compileIdentityServer(server: IdentityServer, inputs: ServerInpu
     credentials: inputs.database,
   });
   new KeycloakServices(chart, 'services', { server, resolved });
-  new KeycloakDeployment(chart, 'deployment', { server, resolved });
+  new KeycloakDeployment(chart, 'deployment', { server, resolved, stopped: inputs.stopped });
   new KeycloakIngress(chart, 'ingress', { server, resolved });
   new CnpgDatabase(chart, 'database', { server, resolved, owner: inputs.database.username });
   return chart.toJson() as KubeObject[];

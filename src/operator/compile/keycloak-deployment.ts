@@ -4,11 +4,17 @@ import { Construct } from 'constructs';
 import type { IdentityServer, ProbeTiming } from '../../../generated/types/crds/identityserver.ts';
 import { keycloakEnv } from './keycloak-env.ts';
 import { serverLabels, serverSelector } from './kube-object.ts';
+import { canonicalResources } from './quantity.ts';
 import type { ResolvedServer } from './resolved-server.ts';
 import { ownedMetadata } from './server-metadata.ts';
 
 /** Properties of the Keycloak Deployment construct. */
-export type KeycloakDeploymentProps = { readonly server: IdentityServer; readonly resolved: ResolvedServer };
+export type KeycloakDeploymentProps = {
+  readonly server: IdentityServer;
+  readonly resolved: ResolvedServer;
+  /** Zero replicas (the same template otherwise) while another Keycloak version's pods are stopping. */
+  readonly stopped?: boolean;
+};
 
 const defaultResources = { requests: { cpu: '500m', memory: '1Gi' }, limits: { memory: '2Gi' } };
 
@@ -36,7 +42,8 @@ export class KeycloakDeployment extends Construct {
       args: ['start'],
       env: keycloakEnv(server, s),
       ports,
-      resources: (server.spec.resources as V1Container['resources']) ?? defaultResources,
+      // Canonical quantities (1000m is stored as 1): what the API server keeps is what a resync compares.
+      resources: canonicalResources((server.spec.resources as V1Container['resources']) ?? defaultResources),
       startupProbe: probe('/health/started', s.probes.startup),
       livenessProbe: probe('/health/live', s.probes.liveness),
       readinessProbe: probe('/health/ready', s.probes.readiness),
@@ -47,7 +54,7 @@ export class KeycloakDeployment extends Construct {
       },
     };
     const spec: V1DeploymentSpec = {
-      replicas: s.replicas,
+      replicas: props.stopped ? 0 : s.replicas,
       selector: { matchLabels: serverSelector(server) },
       template: {
         metadata: { labels: serverLabels(server) },

@@ -1,13 +1,15 @@
-// The Keycloak admin REST client: a token for its identity (the operator's own client by client_credentials, or
-// the bootstrap admin by password grant with admin-cli; admin-identity.ts), cached until shortly before it expires; one retry after a 401 with a fresh token; a timeout on every call; connection failures, 5xx
-// and 429 (honouring Retry-After) retried with backoff. Every request, token requests included, first takes a
-// rate-limit slot for its namespace and is counted by namespace, method and status.
+// The Keycloak admin REST client: a token for its identity (the operator's own client by client_credentials, or the
+// bootstrap admin by password grant with admin-cli; admin-identity.ts), cached until shortly before it expires; one retry after a 401 with a fresh token. Each HTTP exchange (admin-exchange.ts) is fenced
+// per attempt, never re-sends a POST whose answer was lost, retries with the shared policy and passes the
+// server's circuit breaker. Every request, token requests included, first takes a rate-limit slot for its
+// namespace and is counted by namespace, method and status.
 import { RealmforgeError } from '../../core/errors.ts';
-import { backoffDelay } from '../runtime/backoff.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
+import { type ExchangeDeps, errorMessage, exchange, keycloakRetry, notLeader } from './admin-exchange.ts';
 import { type AdminIdentity, identityName, tokenForm } from './admin-identity.ts';
 import { AdminTokenTooLargeError, headersTooLarge } from './admin-token-too-large.ts';
+import { type CircuitBreaker, circuitBreaker } from './circuit-breaker.ts';
 import type { RateLimiter } from './rate-limits.ts';
 
 /** One admin API answer: status, parsed JSON body (if any) and the Location header of a create. */
@@ -35,6 +37,10 @@ export type AdminClientDeps = {
   readonly countToken?: (namespace: string) => void;
   /** False once this replica lost the leader lease: writes are refused before they are sent. */
   readonly canWrite: () => boolean;
+  /** Aborted when the lease is lost: writes in flight and waits between attempts end at once. */
+  readonly signal?: AbortSignal;
+  /** The server's circuit breaker (shared with its readiness); one per client when not given. */
+  readonly breaker?: CircuitBreaker;
   readonly timeoutMs?: number;
   readonly attempts?: number;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -42,87 +48,37 @@ export type AdminClientDeps = {
 
 type Token = { value: string; expiresAt: number };
 
-const transientStatus = (s: number) => s === 429 || s === 502 || s === 503 || s === 504 || s === 500;
-
-function retryAfterMs(value: string | null | undefined, now: number): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-function parse(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function errorMessage(body: unknown): string {
-  if (body && typeof body === 'object') {
-    const b = body as { errorMessage?: string; error_description?: string; error?: string };
-    return b.errorMessage ?? b.error_description ?? b.error ?? JSON.stringify(body).slice(0, 200);
-  }
-  return String(body ?? '').slice(0, 200);
-}
-
 /** An admin client for the Keycloak at `baseUrl` (already resolved through the endpoint map). */
 export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: AdminClientDeps): AdminClient {
-  const timeoutMs = deps.timeoutMs ?? 10_000;
+  // A loaded Keycloak may take seconds per call; slow is not down (a lost answer is still detected).
+  const timeoutMs = deps.timeoutMs ?? 30_000;
   const attempts = deps.attempts ?? 4;
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => deps.clock.setTimer(ms, r)));
   let token: Token | undefined;
   let pending: Promise<Token> | undefined;
 
-  /** One HTTP exchange with retries for transient failures; returns the final status and body. */
-  async function exchange(
-    namespace: string,
-    method: string,
-    url: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-  ): Promise<{ status: number; body: unknown; location?: string }> {
-    let lastError = '';
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      await deps.limiter.acquire(namespace);
-      let wait: number | undefined;
-      try {
-        const res = await deps.http(url, { method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
-        deps.count(namespace, method, String(res.status));
-        const parsed = parse(await res.text());
-        if (!transientStatus(res.status)) {
-          return { status: res.status, body: parsed, location: res.headers?.get('location') ?? undefined };
-        }
-        lastError = `HTTP ${res.status} ${errorMessage(parsed)}`;
-        wait = retryAfterMs(res.headers?.get('retry-after'), deps.clock.now());
-      } catch (error) {
-        deps.count(namespace, method, 'error');
-        const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-        lastError = `${cause}: ${(error as Error).message}`;
-      }
-      if (attempt < attempts)
-        await sleep(wait ?? backoffDelay(attempt, { baseMs: 500, maxMs: 10_000, random: deps.random }));
-    }
-    throw new RealmforgeError(
-      'transient',
-      `${method} ${url} failed after ${attempts} attempts: ${lastError}`,
-    );
-  }
+  const breaker = deps.breaker ?? circuitBreaker(baseUrl, deps.clock);
+  const exchangeDeps: ExchangeDeps = {
+    ...deps,
+    breaker,
+    timeoutMs,
+    retry: { ...keycloakRetry, retries: attempts - 1 },
+  };
 
   async function fetchToken(namespace: string): Promise<Token> {
     const started = deps.clock.now();
     deps.countToken?.(namespace);
     const form = tokenForm(admin);
-    const res = await exchange(
+    // A token request creates nothing that a second one would duplicate: it is retried like a read.
+    const res = await exchange(exchangeDeps, {
       namespace,
-      'POST',
-      `${baseUrl}/realms/master/protocol/openid-connect/token`,
-      { 'content-type': 'application/x-www-form-urlencoded' },
-      form.toString(),
-    );
+      method: 'POST',
+      url: `${baseUrl}/realms/master/protocol/openid-connect/token`,
+      path: '/realms/master/protocol/openid-connect/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+      write: false,
+      idempotent: true,
+    });
     const body = res.body as { access_token?: string; expires_in?: number };
     if (res.status !== 200 || typeof body?.access_token !== 'string') {
       throw new RealmforgeError(
@@ -152,19 +108,27 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
       path: string,
       body?: unknown,
     ) {
-      if (method !== 'GET' && !deps.canWrite()) {
-        throw new RealmforgeError(
-          'conflict',
-          'not the leader any more: this replica does not write to Keycloak',
-        );
-      }
-      const url = `${baseUrl}/admin/realms${path}`;
+      // A follower does not even fetch a token for a write.
+      if (method !== 'GET' && !deps.canWrite()) throw notLeader();
+      // Paths are relative to /admin/realms; `../serverinfo` reaches the admin API's root (no realm is named `..`).
+      const url = path.startsWith('../')
+        ? `${baseUrl}/admin/${path.slice(3)}`
+        : `${baseUrl}/admin/realms${path}`;
       const payload = body === undefined ? undefined : JSON.stringify(body);
       for (const fresh of [false, true]) {
         const value = await bearer(namespace, fresh);
         const headers: Record<string, string> = { authorization: `Bearer ${value}` };
         if (payload !== undefined) headers['content-type'] = 'application/json';
-        const res = await exchange(namespace, method, url, headers, payload);
+        const res = await exchange(exchangeDeps, {
+          namespace,
+          method,
+          url,
+          path,
+          headers,
+          body: payload,
+          write: method !== 'GET',
+          idempotent: method !== 'POST',
+        });
         if (res.status === 401 && !fresh) continue;
         if (headersTooLarge(res.status, res.body)) {
           throw new AdminTokenTooLargeError(baseUrl, method, path, res.status, Buffer.byteLength(value));

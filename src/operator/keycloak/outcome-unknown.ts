@@ -13,3 +13,22 @@ export class OutcomeUnknownError extends RealmforgeError {
     this.name = 'OutcomeUnknownError';
   }
 }
+
+/**
+ * Sends a create through `send`; when its outcome is unknown, reads back by natural key with `readBack` before
+ * anything else. Found: the create happened, and that is the answer. Not found: the error stands, and the next
+ * reconcile (which reads first) creates it; Keycloak refuses a second realm or client with the same natural key.
+ */
+export async function createReadingBack<T, F>(
+  send: () => Promise<T>,
+  readBack: () => Promise<F | undefined>,
+): Promise<{ created: T } | { found: F }> {
+  try {
+    return { created: await send() };
+  } catch (error) {
+    if (!(error instanceof OutcomeUnknownError)) throw error;
+    const found = await readBack();
+    if (found === undefined) throw error;
+    return { found };
+  }
+}

@@ -1,11 +1,12 @@
-// The Keycloak admin API rate limits: a token bucket per namespace and one global bucket (bottleneck reservoirs,
-// refilled in small steps so the rate is smooth). A call takes its namespace slot first and only then queues for a
+// The Keycloak admin API rate limits: a token bucket per namespace and one global bucket (token-bucket.ts, on the
+// Clock, refilled continuously so the rate is smooth). A call takes its namespace slot first and only then queues for a
 // global slot, so a busy namespace waits in its own queue and never holds global slots that others need. It also
 // tells the work queues which namespaces wait for their limit (NamespaceThrottle), so that no worker is spent
 // waiting for one namespace while others have work.
-import Bottleneck from 'bottleneck';
+import { type Clock, systemClock } from '../runtime/clock.ts';
 import type { RateLimit } from '../runtime/operator-settings.ts';
 import type { NamespaceThrottle } from '../runtime/work-queue.ts';
+import { type TokenBucket, tokenBucket } from './token-bucket.ts';
 
 /** Where waits and queue lengths are reported (the realmforge_keycloak_api_rate_limit_* series). */
 export type RateLimitObserver = {
@@ -16,26 +17,23 @@ export type RateLimitObserver = {
 /** Takes one slot for a call from `namespace`; resolves when the call may go. */
 export type RateLimiter = { acquire(namespace: string): Promise<void>; stop(): Promise<void> };
 
-function bucketOptions(limit: RateLimit): Bottleneck.ConstructorOptions {
-  // Refill every 100 ms (or every token when slower), so 50 TPS refills 5 slots per step.
-  const intervalMs = Math.max(100, Math.ceil(1000 / limit.tps));
-  return {
-    reservoir: limit.burst,
-    reservoirIncreaseInterval: intervalMs,
-    reservoirIncreaseAmount: (limit.tps * intervalMs) / 1000,
-    reservoirIncreaseMaximum: limit.burst,
-    heartbeatInterval: intervalMs,
-  };
-}
-
-/** The two-level limiter; `now` gives seconds for the wait histogram. */
+/** The two-level limiter on `clock` (its monotonic reading gives the seconds of the wait histogram). */
 export function createRateLimiter(
   limits: { global: RateLimit; namespace: RateLimit },
   observer: RateLimitObserver,
-  now: () => number = () => performance.now() / 1000,
+  clock: Clock = systemClock,
 ): RateLimiter & NamespaceThrottle {
-  const global = new Bottleneck(bucketOptions(limits.global));
-  const namespaces = new Bottleneck.Group(bucketOptions(limits.namespace));
+  const now = () => clock.monotonic() / 1000;
+  const global = tokenBucket(limits.global, clock);
+  const namespaces = new Map<string, TokenBucket>();
+  const bucketOf = (namespace: string) => {
+    let bucket = namespaces.get(namespace);
+    if (!bucket) {
+      bucket = tokenBucket(limits.namespace, clock);
+      namespaces.set(namespace, bucket);
+    }
+    return bucket;
+  };
   const waiting = new Map<string, number>();
   const listeners = new Set<() => void>();
   const wait = (namespace: string, delta: number) => {
@@ -44,11 +42,11 @@ export function createRateLimiter(
     else waiting.delete(namespace);
     for (const l of listeners) l();
   };
-  const take = async (scope: 'namespace' | 'global', limiter: Bottleneck) => {
+  const take = async (scope: 'namespace' | 'global', bucket: TokenBucket) => {
     const started = now();
     observer.queued(scope, 1);
     try {
-      await limiter.schedule(() => Promise.resolve());
+      await bucket.take();
     } finally {
       observer.queued(scope, -1);
       observer.waited(scope, now() - started);
@@ -58,7 +56,7 @@ export function createRateLimiter(
     async acquire(namespace) {
       wait(namespace, 1);
       try {
-        await take('namespace', namespaces.key(namespace));
+        await take('namespace', bucketOf(namespace));
       } finally {
         wait(namespace, -1);
       }
@@ -70,10 +68,8 @@ export function createRateLimiter(
       return () => listeners.delete(listener);
     },
     async stop() {
-      await Promise.all([
-        global.disconnect(false),
-        ...namespaces.limiters().map((l) => l.limiter.disconnect(false)),
-      ]);
+      global.stop();
+      for (const bucket of namespaces.values()) bucket.stop();
     },
   };
 }

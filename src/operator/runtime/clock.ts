@@ -4,18 +4,22 @@
 /** A cancellable timer handle. */
 export type Timer = { cancel(): void };
 
-/** The current time and one-shot timers. */
+/** The current time, a monotonic reading for measuring ages, and one-shot timers. */
 export type Clock = {
   now(): number;
-  setTimer(ms: number, fn: () => void): Timer;
+  /** Milliseconds from an arbitrary origin that never jump (wall-clock steps do not move it): for ages and deadlines. */
+  monotonic(): number;
+  /** `keepAlive`: the timer keeps the process running (a caller waits on it), unlike a retry that may be dropped. */
+  setTimer(ms: number, fn: () => void, options?: { keepAlive?: boolean }): Timer;
 };
 
 /** The wall clock; timers are unref'd so a pending retry never keeps the process alive on its own. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimer(ms, fn) {
+  monotonic: () => performance.now(),
+  setTimer(ms, fn, options) {
     const t = setTimeout(fn, Math.max(0, ms));
-    t.unref?.();
+    if (!options?.keepAlive) t.unref?.();
     return { cancel: () => clearTimeout(t) };
   },
 };
@@ -30,6 +34,7 @@ export function manualClock(start = Date.UTC(2026, 0, 1)): ManualClock {
   const timers = new Map<number, { at: number; fn: () => void }>();
   return {
     now: () => now,
+    monotonic: () => now,
     setTimer(ms, fn) {
       const id = seq++;
       timers.set(id, { at: now + Math.max(0, ms), fn });

@@ -21,6 +21,11 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+/** JSON with object keys sorted: equal for objects that differ only in key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(canonical(value));
+}
+
 /** A stable sha256 of an object (keys sorted), ignoring the applied-hash annotation itself. */
 export function objectHash(object: KubeObject): string {
   const annotations = { ...object.metadata.annotations };

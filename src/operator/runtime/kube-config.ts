@@ -7,7 +7,10 @@ import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../../core/errors.ts';
 import type { Clock } from './clock.ts';
+import { checkFields } from './kube-config-fields.ts';
 import { execToken, type RunExec, runExec } from './kube-exec-credential.ts';
+import { impersonationHeaders } from './kube-impersonation.ts';
+import { proxyFor } from './kube-proxy.ts';
 
 /** How to reach and authenticate to one API server: TLS material (PEM) and the Authorization header. */
 export type KubeAccess = {
@@ -18,8 +21,12 @@ export type KubeAccess = {
   readonly key?: string;
   readonly insecureSkipTlsVerify: boolean;
   readonly tlsServerName?: string;
-  /** The Authorization header value for the next request, if any. */
-  authorization(): string | undefined;
+  /** The proxy requests go through (http://, https:// or socks5://), from proxy-url or HTTPS_PROXY/NO_PROXY. */
+  readonly proxy?: string;
+  /** Impersonate-* headers from the user's as, as-groups, as-uid and as-user-extra. */
+  readonly impersonation: Readonly<Record<string, string | string[]>>;
+  /** The Authorization header value for the next request, if any (an exec plugin runs asynchronously). */
+  authorization(): Promise<string | undefined>;
   /** Forgets a cached token (after a 401) so the next request reads it again. */
   refresh(): void;
   /** Where the settings came from, for messages: `kubeconfig <file> (context <name>)` or `in-cluster`. */
@@ -38,7 +45,7 @@ const tokenMaxAgeMs = 60_000;
 function fileToken(file: string, read: ReadText, clock: Clock) {
   let cached: { value: string; at: number } | undefined;
   return {
-    authorization() {
+    async authorization() {
       if (!cached || clock.now() - cached.at >= tokenMaxAgeMs) {
         cached = { value: read(file).trim(), at: clock.now() };
       }
@@ -78,6 +85,7 @@ function readKubeconfig(file: string, read: ReadText): Kubeconfig {
       cause: error,
     });
   }
+  checkFields('config', doc, `the kubeconfig ${file}`);
   const list = (key: string) => {
     const value = doc[key] ?? [];
     if (!Array.isArray(value)) throw new UsageError(`the kubeconfig ${file}: ${key} must be a list`);
@@ -107,44 +115,57 @@ function merge(configs: Kubeconfig[]): Kubeconfig {
   };
 }
 
-/** The access described by the current context of the kubeconfig files `files` (merged in order). */
+/** Options for reading a kubeconfig: the exec runner, a context other than current-context, the proxy environment. */
+export type KubeconfigOptions = { run?: RunExec; context?: string; env?: NodeJS.ProcessEnv };
+
+/** The access described by the current context (or `options.context`) of the kubeconfig files `files`. */
 export function kubeconfigAccess(
   files: readonly string[],
   read: ReadText,
   clock: Clock,
-  run: RunExec = runExec,
+  options: KubeconfigOptions = {},
 ): KubeAccess {
   const config = merge(files.map((f) => readKubeconfig(f, read)));
   const where = `kubeconfig ${files.join(delimiter)}`;
-  const contextName = config.currentContext;
+  const contextName = options.context ?? config.currentContext;
   if (!contextName) {
-    throw new UsageError(`${where} has no current-context: set one with kubectl config use-context <name>`);
+    throw new UsageError(
+      `${where} has no current-context: set one with kubectl config use-context <name> or --context`,
+    );
   }
   const find = (list: Named[], name: unknown, what: string) => {
     const entry = list.find((e) => e.name === name);
-    if (!entry)
+    if (!entry) {
+      const by = options.context ? '--context' : `context "${contextName}"`;
       throw new UsageError(
-        `${where}: context "${contextName}" names ${what} "${name}", which is not defined`,
+        what === 'context'
+          ? `${where}: ${by} names context "${name}", which is not defined`
+          : `${where}: context "${contextName}" names ${what} "${name}", which is not defined`,
       );
+    }
     return entry;
   };
-  const context = (find(config.contexts, contextName, 'context').context ?? {}) as Record<string, unknown>;
-  const clusterEntry = find(config.clusters, context?.cluster, 'the cluster');
-  const cluster = (clusterEntry.cluster ?? {}) as Record<string, unknown>;
-  const userEntry = context?.user ? find(config.users, context.user, 'the user') : undefined;
-  const user = (userEntry?.user ?? {}) as Record<string, unknown>;
+  const contextEntry = find(config.contexts, contextName, 'context');
+  const context = checkFields('context', contextEntry.context, `${where}: context "${contextName}"`);
+  const clusterEntry = find(config.clusters, context.cluster, 'the cluster');
   const source = `${where} (context ${contextName})`;
+  const cluster = checkFields('cluster', clusterEntry.cluster, `${source}: cluster "${clusterEntry.name}"`);
+  const userEntry = context.user ? find(config.users, context.user, 'the user') : undefined;
+  const userWhere = `${source}: user "${userEntry?.name}"`;
+  const user = checkFields('user', userEntry?.user, userWhere);
   const server = typeof cluster.server === 'string' ? cluster.server.replace(/\/+$/, '') : '';
   if (!/^https?:\/\//.test(server)) {
     throw new UsageError(`${source}: cluster "${clusterEntry.name}" has no https:// server URL`);
   }
+  // A relative file reference is relative to the kubeconfig that names it, as in client-go.
+  const beside = (entry: Named, path: string) =>
+    isAbsolute(path) ? path : join(dirname(entry.file as string), path);
   // Inline data wins over a file reference, as in client-go.
   const material = (entry: Named, fields: Record<string, unknown>, data: string, file: string) => {
     if (typeof fields[data] === 'string')
       return Buffer.from(fields[data] as string, 'base64').toString('utf8');
     if (typeof fields[file] !== 'string') return undefined;
-    const path = fields[file] as string;
-    const full = isAbsolute(path) ? path : join(dirname(entry.file as string), path);
+    const full = beside(entry, fields[file] as string);
     try {
       return read(full);
     } catch (error) {
@@ -153,31 +174,49 @@ export function kubeconfigAccess(
       });
     }
   };
-  for (const unsupported of ['auth-provider', 'username']) {
-    if (user[unsupported] !== undefined) {
-      throw new UsageError(
-        `${source}: user "${userEntry?.name}" authenticates with ${unsupported}, which realmforge run does not support: use a token, a token file, an exec credential plugin or a client certificate`,
-      );
-    }
-  }
+  const ca = material(clusterEntry, cluster, 'certificate-authority-data', 'certificate-authority');
+  const proxyUrl = typeof cluster['proxy-url'] === 'string' ? cluster['proxy-url'] : undefined;
+  const tlsServerName =
+    typeof cluster['tls-server-name'] === 'string' ? cluster['tls-server-name'] : undefined;
+  const insecureSkipTlsVerify = cluster['insecure-skip-tls-verify'] === true;
   const staticToken = typeof user.token === 'string' ? user.token : undefined;
-  const tokenFile = typeof user.tokenFile === 'string' ? user.tokenFile : undefined;
-  const exec = user.exec && typeof user.exec === 'object' ? user.exec : undefined;
-  const token = staticToken
-    ? undefined
-    : tokenFile
-      ? fileToken(tokenFile, read, clock)
-      : exec
-        ? execToken(exec, userEntry?.file as string, `${source}: user "${userEntry?.name}"`, run, clock)
+  const tokenFile =
+    typeof user.tokenFile === 'string' && userEntry ? beside(userEntry, user.tokenFile) : undefined;
+  const execInfo = () => ({
+    server,
+    'tls-server-name': tlsServerName,
+    'insecure-skip-tls-verify': insecureSkipTlsVerify,
+    'certificate-authority-data': ca === undefined ? undefined : Buffer.from(ca).toString('base64'),
+    'proxy-url': proxyUrl,
+    config: (cluster.extensions as Named[] | undefined)?.find(
+      (e) => e.name === 'client.authentication.k8s.io/exec',
+    )?.extension,
+  });
+  // client-go: the last value read from tokenFile takes precedence over token; exec is used when neither is set.
+  const token = tokenFile
+    ? fileToken(tokenFile, read, clock)
+    : staticToken
+      ? undefined
+      : user.exec !== undefined
+        ? execToken(
+            user.exec,
+            userEntry?.file as string,
+            userWhere,
+            options.run ?? runExec,
+            clock,
+            execInfo(),
+          )
         : undefined;
   return {
     server,
-    ca: material(clusterEntry, cluster, 'certificate-authority-data', 'certificate-authority'),
+    ca,
     cert: userEntry && material(userEntry, user, 'client-certificate-data', 'client-certificate'),
     key: userEntry && material(userEntry, user, 'client-key-data', 'client-key'),
-    insecureSkipTlsVerify: cluster['insecure-skip-tls-verify'] === true,
-    tlsServerName: typeof cluster['tls-server-name'] === 'string' ? cluster['tls-server-name'] : undefined,
-    authorization: () => (staticToken ? `Bearer ${staticToken}` : token?.authorization()),
+    insecureSkipTlsVerify,
+    tlsServerName,
+    proxy: proxyFor(server, proxyUrl, options.env ?? {}, source),
+    impersonation: impersonationHeaders(user, userWhere),
+    authorization: async () => (token ? token.authorization() : staticToken && `Bearer ${staticToken}`),
     refresh: () => token?.refresh(),
     source,
   };
@@ -204,10 +243,13 @@ export function inClusterAccess(
     );
   }
   const token = fileToken(tokenPath, read, clock);
+  const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    server,
     ca,
     insecureSkipTlsVerify: false,
+    proxy: proxyFor(server, undefined, env, 'in-cluster'),
+    impersonation: {},
     authorization: token.authorization,
     refresh: token.refresh,
     source: 'in-cluster',
@@ -225,16 +267,18 @@ function readable(file: string, read: ReadText): boolean {
 
 /**
  * The access the operator runs with, in client-go's order: --kubeconfig, then KUBECONFIG, then the in-cluster
- * config when KUBERNETES_SERVICE_HOST is set, then ~/.kube/config.
+ * config when KUBERNETES_SERVICE_HOST is set, then ~/.kube/config. `context` (--context) picks a context other
+ * than the kubeconfig's current-context.
  */
 export function loadKubeAccess(
-  options: { kubeconfig?: string; env: NodeJS.ProcessEnv },
+  options: { kubeconfig?: string; context?: string; env: NodeJS.ProcessEnv },
   read: ReadText,
   clock: Clock,
   run: RunExec = runExec,
 ): KubeAccess {
   const { env } = options;
-  if (options.kubeconfig) return kubeconfigAccess([options.kubeconfig], read, clock, run);
+  const settings = { run, context: options.context, env };
+  if (options.kubeconfig) return kubeconfigAccess([options.kubeconfig], read, clock, settings);
   const listed = (env.KUBECONFIG ?? '').split(delimiter).filter(Boolean);
   if (listed.length) {
     // Like kubectl, files in KUBECONFIG that do not exist are skipped.
@@ -244,15 +288,17 @@ export function loadKubeAccess(
         `none of the KUBECONFIG files exist (${listed.join(delimiter)}): check KUBECONFIG`,
       );
     }
-    return kubeconfigAccess(present, read, clock, run);
+    return kubeconfigAccess(present, read, clock, settings);
   }
-  if (env.KUBERNETES_SERVICE_HOST) return inClusterAccess(env, read, clock);
+  if (env.KUBERNETES_SERVICE_HOST && !options.context) return inClusterAccess(env, read, clock);
   const home = env.HOME || homedir();
   const file = join(home, '.kube', 'config');
   if (!readable(file, read)) {
     throw new UsageError(
-      'no Kubernetes configuration: set KUBECONFIG or --kubeconfig, or run inside a cluster (KUBERNETES_SERVICE_HOST)',
+      options.context
+        ? `--context ${options.context} needs a kubeconfig: set KUBECONFIG or --kubeconfig (${file} does not exist)`
+        : 'no Kubernetes configuration: set KUBECONFIG or --kubeconfig, or run inside a cluster (KUBERNETES_SERVICE_HOST)',
     );
   }
-  return kubeconfigAccess([file], read, clock, run);
+  return kubeconfigAccess([file], read, clock, settings);
 }

@@ -1,22 +1,41 @@
 // The KubeClient over the API server's REST interface: paths from discovery, reads with GET (lists paged 500 at a
-// time), server-side apply as PATCH application/apply-patch+yaml with fieldManager=realmforge and force=true (the
-// status through the status subresource), deletes in the background, core/v1 Events. Unexpected statuses become
-// typed errors: 401/403 auth, 409 conflict, 400/422 validation, 5xx and network failures transient.
+// time), server-side apply as PATCH application/apply-patch+yaml with fieldManager=realmforge, force=true and
+// strict field validation (the status through the status subresource), deletes in the background, aggregated
+// Events. Unexpected statuses become typed errors: 401/403 auth, 409 conflict, 400/422 validation, 5xx and
+// network failures transient.
 import { RealmforgeError } from '../../core/errors.ts';
 import { fieldManager, type KubeObject } from '../compile/kube-object.ts';
 import type { Clock } from './clock.ts';
+import { type Fence, openFence } from './fence.ts';
 import { type KubeClient, type ObjectRef, refString } from './kube-client.ts';
+import { eventRecorder } from './kube-events.ts';
 import { type ApiResource, type KubeResources, resourcePath, type TypeRef } from './kube-resources.ts';
 import { type KubeTransport, kubeError } from './kube-transport.ts';
 
 /** Objects per page when listing. */
 export const listPageSize = 500;
 
-const applyQuery = { fieldManager, force: true };
+// Strict field validation: a field the schema does not know (a typo in a compiled manifest) fails the apply
+// with its name instead of being dropped with a warning nobody reads.
+const applyQuery = { fieldManager, force: true, fieldValidation: 'Strict' };
 const applyType = 'application/apply-patch+yaml';
 
-/** A KubeClient talking to the API server through `transport`, acting as field manager `realmforge`. */
-export function restKubeClient(transport: KubeTransport, resources: KubeResources, clock: Clock): KubeClient {
+/**
+ * A KubeClient talking to the API server through `transport`, acting as field manager `realmforge`; every write
+ * attempt passes `fence` (checked before each retry, aborted in flight when leadership is lost).
+ */
+export function restKubeClient(
+  transport: KubeTransport,
+  resources: KubeResources,
+  clock: Clock,
+  fence: Fence = openFence,
+): KubeClient {
+  const fenced = { fence: fence.check, signal: fence.signal };
+  const record = eventRecorder(transport, clock, async (namespace) =>
+    resourcePath('v1', await served({ apiVersion: 'v1', kind: 'Event' }, 'recording an event'), {
+      namespace,
+    }),
+  );
   const served = async (type: TypeRef, what: string): Promise<ApiResource> => {
     const resource = await resources.resolve(type);
     if (!resource) {
@@ -65,6 +84,7 @@ export function restKubeClient(transport: KubeTransport, resources: KubeResource
         query: applyQuery,
         body: object,
         contentType: applyType,
+        ...fenced,
       });
       if (res.status !== 200 && res.status !== 201) throw kubeError(what, res.status, res.body);
       return res.body as KubeObject;
@@ -81,6 +101,7 @@ export function restKubeClient(transport: KubeTransport, resources: KubeResource
         query: applyQuery,
         body,
         contentType: applyType,
+        ...fenced,
       });
       if (res.status !== 200 && res.status !== 201) throw kubeError(what, res.status, res.body);
     },
@@ -90,38 +111,11 @@ export function restKubeClient(transport: KubeTransport, resources: KubeResource
       const what = `deleting ${refString(ref)}`;
       const res = await transport.request('DELETE', resourcePath(ref.apiVersion, resource, ref), {
         query: { propagationPolicy: 'Background' },
+        ...fenced,
       });
       if (res.status === 404) return;
       if (res.status !== 200 && res.status !== 202) throw kubeError(what, res.status, res.body);
     },
-    async event(about, event) {
-      const namespace = about.metadata.namespace ?? 'default';
-      const now = new Date(clock.now()).toISOString();
-      const body = {
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { generateName: `${about.metadata.name}.`, namespace },
-        involvedObject: {
-          apiVersion: about.apiVersion,
-          kind: about.kind,
-          name: about.metadata.name,
-          namespace,
-          uid: about.metadata.uid,
-        },
-        type: event.type,
-        reason: event.reason,
-        message: event.message.slice(0, 1024),
-        source: { component: 'realmforge' },
-        firstTimestamp: now,
-        lastTimestamp: now,
-        count: 1,
-      };
-      try {
-        const resource = await served({ apiVersion: 'v1', kind: 'Event' }, 'recording an event');
-        await transport.request('POST', resourcePath('v1', resource, { namespace }), { body });
-      } catch {
-        // best effort: an event that cannot be recorded must not fail the reconcile
-      }
-    },
+    event: (about, event) => record(about, event, fence.check),
   };
 }

@@ -1,8 +1,10 @@
 // Leader election on a coordination.k8s.io/v1 Lease, the way Kubernetes controllers do it: the leader renews the
 // lease every retry period; another replica takes it over only after it has seen the same lease record unchanged
-// for a whole lease duration (its own clock, so clock skew between nodes does not matter); updates carry the
-// resourceVersion, so two replicas can never both win. A leader that cannot renew within the renew deadline, or
-// whose last renewal is older than the lease duration, stops being leader at once: isLeader() guards every write.
+// for a whole lease duration (15 s on its own monotonic clock, so neither clock skew between nodes nor a wall-clock
+// step matters); updates carry the resourceVersion, so two replicas can never both win. The rule that fences
+// writes: a leader whose last successful renewal *started* 10 s ago (the renew deadline) stops leading, whether
+// its renewals fail or hang; a timer enforces it even while a renewal hangs. The other replica counts its 15 s
+// from a moment after that renewal started, so the deposed leader has stopped at least 5 s before a takeover.
 import { RealmforgeError } from '../../core/errors.ts';
 import type { Clock, Timer } from './clock.ts';
 
@@ -65,18 +67,21 @@ export class LeaderElector {
     this.#timings = timings;
   }
 
-  /** True while this replica holds a lease it renewed less than a lease duration ago. */
+  #deadline?: Timer;
+
+  /** True while this replica holds a lease whose last successful renewal started less than the renew deadline ago. */
   isLeader(): boolean {
-    return this.#leading && this.#clock.now() - this.#lastRenew < this.#timings.durationMs;
+    return this.#leading && this.#clock.monotonic() - this.#lastRenew < this.#timings.renewDeadlineMs;
   }
 
   /** One attempt to acquire or renew; start() calls it every retry period. */
   async tick(): Promise<void> {
     const now = this.#clock.now();
+    const started = this.#clock.monotonic();
     try {
       const current = await this.#store.read();
       if (current && (current.version !== this.#observed?.version || !this.#observed)) {
-        this.#observed = { version: current.version, holder: current.holder, at: now };
+        this.#observed = { version: current.version, holder: current.holder, at: started };
       }
       const next = (holder: string, acquired: boolean, transitions: number): LeaseRecord => ({
         holder,
@@ -91,12 +96,17 @@ export class LeaderElector {
         written = await this.#store.create(next(this.#identity, true, 0));
       } else if (current.holder === this.#identity) {
         written = await this.#store.update(next(this.#identity, false, current.transitions));
-      } else if (!current.holder || now - (this.#observed?.at ?? now) >= current.durationSeconds * 1000) {
+      } else if (
+        !current.holder ||
+        started - (this.#observed?.at ?? started) >= current.durationSeconds * 1000
+      ) {
         written = await this.#store.update(next(this.#identity, true, current.transitions + 1));
       }
       if (written) {
-        this.#observed = { version: written.version, holder: written.holder, at: now };
-        this.#lastRenew = now;
+        this.#observed = { version: written.version, holder: written.holder, at: started };
+        if (this.#stopped) return;
+        this.#lastRenew = started;
+        this.#armDeadline();
         if (!this.#leading) {
           this.#leading = true;
           this.#callbacks.onStartedLeading();
@@ -108,14 +118,27 @@ export class LeaderElector {
       this.#callbacks.onError?.(error);
       if (error instanceof RealmforgeError && error.kind === 'conflict' && this.#leading) {
         this.#lose('another replica updated the lease');
-      } else if (this.#leading && now - this.#lastRenew >= this.#timings.renewDeadlineMs) {
+      } else if (this.#leading && !this.isLeader()) {
         this.#lose(`could not renew the lease for ${this.#timings.renewDeadlineMs / 1000} s`);
       }
     }
   }
 
+  /** Steps down when no renewal succeeds within the deadline, even while a renewal request hangs. */
+  #armDeadline(): void {
+    this.#deadline?.cancel();
+    const left = this.#lastRenew + this.#timings.renewDeadlineMs - this.#clock.monotonic();
+    this.#deadline = this.#clock.setTimer(left, () => {
+      if (this.#leading && !this.isLeader()) {
+        this.#lose(`could not renew the lease for ${this.#timings.renewDeadlineMs / 1000} s`);
+      }
+    });
+  }
+
   #lose(reason: string): void {
+    if (!this.#leading) return;
     this.#leading = false;
+    this.#deadline?.cancel();
     this.#callbacks.onStoppedLeading(reason);
   }
 
@@ -132,6 +155,7 @@ export class LeaderElector {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#timer?.cancel();
+    this.#deadline?.cancel();
     if (!this.#leading) return;
     this.#leading = false;
     try {

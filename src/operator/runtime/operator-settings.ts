@@ -28,6 +28,7 @@ export type RunFlags = {
   logLevel?: string;
   concurrency?: number;
   kubeconfig?: string;
+  context?: string;
 };
 
 function positive(

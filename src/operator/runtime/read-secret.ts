@@ -6,6 +6,15 @@ import type { Deps } from './deps.ts';
 /** Credentials as Secrets hold them (keys username and password). */
 export type Credentials = { username: string; password: string };
 
+/** The operator may not read Secrets in a namespace: every resource it blocks reports SecretAccessDenied. */
+export class SecretAccessDeniedError extends RealmforgeError {
+  readonly namespace: string;
+  constructor(namespace: string, message: string, options: { cause?: unknown } = {}) {
+    super('auth', message, options);
+    this.namespace = namespace;
+  }
+}
+
 /** Secret `namespace/name`, or undefined when absent; a 403 names the binding to create. */
 export async function readSecret(
   deps: Deps,
@@ -16,8 +25,8 @@ export async function readSecret(
     return await deps.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name });
   } catch (error) {
     if (error instanceof RealmforgeError && error.kind === 'auth') {
-      throw new RealmforgeError(
-        'auth',
+      throw new SecretAccessDeniedError(
+        namespace,
         `cannot read Secret ${namespace}/${name}: bind ClusterRole keycloak-operator-namespace-access to the operator's ServiceAccount in namespace ${namespace}`,
         { cause: error },
       );
@@ -44,10 +53,15 @@ export async function readSecretKey(
   deps: Deps,
   namespace: string,
   ref: { name: string; key: string },
+  field?: string,
 ): Promise<string> {
   const value = secretValue(await readSecret(deps, namespace, ref.name), ref.key);
   if (value === undefined) {
-    throw new RealmforgeError('validation', `Secret ${namespace}/${ref.name} has no key "${ref.key}"`);
+    const where = field ? `${field}: ` : '';
+    throw new RealmforgeError(
+      'validation',
+      `${where}Secret ${namespace}/${ref.name} has no key "${ref.key}"`,
+    );
   }
   return value;
 }

@@ -1,7 +1,9 @@
 // Feeds a work queue from the API server, as a client-go informer does: list (paged), then watch from the list's
 // resourceVersion with bookmarks, keeping a cache of the objects. A watch the server ends (its timeout) or that
 // breaks (a disconnect) resumes from the last resourceVersion seen; 410 Gone (that version was compacted away)
-// relists, and the relist wakes every object that changed or vanished meanwhile. Errors restart after a backoff.
+// relists, and the relist wakes every object that changed or vanished meanwhile. A watch that brings neither an
+// event nor a bookmark for twice the bookmark interval is dead (a half-open connection after an API server
+// restart) and is resumed at once, not after its 5-10 minute timeout. Errors restart after a backoff.
 // Cached objects drop metadata.managedFields, which the controllers never read and which is often half an object.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { type BackoffOptions, backoffDelay } from './backoff.ts';
@@ -52,7 +54,14 @@ export type WatchDeps = {
   backoff: BackoffOptions;
   /** Seconds the server keeps one watch open (client-go picks 5 to 10 minutes). */
   timeoutSeconds?: number;
+  /** A watch without any event or bookmark for this long is dead (a half-open connection): it is restarted. */
+  idleMs?: number;
 };
+
+/** The API server's watch cache sends a bookmark about once a minute. */
+export const bookmarkIntervalMs = 60_000;
+/** A watch silent for twice the bookmark interval is restarted. */
+export const watchIdleMs = 2 * bookmarkIntervalMs;
 
 type WatchEvent = { type?: string; object?: KubernetesObject & { code?: number } };
 
@@ -148,26 +157,53 @@ export function startWatch(
       labelSelector: type.labelSelector,
     };
     const started = clock.now();
-    const res = await transport.watch(path, query, abort.signal, (timeoutSeconds + 30) * 1000);
-    if (res.status === 410) return 'relist';
-    if (res.status !== 200 || !res.events) throw kubeError(`watching ${type.kind}`, res.status, res.body);
+    // A watchdog on the clock: every event or bookmark re-arms it; when it fires, this watch is aborted and resumed.
+    const idleMs = deps.idleMs ?? watchIdleMs;
+    const own = new AbortController();
+    const onStop = () => own.abort();
+    abort.signal.addEventListener('abort', onStop, { once: true });
+    let idle = false;
+    let watchdog: Timer | undefined;
+    const arm = () => {
+      watchdog?.cancel();
+      watchdog = clock.setTimer(idleMs, () => {
+        idle = true;
+        own.abort();
+      });
+    };
+    arm();
     let seen = 0;
-    for await (const raw of res.events) {
-      const event = raw as WatchEvent;
-      const o = event.object;
-      if (!o) continue;
-      seen++;
-      failures = 0;
-      if (event.type === 'ERROR') {
-        if (o.code === 410) return 'relist';
-        throw kubeError(`watching ${type.kind}`, o.code ?? 500, o);
+    try {
+      const res = await transport.watch(path, query, own.signal, (timeoutSeconds + 30) * 1000);
+      if (res.status === 410) return 'relist';
+      if (res.status !== 200 || !res.events) throw kubeError(`watching ${type.kind}`, res.status, res.body);
+      for await (const raw of res.events) {
+        arm();
+        const event = raw as WatchEvent;
+        const o = event.object;
+        if (!o) continue;
+        seen++;
+        failures = 0;
+        if (event.type === 'ERROR') {
+          if (o.code === 410) return 'relist';
+          throw kubeError(`watching ${type.kind}`, o.code ?? 500, o);
+        }
+        version = versionOf(o) ?? version;
+        if (event.type === 'BOOKMARK') continue;
+        const previous = cache.get(cacheKey(o));
+        if (event.type === 'DELETED') cache.delete(cacheKey(o));
+        else cache.set(cacheKey(o), lean({ ...o, apiVersion: type.apiVersion, kind: type.kind }));
+        wake(o, event.type === 'MODIFIED' && statusOnlyChange(previous, o));
       }
-      version = versionOf(o) ?? version;
-      if (event.type === 'BOOKMARK') continue;
-      const previous = cache.get(cacheKey(o));
-      if (event.type === 'DELETED') cache.delete(cacheKey(o));
-      else cache.set(cacheKey(o), lean({ ...o, apiVersion: type.apiVersion, kind: type.kind }));
-      wake(o, event.type === 'MODIFIED' && statusOnlyChange(previous, o));
+    } catch (error) {
+      if (!idle || stopped) throw error;
+    } finally {
+      watchdog?.cancel();
+      abort.signal.removeEventListener('abort', onStop);
+    }
+    if (idle) {
+      logger.warn('no event or bookmark on the watch; restarting it', { kind: type.kind, idleMs });
+      return 'resume';
     }
     // A stream that ends at once and empty is a broken connection, not the server's timeout: back off.
     if (seen === 0 && clock.now() - started < 1000) throw new Error('the watch closed at once');

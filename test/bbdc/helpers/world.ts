@@ -9,7 +9,7 @@ import type { Deps, Keyring } from '../../../src/bbdc/deps.ts';
 import type { RegistryEntry } from '../../../src/bbdc/registry.ts';
 
 /** What one bbdc run produced. */
-export type RunResult = { code: number; stdout: string; stderr: string; json: () => any };
+export type RunResult = { code: number; stdout: string; stderr: string; bytes: Buffer; json: () => any };
 
 /** Options for a world: extra env, cwd, terminal flags, keyring, prompt answers. */
 export type WorldOptions = {
@@ -20,6 +20,8 @@ export type WorldOptions = {
   keyring?: Keyring;
   prompts?: string[];
   columns?: number;
+  /** Terminal rows (default 24): longer output goes to the pager, when one is configured. */
+  rows?: number;
   /** Text piped into stdin. */
   stdin?: string;
   /** Stands in for the user's editor: gets the initial text, returns the saved text. */
@@ -58,6 +60,7 @@ export function createWorld(options: WorldOptions = {}) {
   const opened: string[] = [];
   const prompts = [...(options.prompts ?? [])];
   const asked: string[] = [];
+  const paged: { command: string; text: string }[] = [];
   let now = 1_700_000_000_000;
   const world = {
     dir,
@@ -65,6 +68,7 @@ export function createWorld(options: WorldOptions = {}) {
     sleeps,
     opened,
     asked,
+    paged,
     env: { PATH: process.env.PATH, HOME: dir, BBDC_CONFIG_DIR: configDir, ...options.env } as Record<
       string,
       string | undefined
@@ -79,7 +83,7 @@ export function createWorld(options: WorldOptions = {}) {
         deps?: Partial<Deps>;
       } = {},
     ): Promise<RunResult> {
-      let stdout = '';
+      const chunks: Buffer[] = [];
       let stderr = '';
       const base = defaultDeps();
       const deps: Deps = {
@@ -87,11 +91,15 @@ export function createWorld(options: WorldOptions = {}) {
         env: { ...world.env, ...extra.env },
         cwd: extra.cwd ?? world.cwd,
         homeDir: dir,
-        stdout: { write: (t: string) => (stdout += t) },
+        stdout: { write: (t: string | Uint8Array) => chunks.push(Buffer.from(t)) },
         stderr: { write: (t: string) => (stderr += t) },
         stdoutIsTTY: options.tty ?? false,
         stdinIsTTY: options.stdinTTY ?? false,
         columns: options.columns ?? 80,
+        rows: options.rows ?? 24,
+        page: async (command, text) => {
+          paged.push({ command, text: text.toString('utf8') });
+        },
         prompt: async (q) => {
           asked.push(q);
           return prompts.shift() ?? '';
@@ -115,7 +123,9 @@ export function createWorld(options: WorldOptions = {}) {
         },
       };
       const code = await runCli(argv, deps, extra.registry);
-      return { code, stdout, stderr, json: () => JSON.parse(stdout) };
+      const bytes = Buffer.concat(chunks);
+      const stdout = bytes.toString('utf8');
+      return { code, stdout, stderr, bytes, json: () => JSON.parse(stdout) };
     },
     dispose() {
       rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // Finds the project or repository a route names, answering Bitbucket's 404 or 403 when it cannot be used.
 import { projectRank, rank, repoRank } from '../core-state.ts';
-import { bitbucketError, type RouteContext, type RouteResult } from '../route-types.ts';
+import { bitbucketError, type Permission, type RouteContext, type RouteResult } from '../route-types.ts';
 import type { FakeProject, FakeRepo } from '../state.ts';
 import { findProject, noSuchProject, visible } from './projects-repos.ts';
 
@@ -46,4 +46,27 @@ export function needRepo(ctx: RouteContext, r: FakeRepo, permission: string): Ro
   return repoRank(ctx.state, ctx.user, r) >= rank(permission)
     ? undefined
     : forbidden(`do this in ${r.projectKey}/${r.slug} without ${permission}`);
+}
+
+/**
+ * The declarative check the server runs before a route's handler: a 404 for a repository or project the caller
+ * cannot see, a 401 AuthorisationException for one it cannot change as `permission` requires.
+ */
+export function checkPermission(
+  ctx: RouteContext,
+  permission: Permission | undefined,
+): RouteResult | undefined {
+  if (!permission) return undefined;
+  const onRepo = permission.startsWith('REPO_') && ctx.params.repositorySlug !== undefined;
+  const target = onRepo ? repoOr404(ctx) : projectOr404(ctx);
+  if (isResult(target)) return target;
+  const held = onRepo
+    ? repoRank(ctx.state, ctx.user, target as FakeRepo)
+    : projectRank(ctx.state, ctx.user, (target as FakeProject).key);
+  if (held >= rank(permission.replace(/^REPO_|^PROJECT_/, onRepo ? 'REPO_' : 'PROJECT_'))) return undefined;
+  return bitbucketError(
+    401,
+    `You are not permitted to access this resource: ${permission} is needed on ${onRepo ? `${ctx.params.projectKey}/${ctx.params.repositorySlug}` : ctx.params.projectKey}.`,
+    'com.atlassian.bitbucket.AuthorisationException',
+  );
 }

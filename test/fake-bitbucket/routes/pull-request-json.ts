@@ -22,7 +22,7 @@ export function userJson(name: string, ctx: RouteContext) {
   };
 }
 
-function participantJson(p: FakeParticipant, pr: FakePullRequest, ctx: RouteContext) {
+export function participantJson(p: FakeParticipant, pr: FakePullRequest, ctx: RouteContext) {
   return {
     user: userJson(p.name, ctx),
     role: p.role,

@@ -188,7 +188,8 @@ export const pullRequestRoutes: RouteTable = {
       const reviewers = reviewersFrom(ctx, body.reviewers);
       if (!Array.isArray(reviewers)) return reviewers;
       if (body.title !== undefined) pr.title = String(body.title);
-      if (body.description !== undefined) pr.description = String(body.description);
+      // A PUT replaces the pull request: a description left out is erased, as bbdc must never do by accident.
+      pr.description = String(body.description ?? '');
       if (body.draft !== undefined) pr.draft = body.draft === true;
       pr.to = to;
       pr.toCommit = branches[to];
@@ -241,7 +242,15 @@ export const pullRequestRoutes: RouteTable = {
     handle: withPr((ctx, pr) => {
       const refused = notOpen(pr) ?? staleVersion(pr, ctx.query.get('version') ?? -1);
       if (refused) return refused;
-      const failed = merge(ctx, pr, ((ctx.body ?? {}) as { strategyId?: string }).strategyId);
+      const body = (ctx.body ?? {}) as { strategyId?: string; autoMerge?: boolean };
+      // With autoMerge (the 9.4 document's RestPullRequestMergeRequest), a vetoed merge is recorded as requested.
+      if (body.autoMerge === true && (pr.conflicted || vetoesOf(pr).length > 0)) {
+        if (body.strategyId && !strategies.includes(body.strategyId))
+          return invalid(`strategyId: ${body.strategyId} is not a strategy.`);
+        pr.autoMerge = { strategyId: body.strategyId, created: tick(pullRequestsOf(ctx.state)) };
+        return { status: 200, body: pullRequestJson(pr, ctx) };
+      }
+      const failed = merge(ctx, pr, body.strategyId);
       return failed ?? { status: 200, body: pullRequestJson(pr, ctx) };
     }),
   },
@@ -360,12 +369,11 @@ export const pullRequestRoutes: RouteTable = {
     handle: withPr((ctx, pr) => {
       const refused = notOpen(pr);
       if (refused) return refused;
-      const strategyId = ((ctx.body ?? {}) as { strategyId?: string }).strategyId;
-      if (strategyId && !strategies.includes(strategyId))
-        return invalid(`strategyId: ${strategyId} is not a strategy.`);
+      // The document's tryAutoMerge takes no body: it retries the merge auto-merge was requested for.
+      if (ctx.body !== undefined) return invalid('tryAutoMerge takes no request body.');
+      if (!pr.autoMerge) return { status: 200, body: { autoMergeProcessingStatus: 'CANCELLED' } };
       const vetoed = pr.conflicted || vetoesOf(pr).length > 0;
-      if (vetoed) pr.autoMerge = { strategyId, created: tick(pullRequestsOf(ctx.state)) };
-      else merge(ctx, pr, strategyId);
+      if (!vetoed) merge(ctx, pr, pr.autoMerge.strategyId);
       return {
         status: 200,
         body: {

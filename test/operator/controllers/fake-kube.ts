@@ -1,6 +1,7 @@
 // An in-memory KubeClient for controller tests: a map of objects plus a log of every write it received.
 import { RealmforgeError } from '../../../src/core/errors.ts';
 import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
+import { canonicalResources } from '../../../src/operator/compile/quantity.ts';
 import type { KubeClient, KubeEvent, ObjectRef } from '../../../src/operator/runtime/kube-client.ts';
 
 const keyOf = (r: ObjectRef) => `${r.kind}/${r.namespace ?? ''}/${r.name}`;
@@ -14,6 +15,19 @@ export type FakeKube = KubeClient & {
   put(object: KubeObject): void;
   find(kind: string, namespace: string, name: string): KubeObject | undefined;
 };
+
+/** The object as the API server stores it: container resource quantities in canonical form (1000m -> 1). */
+function storedForm(object: KubeObject): KubeObject {
+  const podSpec = (
+    object.spec as { template?: { spec?: { containers?: { resources?: object }[] } } } | undefined
+  )?.template?.spec;
+  if (!podSpec?.containers) return object;
+  const copy = structuredClone(object);
+  const containers = (copy.spec as { template: { spec: { containers: { resources?: object }[] } } }).template
+    .spec.containers;
+  for (const c of containers) if (c.resources) c.resources = canonicalResources(c.resources);
+  return copy;
+}
 
 /** A fake cluster holding `initial`; reads of keys in `forbidden` (Kind/ns/name) throw an auth error. */
 export function fakeKube(initial: KubeObject[] = []): FakeKube {
@@ -62,15 +76,20 @@ export function fakeKube(initial: KubeObject[] = []): FakeKube {
         )
         .map((o) => structuredClone(o));
     },
-    async apply(object) {
-      writes.push(`apply ${keyOf({ ...object, ...object.metadata })}`);
+    async apply(applied) {
+      writes.push(`apply ${keyOf({ ...applied, ...applied.metadata })}`);
+      const object = storedForm(applied);
       const key = keyOf({ ...object, ...object.metadata });
       const old = objects.get(key);
       // A metadata-only apply (a finalizer) keeps the rest of the object, as server-side apply does.
       const partial = old && Object.keys(object).every((k) => ['apiVersion', 'kind', 'metadata'].includes(k));
       const base = partial ? old : { status: old?.status };
       const metadata = partial ? { ...old.metadata, ...object.metadata } : object.metadata;
-      put({ ...base, ...object, metadata: { ...metadata, uid: old?.metadata.uid } });
+      // The API server bumps metadata.generation when the spec changes (controllers compare observedGeneration).
+      const previous = old?.metadata.generation ?? 0;
+      const specChanged = !old || (!partial && JSON.stringify(old.spec) !== JSON.stringify(object.spec));
+      const generation = specChanged ? previous + 1 : previous;
+      put({ ...base, ...object, metadata: { ...metadata, uid: old?.metadata.uid, generation } });
       const stored = objects.get(key) as KubeObject;
       // The API server finishes a deletion once the last finalizer is gone.
       if (stored.metadata.deletionTimestamp && !stored.metadata.finalizers?.length) objects.delete(key);

@@ -1,8 +1,9 @@
-// The two-level limiter, measured with wide margins: a global limit bounds the total rate, and one busy namespace
-// waits in its own queue without holding back another namespace.
+// The two-level limiter on the manual clock, with exact waits: a global limit bounds the total rate, and one busy
+// namespace waits in its own queue without holding back another namespace.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createRateLimiter } from '../../../src/operator/keycloak/rate-limits.ts';
+import { manualClock } from '../../../src/operator/runtime/clock.ts';
 
 const observer = () => {
   const waits: Record<string, number[]> = { namespace: [], global: [] };
@@ -19,48 +20,81 @@ const observer = () => {
   };
 };
 
-test('a global limit of 20/s with a burst of 5 lets 25 calls through in no less than about 1 s', async () => {
+/** Lets resolved promises run (no time passes). */
+const flush = () => new Promise((r) => setImmediate(r));
+
+/** Starts `calls` acquisitions and records the clock time each one got through. */
+function acquireAll(
+  limiter: { acquire(ns: string): Promise<void> },
+  clock: { now(): number },
+  namespaces: string[],
+) {
+  const start = clock.now();
+  const at: number[] = [];
+  const all = Promise.all(
+    namespaces.map((ns) => limiter.acquire(ns).then(() => at.push(clock.now() - start))),
+  );
+  return { at, all };
+}
+
+test('a global limit of 20/s with a burst of 5: 5 calls at once, then one every 50 ms, the 25th at 1 s', async () => {
+  const clock = manualClock();
   const obs = observer();
   const limiter = createRateLimiter(
     { global: { tps: 20, burst: 5 }, namespace: { tps: 1000, burst: 1000 } },
     obs,
+    clock,
   );
-  const started = performance.now();
-  await Promise.all(Array.from({ length: 25 }, (_, i) => limiter.acquire(`ns-${i % 5}`)));
-  const seconds = (performance.now() - started) / 1000;
+  const { at, all } = acquireAll(
+    limiter,
+    clock,
+    Array.from({ length: 25 }, (_, i) => `ns-${i % 5}`),
+  );
+  await flush();
+  assert.is(at.length, 5, 'the burst goes at once');
+  for (let step = 1; step <= 20; step++) {
+    clock.advance(50);
+    await flush();
+    assert.is(at.length, 5 + step, `one more call every 50 ms (at ${step * 50} ms)`);
+  }
+  await all;
+  assert.is(at.at(-1), 1000);
+  assert.is(Math.max(...obs.waits.global), 1, 'the last call waited 1 s for the global bucket');
+  assert.ok(obs.maxQueued() >= 20, 'queued calls are reported');
   await limiter.stop();
-  assert.ok(seconds >= 0.8, `25 calls at 20/s after a burst of 5 took ${seconds.toFixed(2)} s`);
-  assert.ok(seconds < 5, `and not absurdly long (${seconds.toFixed(2)} s)`);
-  assert.ok(
-    obs.waits.global.some((s) => s > 0.5),
-    'the global waits are reported',
-  );
-  assert.ok(obs.maxQueued() >= 10, 'queued calls are reported');
 });
 
 test('a busy namespace waits in its own queue: a call from another namespace goes at once', async () => {
+  const clock = manualClock();
   const obs = observer();
   const limiter = createRateLimiter(
     { global: { tps: 1000, burst: 100 }, namespace: { tps: 5, burst: 2 } },
     obs,
+    clock,
   );
-  const busy = Array.from({ length: 12 }, () => limiter.acquire('busy'));
-  await new Promise((r) => setTimeout(r, 50));
-  const started = performance.now();
-  await limiter.acquire('quiet');
-  const quietMs = performance.now() - started;
-  let busyDone = false;
-  void Promise.all(busy).then(() => {
-    busyDone = true;
-  });
-  assert.ok(quietMs < 500, `the quiet namespace waited ${quietMs.toFixed(0)} ms`);
-  assert.not.ok(busyDone, 'the busy namespace is still waiting for its slots');
-  await Promise.all(busy);
+  const busy = acquireAll(
+    limiter,
+    clock,
+    Array.from({ length: 12 }, () => 'busy'),
+  );
+  await flush();
+  assert.is(busy.at.length, 2, 'the busy namespace spends its burst');
+  assert.is(limiter.waiting('busy'), 10);
+  clock.advance(100);
+  const quiet = acquireAll(limiter, clock, ['quiet']);
+  await flush();
+  assert.equal(quiet.at, [0], 'the quiet namespace did not wait');
+  assert.is(busy.at.length, 2, 'the busy one still waits for its slots');
+  clock.advance(100);
+  await flush();
+  for (let step = 0; step < 9; step++) {
+    clock.advance(200);
+    await flush();
+  }
+  await busy.all;
+  assert.equal(busy.at, [0, 0, 200, 400, 600, 800, 1000, 1200, 1400, 1600, 1800, 2000], 'then 5 per second');
+  assert.is(Math.max(...obs.waits.namespace), 2, 'the last busy call waited 2 s in its own bucket');
   await limiter.stop();
-  assert.ok(
-    obs.waits.namespace.some((s) => s > 1),
-    'the busy namespace waited about 2 s in its own bucket',
-  );
 });
 
 test.run();

@@ -87,9 +87,11 @@ test('keys waiting for their namespace limit hold no worker; that namespace star
 });
 
 test('with the real limiter: a quiet namespace finishes before the busy one has used its queue', async () => {
+  const clock = manualClock();
   const limiter = createRateLimiter(
     { global: { tps: 1000, burst: 1000 }, namespace: { tps: 20, burst: 1 } },
     { waited() {}, queued() {} },
+    clock,
   );
   const done: string[] = [];
   const queue = queueOf(
@@ -104,7 +106,16 @@ test('with the real limiter: a quiet namespace finishes before the busy one has 
   for (let i = 0; i < 6; i++) queue.add(`busy/${i}`);
   await flush();
   queue.add('quiet/0');
-  await queue.idle();
+  let idle = false;
+  const settled = queue.idle().then(() => {
+    idle = true;
+  });
+  // The limiter runs on the manual clock: time moves 10 ms at a time until the queue is idle.
+  while (!idle) {
+    clock.advance(10);
+    await flush();
+  }
+  await settled;
   await limiter.stop();
   assert.is(done.length, 7);
   assert.ok(done.indexOf('quiet/0') <= 1, `quiet finished at position ${done.indexOf('quiet/0')} of ${done}`);

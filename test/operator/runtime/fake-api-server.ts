@@ -86,11 +86,12 @@ export async function fakeApiServer(route: Route) {
   const access: KubeAccess = {
     server: url,
     insecureSkipTlsVerify: false,
-    authorization: () => 'Bearer test-token',
+    impersonation: {},
+    authorization: async () => 'Bearer test-token',
     refresh: () => {},
     source: 'test',
   };
-  const transport: KubeTransport = kubeTransport(access, 5000);
+  const transport: KubeTransport = kubeTransport(access, { timeoutMs: 5000, clock });
   return {
     url,
     requests,

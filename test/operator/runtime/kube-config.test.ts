@@ -50,7 +50,7 @@ contexts:
 ${o.current === '' ? '' : `current-context: ${o.current ?? o.name ?? 'prod'}`}
 `;
 
-test('a kubeconfig: server, CA file relative to the kubeconfig, client certificate data, static token', () => {
+test('a kubeconfig: server, CA file relative to the kubeconfig, client certificate data, static token', async () => {
   const fs = files({
     '/home/u/.kube/config': kubeconfig({
       cluster: '    server: https://10.0.0.1:6443/\n    certificate-authority: certs/ca.crt',
@@ -64,7 +64,7 @@ test('a kubeconfig: server, CA file relative to the kubeconfig, client certifica
   assert.is(access.cert, 'CERT');
   assert.is(access.key, 'KEY');
   assert.is(access.insecureSkipTlsVerify, false);
-  assert.is(access.authorization(), 'Bearer static-token');
+  assert.is(await access.authorization(), 'Bearer static-token');
   assert.is(access.source, 'kubeconfig /home/u/.kube/config (context prod)');
 });
 
@@ -97,22 +97,22 @@ test('KUBECONFIG lists files: the first to define a name or the current context 
   assert.is(flag.source, 'kubeconfig /a (context dev)', '--kubeconfig wins over KUBECONFIG');
 });
 
-test('a token file is re-read once a minute (a rotated token is picked up) and at once after a 401', () => {
+test('a token file is re-read once a minute (a rotated token is picked up) and at once after a 401', async () => {
   const fs = files({ '/k': kubeconfig({ user: '    tokenFile: /token' }), '/token': 'one\n' });
   const clock = manualClock();
   const access = kubeconfigAccess(['/k'], fs.read, clock);
-  assert.is(access.authorization(), 'Bearer one');
+  assert.is(await access.authorization(), 'Bearer one');
   fs.map.set('/token', 'two');
   clock.advance(30_000);
-  assert.is(access.authorization(), 'Bearer one', 'cached within the minute');
+  assert.is(await access.authorization(), 'Bearer one', 'cached within the minute');
   clock.advance(30_000);
-  assert.is(access.authorization(), 'Bearer two');
+  assert.is(await access.authorization(), 'Bearer two');
   fs.map.set('/token', 'three');
   access.refresh();
-  assert.is(access.authorization(), 'Bearer three');
+  assert.is(await access.authorization(), 'Bearer three');
 });
 
-test('in-cluster: the service host and port, the ServiceAccount CA and its rotating token', () => {
+test('in-cluster: the service host and port, the ServiceAccount CA and its rotating token', async () => {
   const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
   const fs = files({ [`${dir}/token`]: 'sa-1', [`${dir}/ca.crt`]: 'CLUSTER-CA' });
   const clock = manualClock();
@@ -120,10 +120,10 @@ test('in-cluster: the service host and port, the ServiceAccount CA and its rotat
   const access = loadKubeAccess({ env }, fs.read, clock);
   assert.is(access.server, 'https://[fd00::1]:443');
   assert.is(access.ca, 'CLUSTER-CA');
-  assert.is(access.authorization(), 'Bearer sa-1');
+  assert.is(await access.authorization(), 'Bearer sa-1');
   fs.map.set(`${dir}/token`, 'sa-2');
   clock.advance(60_000);
-  assert.is(access.authorization(), 'Bearer sa-2');
+  assert.is(await access.authorization(), 'Bearer sa-2');
   const missing = () => inClusterAccess(env, files({}).read, clock);
   assert.throws(
     missing,
@@ -147,7 +147,7 @@ test('bad kubeconfigs are usage errors naming the file and what to do', () => {
     ],
     [
       { '/k': kubeconfig({ user: '    auth-provider:\n      name: gcp' }) },
-      /user "prod-admin" authenticates with auth-provider, which realmforge run does not support: use a token/,
+      /user "prod-admin": the field "auth-provider" is not supported by realmforge run \(use a token/,
     ],
     [
       { '/k': kubeconfig({ cluster: '    server: https://a\n    certificate-authority: ca.crt' }) },
@@ -204,7 +204,10 @@ test('over TLS: the kubeconfig CA verifies the server and its client certificate
   const transport = kubeTransport(kubeconfigAccess([file], read, manualClock()));
   try {
     const res = await transport.request('GET', '/version');
-    assert.equal(res, { status: 200, body: { user: 'realmforge-testenv-admin' } });
+    assert.equal(
+      { status: res.status, body: res.body },
+      { status: 200, body: { user: 'realmforge-testenv-admin' } },
+    );
   } finally {
     await transport.close();
     server.close();
@@ -219,10 +222,10 @@ const execUser = `    exec:
       - name: AWS_PROFILE
         value: ops`;
 
-test('an exec credential plugin: run without a terminal, its token reused until shortly before expiry or a 401', () => {
+test('an exec credential plugin: run without a terminal, its token reused until shortly before expiry or a 401', async () => {
   const clock = manualClock(Date.UTC(2026, 0, 1));
   const runs: { command: string; args: readonly string[]; env: Record<string, string> }[] = [];
-  const run = (command: string, args: readonly string[], env: Record<string, string>) => {
+  const run = async (command: string, args: readonly string[], env: Record<string, string>) => {
     runs.push({ command, args, env });
     const expires = new Date(clock.now() + 10 * 60_000).toISOString();
     return JSON.stringify({
@@ -232,8 +235,8 @@ test('an exec credential plugin: run without a terminal, its token reused until 
     });
   };
   const fs = files({ '/home/u/.kube/config': kubeconfig({ user: execUser }) });
-  const access = kubeconfigAccess(['/home/u/.kube/config'], fs.read, clock, run);
-  assert.is(access.authorization(), 'Bearer token-1');
+  const access = kubeconfigAccess(['/home/u/.kube/config'], fs.read, clock, { run });
+  assert.is(await access.authorization(), 'Bearer token-1');
   assert.is(runs[0].command, '/home/u/.kube/bin/get-token', 'a relative command is next to the kubeconfig');
   assert.equal(runs[0].args, ['--cluster', 'prod']);
   assert.is(runs[0].env.AWS_PROFILE, 'ops');
@@ -243,34 +246,34 @@ test('an exec credential plugin: run without a terminal, its token reused until 
     spec: { interactive: false },
   });
   clock.advance(9 * 60_000);
-  assert.is(access.authorization(), 'Bearer token-1', 'reused while valid');
+  assert.is(await access.authorization(), 'Bearer token-1', 'reused while valid');
   clock.advance(40_000);
-  assert.is(access.authorization(), 'Bearer token-2', 'renewed 30 s before it expires');
+  assert.is(await access.authorization(), 'Bearer token-2', 'renewed 30 s before it expires');
   access.refresh();
-  assert.is(access.authorization(), 'Bearer token-3', 'renewed after a 401');
+  assert.is(await access.authorization(), 'Bearer token-3', 'renewed after a 401');
   assert.is(runs.length, 3);
 });
 
-test('an exec plugin that fails or prints no token is named with its output', () => {
+test('an exec plugin that fails or prints no token is named with its output', async () => {
   const fs = files({ '/k': kubeconfig({ user: execUser }) });
-  const failing = () => {
+  const failing = async () => {
     throw Object.assign(new Error('Command failed'), { stderr: 'error: SSO session expired\n' });
   };
-  assert.throws(
-    () => kubeconfigAccess(['/k'], fs.read, manualClock(), failing).authorization(),
-    (e: Error) =>
-      e instanceof UsageError &&
-      /user "prod-admin": the credential plugin `\/bin\/get-token --cluster prod` failed: error: SSO session expired/.test(
-        e.message,
-      ),
+  const error = await kubeconfigAccess(['/k'], fs.read, manualClock(), { run: failing })
+    .authorization()
+    .catch((e) => e);
+  assert.instance(error, UsageError);
+  assert.match(
+    error.message,
+    /user "prod-admin": the credential plugin `\/bin\/get-token --cluster prod` failed: error: SSO session expired/,
   );
-  assert.throws(
-    () => kubeconfigAccess(['/k'], fs.read, manualClock(), () => '{}').authorization(),
-    /printed no ExecCredential with status.token/,
-  );
+  const empty = await kubeconfigAccess(['/k'], fs.read, manualClock(), { run: async () => '{}' })
+    .authorization()
+    .catch((e) => e);
+  assert.match(empty.message, /printed no ExecCredential with status.token/);
 });
 
-test('the real runner runs the plugin as a process with its environment', () => {
+test('the real runner runs the plugin as a process with its environment', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'realmforge-exec-'));
   const script = join(dir, 'plugin.mjs');
   writeFileSync(
@@ -285,7 +288,7 @@ test('the real runner runs the plugin as a process with its environment', () => 
     }),
   );
   const access = kubeconfigAccess([file], (p) => readFileSync(p, 'utf8'), manualClock());
-  assert.is(access.authorization(), 'Bearer ops-false');
+  assert.is(await access.authorization(), 'Bearer ops-false');
 });
 
 test.run();

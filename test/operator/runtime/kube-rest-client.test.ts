@@ -213,7 +213,8 @@ test('an unreachable API server is a transient error naming the server', async (
   const transport = kubeTransport({
     server: api.url,
     insecureSkipTlsVerify: false,
-    authorization: () => undefined,
+    impersonation: {},
+    authorization: async () => undefined,
     refresh: () => {},
     source: 'kubeconfig /tmp/k (context c)',
   });

@@ -86,16 +86,78 @@ test('a leader that cannot renew stops being leader by the deadline, before anyo
   clock.advance(1500);
   await a.e.tick();
   assert.not.ok(a.e.isLeader());
+  assert.is(a.log.filter((l) => l.startsWith('stopped')).length, 1, 'told once');
   assert.match(a.log.at(-1) ?? '', /could not renew the lease for 10 s/);
 });
 
-test('isLeader() turns false once the last renewal is a lease duration old, even without a tick', async () => {
+test('isLeader() turns false once the last renewal started the renew deadline (10 s) ago, even without a tick', async () => {
   const clock = manualClock();
   const lease = memoryLease();
   const a = elector(lease.store, 'a', clock);
   await a.e.tick();
-  clock.advance(15_000);
+  clock.advance(9_999);
+  assert.ok(a.e.isLeader());
+  clock.advance(1);
   assert.not.ok(a.e.isLeader());
+  assert.match(a.log.at(-1) ?? '', /stopped: could not renew the lease for 10 s/, 'the deadline timer fired');
+});
+
+/** A store whose calls hang (never answer) while `hang.on` is set: a partitioned or SIGSTOPped replica's view. */
+function hanging(store: LeaseStore) {
+  const hang = { on: false };
+  const wrap =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      hang.on ? new Promise<R>(() => {}) : fn(...args);
+  return { hang, store: { read: wrap(store.read), create: wrap(store.create), update: wrap(store.update) } };
+}
+
+test('the documented rule: a leader whose renewals hang stops 10 s after its last renewal started, at least 5 s before another replica takes over', async () => {
+  const clock = manualClock();
+  const lease = memoryLease();
+  const viewA = hanging(lease.store);
+  const events: string[] = [];
+  const at = () => clock.now();
+  const start = at();
+  const a = new LeaderElector(viewA.store, 'a', clock, {
+    onStartedLeading: () => events.push(`a leads ${at() - start}`),
+    onStoppedLeading: () => events.push(`a stops ${at() - start}`),
+  });
+  const b = new LeaderElector(lease.store, 'b', clock, {
+    onStartedLeading: () => events.push(`b leads ${at() - start}`),
+    onStoppedLeading: () => events.push(`b stops ${at() - start}`),
+  });
+  a.start();
+  b.start();
+  await new Promise((r) => setImmediate(r));
+  viewA.hang.on = true; // a's next renewal (at 2 s) never answers
+  for (let i = 0; i < 40; i++) {
+    clock.advance(1000);
+    await new Promise((r) => setImmediate(r));
+  }
+  await a.stop();
+  await b.stop();
+  // b first saw a's lease on its tick at 2 s (its tick at 0 raced a's create), so it takes over at 2 + 16 s.
+  assert.equal(events, ['a leads 0', 'a stops 10000', 'b leads 18000']);
+});
+
+test('lease ages use the monotonic clock: a wall-clock step neither deposes the leader nor hands over early', async () => {
+  const base = manualClock();
+  let offset = 0;
+  const clock = { ...base, now: () => base.now() + offset };
+  const lease = memoryLease();
+  const a = elector(lease.store, 'a', clock as typeof base);
+  const b = elector(lease.store, 'b', clock as typeof base);
+  await a.e.tick();
+  await b.e.tick();
+  offset = 3_600_000; // NTP steps the wall clock an hour ahead
+  assert.ok(a.e.isLeader());
+  base.advance(2000);
+  await b.e.tick();
+  assert.not.ok(b.e.isLeader(), 'b has not seen the lease unchanged for 15 s');
+  offset = -3_600_000;
+  await a.e.tick();
+  assert.ok(a.e.isLeader());
 });
 
 test('a leader whose lease was taken (a conflict on renew) stops at once; stop() releases the lease for a fast handover', async () => {

@@ -4,12 +4,13 @@
 import type { ServerResponse } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { systemClock } from '../../../src/operator/runtime/clock.ts';
+import { manualClock, systemClock } from '../../../src/operator/runtime/clock.ts';
 import {
   ownerKey,
   ownKey,
   startWatch,
   statusOnlyChange,
+  watchIdleMs,
 } from '../../../src/operator/runtime/watch-source.ts';
 import { fakeApiServer, json, type SeenRequest, status } from './fake-api-server.ts';
 
@@ -204,6 +205,43 @@ test('a broken connection or an API server error restarts after a backoff, from 
   } finally {
     await source.stop();
     for (const res of open) res.end();
+    await api.close();
+  }
+});
+
+test('a watch silent for twice the bookmark interval (a half-open connection) is restarted from its last version', async () => {
+  const watches: SeenRequest[] = [];
+  const api = await fakeApiServer((req, res) => {
+    if (req.query.get('watch') !== '1')
+      return json(res, 200, { kind: 'List', items: [], metadata: { resourceVersion: '10' } });
+    watches.push(req);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (watches.length === 1) line(res, 'BOOKMARK', { metadata: { resourceVersion: '11' } });
+    return true; // then silence: no event, no bookmark, no end
+  });
+  const clock = manualClock();
+  const { lines, logger } = memoryLogger();
+  const source = startWatch({ apiVersion: 'realmforge.dev/v1', kind: 'IdentityServer' }, ownKey, () => {}, {
+    transport: api.transport,
+    resources: api.resources,
+    clock,
+    logger,
+    backoff: { baseMs: 10, maxMs: 50, random: () => 0 },
+    timeoutSeconds: 300,
+  });
+  try {
+    await until('the first watch', () => watches.length === 1);
+    await new Promise((r) => setTimeout(r, 50)); // the bookmark arrives and re-arms the watchdog
+    clock.advance(watchIdleMs - 1);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.is(watches.length, 1, 'not restarted before the idle limit');
+    clock.advance(1);
+    await until('the second watch', () => watches.length === 2);
+    assert.is(watches[1].query.get('resourceVersion'), '11');
+    assert.is(watchIdleMs, 120_000);
+    assert.ok(lines.some((l) => l.msg === 'no event or bookmark on the watch; restarting it'));
+  } finally {
+    await source.stop();
     await api.close();
   }
 });

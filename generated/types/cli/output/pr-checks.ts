@@ -21,6 +21,10 @@ export interface PrChecksOutput {
   waited: boolean;
   timedOut: boolean;
   polls: number;
+  /**
+   * the Code Insights reports of the same commit (shown, not counted in the exit status)
+   */
+  reports: InsightReport[];
 }
 /**
  * This interface was referenced by `PrChecksOutput`'s JSON-Schema
@@ -32,4 +36,23 @@ export interface BuildStatus {
   state: 'SUCCESSFUL' | 'FAILED' | 'INPROGRESS' | 'CANCELLED' | 'UNKNOWN';
   url?: string;
   updatedDate?: string;
+}
+/**
+ * This interface was referenced by `PrChecksOutput`'s JSON-Schema
+ * via the `definition` "report".
+ */
+export interface InsightReport {
+  key: string;
+  title: string;
+  result?: 'PASS' | 'FAIL';
+  details?: string;
+  link?: string;
+  reporter?: string;
+  createdDate?: string;
+  data: InsightData[];
+}
+export interface InsightData {
+  title: string;
+  type: 'BOOLEAN' | 'DATE' | 'DURATION' | 'LINK' | 'NUMBER' | 'PERCENTAGE' | 'TEXT';
+  value: unknown;
 }

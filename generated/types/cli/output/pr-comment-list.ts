@@ -19,7 +19,7 @@ export interface PrCommentListOutput {
 export interface PrComment {
   id: number;
   version: number;
-  author: PrUser;
+  author?: PrUser;
   text: string;
   createdDate: string;
   /**
@@ -35,8 +35,7 @@ export interface PrComment {
   replies: PrComment[];
 }
 /**
- * This interface was referenced by `PrCommentListOutput`'s JSON-Schema
- * via the `definition` "user".
+ * absent when the server does not name one (the 9.4 document does not require it)
  */
 export interface PrUser {
   name: string;
@@ -51,4 +50,12 @@ export interface CommentAnchor {
   line?: number;
   lineType?: 'ADDED' | 'REMOVED' | 'CONTEXT';
   fileType?: 'FROM' | 'TO';
+}
+/**
+ * This interface was referenced by `PrCommentListOutput`'s JSON-Schema
+ * via the `definition` "user".
+ */
+export interface PrUser1 {
+  name: string;
+  displayName?: string;
 }

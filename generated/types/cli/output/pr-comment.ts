@@ -6,7 +6,7 @@
 export interface PrCommentOutput {
   id: number;
   version: number;
-  author: PrUser;
+  author?: PrUser;
   text: string;
   createdDate: string;
   /**
@@ -22,8 +22,7 @@ export interface PrCommentOutput {
   replies: PrComment[];
 }
 /**
- * This interface was referenced by `PrCommentOutput`'s JSON-Schema
- * via the `definition` "user".
+ * absent when the server does not name one (the 9.4 document does not require it)
  */
 export interface PrUser {
   name: string;
@@ -46,7 +45,7 @@ export interface CommentAnchor {
 export interface PrComment {
   id: number;
   version: number;
-  author: PrUser;
+  author?: PrUser;
   text: string;
   createdDate: string;
   /**
@@ -60,4 +59,12 @@ export interface PrComment {
   resolved: boolean;
   anchor?: CommentAnchor;
   replies: PrComment[];
+}
+/**
+ * This interface was referenced by `PrCommentOutput`'s JSON-Schema
+ * via the `definition` "user".
+ */
+export interface PrUser1 {
+  name: string;
+  displayName?: string;
 }

@@ -20,7 +20,7 @@ export interface PullRequest {
   state: 'OPEN' | 'MERGED' | 'DECLINED';
   draft: boolean;
   version: number;
-  author: PrUser;
+  author?: PrUser;
   from: PrRef;
   to: PrRef;
   reviewers: PrReviewer[];
@@ -32,8 +32,7 @@ export interface PullRequest {
   mergeability?: Mergeability;
 }
 /**
- * This interface was referenced by `PrListOutput`'s JSON-Schema
- * via the `definition` "user".
+ * absent when the server does not name one (the 9.4 document does not require it)
  */
 export interface PrUser {
   name: string;
@@ -86,4 +85,12 @@ export interface Mergeability {
 export interface MergeBlocker {
   summary: string;
   detail?: string;
+}
+/**
+ * This interface was referenced by `PrListOutput`'s JSON-Schema
+ * via the `definition` "user".
+ */
+export interface PrUser1 {
+  name: string;
+  displayName?: string;
 }

@@ -17,7 +17,7 @@ export interface PrTaskListOutput {
 export interface PrComment {
   id: number;
   version: number;
-  author: PrUser;
+  author?: PrUser;
   text: string;
   createdDate: string;
   /**
@@ -33,8 +33,7 @@ export interface PrComment {
   replies: PrComment[];
 }
 /**
- * This interface was referenced by `PrTaskListOutput`'s JSON-Schema
- * via the `definition` "user".
+ * absent when the server does not name one (the 9.4 document does not require it)
  */
 export interface PrUser {
   name: string;
@@ -49,4 +48,12 @@ export interface CommentAnchor {
   line?: number;
   lineType?: 'ADDED' | 'REMOVED' | 'CONTEXT';
   fileType?: 'FROM' | 'TO';
+}
+/**
+ * This interface was referenced by `PrTaskListOutput`'s JSON-Schema
+ * via the `definition` "user".
+ */
+export interface PrUser1 {
+  name: string;
+  displayName?: string;
 }

@@ -11,7 +11,7 @@ export interface PrOutput {
   state: 'OPEN' | 'MERGED' | 'DECLINED';
   draft: boolean;
   version: number;
-  author: PrUser;
+  author?: PrUser;
   from: PrRef;
   to: PrRef;
   reviewers: PrReviewer[];
@@ -23,8 +23,7 @@ export interface PrOutput {
   mergeability?: Mergeability;
 }
 /**
- * This interface was referenced by `PrOutput`'s JSON-Schema
- * via the `definition` "user".
+ * absent when the server does not name one (the 9.4 document does not require it)
  */
 export interface PrUser {
   name: string;
@@ -80,6 +79,14 @@ export interface MergeBlocker {
 }
 /**
  * This interface was referenced by `PrOutput`'s JSON-Schema
+ * via the `definition` "user".
+ */
+export interface PrUser1 {
+  name: string;
+  displayName?: string;
+}
+/**
+ * This interface was referenced by `PrOutput`'s JSON-Schema
  * via the `definition` "pullRequest".
  */
 export interface PullRequest {
@@ -90,7 +97,7 @@ export interface PullRequest {
   state: 'OPEN' | 'MERGED' | 'DECLINED';
   draft: boolean;
   version: number;
-  author: PrUser;
+  author?: PrUser;
   from: PrRef;
   to: PrRef;
   reviewers: PrReviewer[];

@@ -30,7 +30,10 @@ export interface Scope {
  * via the `definition` "webhook".
  */
 export interface Webhook {
-  id: number;
+  /**
+   * absent when the server does not send it and bbdc cannot know it (the 9.4 document has no id in RestWebhook)
+   */
+  id?: number;
   name: string;
   url: string;
   events: string[];

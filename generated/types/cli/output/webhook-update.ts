@@ -4,7 +4,10 @@
  * The webhook after the update.
  */
 export interface WebhookUpdateOutput {
-  id: number;
+  /**
+   * absent when the server does not send it and bbdc cannot know it (the 9.4 document has no id in RestWebhook)
+   */
+  id?: number;
   name: string;
   url: string;
   events: string[];
@@ -18,7 +21,10 @@ export interface WebhookUpdateOutput {
  * via the `definition` "webhook".
  */
 export interface Webhook {
-  id: number;
+  /**
+   * absent when the server does not send it and bbdc cannot know it (the 9.4 document has no id in RestWebhook)
+   */
+  id?: number;
   name: string;
   url: string;
   events: string[];

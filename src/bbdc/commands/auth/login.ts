@@ -1,6 +1,6 @@
 import type { AuthLoginOutput } from '../../../../generated/types/cli/output/auth-login.ts';
 import { RealmforgeError, UsageError } from '../../../core/errors.ts';
-import type { Credentials } from '../../api/client.ts';
+import { type Credentials, checkHeaderValue } from '../../api/client.ts';
 import { discoverAliases } from '../../api/clone-links.ts';
 import { type Identity, identify } from '../../api/identity.ts';
 import type { CommandDeps } from '../../command.ts';
@@ -17,7 +17,10 @@ type Options = {
 };
 
 async function credentials(o: Options, deps: CommandDeps): Promise<Credentials> {
-  if (o.token) return { token: o.token, username: o.username };
+  if (o.token) {
+    checkHeaderValue('--token', o.token);
+    return { token: o.token, username: o.username };
+  }
   if (o.username && o.password !== undefined) return { username: o.username, password: o.password };
   if (!deps.stdinIsTTY) {
     throw new UsageError(

@@ -1,5 +1,6 @@
 import type { DeletionOutput } from '../../../../generated/types/cli/output/deletion.ts';
 import { identify } from '../../api/identity.ts';
+import { pluginRepoPath } from '../../api/path.ts';
 import { defaultBranch, findBranch } from '../../api/refs.ts';
 import { defineCommand } from '../../command.ts';
 import { httpPlan } from '../../output/http-plan.ts';
@@ -7,7 +8,7 @@ import { httpPlan } from '../../output/http-plan.ts';
 type Options = { name: string };
 
 const branchUtilsPath = (project: string, slug: string) =>
-  `/rest/branch-utils/latest/projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(slug)}/branches`;
+  `${pluginRepoPath('branch-utils', project, slug)}/branches`;
 
 /** `bbdc branch delete <name>`: deletes a branch (never the default branch). */
 export const command = defineCommand<Options, DeletionOutput>({

@@ -1,7 +1,7 @@
 import type { BuildRequiredDeleteOutput } from '../../../../generated/types/cli/output/build-required-delete.ts';
-import { UsageError } from '../../../core/errors.ts';
 import { type RestRequiredBuilds, requiredBuildsPath } from '../../api/builds.ts';
 import { identify } from '../../api/identity.ts';
+import { parseId } from '../../api/ids.ts';
 import { collectPages } from '../../api/paging.ts';
 import { defineCommand } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
@@ -17,9 +17,7 @@ export const command = defineCommand<{ id: number }, BuildRequiredDeleteOutput>(
   effect: 'mutating',
   examples: ['bbdc build required delete 3 -R PROJ/api --dry-run'],
   parse: ({ args }) => {
-    if (!/^\d+$/.test(args[0]))
-      throw new UsageError(`check id "${args[0]}" must be a whole number; run \`bbdc build required list\``);
-    return { id: Number(args[0]) };
+    return { id: parseId('check id', args[0], 'int64', 'run `bbdc build required list`') };
   },
   async plan(o, deps) {
     const repo = await deps.repo();

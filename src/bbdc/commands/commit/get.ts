@@ -1,5 +1,6 @@
 import type { CommitOutput } from '../../../../generated/types/cli/output/commit.ts';
 import { type RestCommit, toCommit } from '../../api/commits.ts';
+import { segment } from '../../api/path.ts';
 import { repoPath } from '../../api/repositories.ts';
 import { defineCommand } from '../../command.ts';
 
@@ -16,7 +17,7 @@ export const command = defineCommand<{ id: string }, CommitOutput>({
   async run(o, deps) {
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
-    const path = `${repoPath(repo.project, repo.slug)}/commits/${encodeURIComponent(o.id)}`;
+    const path = `${repoPath(repo.project, repo.slug)}/commits/${segment('commit', o.id)}`;
     return toCommit(await client.get<RestCommit>(path));
   },
   human(c, ui) {

@@ -15,10 +15,13 @@ const install: Record<Shell, string> = {
   fish: 'bbdc completion fish > ~/.config/fish/completions/bbdc.fish',
 };
 
-/** Renders the completion script for one shell from the whole registry. */
+/** Renders the completion script for one shell from the generated command manifest (no command is imported). */
 export async function completionScript(shell: Shell): Promise<string> {
-  const { loadAll, groups } = await import('../../registry.ts');
-  return render[shell](completionTree(await loadAll(), groups));
+  const [{ groups }, { commandInfos }] = await Promise.all([
+    import('../../registry.ts'),
+    import('../../cli/manifest.ts'),
+  ]);
+  return render[shell](completionTree(commandInfos, groups));
 }
 
 /** `bbdc completion <shell>`: prints a completion script generated from the command registry. */

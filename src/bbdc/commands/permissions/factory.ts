@@ -5,6 +5,7 @@ import type { PermissionListOutput } from '../../../../generated/types/cli/outpu
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
 import { collectPages } from '../../api/paging.ts';
+import { userPath } from '../../api/path.ts';
 import {
   currentPermission,
   type PermissionScope,
@@ -109,7 +110,7 @@ async function missingSubject(
 ) {
   const client = await deps.client(host);
   if (subject === 'user') {
-    const user = await getIfExists(client, `/rest/api/latest/users/${encodeURIComponent(name)}`);
+    const user = await getIfExists(client, userPath('user', name));
     return user ? undefined : `user ${name} does not exist`;
   }
   // Groups without a permission here are listed by .../groups/none; with one, by .../groups.
@@ -159,7 +160,7 @@ function changeCommand(kind: Kind, subject: Subject, verb: 'grant' | 'revoke') {
       const missing = verb === 'grant' ? await missingSubject(deps, host, scope, subject, o.name) : undefined;
       const predicted =
         previous === o.permission ? 'no-op' : verb === 'revoke' ? 'delete' : previous ? 'update' : 'create';
-      const query = `name=${encodeURIComponent(o.name)}${o.permission ? `&permission=${o.permission}` : ''}`;
+      const query = new URLSearchParams({ name: o.name, ...(o.permission && { permission: o.permission }) });
       return httpPlan({
         intent: `bbdc ${words(kind, subject, verb)} ${o.name}`,
         host: host.url,

@@ -2,6 +2,7 @@ import type { PrAutoMergeOutput } from '../../../../generated/types/cli/output/p
 import type { BitbucketClient } from '../../api/client.ts';
 import { statusOf } from '../../api/errors.ts';
 import { prPath, type RepoRef } from '../../api/pull-requests.ts';
+import { isoTime } from '../../api/timestamps.ts';
 import type { Ui } from '../../output/ui.ts';
 
 /** GET .../auto-merge as Bitbucket returns it. */
@@ -33,7 +34,7 @@ export function toAutoMerge(
     repository: `${repo.project}/${repo.slug}`,
     enabled: r !== undefined,
     ...(r?.strategyId && { strategy: r.strategyId }),
-    ...(r?.createdDate && { requestedDate: new Date(r.createdDate).toISOString() }),
+    ...(r?.createdDate && { requestedDate: isoTime(r.createdDate, 'auto-merge createdDate') }),
   };
 }
 

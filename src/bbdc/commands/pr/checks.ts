@@ -1,7 +1,10 @@
 import type { PrChecksOutput } from '../../../../generated/types/cli/output/pr-checks.ts';
+import { insightsPath, type RestInsightReport, toReport } from '../../api/insights.ts';
+import { collectPages } from '../../api/paging.ts';
 import { readPrBuilds } from '../../api/pr-builds.ts';
 import { parsePrId } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
+import { printReports } from '../insights/report-list.ts';
 import { positiveInt } from '../repo/list.ts';
 import { printBuilds } from './build-status.ts';
 import { prContext, prIdArg } from './pr-context.ts';
@@ -15,7 +18,7 @@ export const command = defineCommand<Options, PrChecksOutput>({
   name: 'pr checks',
   summary: 'Check the builds of a pull request, optionally waiting for them to finish',
   description:
-    'Exit status: 0 all builds passed, 1 a build failed (or was cancelled), 8 builds are still pending (or none reported) when the command ends. With --wait it polls every --interval seconds until no build is pending, a build fails, or --timeout passes.',
+    'Code Insights reports of the same commit are shown too. Exit status: 0 all builds passed, 1 a build failed (or was cancelled), 8 builds are still pending (or none reported) when the command ends. With --wait it polls every --interval seconds until no build is pending, a build fails, or --timeout passes.',
   args: [prIdArg],
   flags: {
     wait: { type: 'boolean', description: 'Wait until the builds finish' },
@@ -45,10 +48,32 @@ export const command = defineCommand<Options, PrChecksOutput>({
       result = await readPrBuilds(client, repo, o.id);
       polls++;
     }
-    return { ...result, waited: o.wait, timedOut: o.wait && pending(), polls };
+    // Code Insights reports of the same commit, read once at the end: shown beside the builds, not in the exit status.
+    const reports = result.commit
+      ? (
+          await collectPages<RestInsightReport>(
+            client,
+            insightsPath(repo, result.commit, '/reports'),
+            {},
+            100,
+          )
+        ).values
+      : [];
+    return {
+      ...result,
+      reports: reports.map(toReport),
+      waited: o.wait,
+      timedOut: o.wait && pending(),
+      polls,
+    };
   },
   human(d, ui) {
     printBuilds(d, ui);
+    if (d.reports.length) {
+      ui.line();
+      ui.line(ui.bold('Code Insights'));
+      printReports(d.reports, ui);
+    }
     if (d.timedOut) ui.notice(`Still pending after waiting ${d.polls} polls; exit status 8.`);
   },
   exitCode: (d) => exitCodes[d.state],

@@ -2,7 +2,7 @@ import type { PrCommentOutput } from '../../../../generated/types/cli/output/pr-
 import { UsageError } from '../../../core/errors.ts';
 import { type RestComment, toComment } from '../../api/comments.ts';
 import { statusOf } from '../../api/errors.ts';
-import type { Page } from '../../api/paging.ts';
+import { readChanges } from '../../api/pr-changes.ts';
 import { fetchPullRequest, parsePrId, prPath } from '../../api/pull-requests.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { anchorLabel } from '../../output/comment-thread.ts';
@@ -48,10 +48,8 @@ async function problems(o: Options, deps: CommandDeps): Promise<string[]> {
     });
   }
   if (o.path) {
-    const changes = await client.get<Page<{ path: { toString: string } }>>(prPath(repo, o.id, '/changes'), {
-      limit: 1000,
-    });
-    if (!changes.values.some((c) => c.path.toString === o.path))
+    const { changes } = await readChanges(client, prPath(repo, o.id, '/changes'), 1000);
+    if (!changes.some((c) => c.path === o.path))
       found.push(`${o.path} is not changed by pull request #${o.id}`);
   }
   return found;

@@ -1,4 +1,5 @@
 import { UsageError } from '../../../core/errors.ts';
+import { parseId } from '../../api/ids.ts';
 import type { CommandDeps, FlagSpec } from '../../command.ts';
 import { type DescriptionSource, readDescription } from './description-input.ts';
 
@@ -26,7 +27,5 @@ export async function readBody(source: DescriptionSource, deps: CommandDeps): Pr
 
 /** Parses a comment or task id argument. */
 export function parseCommentId(value: string | undefined, what: string): number {
-  if (!/^\d+$/.test(String(value ?? '')) || Number(value) < 1)
-    throw new UsageError(`${what} id "${value}" must be a number such as 12 (see bbdc pr comment list)`);
-  return Number(value);
+  return parseId(`${what} id`, value, 'int64', 'see `bbdc pr comment list`');
 }

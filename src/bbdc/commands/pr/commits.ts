@@ -1,6 +1,7 @@
 import type { PrCommitsOutput } from '../../../../generated/types/cli/output/pr-commits.ts';
 import { collectPages } from '../../api/paging.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
+import { isoTime } from '../../api/timestamps.ts';
 import { defineCommand } from '../../command.ts';
 import { shortDate } from '../../output/comment-thread.ts';
 import { positiveInt } from '../repo/list.ts';
@@ -40,7 +41,7 @@ export const command = defineCommand<Options, PrCommitsOutput>({
       displayId: c.displayId,
       message: c.message,
       author: c.author.name,
-      ...(c.authorTimestamp && { authorDate: new Date(c.authorTimestamp).toISOString() }),
+      ...(c.authorTimestamp && { authorDate: isoTime(c.authorTimestamp, `commit ${c.id} authorTimestamp`) }),
     }));
     return {
       pullRequest: o.id,

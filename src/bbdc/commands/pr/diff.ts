@@ -1,15 +1,13 @@
 import type { DiffFile, PrDiffOutput } from '../../../../generated/types/cli/output/pr-diff.ts';
 import { UsageError } from '../../../core/errors.ts';
-import { collectPages } from '../../api/paging.ts';
-import { firstDiff, type RestChange, type RestDiff, unifiedDiff } from '../../api/pr-changes.ts';
+import { filePath } from '../../api/path.ts';
+import { firstDiff, type RestDiff, readChanges, unifiedDiff } from '../../api/pr-changes.ts';
 import { fetchPullRequest, parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import type { Ui } from '../../output/ui.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
 type Options = { id: number; stat: boolean; path?: string; maxLines: number; context?: number };
-
-const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
 
 function wholeNumber(value: unknown, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -62,20 +60,20 @@ export const command = defineCommand<Options, PrDiffOutput>({
   async run(o, deps) {
     const { repo, client } = await prContext(deps);
     await fetchPullRequest(client, repo, o.id);
-    const { values } = await collectPages<RestChange>(client, prPath(repo, o.id, '/changes'), {}, undefined);
-    const changes = values.filter((c) => !o.path || c.path.toString === o.path);
+    const all = (await readChanges(client, prPath(repo, o.id, '/changes'), undefined)).changes;
+    const changes = all.filter((c) => !o.path || c.path === o.path);
     const files: DiffFile[] = [];
     for (const change of changes) {
       const answer = await client.get<RestDiff | { diffs?: RestDiff[] }>(
-        prPath(repo, o.id, `/diff/${encodePath(change.path.toString)}`),
-        { contextLines: o.context, srcPath: change.srcPath?.toString, withComments: false },
+        prPath(repo, o.id, `/diff/${filePath('changed file path', change.path)}`),
+        { contextLines: o.context, srcPath: change.srcPath, withComments: false },
       );
       const diff = firstDiff(answer);
       const u = unifiedDiff(change, diff);
       const skipped = o.maxLines > 0 && u.lines > o.maxLines;
       files.push({
-        path: change.path.toString,
-        ...(change.srcPath && { srcPath: change.srcPath.toString }),
+        path: change.path,
+        ...(change.srcPath !== undefined && { srcPath: change.srcPath }),
         type: change.type,
         additions: u.additions,
         deletions: u.deletions,

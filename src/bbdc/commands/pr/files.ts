@@ -1,6 +1,5 @@
 import type { PrFilesOutput } from '../../../../generated/types/cli/output/pr-files.ts';
-import { collectPages } from '../../api/paging.ts';
-import type { RestChange } from '../../api/pr-changes.ts';
+import { readChanges } from '../../api/pr-changes.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { positiveInt } from '../repo/list.ts';
@@ -31,17 +30,7 @@ export const command = defineCommand<Options, PrFilesOutput>({
   parse: ({ args, flags }) => ({ id: parsePrId(args[0]), limit: positiveInt(flags.limit, '--limit', 1000) }),
   async run(o, deps) {
     const { repo, client } = await prContext(deps);
-    const { values, truncated } = await collectPages<RestChange>(
-      client,
-      prPath(repo, o.id, '/changes'),
-      {},
-      o.limit,
-    );
-    const files = values.map((c) => ({
-      path: c.path.toString,
-      ...(c.srcPath && { srcPath: c.srcPath.toString }),
-      type: c.type,
-    }));
+    const { changes: files, truncated } = await readChanges(client, prPath(repo, o.id, '/changes'), o.limit);
     return {
       pullRequest: o.id,
       repository: `${repo.project}/${repo.slug}`,

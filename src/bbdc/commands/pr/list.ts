@@ -26,7 +26,7 @@ function matches(o: Options, me: () => string | undefined) {
     if (!o.role || o.mine) return true;
     const name = me();
     const people = [pr.author, ...(pr.reviewers ?? []), ...(pr.participants ?? [])];
-    return people.some((p) => p.user.name === name && p.role === o.role!.toUpperCase());
+    return people.some((p) => p?.user?.name === name && p?.role === o.role!.toUpperCase());
   };
 }
 
@@ -117,7 +117,7 @@ export const command = defineCommand<Options, PrListOutput>({
         `#${p.id}`,
         ...(many ? [p.repository] : []),
         p.title,
-        p.author.name,
+        p.author?.name ?? '',
         `${p.from.branch} → ${p.to.branch}`,
         stateLabel(p),
         `${p.reviewers.filter((r) => r.status === 'APPROVED').length}/${p.reviewers.length}`,

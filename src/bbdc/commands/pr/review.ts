@@ -1,6 +1,7 @@
 import type { PrReviewOutput } from '../../../../generated/types/cli/output/pr-review.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { BitbucketClient } from '../../api/client.ts';
+import { segment, userPath } from '../../api/path.ts';
 import {
   fetchPullRequest,
   parsePrId,
@@ -8,6 +9,7 @@ import {
   type RestParticipant,
   type RestPullRequest,
   type RestUser,
+  userOf,
 } from '../../api/pull-requests.ts';
 import { type CommandDefinition, defineCommand } from '../../command.ts';
 import { reviewStatus } from '../../output/pull-request.ts';
@@ -22,12 +24,16 @@ async function me(client: BitbucketClient, pr: RestPullRequest) {
   if (!name)
     throw new RealmforgeError('auth', 'reviewing needs you to be logged in: run `bbdc auth login <host>`');
   const people = [pr.author, ...(pr.reviewers ?? []), ...(pr.participants ?? [])];
-  const entry = people.find((p) => p.user.name === name);
-  const slug =
-    entry?.user.slug ??
-    (await client.get<RestUser>(`/rest/api/latest/users/${encodeURIComponent(name)}`)).slug;
+  const entry = people.find((p) => p?.user?.name === name);
+  const slug = entry?.user?.slug ?? (await client.get<RestUser>(userPath('your username', name))).slug;
   return { name, slug: slug ?? name, entry };
 }
+
+/** The PUT body, for the dry-run and the run alike: the status, and the commit reviewed when the server names it. */
+const reviewBody = (pr: RestPullRequest, status: Status) => ({
+  status,
+  ...(pr.fromRef.latestCommit && { lastReviewedCommit: pr.fromRef.latestCommit }),
+});
 
 /** Builds `bbdc pr review approve|unapprove|needs-work <id>`: PUT .../participants/{your slug} {status}. */
 export function reviewCommand(
@@ -51,8 +57,8 @@ export function reviewCommand(
         return {
           description: `set your review of pull request #${o.id} to ${reviewStatus(status)}`,
           method: 'PUT',
-          path: prPath(repo, o.id, `/participants/${encodeURIComponent(self.slug)}`),
-          body: { status },
+          path: prPath(repo, o.id, `/participants/${segment('your user slug', self.slug)}`),
+          body: reviewBody(pr, status),
           predictedAction: current === status && self.entry ? 'no-op' : 'update',
           reasons: [`your review is ${reviewStatus(current)}`],
           blockingReasons: [
@@ -67,16 +73,20 @@ export function reviewCommand(
       const self = await me(client, pr);
       const res = await client.request<RestParticipant>(
         'PUT',
-        prPath(repo, o.id, `/participants/${encodeURIComponent(self.slug)}`),
-        { body: { status, ...(pr.fromRef.latestCommit && { lastReviewedCommit: pr.fromRef.latestCommit }) } },
+        prPath(repo, o.id, `/participants/${segment('your user slug', self.slug)}`),
+        { body: reviewBody(pr, status) },
       );
       const p = res.data;
       return {
         pullRequest: o.id,
         repository: `${repo.project}/${repo.slug}`,
-        user: { name: p.user.name, ...(p.user.displayName && { displayName: p.user.displayName }) },
-        status: p.status,
-        role: p.role === 'REVIEWER' ? ('REVIEWER' as const) : ('PARTICIPANT' as const),
+        // The answer's fields are optional in the document: what was sent stands in for what is missing.
+        user: userOf(p?.user) ?? { name: self.name },
+        status: p?.status ?? status,
+        role:
+          p?.role === 'REVIEWER' || self.entry?.role === 'REVIEWER'
+            ? ('REVIEWER' as const)
+            : ('PARTICIPANT' as const),
       };
     },
     human(d, ui) {

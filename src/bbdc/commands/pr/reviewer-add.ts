@@ -1,5 +1,11 @@
 import type { PrReviewerOutput } from '../../../../generated/types/cli/output/pr-reviewer.ts';
-import { fetchPullRequest, parsePrId, prPath, type RestParticipant } from '../../api/pull-requests.ts';
+import {
+  fetchPullRequest,
+  parsePrId,
+  prPath,
+  type RestParticipant,
+  userOf,
+} from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 import { assertAllFound, lookUpUsers } from './reviewer-names.ts';
@@ -24,7 +30,7 @@ export const command = defineCommand<Options, PrReviewerOutput>({
     planPrChange(deps, o.id, `bbdc pr reviewer add ${o.id} ${o.user}`, async (pr, { repo, client }) => {
       const { found, missing } = await lookUpUsers(client, [o.user]);
       const name = found[0]?.name ?? o.user;
-      const already = (pr.reviewers ?? []).some((r) => r.user.name === name);
+      const already = (pr.reviewers ?? []).some((r) => r.user?.name === name);
       return {
         description: `add ${name} as a reviewer of pull request #${o.id}`,
         method: 'POST',
@@ -33,7 +39,7 @@ export const command = defineCommand<Options, PrReviewerOutput>({
         predictedAction: already ? 'no-op' : 'update',
         blockingReasons: [
           ...missing.map((m) => `no such user "${m}"`),
-          ...(pr.author.user.name === name ? [`${name} is the author and cannot review it`] : []),
+          ...(pr.author?.user?.name === name ? [`${name} is the author and cannot review it`] : []),
         ],
       };
     }),
@@ -50,8 +56,9 @@ export const command = defineCommand<Options, PrReviewerOutput>({
       pullRequest: o.id,
       repository: `${repo.project}/${repo.slug}`,
       action: 'added' as const,
-      user: { name: p.user.name, ...(p.user.displayName && { displayName: p.user.displayName }) },
-      status: p.status,
+      // The answer's fields are optional in the document: the user looked up stands in for a missing one.
+      user: userOf(p?.user) ?? userOf(found[0])!,
+      status: p?.status ?? 'UNAPPROVED',
     };
   },
   human(d, ui) {

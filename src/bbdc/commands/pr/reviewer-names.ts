@@ -1,6 +1,7 @@
 import { ValidationError } from '../../../core/errors.ts';
 import type { BitbucketClient } from '../../api/client.ts';
 import { statusOf } from '../../api/errors.ts';
+import { userPath } from '../../api/path.ts';
 import type { RestUser } from '../../api/pull-requests.ts';
 
 /** Splits a comma-separated --reviewers value into distinct, trimmed names. */
@@ -24,7 +25,7 @@ export async function lookUpUsers(
   const missing: string[] = [];
   for (const name of names) {
     try {
-      found.push(await client.get<RestUser>(`/rest/api/latest/users/${encodeURIComponent(name)}`));
+      found.push(await client.get<RestUser>(userPath('reviewer', name)));
     } catch (error) {
       if (statusOf(error) !== 404) throw error;
       missing.push(name);

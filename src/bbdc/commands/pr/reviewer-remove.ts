@@ -1,12 +1,19 @@
 import type { PrReviewerOutput } from '../../../../generated/types/cli/output/pr-reviewer.ts';
-import { fetchPullRequest, parsePrId, prPath, type RestParticipant } from '../../api/pull-requests.ts';
+import { segment } from '../../api/path.ts';
+import {
+  fetchPullRequest,
+  parsePrId,
+  prPath,
+  type RestParticipant,
+  userOf,
+} from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
 type Options = { id: number; user: string };
 
 const reviewer = (list: RestParticipant[] | undefined, user: string) =>
-  (list ?? []).find((r) => r.user.name === user || r.user.slug === user.toLowerCase());
+  (list ?? []).find((r) => r.user?.name === user || r.user?.slug === user.toLowerCase());
 
 /** `bbdc pr reviewer remove <id> <user>`: removes a reviewer (DELETE .../participants/{slug}). */
 export const command = defineCommand<Options, PrReviewerOutput>({
@@ -17,14 +24,18 @@ export const command = defineCommand<Options, PrReviewerOutput>({
   outputSchema: 'pr-reviewer',
   effect: 'mutating',
   examples: ['bbdc pr reviewer remove 42 alice'],
-  parse: ({ args }) => ({ id: parsePrId(args[0]), user: args[1].trim() }),
+  parse: ({ args }) => {
+    const user = args[1].trim();
+    segment('user', user); // refused here, before any call, when it is '.', '..' or empty
+    return { id: parsePrId(args[0]), user };
+  },
   plan: (o, deps) =>
     planPrChange(deps, o.id, `bbdc pr reviewer remove ${o.id} ${o.user}`, (pr, { repo }) => {
       const r = reviewer(pr.reviewers, o.user);
       return {
         description: `remove ${o.user} as a reviewer of pull request #${o.id}`,
         method: 'DELETE',
-        path: prPath(repo, o.id, `/participants/${encodeURIComponent(r?.user.slug ?? o.user)}`),
+        path: prPath(repo, o.id, `/participants/${segment('user', r?.user?.slug ?? o.user)}`),
         predictedAction: r ? 'update' : 'no-op',
         reasons: r ? [] : [`${o.user} is not a reviewer`],
       };
@@ -33,13 +44,13 @@ export const command = defineCommand<Options, PrReviewerOutput>({
     const { repo, client } = await prContext(deps);
     const pr = await fetchPullRequest(client, repo, o.id);
     const r = reviewer(pr.reviewers, o.user);
-    const slug = r?.user.slug ?? o.user;
-    await client.request('DELETE', prPath(repo, o.id, `/participants/${encodeURIComponent(slug)}`));
+    const slug = r?.user?.slug ?? o.user;
+    await client.request('DELETE', prPath(repo, o.id, `/participants/${segment('user', slug)}`));
     return {
       pullRequest: o.id,
       repository: `${repo.project}/${repo.slug}`,
       action: 'removed' as const,
-      user: { name: r?.user.name ?? o.user, ...(r?.user.displayName && { displayName: r.user.displayName }) },
+      user: userOf(r?.user) ?? { name: o.user },
     };
   },
   human(d, ui) {

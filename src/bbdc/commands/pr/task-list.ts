@@ -52,7 +52,7 @@ export const command = defineCommand<Options, PrTaskListOutput>({
       d.tasks.map((t) => [
         `#${t.id}`,
         t.state === 'RESOLVED' ? 'resolved' : 'open',
-        t.author.name,
+        t.author?.name ?? '',
         shortDate(t.createdDate),
         t.text.split('\n')[0],
       ]),

@@ -4,10 +4,11 @@ import {
   fetchPullRequest,
   parsePrId,
   prPath,
+  type RepoRef,
   type RestPullRequest,
   toPullRequest,
 } from '../../api/pull-requests.ts';
-import { defineCommand } from '../../command.ts';
+import { type CommandDeps, defineCommand } from '../../command.ts';
 import {
   type DescriptionSource,
   descriptionFlags,
@@ -26,10 +27,10 @@ function body(pr: RestPullRequest, o: Options, description: string | undefined) 
   return {
     version: pr.version,
     title: o.title ?? pr.title,
-    description: description ?? pr.description ?? '',
+    ...((description ?? pr.description) !== undefined && { description: description ?? pr.description }),
     draft: o.draft ?? pr.draft === true,
     toRef: { id: o.to ? refId(o.to) : pr.toRef.id },
-    reviewers: (pr.reviewers ?? []).map((r) => ({ user: { name: r.user.name } })),
+    reviewers: (pr.reviewers ?? []).flatMap((r) => (r.user?.name ? [{ user: { name: r.user.name } }] : [])),
   };
 }
 
@@ -40,6 +41,20 @@ function changes(pr: RestPullRequest, o: Options, description: string | undefine
     ...(o.draft !== undefined && o.draft !== (pr.draft === true) ? [o.draft ? 'draft on' : 'draft off'] : []),
     ...(o.to && refId(o.to) !== pr.toRef.id ? [`target to ${o.to.replace(/^refs\/heads\//, '')}`] : []),
   ];
+}
+
+/**
+ * The one PUT both the dry-run and the real run use: every field the user did not give is sent as the server has
+ * it (a PUT replaces the pull request, so an omitted description would be erased).
+ */
+async function prepare(pr: RestPullRequest, repo: RepoRef, o: Options, deps: CommandDeps) {
+  const description = hasDescription(o.description)
+    ? await readDescription(o.description, deps, false)
+    : undefined;
+  return {
+    request: { method: 'PUT', path: prPath(repo, o.id), body: body(pr, o, description) },
+    changed: changes(pr, o, description),
+  };
 }
 
 /** `bbdc pr update <id>`: changes the title, description, draft state or target; reviewers are kept. */
@@ -74,29 +89,21 @@ export const command = defineCommand<Options, PrOutput>({
   },
   plan: (o, deps) =>
     planPrChange(deps, o.id, `bbdc pr update ${o.id}`, async (pr, { repo }) => {
-      const description = hasDescription(o.description)
-        ? await readDescription(o.description, deps, false)
-        : undefined;
-      const changed = changes(pr, o, description);
+      const { request, changed } = await prepare(pr, repo, o, deps);
       return {
         description: changed.length
           ? `change ${changed.join(', ')} of pull request #${o.id}`
           : `update pull request #${o.id}`,
-        method: 'PUT',
-        path: prPath(repo, o.id),
-        body: body(pr, o, description),
+        ...request,
         predictedAction: changed.length ? 'update' : 'no-op',
         blockingReasons: pr.state === 'OPEN' ? [] : [`pull request #${o.id} is ${pr.state}`],
       };
     }),
   async run(o, deps) {
-    const description =
-      o.description === undefined ? undefined : await readDescription(o.description, deps, false);
     const { repo, client } = await prContext(deps);
     const pr = await fetchPullRequest(client, repo, o.id);
-    const res = await client.request<RestPullRequest>('PUT', prPath(repo, o.id), {
-      body: body(pr, o, description),
-    });
+    const { request } = await prepare(pr, repo, o, deps);
+    const res = await client.request<RestPullRequest>(request.method, request.path, { body: request.body });
     return toPullRequest(res.data, repo);
   },
   human(d, ui) {

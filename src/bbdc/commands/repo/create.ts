@@ -3,6 +3,7 @@ import { RealmforgeError, UsageError } from '../../../core/errors.ts';
 import { statusOf } from '../../api/errors.ts';
 import { identify } from '../../api/identity.ts';
 import type { Page } from '../../api/paging.ts';
+import { projectPath } from '../../api/projects.ts';
 import { type RestRepository, repoPath, toRepository } from '../../api/repositories.ts';
 import { defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
@@ -57,12 +58,10 @@ export const command = defineCommand<Options, RepoCreateOutput>({
       permission: 'PROJECT_ADMIN',
       limit: 1000,
     });
-    const project = await client
-      .get<{ key: string }>(`/rest/api/latest/projects/${encodeURIComponent(o.project)}`)
-      .catch((e) => {
-        if (statusOf(e) === 404) return undefined;
-        throw e;
-      });
+    const project = await client.get<{ key: string }>(projectPath(o.project)).catch((e) => {
+      if (statusOf(e) === 404) return undefined;
+      throw e;
+    });
     if (project && !admin.values.some((p) => p.key.toUpperCase() === o.project)) {
       throw new RealmforgeError(
         'auth',
@@ -100,11 +99,9 @@ export const command = defineCommand<Options, RepoCreateOutput>({
   },
   async run(o, deps) {
     const client = await deps.client();
-    const res = await client.request<RestRepository>(
-      'POST',
-      `/rest/api/latest/projects/${encodeURIComponent(o.project)}/repos`,
-      { body: body(o) },
-    );
+    const res = await client.request<RestRepository>('POST', `${projectPath(o.project)}/repos`, {
+      body: body(o),
+    });
     return toRepository(res.data);
   },
   human(d, ui) {

@@ -1,5 +1,6 @@
 import type { RepoListOutput } from '../../../../generated/types/cli/output/repo-list.ts';
 import { collectPages } from '../../api/paging.ts';
+import { projectPath } from '../../api/projects.ts';
 import { type RestRepository, toRepository } from '../../api/repositories.ts';
 import { pagingFlags, parsePaging } from '../../cli/paging-flags.ts';
 import { defineCommand } from '../../command.ts';
@@ -36,9 +37,7 @@ export const command = defineCommand<Options, RepoListOutput>({
   }),
   async run(o, deps) {
     const client = await deps.client();
-    const path = o.project
-      ? `/rest/api/latest/projects/${encodeURIComponent(o.project)}/repos`
-      : '/rest/api/latest/repos';
+    const path = o.project ? `${projectPath(o.project)}/repos` : '/rest/api/latest/repos';
     const { values, truncated } = await collectPages<RestRepository>(client, path, {}, o.limit, o.start);
     return { repositories: values.map(toRepository), count: values.length, truncated };
   },

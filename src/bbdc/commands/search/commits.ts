@@ -1,8 +1,9 @@
 import type { SearchCommitsOutput } from '../../../../generated/types/cli/output/search-commits.ts';
 import { UsageError } from '../../../core/errors.ts';
 import type { Page } from '../../api/paging.ts';
-import { maxPageSize } from '../../api/paging.ts';
+import { maxPageSize, nextStart } from '../../api/paging.ts';
 import { repoPath } from '../../api/repositories.ts';
+import { isoTime } from '../../api/timestamps.ts';
 import { defineCommand } from '../../command.ts';
 import { positiveInt } from '../repo/list.ts';
 
@@ -95,8 +96,9 @@ export const command = defineCommand<Options, SearchCommitsOutput>({
     let scanned = 0;
     let start = 0;
     let truncated = false;
+    const path = `${repoPath(repo.project, repo.slug)}/commits`;
     for (;;) {
-      const page = await client.get<Page<RestCommit>>(`${repoPath(repo.project, repo.slug)}/commits`, {
+      const page = await client.get<Page<RestCommit>>(path, {
         path: o.path,
         since: o.since,
         until: o.until,
@@ -104,7 +106,7 @@ export const command = defineCommand<Options, SearchCommitsOutput>({
         start,
         limit: Math.min(maxPageSize, o.scan - scanned),
       });
-      for (const c of page.values) {
+      for (const c of Array.isArray(page?.values) ? page.values : []) {
         scanned++;
         if (!keep(c)) continue;
         if (found.length === o.limit) {
@@ -113,13 +115,13 @@ export const command = defineCommand<Options, SearchCommitsOutput>({
         }
         found.push(c);
       }
-      const end = page.isLastPage || page.nextPageStart === undefined || page.values.length === 0;
-      if (truncated || end) break;
+      const next = nextStart(page, start, path);
+      if (truncated || next === undefined) break;
       if (scanned >= o.scan) {
         truncated = true;
         break;
       }
-      start = page.nextPageStart!;
+      start = next;
     }
     return {
       repository: `${repo.project}/${repo.slug}`,
@@ -129,7 +131,7 @@ export const command = defineCommand<Options, SearchCommitsOutput>({
         displayId: c.displayId,
         summary: c.message.split('\n')[0],
         author: c.author.displayName ?? c.author.name,
-        date: new Date(c.authorTimestamp).toISOString(),
+        date: isoTime(c.authorTimestamp, `commit ${c.id} authorTimestamp`)!,
       })),
       count: found.length,
       scanned,

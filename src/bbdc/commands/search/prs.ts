@@ -67,7 +67,7 @@ export const command = defineCommand<Options, SearchPrsOutput>({
     // filterText and draft are applied by the server; checking them again keeps older servers' answers right.
     const keep = (pr: RestPullRequest) =>
       (!text || `${pr.title}\n${pr.description ?? ''}`.toLowerCase().includes(text)) &&
-      (!o.author || pr.author.user.name.toLowerCase() === o.author.toLowerCase()) &&
+      (!o.author || pr.author?.user?.name?.toLowerCase() === o.author.toLowerCase()) &&
       (!o.target || pr.toRef.id === refId(o.target)) &&
       (o.draft === undefined || (pr.draft === true) === o.draft);
     const { values, truncated } = await collectMatching<RestPullRequest>(
@@ -102,7 +102,7 @@ export const command = defineCommand<Options, SearchPrsOutput>({
       d.pullRequests.map((p) => [
         `#${p.id}`,
         p.title,
-        p.author.name,
+        p.author?.name ?? '',
         `${p.from.branch} → ${p.to.branch}`,
         stateLabel(p),
       ]),

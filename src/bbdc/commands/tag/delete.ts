@@ -1,11 +1,12 @@
 import type { DeletionOutput } from '../../../../generated/types/cli/output/deletion.ts';
 import { identify } from '../../api/identity.ts';
+import { pluginRepoPath, segment } from '../../api/path.ts';
 import { findTag } from '../../api/refs.ts';
 import { defineCommand } from '../../command.ts';
 import { httpPlan } from '../../output/http-plan.ts';
 
 const tagPath = (project: string, slug: string, name: string) =>
-  `/rest/git/latest/projects/${encodeURIComponent(project)}/repos/${encodeURIComponent(slug)}/tags/${encodeURIComponent(name)}`;
+  `${pluginRepoPath('git', project, slug)}/tags/${segment('tag', name)}`;
 
 /** `bbdc tag delete <name>`: deletes a tag. */
 export const command = defineCommand<{ name: string }, DeletionOutput>({
@@ -16,7 +17,11 @@ export const command = defineCommand<{ name: string }, DeletionOutput>({
   outputSchema: 'deletion',
   effect: 'mutating',
   examples: ['bbdc tag delete v0.9-rc1 -R PROJ/api'],
-  parse: ({ args }) => ({ name: args[0].replace(/^refs\/tags\//, '') }),
+  parse: ({ args }) => {
+    const name = args[0].replace(/^refs\/tags\//, '');
+    segment('tag', name);
+    return { name };
+  },
   async plan(o, deps) {
     const repo = await deps.repo();
     const client = await deps.client(repo.host);

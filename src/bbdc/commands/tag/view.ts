@@ -1,4 +1,5 @@
 import type { TagOutput } from '../../../../generated/types/cli/output/tag.ts';
+import { segment } from '../../api/path.ts';
 import { type RestRef, toTag } from '../../api/refs.ts';
 import { repoPath } from '../../api/repositories.ts';
 import { defineCommand } from '../../command.ts';
@@ -26,7 +27,7 @@ export const command = defineCommand<{ name: string }, TagOutput>({
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     return toTag(
-      await client.get<RestRef>(`${repoPath(repo.project, repo.slug)}/tags/${encodeURIComponent(o.name)}`),
+      await client.get<RestRef>(`${repoPath(repo.project, repo.slug)}/tags/${segment('tag', o.name)}`),
     );
   },
   human: printTag,

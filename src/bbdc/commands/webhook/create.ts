@@ -58,10 +58,10 @@ export function webhookCreateCommand(kind: WebhookKind) {
       const { scope, host } = await webhookScope(deps, o.project);
       const client = await deps.client(host);
       const res = await client.request<RestWebhook>('POST', webhooksPath(scope), { body: o.body });
-      return toWebhook(res.data);
+      return toWebhook(res.data ?? {});
     },
     human(d, ui) {
-      ui.line(`Created webhook ${d.id} "${d.name}".`);
+      ui.line(`Created webhook ${d.id ?? '(the server did not say its id)'} "${d.name}".`);
       printWebhook(d, ui);
     },
   });

@@ -1,4 +1,4 @@
-import { UsageError } from '../../../core/errors.ts';
+import { RealmforgeError, UsageError } from '../../../core/errors.ts';
 import type { RestWebhook, WebhookBody } from '../../api/webhooks.ts';
 import type { FlagSpec } from '../../command.ts';
 
@@ -89,15 +89,26 @@ export function createBody(f: WebhookFields): WebhookBody {
   };
 }
 
-/** The body for an update: the current webhook with the given fields changed. */
+/**
+ * The body for an update: the current webhook with the given fields changed. A PUT replaces the webhook, so a
+ * field the server did not return and the user did not give is refused rather than sent empty.
+ */
 export function updateBody(current: RestWebhook, f: WebhookFields): WebhookBody {
   const configuration = { ...(current.configuration ?? {}) };
   if (f.secret !== undefined) configuration.secret = f.secret;
+  const known = <T>(given: T | undefined, now: T | undefined, flag: string): T => {
+    if (given !== undefined) return given;
+    if (now !== undefined) return now;
+    throw new RealmforgeError(
+      'conflict',
+      `the server's answer for this webhook has no ${flag.slice(2)}; pass ${flag} so the update does not erase it`,
+    );
+  };
   return {
-    name: f.name ?? current.name,
-    url: f.url ?? current.url,
-    events: f.events ?? [...current.events].sort(),
-    active: f.active ?? current.active,
+    name: known(f.name, current.name, '--name'),
+    url: known(f.url, current.url, '--url'),
+    events: known(f.events, current.events && [...current.events].sort(), '--events'),
+    active: known(f.active, current.active, '--active'),
     sslVerificationRequired: f.sslVerificationRequired ?? current.sslVerificationRequired ?? true,
     configuration,
   };

@@ -9,7 +9,7 @@ export function printWebhook(w: WebhookGetOutput, ui: Ui): void {
   ui.table(
     ['field', 'value'],
     [
-      ['id', String(w.id)],
+      ['id', String(w.id ?? 'not given by the server')],
       ['name', w.name],
       ['url', w.url],
       ['events', w.events.join(', ')],
@@ -35,7 +35,7 @@ export const command = defineCommand<{ id: number }, WebhookGetOutput>({
   async run(o, deps) {
     const { scope, host } = await webhookScope(deps, undefined);
     const client = await deps.client(host);
-    return toWebhook(await client.get<RestWebhook>(webhooksPath(scope, o.id)));
+    return toWebhook(await client.get<RestWebhook>(webhooksPath(scope, o.id)), o.id);
   },
   human: printWebhook,
 });

@@ -70,7 +70,13 @@ export function webhookListCommand(kind: WebhookKind) {
     human(d, ui) {
       ui.table(
         ['id', 'name', 'url', 'events', 'active'],
-        d.webhooks.map((w) => [String(w.id), w.name, w.url, w.events.join(','), w.active ? 'yes' : 'no']),
+        d.webhooks.map((w) => [
+          String(w.id ?? '?'),
+          w.name,
+          w.url,
+          w.events.join(','),
+          w.active ? 'yes' : 'no',
+        ]),
       );
       if (d.nextStart !== undefined) ui.notice(`More webhooks: run again with --start ${d.nextStart}.`);
     },

@@ -1,4 +1,4 @@
-import { UsageError } from '../../../core/errors.ts';
+import { parseId } from '../../api/ids.ts';
 import type { Scope } from '../../api/scope.ts';
 import type { ArgSpec, CommandDeps, ResolvedHost } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
@@ -31,9 +31,5 @@ export async function webhookScope(
 
 /** Parses a webhook id argument, naming it when it is not a positive whole number. */
 export function webhookId(text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new UsageError(
-      `webhook id "${text}" must be a whole number; run \`bbdc webhook list\` to see the ids`,
-    );
-  return Number(text);
+  return parseId('webhook id', text, 'int32', 'run `bbdc webhook list` to see the ids');
 }

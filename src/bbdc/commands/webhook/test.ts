@@ -29,7 +29,7 @@ export const command = defineCommand<{ id: number }, WebhookTestOutput>({
     const res = await client.request<RestTestResult | undefined>('POST', `${webhooksPath(scope)}/test`, {
       query: {
         webhookId: o.id,
-        url: hook.url,
+        url: hook.url ?? '',
         sslVerificationRequired: String(hook.sslVerificationRequired ?? true),
       },
     });
@@ -37,7 +37,7 @@ export const command = defineCommand<{ id: number }, WebhookTestOutput>({
     const outcome = res.data?.result?.outcome;
     const data: WebhookTestOutput = {
       id: o.id,
-      url: hook.url,
+      url: hook.url ?? '',
       ok: outcome ? outcome === 'SUCCESS' : status !== undefined && status < 400,
     };
     if (status !== undefined) data.statusCode = status;

@@ -66,7 +66,7 @@ export const command = defineCommand<Options, WebhookUpdateOutput>({
     const res = await client.request<RestWebhook>('PUT', webhooksPath(scope, o.id), {
       body: updateBody(current, o.fields),
     });
-    return toWebhook(res.data);
+    return toWebhook(res.data ?? {}, o.id);
   },
   human(d, ui) {
     ui.line(`Updated webhook ${d.id} "${d.name}".`);

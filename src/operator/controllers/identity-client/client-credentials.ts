@@ -140,3 +140,21 @@ export async function syncCredentialsSecret(deps: Deps, desired: KubeObject, liv
   await deps.kube.apply(want);
   return true;
 }
+
+/**
+ * Deletes this client's credentials Secret (a client whose namespace lost its grant keeps no credentials that
+ * still look valid; the secret value stays in the disabled Keycloak client and comes back with the grant).
+ * Returns whether it deleted; a Secret that is not this client's, or one the operator may not read, is left.
+ */
+export async function removeCredentialsSecret(deps: Deps, client: IdentityClient): Promise<boolean> {
+  const live = await readCredentialsSecret(deps, client).catch(() => undefined);
+  const owner = live?.metadata.ownerReferences?.find((r) => r.kind === 'IdentityClient' && r.controller);
+  if (!live || owner?.uid !== client.metadata.uid) return false;
+  await deps.kube.delete({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    namespace: live.metadata.namespace,
+    name: live.metadata.name,
+  });
+  return true;
+}

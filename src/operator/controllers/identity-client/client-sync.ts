@@ -1,60 +1,87 @@
 // Makes one client in Keycloak equal to its IdentityClient. One read finds it by clientId (the list answer carries
 // its fields, protocol mappers and secret); writes go only where something differs. A client is ours when its
 // attribute realmforge.dev/owner names the resource; a clientId taken by any other client is a conflict, never
-// adopted. Protocol mappers are compared by name; only mappers this operator created are ever deleted.
+// adopted. Its own fields follow the managed-field rule (a field the spec stops setting goes back to Keycloak's
+// default); its protocol mappers, roles and service-account roles are managed collections (see
+// keycloak/collections): what the operator created and the spec no longer declares is removed.
 import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
-import type ProtocolMapperRepresentation from '@keycloak/keycloak-admin-client/lib/defs/protocolMapperRepresentation.js';
-import type RoleRepresentation from '@keycloak/keycloak-admin-client/lib/defs/roleRepresentation.js';
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
-import { compileClient } from '../../compile/client-representation.ts';
+import { type ClientInputs, compileClient } from '../../compile/client-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
-import { isSubset } from '../../runtime/desired-state.ts';
+import { clientFields } from '../../keycloak/collections/client-fields.ts';
+import {
+  attributeMarker,
+  type Item,
+  ledger,
+  ownerAttribute,
+  syncCollection,
+} from '../../keycloak/collections/collection.ts';
+import {
+  declaredBefore,
+  managedFieldsAttribute,
+  planFields,
+} from '../../keycloak/collections/managed-fields.ts';
+import { mappersLedger, protocolMappers } from '../../keycloak/collections/protocol-mappers.ts';
+import {
+  clientMappingKey,
+  realmMappingKey,
+  serviceAccountRolesLedger,
+  userClientRoles,
+  userRealmRoles,
+} from '../../keycloak/collections/role-mappings.ts';
+import { clientRoles, roleItem } from '../../keycloak/collections/roles.ts';
+import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { StuckError } from '../shared/stuck-error.ts';
 
-/** The attribute that marks a client as managed by one IdentityClient (`namespace/name`). */
-export const ownerAttribute = 'realmforge.dev/owner';
-/** The attribute listing the protocol mappers this operator created (comma-separated names). */
-export const mappersAttribute = 'realmforge.dev/managed-mappers';
+export { ownerAttribute };
 
 /** What a sync did. */
 export type ClientSyncResult = { uuid: string; secret?: string; writes: string[] };
 
 const enc = encodeURIComponent;
-const setFields = ['redirectUris', 'webOrigins', 'defaultClientScopes', 'optionalClientScopes'] as const;
 
 /** The owner attribute value of a resource. */
 export const ownerOf = (client: IdentityClient) => `${client.metadata.namespace}/${client.metadata.name}`;
 
-/** The representation to create or compare: the compiled fields plus the ownership attributes. */
-export function desiredClient(client: IdentityClient): ClientRepresentation {
-  const compiled = compileClient(client);
+/** The ledger of service-account role mappings the spec declares (see role-mappings.ts). */
+function serviceAccountKeys(client: IdentityClient): string[] {
+  const sa = client.spec.serviceAccount;
+  if (!sa?.enabled) return [];
+  return [
+    ...(sa.realmRoles ?? []).map(realmMappingKey),
+    ...(sa.clientRoles ?? []).flatMap((c) => c.roles.map((r) => clientMappingKey(c.client, r))),
+  ].sort();
+}
+
+/** The representation to create or compare: the compiled fields plus the ownership and ledger attributes. */
+export function desiredClient(client: IdentityClient, inputs: ClientInputs = {}): ClientRepresentation {
+  const compiled = compileClient(client, inputs);
   const mappers = (compiled.protocolMappers ?? []).map((m) => m.name).join(',');
+  const saRoles = serviceAccountKeys(client).join(',');
   // Keycloak drops attributes with an empty value, so an empty list is left out (else it would be drift forever).
   return {
     ...compiled,
     attributes: {
       ...compiled.attributes,
       [ownerAttribute]: ownerOf(client),
-      ...(mappers ? { [mappersAttribute]: mappers } : {}),
+      ...(mappers ? { [mappersLedger]: mappers } : {}),
+      ...(saRoles ? { [serviceAccountRolesLedger]: saRoles } : {}),
     },
   };
 }
 
-const sorted = (xs: unknown) => (Array.isArray(xs) ? [...xs].map(String).sort() : xs);
+/** The client's own fields: everything but its collections and scope assignments. */
+function ownFields(desired: ClientRepresentation): Item {
+  const { protocolMappers: _, defaultClientScopes: _d, optionalClientScopes: _o, ...fields } = desired;
+  return fields as Item;
+}
 
-/** The client fields (mappers and scopes aside) where Keycloak differs from `desired`; sets compare unordered. */
+/** The client fields (collections and scopes aside) where Keycloak differs from `desired`. */
 export function clientDrift(desired: ClientRepresentation, live: ClientRepresentation): string[] {
-  const drift: string[] = [];
-  for (const [field, want] of Object.entries(desired)) {
-    if (want === undefined || field === 'protocolMappers') continue;
-    const have = (live as Record<string, unknown>)[field];
-    const same = (setFields as readonly string[]).includes(field)
-      ? isSubset(sorted(want), sorted(have ?? []))
-      : isSubset(want, have);
-    if (!same) drift.push(field);
-  }
-  return drift;
+  return planFields(ownFields(desired), live as Item, clientFields).drift.filter(
+    (f) => f !== managedFieldsAttribute,
+  );
 }
 
 /** Finds the client with `clientId` in `realm` (one read). */
@@ -66,40 +93,6 @@ export async function findClient(admin: AdminClient, ns: string, realm: string, 
   );
   if (res.status === 404) throw new RealmforgeError('not_found', `realm ${realm} does not exist in Keycloak`);
   return (res.body ?? []).find((c) => c.clientId === clientId);
-}
-
-async function syncMappers(
-  admin: AdminClient,
-  ns: string,
-  base: string,
-  desired: ClientRepresentation,
-  live: ClientRepresentation,
-  writes: string[],
-) {
-  const liveMappers = live.protocolMappers ?? [];
-  for (const want of desired.protocolMappers ?? []) {
-    const have = liveMappers.find((m) => m.name === want.name);
-    if (!have) {
-      await admin.call(ns, 'POST', `${base}/protocol-mappers/models`, want);
-      writes.push(`create mapper ${want.name}`);
-    } else if (!isSubset(want, have)) {
-      await admin.call(ns, 'PUT', `${base}/protocol-mappers/models/${enc(have.id ?? '')}`, {
-        ...want,
-        id: have.id,
-      });
-      writes.push(`update mapper ${want.name}`);
-    }
-  }
-  const wanted = new Set((desired.protocolMappers ?? []).map((m) => m.name));
-  const ours = String(live.attributes?.[mappersAttribute] ?? '')
-    .split(',')
-    .filter(Boolean);
-  for (const m of liveMappers as ProtocolMapperRepresentation[]) {
-    if (m.name && ours.includes(m.name) && !wanted.has(m.name)) {
-      await admin.call(ns, 'DELETE', `${base}/protocol-mappers/models/${enc(m.id ?? '')}`);
-      writes.push(`delete mapper ${m.name}`);
-    }
-  }
 }
 
 async function syncScopes(
@@ -144,97 +137,100 @@ async function syncScopes(
   }
 }
 
-async function syncClientRoles(
-  admin: AdminClient,
-  ns: string,
-  base: string,
-  client: IdentityClient,
-  writes: string[],
-) {
-  if (!client.spec.roles?.length) return;
-  const live = (await admin.call<RoleRepresentation[]>(ns, 'GET', `${base}/roles`)).body ?? [];
-  for (const role of client.spec.roles) {
-    const want = { name: role.name, description: role.description ?? '' };
-    const have = live.find((r) => r.name === role.name);
-    if (!have) {
-      await admin.call(ns, 'POST', `${base}/roles`, want);
-      writes.push(`create client role ${role.name}`);
-    } else if ((have.description ?? '') !== want.description) {
-      await admin.call(ns, 'PUT', `${base}/roles/${enc(role.name)}`, { ...have, ...want });
-      writes.push(`update client role ${role.name}`);
-    }
-  }
-}
-
 type RoleMappings = {
-  realmMappings?: RoleRepresentation[];
-  clientMappings?: Record<string, { id?: string; mappings?: RoleRepresentation[] }>;
+  realmMappings?: Item[];
+  clientMappings?: Record<string, { id?: string; mappings?: Item[] }>;
 };
 
-async function roleReps(admin: AdminClient, ns: string, path: string, names: string[], what: string) {
-  const reps: RoleRepresentation[] = [];
-  for (const name of names) {
-    const res = await admin.call<RoleRepresentation>(ns, 'GET', `${path}/${enc(name)}`);
-    if (res.status === 404)
-      throw new RealmforgeError(
-        'validation',
-        `spec.serviceAccount names ${what} role "${name}", which does not exist`,
-      );
-    reps.push(res.body);
-  }
-  return reps;
-}
-
+/** The service account's realm and client roles: one read of its mappings, then one collection per role owner. */
 async function syncServiceAccountRoles(
   admin: AdminClient,
   ns: string,
   realm: string,
   base: string,
   client: IdentityClient,
+  live: ClientRepresentation,
   writes: string[],
 ) {
   const sa = client.spec.serviceAccount;
-  if (!sa?.enabled || (!sa.realmRoles?.length && !sa.clientRoles?.length)) return;
+  const owned = ledger(live.attributes, serviceAccountRolesLedger);
+  if (!sa?.enabled || (!serviceAccountKeys(client).length && !owned.managed.size)) return;
   const user = (await admin.call<{ id: string }>(ns, 'GET', `${base}/service-account-user`)).body;
-  const userPath = `/${enc(realm)}/users/${enc(user.id)}/role-mappings`;
-  const mappings = (await admin.call<RoleMappings>(ns, 'GET', userPath)).body ?? {};
-  const haveRealm = new Set((mappings.realmMappings ?? []).map((r) => r.name));
-  const missingRealm = (sa.realmRoles ?? []).filter((r) => !haveRealm.has(r));
-  if (missingRealm.length) {
-    const reps = await roleReps(admin, ns, `/${enc(realm)}/roles`, missingRealm, 'realm');
-    await admin.call(ns, 'POST', `${userPath}/realm`, reps);
-    writes.push(`map realm roles ${missingRealm.join(',')} to the service account`);
-  }
-  for (const entry of sa.clientRoles ?? []) {
-    const have = new Set((mappings.clientMappings?.[entry.client]?.mappings ?? []).map((r) => r.name));
-    const missing = entry.roles.filter((r) => !have.has(r));
-    if (!missing.length) continue;
-    const target = await findClient(admin, ns, realm, entry.client);
-    if (!target?.id)
+  const mappings =
+    (await admin.call<RoleMappings>(ns, 'GET', `/${enc(realm)}/users/${enc(user.id)}/role-mappings`)).body ??
+    {};
+  const realmResult = await syncCollection(
+    admin,
+    ns,
+    userRealmRoles(realm, user.id),
+    (sa.realmRoles ?? []).map((name) => ({ name })),
+    owned,
+    { live: mappings.realmMappings ?? [] },
+  );
+  writes.push(...realmResult.writes);
+  // Every client named by the spec or by the ledger (a client dropped from the spec still has roles to take back).
+  const declared = new Map((sa.clientRoles ?? []).map((c) => [c.client, c.roles]));
+  const recorded = [...owned.managed]
+    .filter((k) => k.startsWith('client/'))
+    .map((k) => decodeURIComponent(k.split('/')[1] ?? ''));
+  for (const clientId of new Set([...declared.keys(), ...recorded])) {
+    const held = mappings.clientMappings?.[clientId];
+    const want = (declared.get(clientId) ?? []).map((name) => ({ name }));
+    if (!want.length && !held?.mappings?.length) continue;
+    const uuid = held?.id ?? (await findClient(admin, ns, realm, clientId))?.id;
+    if (!uuid)
       throw new RealmforgeError(
         'validation',
-        `spec.serviceAccount.clientRoles names client "${entry.client}", which realm ${realm} does not have`,
+        `spec.serviceAccount.clientRoles names client "${clientId}", which realm ${realm} does not have`,
       );
-    const reps = await roleReps(
+    const result = await syncCollection(
       admin,
       ns,
-      `/${enc(realm)}/clients/${enc(target.id)}/roles`,
-      missing,
-      `${entry.client} client`,
+      userClientRoles(realm, user.id, clientId, uuid),
+      want,
+      owned,
+      {
+        live: held?.mappings ?? [],
+      },
     );
-    await admin.call(ns, 'POST', `${userPath}/clients/${enc(target.id)}`, reps);
-    writes.push(`map ${entry.client} roles ${missing.join(',')} to the service account`);
+    writes.push(...result.writes);
   }
 }
 
-/** Creates or corrects the client; throws a conflict error when its clientId belongs to another client. */
+/** The client with its flow overrides turned from aliases (the spec's) into flow ids (Keycloak's); one read of
+ * the realm's flows, only for a client that overrides a flow. */
+async function withFlowIds(admin: AdminClient, ns: string, realm: string, desired: ClientRepresentation) {
+  const overrides = desired.authenticationFlowBindingOverrides;
+  if (!overrides || !Object.keys(overrides).length) return desired;
+  const flows =
+    (await admin.call<{ id: string; alias: string }[]>(ns, 'GET', `/${enc(realm)}/authentication/flows`))
+      .body ?? [];
+  const field = { browser: 'browser', direct_grant: 'directGrant' } as Record<string, string>;
+  const ids = Object.entries(overrides).map(([binding, alias]) => {
+    const flow = flows.find((f) => f.alias === alias);
+    if (!flow)
+      throw new RealmforgeError(
+        'validation',
+        `spec.authenticationFlowOverrides.${field[binding] ?? binding}: realm ${realm} has no authentication flow "${alias}"`,
+      );
+    return [binding, flow.id];
+  });
+  return { ...desired, authenticationFlowBindingOverrides: Object.fromEntries(ids) };
+}
+
+/**
+ * Creates or corrects the client; throws a conflict error when its clientId belongs to another client. A client
+ * created anew takes `knownSecret` (the one its credentials Secret holds) so applications keep working.
+ */
 export async function syncClient(
   admin: AdminClient,
   realm: string,
   client: IdentityClient,
+  knownSecret?: string,
+  inputs: ClientInputs = {},
 ): Promise<ClientSyncResult> {
   const ns = client.metadata.namespace ?? 'default';
-  const desired = desiredClient(client);
+  const desired = await withFlowIds(admin, ns, realm, desiredClient(client, inputs));
   const clientId = desired.clientId as string;
   const writes: string[] = [];
   let live = await findClient(admin, ns, realm, clientId);
@@ -248,14 +244,19 @@ export async function syncClient(
     );
   }
   if (!live) {
-    const created = await admin.call(ns, 'POST', `/${enc(realm)}/clients`, desired);
-    if (created.status === 409)
+    const confidential = (client.spec.type ?? 'confidential') === 'confidential';
+    const body = confidential && knownSecret ? { ...desired, secret: knownSecret } : desired;
+    const outcome = await createReadingBack(
+      () => admin.call(ns, 'POST', `/${enc(realm)}/clients`, body),
+      () => findClient(admin, ns, realm, clientId),
+    );
+    if ('created' in outcome && outcome.created.status === 409)
       throw new RealmforgeError(
         'conflict',
         `client ID ${clientId} was created concurrently in realm ${realm}`,
       );
     writes.push('create client');
-    live = await findClient(admin, ns, realm, clientId);
+    live = 'found' in outcome ? outcome.found : await findClient(admin, ns, realm, clientId);
     if (!live?.id)
       throw new RealmforgeError(
         'transient',
@@ -263,16 +264,33 @@ export async function syncClient(
       );
   }
   const base = `/${enc(realm)}/clients/${enc(live.id ?? '')}`;
-  const { protocolMappers: _, defaultClientScopes: _d, optionalClientScopes: _o, ...fields } = desired;
-  const drift = clientDrift(fields, live);
-  if (drift.length) {
-    await admin.call(ns, 'PUT', base, { ...fields, id: live.id });
-    writes.push(`update client (${drift.join(', ')})`);
+  const uuid = live.id ?? '';
+  const declared = client.spec.roles?.length ? ['roles'] : [];
+  const plan = planFields(ownFields(desired), live as Item, clientFields, declared);
+  if (plan.drift.length) {
+    await admin.call(ns, 'PUT', base, { ...plan.body, id: live.id });
+    writes.push(`update client (${plan.drift.join(', ')})`);
   }
-  await syncMappers(admin, ns, base, desired, live, writes);
+  const mapperResult = await syncCollection(
+    admin,
+    ns,
+    protocolMappers(realm, uuid),
+    (desired.protocolMappers ?? []) as Item[],
+    ledger(live.attributes, mappersLedger),
+    { live: (live.protocolMappers ?? []) as Item[] },
+  );
+  writes.push(...mapperResult.writes);
   await syncScopes(admin, ns, realm, base, desired, live, writes);
-  await syncClientRoles(admin, ns, base, client, writes);
-  await syncServiceAccountRoles(admin, ns, realm, base, client, writes);
+  const roleResult = await syncCollection(
+    admin,
+    ns,
+    clientRoles(realm, uuid),
+    (client.spec.roles ?? []).map((r) => attributeMarker(ownerOf(client)).mark(roleItem(r))),
+    attributeMarker(ownerOf(client)),
+    { declaredBefore: declaredBefore(live as Item, clientFields, 'roles') },
+  );
+  writes.push(...roleResult.writes);
+  await syncServiceAccountRoles(admin, ns, realm, base, client, live, writes);
   return { uuid: live.id as string, secret: live.secret, writes };
 }
 

@@ -12,8 +12,10 @@ import { realmNameOf } from '../../compile/realm-representation.ts';
 import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { AdminTokenTooLargeError } from '../../keycloak/admin-token-too-large.ts';
+import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
-import { secretValue } from '../../runtime/read-secret.ts';
+import { serverInfo } from '../../keycloak/server-info.ts';
+import { readSecretKey, SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
 import { realmIssuer, serverReady } from '../identity-realm/identity-realm.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
 import { getRealm, getResource, getServer, realmKeyOf, serverKeyOf } from '../shared/owner-server.ts';
@@ -24,10 +26,13 @@ import {
   credentialsSecretName,
   readCredentialsSecret,
   realmEndpoints,
+  removeCredentialsSecret,
   secretConflict,
   syncCredentialsSecret,
 } from './client-credentials.ts';
 import { deleteClient, disableClient, syncClient } from './client-sync.ts';
+import { roleRefusalMessage, ungrantedClientRoles } from './role-grants.ts';
+import { serverRefusals } from './server-checks.ts';
 
 /** What a client reconcile did, for its log line. */
 export type ClientOutcome = { phase?: string; reason?: string; writes?: string[] };
@@ -43,18 +48,35 @@ async function realmAccess(deps: KeycloakDeps, realm: IdentityRealm | undefined)
   return { server, realmName: realmNameOf(realm), admin: await deps.admins.forServer(server) };
 }
 
+/**
+ * Deletion: the client is removed from Keycloak unless its realm or server is itself gone or being deleted (then
+ * nothing is left to clean up, or the realm's own deletion takes the client with it). A Keycloak that is not Ready
+ * or does not answer is retried with backoff for cleanupGiveUpMs, then given up with a CleanupAbandoned event.
+ */
 async function finalize(deps: KeycloakDeps, client: IdentityClient, realm: IdentityRealm | undefined) {
-  if ((client.spec.deletionPolicy ?? 'Delete') === 'Delete' && realm) {
+  const server =
+    realm && deletionRequestedAt(realm) === undefined ? await getServer(deps, serverKeyOf(realm)) : undefined;
+  if (
+    (client.spec.deletionPolicy ?? 'Delete') === 'Delete' &&
+    realm &&
+    server &&
+    deletionRequestedAt(server) === undefined
+  ) {
     try {
-      const access = await realmAccess(deps, realm);
-      if (access) await deleteClient(access.admin, access.realmName, client);
+      if (!serverReady(server)) {
+        throw new RealmforgeError(
+          'transient',
+          `IdentityServer ${serverKeyOf(realm)} is not Ready (phase ${server.status?.phase ?? 'none'}); the client is deleted from Keycloak once it is`,
+        );
+      }
+      await deleteClient(await deps.admins.forServer(server), realmNameOf(realm), client);
     } catch (error) {
       const since = deletionRequestedAt(client) ?? deps.clock.now();
       if (deps.clock.now() - since < (deps.cleanupGiveUpMs ?? defaultGiveUpMs)) throw error;
       await deps.kube.event(client as unknown as KubeObject, {
         type: 'Warning',
         reason: 'CleanupAbandoned',
-        message: `could not delete client ${clientIdOf(client)} from Keycloak (${(error as Error).message}); it is left there`,
+        message: `could not delete client ${clientIdOf(client)} from realm ${realmNameOf(realm)} in Keycloak (${(error as Error).message}); it is left there`,
       });
     }
   }
@@ -118,18 +140,33 @@ export function identityClientController(deps: KeycloakDeps) {
       const { admin, realmName, server } = access;
       if (!(realm?.spec.clientAuthorizationGrants ?? []).includes(ns)) {
         const { disabled, wrote } = await disableClient(admin, realmName, client);
-        const message = `namespace ${ns} is not in spec.clientAuthorizationGrants of IdentityRealm ${realmKey}${disabled ? '; its existing client is disabled in Keycloak' : ''}: add it there to create this client`;
+        const removed = await removeCredentialsSecret(deps, client);
+        const message = `namespace ${ns} is not in spec.clientAuthorizationGrants of IdentityRealm ${realmKey}${disabled ? '; its existing client is disabled in Keycloak' : ''}${removed ? ` and its credentials Secret ${credentialsSecretName(client)} is deleted` : ''}: add it there to create this client`;
         const outcome = await report('Pending', 'NamespaceNotAuthorized', message);
-        return wrote ? { ...outcome, outcome: { ...outcome.outcome, writes: ['disable client'] } } : outcome;
+        const writes = [
+          ...(wrote ? ['disable client'] : []),
+          ...(removed ? ['delete credentials Secret'] : []),
+        ];
+        return { ...outcome, outcome: { ...outcome.outcome, writes } };
       }
+      const refused = realm ? ungrantedClientRoles(client, realm) : [];
+      if (refused.length)
+        return await report('Failed', 'RoleNotAuthorized', roleRefusalMessage(client, realmKey, refused));
+      const refusals = serverRefusals(client, await serverInfo(admin, ns, deps.clock));
+      if (refusals.length) return await report('Failed', 'InvalidSpec', refusals.join('; '));
       // Read the Secret first: without access to it nothing is created in Keycloak.
       const live = await readCredentialsSecret(deps, client);
       const conflict = await secretConflict(deps, client, live);
       if (conflict) return await report('Failed', 'SecretConflict', conflict);
-      const sync = await syncClient(admin, realmName, client);
+      // A client deleted by hand in Keycloak comes back with the secret its applications already hold.
+      const stored = secretValue(live, 'client-secret');
+      const certRef = client.spec.authentication?.certificateSecretRef;
+      const certificate = certRef
+        ? await readSecretKey(deps, ns, certRef, 'spec.authentication.certificateSecretRef')
+        : undefined;
+      const sync = await syncClient(admin, realmName, client, stored, { certificate });
       const urls = serverEndpoints(resolveServer(server));
       const endpoints = realmEndpoints(urls.public ?? urls.internal, realmIssuer(server, realmName));
-      const stored = secretValue(live, 'client-secret');
       const clientSecret = await clientSecretOf(admin, client, realmName, sync.uuid, sync.secret, stored);
       const desired = credentialsSecret(client, { clientId, clientSecret, realm: realmName, endpoints });
       if (await syncCredentialsSecret(deps, desired, live)) sync.writes.push('credentials Secret');
@@ -146,7 +183,10 @@ export function identityClientController(deps: KeycloakDeps) {
       if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);
       if (error instanceof AdminTokenTooLargeError)
         return await report('Provisioning', error.reason, error.message);
-      if (error.kind === 'validation') return await report('Failed', 'InvalidConfiguration', error.message);
+      if (error instanceof SecretAccessDeniedError)
+        return await report('Pending', 'SecretAccessDenied', error.message);
+      if (error instanceof ItemConflictError) return await report('Failed', error.reason, error.message);
+      if (error.kind === 'validation') return await report('Failed', 'InvalidSpec', error.message);
       await report('Provisioning', 'KeycloakUnavailable', error.message).catch(() => undefined);
       throw error;
     }

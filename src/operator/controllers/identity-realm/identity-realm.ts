@@ -1,10 +1,12 @@
-// The IdentityRealm controller: waits for its IdentityServer to be Ready, keeps the realm in Keycloak equal to
-// the resource (drift revert on every reconcile, and every --drift-interval), reports status, and on deletion
-// removes the realm (deletionPolicy Delete) or leaves it (Retain).
+// The IdentityRealm controller: refuses master and namespaces the server does not grant, waits for its
+// IdentityServer to be Ready, refuses a realm of its name that is not its own (RealmNameConflict), keeps its own
+// realm in Keycloak equal to the resource (drift revert on every reconcile, and every --drift-interval), reports
+// status, and on deletion removes the realm (deletionPolicy Delete) or leaves it (Retain).
 //
-// Deletion never hangs forever: when the IdentityServer is gone or being deleted there is nothing to clean up and
-// the finalizer is released at once; when the server exists but Keycloak does not answer, cleanup is retried with
-// backoff for cleanupGiveUpMs (5 minutes by default) and then released with a Warning event naming the realm left.
+// Deletion never leaks and never hangs forever: when the IdentityServer is gone or being deleted there is nothing
+// to clean up and the finalizer is released at once; when the server exists but is not Ready or does not answer,
+// cleanup is retried with backoff for cleanupGiveUpMs (5 minutes by default), then released with a Warning event
+// naming the realm left.
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
@@ -12,12 +14,15 @@ import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import { AdminTokenTooLargeError } from '../../keycloak/admin-token-too-large.ts';
+import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
-import { readSecretKey } from '../../runtime/read-secret.ts';
+import { readSecretKey, SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
 import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
-import { phaseStatus, writeStatus } from '../shared/resource-status.ts';
-import { syncRealm } from './realm-sync.ts';
+import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
+import { StuckError } from '../shared/stuck-error.ts';
+import { realmOwnership, realmRefusal } from './realm-ownership.ts';
+import { readRealm, syncRealm } from './realm-sync.ts';
 
 /** What a realm reconcile did, for its log line. */
 export type RealmOutcome = { phase?: string; reason?: string; writes?: string[] };
@@ -35,16 +40,32 @@ export function serverReady(server: IdentityServer | undefined): boolean {
   return server?.status?.phase === 'Ready' && deletionRequestedAt(server) === undefined;
 }
 
+const enc = encodeURIComponent;
+
+/**
+ * Deletion removes the realm from Keycloak only when it is this resource's (owner marker), the namespace is still
+ * granted and the name is not master. A server that is gone or being deleted releases at once; one that is not
+ * Ready or does not answer is retried with backoff for cleanupGiveUpMs, then given up with CleanupAbandoned.
+ */
 async function finalize(deps: KeycloakDeps, realm: IdentityRealm, server: IdentityServer | undefined) {
   const name = realmNameOf(realm);
-  if (
+  const ns = realm.metadata.namespace ?? 'default';
+  const cleanup =
     (realm.spec.deletionPolicy ?? 'Delete') === 'Delete' &&
-    server &&
-    deletionRequestedAt(server) === undefined
-  ) {
+    server !== undefined &&
+    deletionRequestedAt(server) === undefined &&
+    realmRefusal(realm, server) === undefined;
+  if (cleanup) {
     try {
+      if (!serverReady(server)) {
+        throw new RealmforgeError(
+          'transient',
+          `IdentityServer ${serverKeyOf(realm)} is not Ready (phase ${server.status?.phase ?? 'none'}); realm ${name} is deleted from Keycloak once it is`,
+        );
+      }
       const admin = await deps.admins.forServer(server);
-      await admin.call(realm.metadata.namespace ?? 'default', 'DELETE', `/${encodeURIComponent(name)}`);
+      const live = await readRealm(admin, ns, name);
+      if (realmOwnership(realm, live).state === 'ours') await admin.call(ns, 'DELETE', `/${enc(name)}`);
     } catch (error) {
       const since = deletionRequestedAt(realm) ?? deps.clock.now();
       if (deps.clock.now() - since < (deps.cleanupGiveUpMs ?? defaultGiveUpMs)) throw error;
@@ -59,6 +80,27 @@ async function finalize(deps: KeycloakDeps, realm: IdentityRealm, server: Identi
   return { outcome: { phase: 'Deleted', writes: [] } };
 }
 
+/** Reads the SMTP password; a forbidden read becomes SecretAccessDenied, a missing key a validation error. */
+async function smtpPasswordOf(deps: KeycloakDeps, realm: IdentityRealm) {
+  const ref = realm.spec.smtp?.passwordSecretRef;
+  if (!ref) return undefined;
+  const ns = realm.metadata.namespace ?? 'default';
+  try {
+    return await readSecretKey(deps, ns, ref);
+  } catch (error) {
+    if (!(error instanceof RealmforgeError && error.kind === 'auth')) throw error;
+    throw new StuckError(
+      'auth',
+      'Pending',
+      'SecretAccessDenied',
+      `spec.smtp.passwordSecretRef: ${error.message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
 /** Creates the IdentityRealm reconciler. */
 export function identityRealmController(deps: KeycloakDeps) {
   return async function reconcile(key: string): Promise<{ requeueAfterMs?: number; outcome?: RealmOutcome }> {
@@ -70,57 +112,48 @@ export function identityRealmController(deps: KeycloakDeps) {
     await ensureFinalizer(deps, object);
     const now = new Date(deps.clock.now());
     const realmName = realmNameOf(realm);
+    const ns = realm.metadata.namespace ?? 'default';
     const base = { realmName, authorizedNamespaces: realm.spec.clientAuthorizationGrants ?? [] };
     const requeueAfterMs = deps.driftIntervalMs;
+    const report = async (phase: Phase, reason: string, message: string, extra = {}) => {
+      await writeStatus(
+        deps,
+        object,
+        phaseStatus(object, phase, reason, message, { ...base, ...extra }, now),
+      );
+      return { requeueAfterMs, outcome: { phase, reason } };
+    };
+    const refusal = server ? realmRefusal(realm, server) : undefined;
+    if (refusal) return report(refusal.phase, refusal.reason, refusal.message);
     if (!server || !serverReady(server)) {
       const message = server
         ? `IdentityServer ${serverKeyOf(realm)} is not Ready (phase ${server.status?.phase ?? 'none'})`
         : `IdentityServer ${serverKeyOf(realm)} does not exist`;
-      const status = phaseStatus(object, 'Pending', 'ServerNotReady', message, base, now);
-      await writeStatus(deps, object, status);
-      return { requeueAfterMs, outcome: { phase: status.phase, reason: status.reason } };
+      return report('Pending', 'ServerNotReady', message);
     }
-    const ref = realm.spec.smtp?.passwordSecretRef;
-    const smtpPassword = ref
-      ? await readSecretKey(deps, realm.metadata.namespace ?? 'default', ref)
-      : undefined;
     try {
+      const smtpPassword = await smtpPasswordOf(deps, realm);
       const admin = await deps.admins.forServer(server);
-      const result = await syncRealm(admin, realm, { smtpPassword });
+      const live = await readRealm(admin, ns, realmName);
+      const ownership = realmOwnership(realm, live);
+      if (ownership.state === 'conflict')
+        return await report('Failed', 'RealmNameConflict', ownership.message);
+      const result = await syncRealm(admin, realm, { smtpPassword, live });
       const issuer = realmIssuer(server, realmName);
       const message = `realm ${realmName} exists in Keycloak and matches the resource`;
-      const status = phaseStatus(
-        object,
-        'Ready',
-        'Ready',
-        message,
-        { ...base, realmId: result.realmId, issuer },
-        now,
-      );
-      await writeStatus(deps, object, status);
+      await report('Ready', 'Ready', message, { realmId: result.realmId, issuer });
       return { requeueAfterMs, outcome: { phase: 'Ready', reason: 'Ready', writes: result.writes } };
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;
-      const failed = error.kind === 'validation';
-      // A token too large for Keycloak's headers does not heal by retrying: shown, and looked at every interval.
-      const stuck = failed || error instanceof AdminTokenTooLargeError;
-      const reason = failed
-        ? 'InvalidConfiguration'
-        : error instanceof AdminTokenTooLargeError
-          ? error.reason
-          : error.kind === 'auth'
-            ? 'KeycloakAuthFailed'
-            : 'KeycloakUnavailable';
-      const status = phaseStatus(
-        object,
-        failed ? 'Failed' : 'Provisioning',
-        reason,
-        error.message,
-        base,
-        now,
-      );
-      await writeStatus(deps, object, status);
-      if (stuck) return { requeueAfterMs, outcome: { phase: status.phase, reason } };
+      if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);
+      if (error instanceof AdminTokenTooLargeError)
+        return await report('Provisioning', error.reason, error.message);
+      if (error instanceof ItemConflictError) return await report('Failed', error.reason, error.message);
+      if (error instanceof SecretAccessDeniedError)
+        return await report('Pending', 'SecretAccessDenied', error.message);
+      if (error.kind === 'validation') return await report('Failed', 'InvalidSpec', error.message);
+      const reason = error.kind === 'auth' ? 'KeycloakAuthFailed' : 'KeycloakUnavailable';
+      await report('Provisioning', reason, error.message);
       throw error;
     }
   };

@@ -1,124 +1,130 @@
 // Makes one realm in Keycloak equal to its IdentityRealm: created in one call with its full representation; on
-// later reconciles read once, compared on the fields the resource manages, written only where they differ.
-// Roles and groups are read only when the resource declares some; Keycloak's own roles and groups are never
-// touched, and nothing the resource does not name is deleted.
-import type GroupRepresentation from '@keycloak/keycloak-admin-client/lib/defs/groupRepresentation.js';
+// later reconciles read once, its own fields planned by the managed-field rule (a field the spec stops setting
+// goes back to Keycloak's default) and its roles, groups and group role mappings by the one collection
+// reconciler (items the operator created and the spec no longer declares are deleted; Keycloak's own and
+// hand-made items are never touched). A steady resync reads the realm, and roles or groups only when declared.
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
-import type RoleRepresentation from '@keycloak/keycloak-admin-client/lib/defs/roleRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import { compileRealm } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
-import { isSubset } from '../../runtime/desired-state.ts';
+import { attributeMarker, type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
+import { groupItem, groups } from '../../keycloak/collections/groups.ts';
+import { declaredBefore, planFields } from '../../keycloak/collections/managed-fields.ts';
+import { realmFields } from '../../keycloak/collections/realm-fields.ts';
+import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
+import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
+import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
+import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
 
 /** What a sync did: the live realm's id and the writes it sent. */
 export type RealmSyncResult = { realmId?: string; writes: string[] };
 
 const enc = encodeURIComponent;
 
-/** The representation compared with Keycloak: the SMTP password is never readable back, so it is left out. */
-function comparable(desired: RealmRepresentation): RealmRepresentation {
-  if (!desired.smtpServer?.password) return desired;
-  const { password: _, ...smtp } = desired.smtpServer;
-  return { ...desired, smtpServer: smtp };
+/** The realm named `name` as Keycloak has it, or undefined when there is none. */
+export async function readRealm(admin: AdminClient, ns: string, name: string) {
+  const res = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
+  return res.status === 404 ? undefined : res.body;
 }
 
-async function syncRoles(
+/** The collections the spec declares items of (recorded so that emptying one later still prunes it). */
+const declaredCollections = (spec: IdentityRealm['spec']) =>
+  [spec.roles?.length ? 'roles' : '', spec.groups?.length ? 'groups' : ''].filter(Boolean);
+
+async function syncGroupRoles(
   admin: AdminClient,
   ns: string,
   realm: string,
   spec: IdentityRealm['spec'],
+  liveGroups: readonly Item[],
   writes: string[],
 ) {
-  if (!spec.roles?.length) return;
-  const live =
-    (await admin.call<RoleRepresentation[]>(ns, 'GET', `/${enc(realm)}/roles?briefRepresentation=false`))
-      .body ?? [];
-  for (const role of spec.roles) {
-    const found = live.find((r) => r.name === role.name);
-    const want = { name: role.name, description: role.description ?? '' };
-    if (!found) {
-      await admin.call(ns, 'POST', `/${enc(realm)}/roles`, want);
-      writes.push(`create role ${role.name}`);
-    } else if ((found.description ?? '') !== want.description) {
-      await admin.call(ns, 'PUT', `/${enc(realm)}/roles/${enc(role.name)}`, { ...found, ...want });
-      writes.push(`update role ${role.name}`);
-    }
+  for (const group of spec.groups ?? []) {
+    const live = liveGroups.find((g) => g.name === group.name);
+    if (!live?.id) continue;
+    const mapped = ((live.realmRoles as string[] | undefined) ?? []).map((name) => ({ name }));
+    const result = await syncCollection(
+      admin,
+      ns,
+      groupRealmRoles(realm, String(live.id), group.name),
+      (group.realmRoles ?? []).map((name) => ({ name })),
+      ledger(live.attributes as Record<string, unknown>, groupRolesLedger),
+      { live: mapped },
+    );
+    writes.push(...result.writes);
   }
 }
 
-async function syncGroups(
-  admin: AdminClient,
-  ns: string,
-  realm: string,
-  spec: IdentityRealm['spec'],
-  writes: string[],
-) {
-  if (!spec.groups?.length) return;
-  const path = `/${enc(realm)}/groups`;
-  const live =
-    (await admin.call<GroupRepresentation[]>(ns, 'GET', `${path}?briefRepresentation=false&max=1000`)).body ??
-    [];
-  for (const group of spec.groups) {
-    let found = live.find((g) => g.name === group.name);
-    if (!found) {
-      const created = await admin.call(ns, 'POST', path, { name: group.name });
-      writes.push(`create group ${group.name}`);
-      found = { id: created.location?.split('/').pop(), name: group.name, realmRoles: [] };
-    }
-    const missing = (group.realmRoles ?? []).filter((r) => !found.realmRoles?.includes(r));
-    if (!missing.length || !found.id) continue;
-    const roles: RoleRepresentation[] = [];
-    for (const name of missing) {
-      const role = await admin.call<RoleRepresentation>(ns, 'GET', `/${enc(realm)}/roles/${enc(name)}`);
-      if (role.status === 404) {
-        throw new RealmforgeError(
-          'validation',
-          `spec.groups[${group.name}].realmRoles names role "${name}", which the realm does not have`,
-        );
-      }
-      roles.push(role.body);
-    }
-    await admin.call(ns, 'POST', `${path}/${enc(found.id)}/role-mappings/realm`, roles);
-    writes.push(`map roles ${missing.join(',')} to group ${group.name}`);
-  }
-}
-
-/** Creates or corrects the realm; `ns` is the IdentityRealm's namespace (its rate-limit bucket). */
+/**
+ * Creates or corrects the realm; `ns` is the IdentityRealm's namespace (its rate-limit bucket). `live` is the
+ * realm as the caller just read it to decide ownership (realm-ownership.ts; undefined: absent), else read here. The
+ * owner marker and the SMTP password's hash are desired attributes, so a rotated password is drift like any other.
+ */
 export async function syncRealm(
   admin: AdminClient,
   realm: IdentityRealm,
-  inputs: { smtpPassword?: string },
+  inputs: { smtpPassword?: string; live?: RealmRepresentation },
 ): Promise<RealmSyncResult> {
   const ns = realm.metadata.namespace ?? 'default';
-  const desired = compileRealm(realm, inputs);
+  const compiled = compileRealm(realm, inputs);
+  const attributes = { ...compiled.attributes, ...ownershipAttributes(realm, inputs.smtpPassword) };
+  const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
+  const marker = attributeMarker(realmOwnerOf(realm));
+  const roles = (realm.spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
+  const groupItems = (realm.spec.groups ?? []).map(groupItem);
+  const declared = declaredCollections(realm.spec);
   const writes: string[] = [];
-  const live = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
-  if (live.status === 404) {
-    const roles = realm.spec.roles?.map((r) => ({ name: r.name, description: r.description ?? '' }));
-    const groups = realm.spec.groups?.map((g) => ({ name: g.name, realmRoles: g.realmRoles ?? [] }));
-    const full: RealmRepresentation = {
-      ...desired,
-      ...(roles ? { roles: { realm: roles } } : {}),
-      ...(groups ? { groups } : {}),
+  const live = 'live' in inputs ? inputs.live : await readRealm(admin, ns, name);
+  if (!live) {
+    const { body } = planFields(desired, {}, realmFields, declared);
+    const full = {
+      ...body,
+      ...(roles.length ? { roles: { realm: roles } } : {}),
+      ...(groupItems.length
+        ? {
+            groups: (realm.spec.groups ?? []).map((g, i) => ({
+              ...marker.mark(groupItems[i] as Item),
+              realmRoles: g.realmRoles ?? [],
+            })),
+          }
+        : {}),
     };
-    const created = await admin.call(ns, 'POST', '', full);
-    if (created.status === 409) {
+    const outcome = await createReadingBack(
+      () => admin.call(ns, 'POST', '', full),
+      () => readRealm(admin, ns, name),
+    );
+    if ('created' in outcome && outcome.created.status === 409) {
       throw new RealmforgeError(
         'conflict',
         `realm ${name} was created by someone else at the same time; retrying`,
       );
     }
     writes.push('create realm');
-    const after = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
-    return { realmId: after.body?.id, writes };
+    const after = 'found' in outcome ? outcome.found : await readRealm(admin, ns, name);
+    return { realmId: after?.id, writes };
   }
-  if (!isSubset(comparable(desired), live.body)) {
-    await admin.call(ns, 'PUT', `/${enc(name)}`, desired);
-    writes.push('update realm');
+  const liveRealm = live as Item;
+  const plan = planFields(desired, liveRealm, realmFields, declared);
+  if (plan.drift.length) {
+    await admin.call(ns, 'PUT', `/${enc(name)}`, plan.body);
+    writes.push(`update realm (${plan.drift.join(', ')})`);
   }
-  await syncRoles(admin, ns, name, realm.spec, writes);
-  await syncGroups(admin, ns, name, realm.spec, writes);
-  return { realmId: live.body?.id, writes };
+  const before = (collection: string) => declaredBefore(liveRealm, realmFields, collection);
+  const roleResult = await syncCollection(admin, ns, realmRoles(name), roles, marker, {
+    declaredBefore: before('roles'),
+  });
+  writes.push(...roleResult.writes);
+  let groupResult = await syncCollection(admin, ns, groups(name), groupItems, marker, {
+    declaredBefore: before('groups'),
+  });
+  writes.push(...groupResult.writes);
+  if (groupResult.created)
+    groupResult = {
+      ...groupResult,
+      live: (await admin.call<Item[]>(ns, 'GET', groups(name).listPath)).body ?? [],
+    };
+  await syncGroupRoles(admin, ns, name, realm.spec, groupResult.live, writes);
+  return { realmId: live.id, writes };
 }

@@ -2,10 +2,9 @@
 // lives in the Deployment's status), its Services and Ingress (a deleted or edited one is restored at once, not at
 // the next resync), and a resync every drift interval to compare it with its children. The watches select the
 // operator's own children by label; they are also where the reconcile reads those children from.
-import type { Deps } from '../../runtime/deps.ts';
 import type { ControllerDefinition } from '../../runtime/manager.ts';
 import { ownerKey } from '../../runtime/watch-source.ts';
-import { identityServerController } from './identity-server.ts';
+import { identityServerController, type ServerDeps } from './identity-server.ts';
 
 /** The labels every child of a server carries (serverLabels), as a selector. */
 export const serverChildSelector = 'app.kubernetes.io/managed-by=realmforge,app.kubernetes.io/name=keycloak';
@@ -22,7 +21,7 @@ const ingressType = {
   labelSelector: serverChildSelector,
 } as const;
 
-export function identityServerDefinition(deps: Deps): ControllerDefinition {
+export function identityServerDefinition(deps: ServerDeps): ControllerDefinition {
   return {
     kind: 'IdentityServer',
     reconcile: identityServerController(deps),

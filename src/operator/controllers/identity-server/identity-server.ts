@@ -10,15 +10,20 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import { compileIdentityServer } from '../../compile/identity-server.ts';
 import { apiVersion, type KubeObject, serverSelector } from '../../compile/kube-object.ts';
 import { type ResolvedServer, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import type { KeycloakAdmins } from '../../keycloak/admins.ts';
 import type { Deps } from '../../runtime/deps.ts';
-import { isSubset } from '../../runtime/desired-state.ts';
+import { SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { ensureFinalizer } from '../shared/finalizer.ts';
-import { probeAdminToken, probeHealth } from './keycloak-probes.ts';
+import { type ResourceStatus, writeStatus } from '../shared/resource-status.ts';
+import { StuckError } from '../shared/stuck-error.ts';
+import { probeAdmin, probeHealth } from './keycloak-probes.ts';
+import { adminLostMessage, keepAdmin } from './server-admin.ts';
 import { syncChildren } from './server-children.ts';
 import { finishServerDeletion, needsCleanupFinalizer } from './server-cleanup.ts';
 import { readServerWorld } from './server-inputs.ts';
 import { computeServerStatus, failedServerStatus } from './server-status.ts';
 import type { ProbeOutcome, ServerObservation } from './server-stuck.ts';
+import { databaseVersion, downgradeRefusal, versionsToStop } from './server-upgrade.ts';
 
 /** How often a server that is not Ready yet is looked at again, since pods and Keycloak are not watched. */
 export const notReadyPollMs = 10_000;
@@ -43,12 +48,22 @@ function selectorString(labels: Record<string, string>): string {
     .join(',');
 }
 
+/** What the server controller needs: the common Deps and the admin clients its readiness check calls through. */
+export type ServerDeps = Deps & { readonly admins: KeycloakAdmins };
+
+async function listPods(deps: Deps, namespace: string, server: IdentityServer): Promise<V1Pod[]> {
+  const selector = selectorString(serverSelector(server));
+  return (await deps.kube.list({ apiVersion: 'v1', kind: 'Pod' }, namespace, selector)) as unknown as V1Pod[];
+}
+
 async function observe(
-  deps: Deps,
+  deps: ServerDeps,
   resolved: ResolvedServer,
   server: IdentityServer,
-  admin: { username: string; password: string },
-  base: Pick<ServerObservation, 'databaseCluster' | 'databaseSecretFound'>,
+  base: Pick<
+    ServerObservation,
+    'databaseCluster' | 'databaseSecretFound' | 'databaseDenied' | 'stopping' | 'version'
+  >,
 ): Promise<ServerObservation> {
   const ns = resolved.namespace;
   const deployment = (await deps.kube.get({
@@ -57,11 +72,7 @@ async function observe(
     namespace: ns,
     name: resolved.name,
   })) as V1Deployment | undefined;
-  const pods = (await deps.kube.list(
-    { apiVersion: 'v1', kind: 'Pod' },
-    ns,
-    selectorString(serverSelector(server)),
-  )) as unknown as V1Pod[];
+  const pods = await listPods(deps, ns, server);
   const claimNames = new Set(
     pods.flatMap((p) =>
       (p.spec?.volumes ?? []).flatMap((v) =>
@@ -83,19 +94,16 @@ async function observe(
     deployment?.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') &&
     (deployment.status?.readyReplicas ?? 0) > 0;
   const urls = serverEndpoints(resolved);
-  const health = available ? await probeHealth(deps, urls.management) : skipped;
-  const token = health.state === 'ok' ? await probeAdminToken(deps, urls.internal, admin) : skipped;
+  let health = available ? await probeHealth(deps, urls.management) : skipped;
+  const asked = health.state === 'ok' || (health.state === 'failed' && health.slow);
+  const token = asked ? await probeAdmin(await deps.admins.forServer(server), ns) : skipped;
+  // Slow is not down: a health endpoint that timed out while an admin call succeeds is a loaded Keycloak.
+  if (health.state === 'failed' && health.slow && token.state === 'ok') health = { state: 'ok' };
   return { ...base, deployment, pods, claims, health, token };
 }
 
-/** The server's status has to be written: it differs from what is stored. */
-function statusChanged(server: IdentityServer, next: IdentityServerStatus): boolean {
-  const prev = server.status ?? {};
-  return !(isSubset(next, prev) && isSubset(prev, next));
-}
-
 /** Creates the IdentityServer reconciler; it remembers the last reconcile annotation seen per key. */
-export function identityServerController(deps: Deps) {
+export function identityServerController(deps: ServerDeps) {
   const forcedSeen = new Map<string, string>();
   return async function reconcile(
     key: string,
@@ -122,16 +130,24 @@ export function identityServerController(deps: Deps) {
     const resolved = resolveServer(server);
     // Before anything is created outside the namespace, so nothing there can outlive the server.
     if (needsCleanupFinalizer(resolved)) await ensureFinalizer(deps, server as unknown as KubeObject);
-    const world = await readServerWorld(deps, resolved);
     const outcome: ServerOutcome = { applied: [], deleted: [], statusWritten: false };
     let status: IdentityServerStatus;
+    const now = new Date(deps.clock.now());
+    const downgrade = downgradeRefusal(server);
     try {
+      if (downgrade) throw new StuckError('validation', 'Failed', 'DowngradeRefused', downgrade);
+      const world = await readServerWorld(deps, server, resolved);
+      if (world.adminSource === 'lost')
+        throw new StuckError('validation', 'Failed', 'AdminCredentialsLost', adminLostMessage(resolved));
       // First provisioning waits for the database; a server that already ran keeps being managed.
       const dbUsable = world.databaseCluster.found && (world.databaseCluster.ready || !world.adminGenerated);
+      const stopping = versionsToStop(server, await listPods(deps, resolved.namespace, server));
+      const starting = world.database !== undefined && dbUsable && !stopping.length;
       if (world.database && dbUsable) {
         const desired = compileIdentityServer(server, {
           admin: world.admin,
           database: world.database,
+          stopped: stopping.length > 0,
         }) as KubeObject[];
         const synced = await syncChildren(
           deps,
@@ -139,40 +155,49 @@ export function identityServerController(deps: Deps) {
           desired,
           force,
         );
-        outcome.applied = synced.applied;
+        outcome.applied = [
+          ...synced.applied,
+          ...(await keepAdmin(deps, resolved, world.admin, world.keptAdmin)),
+        ];
         outcome.deleted = synced.deleted;
       }
       const base = {
         databaseCluster: world.databaseCluster,
         databaseSecretFound: world.database !== undefined,
+        databaseDenied: world.databaseDenied,
+        stopping,
+        version: server.spec.image.tag,
       };
-      const obs = await observe(deps, resolved, server, world.admin, base);
-      status = computeServerStatus(server, obs, new Date(deps.clock.now()));
+      const obs = await observe(deps, resolved, server, base);
+      status = computeServerStatus(server, obs, now);
+      const migrated = databaseVersion(server, starting);
+      if (migrated) status.databaseVersion = migrated;
     } catch (error) {
-      if (!(error instanceof RealmforgeError && error.kind === 'validation')) throw error;
-      status = failedServerStatus(server, 'InvalidSpec', error.message, new Date(deps.clock.now()));
+      if (error instanceof StuckError) {
+        status = failedServerStatus(server, error.reason, error.message, now, error.phase);
+      } else if (error instanceof SecretAccessDeniedError) {
+        status = failedServerStatus(server, 'SecretAccessDenied', error.message, now, 'Pending');
+      } else if (error instanceof RealmforgeError && error.kind === 'validation') {
+        status = failedServerStatus(server, 'InvalidSpec', error.message, now);
+      } else throw error;
     }
-    if (statusChanged(server, status)) {
-      await deps.kube.applyStatus(
-        { apiVersion, kind: 'IdentityServer', namespace, name },
-        status as Record<string, unknown>,
-      );
-      outcome.statusWritten = true;
-      if (status.phase !== server.status?.phase) {
-        const failing =
-          status.phase === 'Failed' ||
-          status.conditions?.some((c) => c.type === 'Degraded' && c.status === 'True');
-        await deps.kube.event(server as unknown as KubeObject, {
-          type: failing ? 'Warning' : 'Normal',
-          reason: status.reason ?? 'PhaseChanged',
-          message: `phase ${server.status?.phase ?? 'none'} -> ${status.phase}: ${status.message}`,
-        });
-      }
-    }
+    outcome.statusWritten = await writeStatus(
+      deps,
+      server as unknown as KubeObject & { status?: Record<string, unknown> },
+      status as ResourceStatus,
+      (next) =>
+        next.phase === 'Failed' ||
+        (next.conditions as { type: string; status: string }[] | undefined)?.some(
+          (c) => c.type === 'Degraded' && c.status === 'True',
+        ) === true,
+    );
     forcedSeen.set(key, marker);
     outcome.phase = status.phase;
     outcome.reason = status.reason;
-    const requeue = status.phase === 'Ready' || status.phase === 'Failed' ? undefined : notReadyPollMs;
+    // A lost admin is fixed by creating a Secret, which does not wake the server: keep looking.
+    const settled =
+      status.phase === 'Ready' || (status.phase === 'Failed' && status.reason !== 'AdminCredentialsLost');
+    const requeue = settled ? undefined : notReadyPollMs;
     return { requeueAfterMs: requeue, outcome };
   };
 }

@@ -1,25 +1,27 @@
-// The two checks behind Ready besides the Deployment: /health/ready on the management port answers UP, and the
-// admin account gets a token (password grant, client admin-cli, realm master) on 8080. Both go through the
-// endpoint map so that an operator outside the cluster reaches the same Keycloak.
+// The two checks behind Ready besides the Deployment: /health/ready on the management port answers UP, and an
+// admin call succeeds through the server's admin client (its one token cache and password grant, its circuit
+// breaker). Slow is not down: timeouts fit a loaded Keycloak, and a health endpoint that does not answer in time
+// while admin calls succeed leaves the server Ready; only an answer that says DOWN, or failing calls, do not.
+import type { AdminClient } from '../../keycloak/admin-client.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import type { ProbeOutcome } from './server-stuck.ts';
 
-const timeoutMs = 5000;
+/** A loaded Keycloak may take seconds to answer /health/ready; 15 s is what the kubelet's probe gets at most. */
+export const healthTimeoutMs = 15_000;
 
-async function call(deps: Deps, url: string, init: Parameters<Deps['http']>[1] = {}) {
-  return deps.http(deps.endpoints.resolve(url), { ...init, signal: AbortSignal.timeout(timeoutMs) });
-}
+const timedOut = (error: unknown) =>
+  ['TimeoutError', 'AbortError'].includes((error as Error).name) ||
+  ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'].includes(
+    String((error as { cause?: { code?: string } }).cause?.code),
+  );
 
-function unreachable(url: string, error: unknown): ProbeOutcome {
-  const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-  return { state: 'failed', message: `${url} is unreachable (${cause})` };
-}
-
-/** GET <management>/health/ready: ok when it answers 200 with status UP. */
+/** GET <management>/health/ready: ok when it answers 200 with status UP; `slow` when it did not answer in time. */
 export async function probeHealth(deps: Deps, managementUrl: string): Promise<ProbeOutcome> {
   const url = `${managementUrl}/health/ready`;
   try {
-    const res = await call(deps, url);
+    const res = await deps.http(deps.endpoints.resolve(url), {
+      signal: AbortSignal.timeout(healthTimeoutMs),
+    });
     const body = await res.text();
     let status: unknown;
     try {
@@ -30,42 +32,24 @@ export async function probeHealth(deps: Deps, managementUrl: string): Promise<Pr
     if (res.status === 200 && status === 'UP') return { state: 'ok' };
     return { state: 'failed', message: `HTTP ${res.status}, status ${String(status ?? 'unknown')}` };
   } catch (error) {
-    return unreachable(url, error);
+    if (timedOut(error)) {
+      return {
+        state: 'failed',
+        message: `${url} did not answer within ${healthTimeoutMs / 1000} s`,
+        slow: true,
+      };
+    }
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    return { state: 'failed', message: `${url} is unreachable (${cause})` };
   }
 }
 
-/** POST the password grant to <internal>/realms/master/protocol/openid-connect/token: ok when an access_token comes back. */
-export async function probeAdminToken(
-  deps: Deps,
-  internalUrl: string,
-  admin: { username: string; password: string },
-): Promise<ProbeOutcome> {
-  const url = `${internalUrl}/realms/master/protocol/openid-connect/token`;
-  const body = new URLSearchParams({
-    grant_type: 'password',
-    client_id: 'admin-cli',
-    username: admin.username,
-    password: admin.password,
-  });
+/** One admin call (GET the master realm) with the server's admin client: ok when it answers 200. */
+export async function probeAdmin(admin: AdminClient, namespace: string): Promise<ProbeOutcome> {
   try {
-    const res = await call(deps, url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: body.toString(),
-    });
-    const text = await res.text();
-    let parsed: { access_token?: unknown; error?: unknown } = {};
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON: reported by status below
-    }
-    if (res.status === 200 && typeof parsed.access_token === 'string') return { state: 'ok' };
-    return {
-      state: 'failed',
-      message: `HTTP ${res.status}${parsed.error ? ` ${String(parsed.error)}` : ''}`,
-    };
+    const res = await admin.call(namespace, 'GET', '/master');
+    return res.status === 200 ? { state: 'ok' } : { state: 'failed', message: `HTTP ${res.status}` };
   } catch (error) {
-    return unreachable(url, error);
+    return { state: 'failed', message: (error as Error).message };
   }
 }

@@ -1,31 +1,57 @@
-// Reads what an IdentityServer compile needs from the cluster: the admin credentials (generated once, then read
-// back from <name>-admin-credentials forever after), the database credentials Secret in the database namespace,
-// and the CNPG Cluster. Forbidden reads become a missing Secret with a message naming the RoleBinding to create.
-import { RealmforgeError } from '../../../core/errors.ts';
+// Reads what an IdentityServer compile needs from the cluster: the admin credentials (read from
+// <name>-admin-credentials, else restored from the copy kept beside the database, else generated for a server that
+// never ran; see server-admin.ts), the database credentials Secret in the database namespace, and the CNPG
+// Cluster. Forbidden reads become a missing Secret with a message naming the RoleBinding to create.
+import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
+import type { KubeObject } from '../../compile/kube-object.ts';
 import type { ResolvedServer } from '../../compile/resolved-server.ts';
 import type { Deps } from '../../runtime/deps.ts';
-import { type Credentials, decodeCredentials, readSecret } from '../../runtime/read-secret.ts';
+import {
+  type Credentials,
+  decodeCredentials,
+  readSecret,
+  SecretAccessDeniedError,
+} from '../../runtime/read-secret.ts';
+import { keptCredentials, readKeptAdmin } from './server-admin.ts';
 import { type DatabaseClusterObservation, observeDatabaseCluster } from './server-stuck.ts';
+
+/** Where the admin credentials came from; `lost` means there are none and none may be generated. */
+export type AdminSource = 'stored' | 'restored' | 'generated' | 'lost';
 
 /** What was read: the admin credentials to keep, the database credentials if found, the Cluster observation. */
 export type ServerWorld = {
   readonly admin: Credentials;
   readonly adminGenerated: boolean;
+  readonly adminSource: AdminSource;
+  /** The copy of the admin credentials kept beside the database, as stored. */
+  readonly keptAdmin?: KubeObject;
   readonly database?: Credentials;
+  /** Why the database credentials could not be read (no Secret access in the database namespace). */
+  readonly databaseDenied?: string;
   readonly databaseCluster: DatabaseClusterObservation;
 };
 
 /** Reads the world of one server; never generates a new admin password when one is stored. */
-export async function readServerWorld(deps: Deps, resolved: ResolvedServer): Promise<ServerWorld> {
+export async function readServerWorld(
+  deps: Deps,
+  server: IdentityServer,
+  resolved: ResolvedServer,
+): Promise<ServerWorld> {
   const stored = decodeCredentials(await readSecret(deps, resolved.namespace, resolved.adminSecretName));
-  const admin = stored ?? { username: 'admin', password: deps.newPassword() };
+  const keptAdmin = await readKeptAdmin(deps, resolved);
+  const kept = keptCredentials(keptAdmin);
+  // A server that ran has an admin in its database: a generated password could never log in.
+  const ranBefore = Boolean(server.status?.databaseVersion ?? server.status?.version);
+  const adminSource: AdminSource = stored ? 'stored' : kept ? 'restored' : ranBefore ? 'lost' : 'generated';
+  const admin = stored ?? kept ?? { username: 'admin', password: deps.newPassword() };
   const db = resolved.database;
   let database: Credentials | undefined;
+  let databaseDenied: string | undefined;
   try {
     database = decodeCredentials(await readSecret(deps, db.namespace, db.credentialsSecret));
   } catch (error) {
-    if (!(error instanceof RealmforgeError && error.kind === 'auth')) throw error;
-    deps.logger.warn(error.message, { namespace: db.namespace });
+    if (!(error instanceof SecretAccessDeniedError)) throw error;
+    databaseDenied = error.message;
   }
   const cluster = await deps.kube.get({
     apiVersion: 'postgresql.cnpg.io/v1',
@@ -33,5 +59,13 @@ export async function readServerWorld(deps: Deps, resolved: ResolvedServer): Pro
     namespace: db.namespace,
     name: db.cluster,
   });
-  return { admin, adminGenerated: !stored, database, databaseCluster: observeDatabaseCluster(cluster) };
+  return {
+    admin,
+    adminGenerated: adminSource === 'generated',
+    adminSource,
+    keptAdmin,
+    database,
+    databaseDenied,
+    databaseCluster: observeDatabaseCluster(cluster),
+  };
 }

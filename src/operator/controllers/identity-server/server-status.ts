@@ -17,14 +17,17 @@ const degradedReasons = new Set([
   'ProbesFailing',
   'DatabaseClusterMissing',
   'DatabaseCredentialsMissing',
+  'AdminCredentialsRejected',
+  'SecretAccessDenied',
 ]);
 
-/** Status for a server that cannot be compiled or applied for a reason retrying will not fix (phase Failed). */
+/** Status for a server that cannot be compiled or applied until a person acts (phase Failed unless given). */
 export function failedServerStatus(
   server: IdentityServer,
   reason: string,
   message: string,
   now: Date,
+  phase: IdentityServerStatus['phase'] = 'Failed',
 ): IdentityServerStatus {
   const generation = server.metadata.generation;
   const conditions: ConditionInput[] = [
@@ -34,7 +37,7 @@ export function failedServerStatus(
   ];
   return {
     ...server.status,
-    phase: 'Failed',
+    phase,
     reason,
     message,
     observedGeneration: generation,

@@ -7,7 +7,7 @@ import type { V1Deployment, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/c
 export type ProbeOutcome =
   | { readonly state: 'skipped' }
   | { readonly state: 'ok' }
-  | { readonly state: 'failed'; readonly message: string };
+  | { readonly state: 'failed'; readonly message: string; readonly slow?: true };
 
 /** The CNPG Cluster as far as the operator cares: absent, or present and ready or not. */
 export type DatabaseClusterObservation =
@@ -18,11 +18,17 @@ export type DatabaseClusterObservation =
 export type ServerObservation = {
   readonly databaseCluster: DatabaseClusterObservation;
   readonly databaseSecretFound: boolean;
+  /** Why the database credentials Secret could not be read (no Secret access there), if so. */
+  readonly databaseDenied?: string;
   readonly deployment?: V1Deployment;
   readonly pods: readonly V1Pod[];
   readonly claims: readonly V1PersistentVolumeClaim[];
   readonly health: ProbeOutcome;
   readonly token: ProbeOutcome;
+  /** Older Keycloak versions whose pods must stop before the spec's version starts (server-upgrade.ts). */
+  readonly stopping?: readonly string[];
+  /** The version the spec asks for. */
+  readonly version?: string;
 };
 
 /** A stable machine reason (condition reason), a sentence for people, and whether nothing can start yet (Pending). */
@@ -103,9 +109,27 @@ function deploymentAvailable(d: V1Deployment | undefined): boolean {
   );
 }
 
+/** What a rollout still waits for, as `kubectl rollout status` judges it; undefined when it is complete. */
+export function rolloutPending(d: V1Deployment | undefined): string | undefined {
+  if (!d) return undefined; // the Deployment's absence is DeploymentNotAvailable
+  const want = d.spec?.replicas ?? 1;
+  const st = d.status ?? {};
+  const updated = st.updatedReplicas ?? 0;
+  if ((d.metadata?.generation ?? 0) > (st.observedGeneration ?? 0))
+    return 'waiting for the Deployment controller to observe the latest spec';
+  if (updated < want) return `${updated} of ${want} pods run the latest spec`;
+  if ((st.replicas ?? 0) > updated) return `${(st.replicas ?? 0) - updated} old pods are still terminating`;
+  if ((st.availableReplicas ?? 0) < updated)
+    return `${st.availableReplicas ?? 0} of ${updated} updated pods are available`;
+  return undefined;
+}
+
 /** The first reason the server is not Ready, in the order a user should fix them; undefined when Ready. */
 export function stuckReason(
-  server: { database: { cluster: string; namespace: string; credentialsSecret: string } },
+  server: {
+    database: { cluster: string; namespace: string; credentialsSecret: string };
+    adminSecretName?: string;
+  },
   obs: ServerObservation,
 ): StuckReason | undefined {
   const db = server.database;
@@ -115,6 +139,9 @@ export function stuckReason(
       message: `CNPG Cluster ${db.namespace}/${db.cluster} does not exist; create it or fix spec.database`,
       blocksStart: true,
     };
+  }
+  if (obs.databaseDenied) {
+    return { reason: 'SecretAccessDenied', message: obs.databaseDenied, blocksStart: true };
   }
   if (!obs.databaseSecretFound) {
     return {
@@ -128,6 +155,14 @@ export function stuckReason(
       reason: 'DatabaseNotReady',
       message: `CNPG Cluster ${db.namespace}/${db.cluster} is not ready (${obs.databaseCluster.phase ?? 'no phase yet'})`,
       blocksStart: true,
+    };
+  }
+  if (obs.stopping?.length) {
+    const pods = obs.pods.length;
+    return {
+      reason: 'UpgradeInProgress',
+      message: `stopping Keycloak ${obs.stopping.join(', ')} before ${obs.version ?? 'the new version'} starts (two versions never run on one database): ${pods} pod${pods === 1 ? '' : 's'} left`,
+      blocksStart: false,
     };
   }
   for (const claim of obs.claims) {
@@ -150,10 +185,21 @@ export function stuckReason(
       blocksStart: false,
     };
   }
+  const rollout = rolloutPending(obs.deployment);
+  if (rollout) {
+    return { reason: 'RolloutInProgress', message: `Keycloak rollout: ${rollout}`, blocksStart: false };
+  }
   if (obs.health.state === 'failed') {
     return {
       reason: 'HealthNotReady',
       message: `Keycloak /health/ready on port 9000: ${obs.health.message}`,
+      blocksStart: false,
+    };
+  }
+  if (obs.token.state === 'failed' && /\b401\b|invalid_grant/.test(obs.token.message)) {
+    return {
+      reason: 'AdminCredentialsRejected',
+      message: `Keycloak rejects the admin account in Secret ${server.adminSecretName ?? '<server>-admin-credentials'} (${obs.token.message}): its database already has another admin (a server re-created on a retained database, or a replaced Secret), and Keycloak reads bootstrap credentials only on an empty database. Put that admin's username and password in the Secret; if nobody knows them, on Keycloak 26 or newer run kubectl exec -it deploy/<server> -- /opt/keycloak/bin/kc.sh bootstrap-admin user --username temp-admin and use those`,
       blocksStart: false,
     };
   }

@@ -1,6 +1,7 @@
-// Status for realms and clients: a phase with its reason and message, one Ready condition that `kubectl wait
-// --for=condition=Ready` reads, written only when it differs from what is stored, with an Event on every change
-// of phase (Warning when the new phase is Failed or the reason says something is wrong).
+// Status for the three kinds: a phase with its reason and message, one Ready condition that `kubectl wait
+// --for=condition=Ready` reads, written by writeStatus (the one status writer) only when it differs from what is
+// stored, with an Event on every change of phase or reason (Warning when the new phase is Failed or the reason
+// says something is wrong; repetitions are aggregated by the event recorder).
 import { apiVersion, type KubeObject } from '../../compile/kube-object.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { isSubset } from '../../runtime/desired-state.ts';
@@ -20,6 +21,9 @@ export type ResourceStatus = {
 };
 
 type WithStatus = KubeObject & { status?: Record<string, unknown> };
+
+const defaultWarning = (status: ResourceStatus) =>
+  status.phase === 'Failed' || (status.phase !== 'Ready' && status.reason !== 'Provisioning');
 
 /** The status for `phase` with its Ready condition; `extra` carries the kind's own fields. */
 export function phaseStatus(
@@ -43,18 +47,24 @@ export function phaseStatus(
   };
 }
 
-/** Writes `status` when it differs from the stored one; returns whether it wrote. */
-export async function writeStatus(deps: Deps, object: WithStatus, status: ResourceStatus): Promise<boolean> {
+/**
+ * Writes `status` when it differs from the stored one; returns whether it wrote. `warning` overrides which new
+ * statuses are Warning events (a server is also Warning while Degraded).
+ */
+export async function writeStatus(
+  deps: Deps,
+  object: WithStatus,
+  status: ResourceStatus,
+  warning: (status: ResourceStatus) => boolean = defaultWarning,
+): Promise<boolean> {
   const prev = object.status ?? {};
   const clean = Object.fromEntries(Object.entries(status).filter(([, v]) => v !== undefined));
   if (isSubset(clean, prev) && isSubset(prev, clean)) return false;
   const { name, namespace } = object.metadata;
   await deps.kube.applyStatus({ apiVersion, kind: object.kind, namespace, name }, clean);
   if (prev.phase !== status.phase || prev.reason !== status.reason) {
-    const warning =
-      status.phase === 'Failed' || (status.phase !== 'Ready' && status.reason !== 'Provisioning');
     await deps.kube.event(object, {
-      type: warning ? 'Warning' : 'Normal',
+      type: warning(status) ? 'Warning' : 'Normal',
       reason: status.reason,
       message: `phase ${String(prev.phase ?? 'none')} -> ${status.phase}: ${status.message}`,
     });

@@ -22,7 +22,7 @@ const world: KubeObject[] = [
     apiVersion: 'realmforge.dev/v1',
     kind: 'IdentityServer',
     metadata: meta('kc', 'identity'),
-    spec: { image: { tag: '26.0.7' }, database: { cluster: 'pg' } },
+    spec: { image: { tag: '26.0.7' }, database: { cluster: 'pg' }, realmAuthorizationGrants: ['team'] },
     status: { phase: 'Ready' },
   } as KubeObject,
   {

@@ -4,9 +4,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
-import { identityServerController } from '../../../../src/operator/controllers/identity-server/identity-server.ts';
+import {
+  identityServerController,
+  type ServerDeps,
+} from '../../../../src/operator/controllers/identity-server/identity-server.ts';
+import { createAdminClient } from '../../../../src/operator/keycloak/admin-client.ts';
+import { keycloakAdmins } from '../../../../src/operator/keycloak/admins.ts';
 import { manualClock } from '../../../../src/operator/runtime/clock.ts';
-import type { Deps } from '../../../../src/operator/runtime/deps.ts';
+import type { HttpClient } from '../../../../src/operator/runtime/deps.ts';
 import { loadEndpointMap } from '../../../../src/operator/runtime/endpoint-map.ts';
 import type { Logger } from '../../../../src/operator/runtime/logger.ts';
 import { type FakeKube, fakeKube } from '../fake-kube.ts';
@@ -15,7 +20,7 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const quiet: Logger = { info() {}, warn() {}, error() {} };
 
 /** A Keycloak stand-in on 127.0.0.1: /health/ready and the master token endpoint, accepting one password. */
-async function fakeKeycloak(state: { health: string; password?: string }) {
+async function fakeKeycloak(state: { health: string; password?: string; adminDelayMs?: number }) {
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => {
@@ -32,7 +37,12 @@ async function fakeKeycloak(state: { health: string; password?: string }) {
           form.get('password') === state.password;
         res
           .writeHead(ok ? 200 : 401)
-          .end(JSON.stringify(ok ? { access_token: 't' } : { error: 'invalid_grant' }));
+          .end(JSON.stringify(ok ? { access_token: 't', expires_in: 60 } : { error: 'invalid_grant' }));
+      } else if (req.url === '/admin/realms/master' && req.headers.authorization === 'Bearer t') {
+        setTimeout(
+          () => res.writeHead(200).end(JSON.stringify({ realm: 'master' })),
+          state.adminDelayMs ?? 0,
+        );
       } else res.writeHead(404).end();
     });
   });
@@ -64,27 +74,53 @@ const cluster: KubeObject = {
   status: { phase: 'Cluster in healthy state' },
 };
 
-function deps(kube: FakeKube, keycloakUrl: string): Deps {
+function deps(
+  kube: FakeKube,
+  keycloakUrl: string,
+  http: HttpClient = (url, init) => fetch(url, init),
+): ServerDeps {
   const endpoints = loadEndpointMap(
     JSON.stringify({
       endpoints: { 'kc.identity.svc:8080': keycloakUrl, 'kc.identity.svc:9000': keycloakUrl },
     }),
   );
-  return {
+  const clock = manualClock();
+  const base = {
     kube,
-    http: (url, init) => fetch(url, init),
+    http,
     endpoints,
-    clock: manualClock(),
+    clock,
     random: () => 0.5,
     newPassword: () => 'generated-pw',
     logger: quiet,
   };
+  // The real admin client: the readiness check goes through its token cache and circuit breaker.
+  const admins = keycloakAdmins(base, (url, admin) =>
+    createAdminClient(url, admin, {
+      http,
+      limiter: { acquire: async () => {}, stop: async () => {} },
+      clock,
+      random: () => 0.5,
+      count: () => {},
+      canWrite: () => true,
+      sleep: async () => {},
+    }),
+  );
+  return { ...base, admins };
 }
 
 /** Marks the Deployment available, as the kubelet and controller-manager would. */
 function makeAvailable(kube: FakeKube) {
   const d = kube.find('Deployment', 'identity', 'kc') as KubeObject;
-  d.status = { readyReplicas: 1, conditions: [{ type: 'Available', status: 'True' }] };
+  const replicas = (d.spec as { replicas: number }).replicas;
+  d.status = {
+    observedGeneration: d.metadata.generation,
+    replicas,
+    updatedReplicas: replicas,
+    availableReplicas: replicas,
+    readyReplicas: replicas,
+    conditions: [{ type: 'Available', status: 'True' }],
+  };
 }
 
 test('database cluster missing: Pending, nothing applied, a Warning event', async () => {
@@ -99,14 +135,24 @@ test('database cluster missing: Pending, nothing applied, a Warning event', asyn
   assert.is(out.requeueAfterMs, 10_000);
 });
 
-test('credentials secret unreadable (no RoleBinding): Pending with DatabaseCredentialsMissing', async () => {
+test('no Secret access in the database namespace: Pending/SecretAccessDenied naming the RoleBinding', async () => {
   const kube = fakeKube([idServer(), dbSecret, cluster]);
   kube.forbidden.add('Secret/db/pg-app');
   await identityServerController(deps(kube, 'http://127.0.0.1:1'))('identity/kc');
-  assert.is(
-    (kube.find('IdentityServer', 'identity', 'kc')?.status as { reason?: string } | undefined)?.reason,
-    'DatabaseCredentialsMissing',
-  );
+  const status = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, string>;
+  assert.is(status.phase, 'Pending');
+  assert.is(status.reason, 'SecretAccessDenied');
+  assert.match(status.message, 'keycloak-operator-namespace-access');
+});
+
+test("no Secret access in the server's own namespace: Pending/SecretAccessDenied, nothing applied", async () => {
+  const kube = fakeKube([idServer(), dbSecret, cluster]);
+  kube.forbidden.add('Secret/identity/kc-admin-credentials');
+  const out = await identityServerController(deps(kube, 'http://127.0.0.1:1'))('identity/kc');
+  assert.is(out.outcome?.reason, 'SecretAccessDenied');
+  assert.is(out.outcome?.phase, 'Pending');
+  assert.equal(out.outcome?.applied, []);
+  assert.is(out.requeueAfterMs, 10_000);
 });
 
 test('provisioning to Ready, then zero writes on resync; the admin password is generated once', async () => {
@@ -130,6 +176,49 @@ test('provisioning to Ready, then zero writes on resync; the admin password is g
     const again = identityServerController({ ...deps(kube, kc.url), newPassword: () => 'must-not-be-used' });
     await again('identity/kc');
     assert.equal(kube.writes, [], 'a resync with nothing changed writes nothing');
+  } finally {
+    await kc.close();
+  }
+});
+
+test('slow is not down: /health/ready timing out while an admin call succeeds keeps the server Ready; failing calls do not', async () => {
+  const kc = await fakeKeycloak({ health: 'UP', password: 'generated-pw' });
+  // /health/ready does not answer within its timeout (the timeout is what fetch would report).
+  const slowHealth: HttpClient = (url, init) =>
+    url.endsWith('/health/ready')
+      ? Promise.reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))
+      : fetch(url, init);
+  try {
+    const kube = fakeKube([idServer(), dbSecret, cluster]);
+    const reconcile = identityServerController(deps(kube, kc.url, slowHealth));
+    await reconcile('identity/kc');
+    makeAvailable(kube);
+    const out = await reconcile('identity/kc');
+    assert.is(out.outcome?.phase, 'Ready');
+    // A slow health endpoint and failing admin calls: not Ready, and the status says which check failed.
+    const wrong = fakeKube([idServer(), dbSecret, cluster]);
+    const other = identityServerController({
+      ...deps(wrong, kc.url, slowHealth),
+      newPassword: () => 'not-the-password',
+    });
+    await other('identity/kc');
+    makeAvailable(wrong);
+    assert.is((await other('identity/kc')).outcome?.reason, 'HealthNotReady');
+    const status = wrong.find('IdentityServer', 'identity', 'kc')?.status as { message?: string };
+    assert.match(status.message ?? '', /health\/ready did not answer within 15 s/);
+    // Health UP but the admin account refused: AdminCredentialsRejected, with the admin client's reason.
+    const refusedKube = fakeKube([idServer(), dbSecret, cluster]);
+    const refused = identityServerController({
+      ...deps(refusedKube, kc.url),
+      newPassword: () => 'not-the-password',
+    });
+    await refused('identity/kc');
+    makeAvailable(refusedKube);
+    assert.is((await refused('identity/kc')).outcome?.reason, 'AdminCredentialsRejected');
+    const refusedStatus = refusedKube.find('IdentityServer', 'identity', 'kc')?.status as {
+      message?: string;
+    };
+    assert.match(refusedStatus.message ?? '', /refused the admin credentials \(HTTP 401/);
   } finally {
     await kc.close();
   }
@@ -224,6 +313,152 @@ test("a database in the server's own namespace needs no finalizer: owner referen
   assert.not.ok(kube.writes.includes('apply IdentityServer/identity/kc'));
   const database = kube.find('Database', 'identity', 'kc-keycloak') as KubeObject;
   assert.is(database.metadata.ownerReferences?.[0]?.uid, 'srv-uid');
+});
+
+test('admin Secret deleted after Ready: restored from the copy kept beside the database, never regenerated', async () => {
+  const kc = await fakeKeycloak({ health: 'UP', password: 'generated-pw' });
+  try {
+    const kube = fakeKube([idServer(), dbSecret, cluster]);
+    await identityServerController(deps(kube, kc.url))('identity/kc');
+    makeAvailable(kube);
+    await identityServerController(deps(kube, kc.url))('identity/kc');
+    const kept = kube.find('Secret', 'db', 'pg-keycloak-keycloak-admin') as KubeObject;
+    assert.ok(kept, 'a copy is kept beside the database');
+    assert.is(kept.metadata.ownerReferences, undefined, 'owned by nothing: it outlives the server');
+    kube.objects.delete('Secret/identity/kc-admin-credentials');
+    const later = identityServerController({ ...deps(kube, kc.url), newPassword: () => 'must-not-be-used' });
+    const out = await later('identity/kc');
+    assert.is(out.outcome?.phase, 'Ready');
+    const admin = kube.find('Secret', 'identity', 'kc-admin-credentials')?.data as Record<string, string>;
+    assert.is(Buffer.from(admin.password, 'base64').toString(), 'generated-pw');
+  } finally {
+    await kc.close();
+  }
+});
+
+test('a server re-created on its retained database takes the kept admin and becomes Ready', async () => {
+  const kc = await fakeKeycloak({ health: 'UP', password: 'first-pw' });
+  try {
+    const kube = fakeKube([idServer(), dbSecret, cluster]);
+    await identityServerController({ ...deps(kube, kc.url), newPassword: () => 'first-pw' })('identity/kc');
+    for (const key of [...kube.objects.keys()])
+      if (key.startsWith('IdentityServer/') || key.includes('/identity/')) kube.objects.delete(key);
+    kube.put(idServer());
+    const reconcile = identityServerController({ ...deps(kube, kc.url), newPassword: () => 'second-pw' });
+    await reconcile('identity/kc');
+    makeAvailable(kube);
+    assert.is((await reconcile('identity/kc')).outcome?.phase, 'Ready');
+  } finally {
+    await kc.close();
+  }
+});
+
+test('admin Secret and kept copy both gone on a server that ran: AdminCredentialsLost with the steps, nothing generated', async () => {
+  const ran = { ...idServer(), status: { phase: 'Ready', version: '26.0.7' } } as KubeObject;
+  const kube = fakeKube([ran, dbSecret, cluster]);
+  const out = await identityServerController(deps(kube, 'http://127.0.0.1:1'))('identity/kc');
+  assert.is(out.outcome?.reason, 'AdminCredentialsLost');
+  assert.equal(out.outcome?.applied, []);
+  assert.is(kube.find('Secret', 'identity', 'kc-admin-credentials'), undefined, 'no password generated');
+  const status = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, string>;
+  assert.match(status.message, 'kubectl create secret generic kc-admin-credentials -n identity');
+  assert.match(status.message, 'bootstrap-admin user');
+  assert.is(out.requeueAfterMs, 10_000, 'looked at again: creating the Secret does not wake the server');
+});
+
+test('resources written 1000m and 1024Mi (stored as 1 and 1Gi) cause no write on resync', async () => {
+  const resources = { requests: { cpu: '1000m', memory: '1024Mi' }, limits: { memory: '2048Mi' } };
+  const kube = fakeKube([idServer({ resources }), dbSecret, cluster]);
+  const reconcile = identityServerController(deps(kube, 'http://127.0.0.1:1'));
+  await reconcile('identity/kc');
+  const stored = deployment(kube) as unknown as {
+    spec: { template: { spec: { containers: { resources: unknown }[] } } };
+  };
+  assert.equal(stored.spec.template.spec.containers[0]?.resources, {
+    requests: { cpu: '1', memory: '1Gi' },
+    limits: { memory: '2Gi' },
+  });
+  for (let i = 0; i < 3; i++) {
+    kube.writes.length = 0;
+    const again = await reconcile('identity/kc');
+    assert.equal(again.outcome?.applied, []);
+    assert.equal(kube.writes, []);
+  }
+});
+
+/** A running Keycloak pod of the server, with `tag`. */
+const keycloakPod = (name: string, tag: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name,
+    namespace: 'identity',
+    labels: { 'app.kubernetes.io/instance': 'kc', 'app.kubernetes.io/name': 'keycloak' },
+  },
+  spec: { containers: [{ name: 'keycloak', image: `quay.io/keycloak/keycloak:${tag}` }] },
+});
+const deployment = (kube: FakeKube) =>
+  kube.find('Deployment', 'identity', 'kc') as KubeObject & {
+    spec: { replicas: number; template: { spec: { containers: { image: string }[] } } };
+  };
+
+test('a version change stops the old pods before the new version starts; version and databaseVersion follow', async () => {
+  const kc = await fakeKeycloak({ health: 'UP', password: 'generated-pw' });
+  try {
+    const kube = fakeKube([idServer({ image: { tag: '25.0.6' } }), dbSecret, cluster]);
+    const reconcile = identityServerController(deps(kube, kc.url));
+    await reconcile('identity/kc');
+    makeAvailable(kube);
+    kube.put(keycloakPod('kc-old', '25.0.6'));
+    assert.is((await reconcile('identity/kc')).outcome?.phase, 'Ready');
+    const ready = kube.find('IdentityServer', 'identity', 'kc') as KubeObject;
+    assert.is((ready.status as { databaseVersion?: string }).databaseVersion, '25.0.6');
+
+    kube.put({ ...ready, spec: { ...(ready.spec as object), image: { tag: '26.0.7' } } });
+    const stopping = await reconcile('identity/kc');
+    assert.is(stopping.outcome?.reason, 'UpgradeInProgress');
+    assert.is(deployment(kube).spec.replicas, 0, 'old version stopped first');
+    assert.match(deployment(kube).spec.template.spec.containers[0]?.image ?? '', ':26.0.7');
+    const during = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, unknown>;
+    assert.is(during.version, '25.0.6', 'status.version is what serves');
+    assert.is(during.databaseVersion, '25.0.6', 'nothing of 26 has started yet');
+    const readyCondition = (during.conditions as { type: string; status: string }[]).find(
+      (c) => c.type === 'Ready',
+    );
+    assert.is(readyCondition?.status, 'False');
+
+    kube.objects.delete('Pod/identity/kc-old');
+    const starting = await reconcile('identity/kc');
+    assert.is(deployment(kube).spec.replicas, 1, 'the new version starts once no old pod is left');
+    assert.is(starting.outcome?.phase, 'Provisioning');
+    const migrating = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, unknown>;
+    assert.is(migrating.version, '25.0.6');
+    assert.is(migrating.databaseVersion, '26.0.7');
+    makeAvailable(kube);
+    kube.put(keycloakPod('kc-new', '26.0.7'));
+    assert.is((await reconcile('identity/kc')).outcome?.phase, 'Ready');
+    const after = kube.find('IdentityServer', 'identity', 'kc')?.status as { version?: string } | undefined;
+    assert.is(after?.version, '26.0.7');
+  } finally {
+    await kc.close();
+  }
+});
+
+test('a downgrade below the version the database was migrated to is refused and changes nothing', async () => {
+  const server = idServer({ image: { tag: '25.0.6' } });
+  const kube = fakeKube([
+    { ...server, status: { phase: 'Ready', version: '26.0.7', databaseVersion: '26.0.7' } },
+    dbSecret,
+    cluster,
+  ]);
+  const out = await identityServerController(deps(kube, 'http://127.0.0.1:1'))('identity/kc');
+  assert.is(out.outcome?.phase, 'Failed');
+  assert.is(out.outcome?.reason, 'DowngradeRefused');
+  assert.equal(out.outcome?.applied, []);
+  assert.is(kube.find('Deployment', 'identity', 'kc'), undefined);
+  const status = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, string>;
+  assert.match(status.message, 'below 26.0.7');
+  assert.is(status.version, '26.0.7');
 });
 
 test.run();

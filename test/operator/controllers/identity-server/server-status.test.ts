@@ -21,9 +21,24 @@ const server: IdentityServer = {
   spec: { image: { tag: '26.0.7' }, database: { cluster: 'pg', namespace: 'db' } },
 };
 
+// A Deployment whose rollout is complete, as kubectl rollout status judges it.
 const available: V1Deployment = {
-  status: { readyReplicas: 1, conditions: [{ type: 'Available', status: 'True' }] },
+  metadata: { generation: 2 },
+  spec: { replicas: 1 } as V1Deployment['spec'],
+  status: {
+    observedGeneration: 2,
+    replicas: 1,
+    updatedReplicas: 1,
+    availableReplicas: 1,
+    readyReplicas: 1,
+    conditions: [{ type: 'Available', status: 'True' }],
+  },
 };
+const rolling = (status: Record<string, number>, generation = 2): V1Deployment => ({
+  ...available,
+  metadata: { generation },
+  status: { ...available.status, ...status },
+});
 const healthyCluster = observeDatabaseCluster({ status: { phase: 'Cluster in healthy state' } });
 const ok: ServerObservation = {
   databaseCluster: healthyCluster,
@@ -165,6 +180,41 @@ const table: [string, Partial<ServerObservation>, string, string, string][] = [
     'False',
   ],
   [
+    'a new spec not yet observed by the Deployment controller',
+    { deployment: rolling({}, 3) },
+    'Provisioning',
+    'RolloutInProgress',
+    'False',
+  ],
+  [
+    'the new pod not yet updated (the old one still serves)',
+    { deployment: rolling({ updatedReplicas: 0, replicas: 1 }) },
+    'Provisioning',
+    'RolloutInProgress',
+    'False',
+  ],
+  [
+    'an old pod still terminating',
+    { deployment: rolling({ replicas: 2 }) },
+    'Provisioning',
+    'RolloutInProgress',
+    'False',
+  ],
+  [
+    'the updated pod not yet available',
+    { deployment: rolling({ availableReplicas: 0 }) },
+    'Provisioning',
+    'RolloutInProgress',
+    'False',
+  ],
+  [
+    'an older version stopping before the new one starts',
+    { stopping: ['25.0.6'], version: '26.0.7', pods: [pod({ state: { running: {} }, ready: true })] },
+    'Provisioning',
+    'UpgradeInProgress',
+    'False',
+  ],
+  [
     'health not UP',
     { health: { state: 'failed', message: 'status DOWN' } },
     'Provisioning',
@@ -172,8 +222,15 @@ const table: [string, Partial<ServerObservation>, string, string, string][] = [
     'False',
   ],
   [
-    'admin token refused',
+    'admin token refused (the database has another admin)',
     { token: { state: 'failed', message: 'HTTP 401 invalid_grant' } },
+    'Provisioning',
+    'AdminCredentialsRejected',
+    'True',
+  ],
+  [
+    'admin token endpoint failing',
+    { token: { state: 'failed', message: 'HTTP 503' } },
     'Provisioning',
     'AdminTokenUnavailable',
     'False',
@@ -217,6 +274,14 @@ test('recomputing with nothing changed gives an identical status (zero writes), 
   const ready = changed.conditions?.find((c) => c.type === 'Ready');
   assert.is(ready?.lastTransitionTime, t1.toISOString());
   assert.is(changed.version, '26.0.7', 'the version that ran before is kept while not ready');
+});
+
+test('status.version changes only when the rollout to the new version is complete', () => {
+  const before = computeServerStatus(server, ok, t0);
+  const upgraded = { ...server, spec: { ...server.spec, image: { tag: '26.1.0' } }, status: before };
+  const during = computeServerStatus(upgraded, { ...ok, deployment: rolling({ updatedReplicas: 0 }) }, t1);
+  assert.is(during.version, '26.0.7');
+  assert.is(computeServerStatus(upgraded, ok, t1).version, '26.1.0');
 });
 
 test('a failed status names the reason and keeps the rest of the previous status', () => {

@@ -1,5 +1,6 @@
 import type { RepoSettingsDefaultReviewersCreateOutput } from '../../../../../generated/types/cli/output/repo-settings-default-reviewers-create.ts';
 import { UsageError } from '../../../../core/errors.ts';
+import type { RestUser } from '../../../api/identity.ts';
 import { identify } from '../../../api/identity.ts';
 import { parseRefMatcher, type RestRefMatcher, refMatcherSyntax } from '../../../api/ref-matcher.ts';
 import {
@@ -14,6 +15,12 @@ import { makePlan } from '../../../output/plan.ts';
 import { printConditions } from './default-reviewers-list.ts';
 
 type Options = { source: RestRefMatcher; target: RestRefMatcher; reviewers: string[]; approvals: number };
+
+/** The POST body, for the dry-run and the run alike: the full user objects the server resolved. */
+const conditionBody = (
+  o: { source: RestRefMatcher; target: RestRefMatcher; approvals: number },
+  reviewers: RestUser[],
+) => ({ sourceMatcher: o.source, targetMatcher: o.target, reviewers, requiredApprovals: o.approvals });
 
 /** `bbdc repo settings default-reviewers create --reviewers a,b [--source M] [--target M] [--approvals N]`. */
 export const command = defineCommand<Options, RepoSettingsDefaultReviewersCreateOutput>({
@@ -59,7 +66,7 @@ export const command = defineCommand<Options, RepoSettingsDefaultReviewersCreate
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     const { username } = await identify(client, repo.host.url);
-    await resolveUsers(client, o.reviewers);
+    const reviewers = await resolveUsers(client, o.reviewers);
     const existing = (await client.get<RestCondition[]>(conditionsPath(repo.project, repo.slug))).map(
       toDefaultReviewers,
     );
@@ -79,12 +86,7 @@ export const command = defineCommand<Options, RepoSettingsDefaultReviewersCreate
         description: `add ${o.reviewers.join(', ')} as default reviewers from ${shown.source} to ${shown.target} in ${repo.project}/${repo.slug}`,
         method: 'POST',
         path: conditionsPath(repo.project, repo.slug, 'new'),
-        body: {
-          sourceMatcher: o.source,
-          targetMatcher: o.target,
-          reviewers: o.reviewers.map((name) => ({ name })),
-          requiredApprovals: o.approvals,
-        },
+        body: conditionBody(o, reviewers),
       },
       predictedAction: 'create',
       reasons: [
@@ -102,7 +104,7 @@ export const command = defineCommand<Options, RepoSettingsDefaultReviewersCreate
     const client = await deps.client(repo.host);
     const reviewers = await resolveUsers(client, o.reviewers);
     const res = await client.request<RestCondition>('POST', conditionsPath(repo.project, repo.slug, 'new'), {
-      body: { sourceMatcher: o.source, targetMatcher: o.target, reviewers, requiredApprovals: o.approvals },
+      body: conditionBody(o, reviewers),
     });
     return { repository: `${repo.project}/${repo.slug}`, condition: toDefaultReviewers(res.data) };
   },

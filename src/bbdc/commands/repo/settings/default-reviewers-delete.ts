@@ -1,6 +1,6 @@
 import type { RepoSettingsDefaultReviewersDeleteOutput } from '../../../../../generated/types/cli/output/repo-settings-default-reviewers-delete.ts';
-import { UsageError } from '../../../../core/errors.ts';
 import { identify } from '../../../api/identity.ts';
+import { parseId } from '../../../api/ids.ts';
 import { conditionsPath, type RestCondition, toDefaultReviewers } from '../../../api/reviewers.ts';
 import { defineCommand } from '../../../command.ts';
 import { makePlan } from '../../../output/plan.ts';
@@ -21,8 +21,9 @@ export const command = defineCommand<{ id: number }, RepoSettingsDefaultReviewer
   effect: 'mutating',
   examples: ['bbdc repo settings default-reviewers delete 2 -R PROJ/api --dry-run'],
   parse: ({ args }) => {
-    if (!/^\d+$/.test(args[0])) throw new UsageError(`condition id "${args[0]}" must be a whole number`);
-    return { id: Number(args[0]) };
+    return {
+      id: parseId('condition id', args[0], 'int32', 'see `bbdc repo settings default-reviewers list`'),
+    };
   },
   async plan(o, deps) {
     const repo = await deps.repo();

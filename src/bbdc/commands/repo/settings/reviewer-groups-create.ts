@@ -1,5 +1,6 @@
 import type { RepoSettingsReviewerGroupsCreateOutput } from '../../../../../generated/types/cli/output/repo-settings-reviewer-groups-create.ts';
 import { UsageError } from '../../../../core/errors.ts';
+import type { RestUser } from '../../../api/identity.ts';
 import { identify } from '../../../api/identity.ts';
 import { collectPages } from '../../../api/paging.ts';
 import {
@@ -14,6 +15,13 @@ import { makePlan } from '../../../output/plan.ts';
 import { printGroups } from './reviewer-groups-list.ts';
 
 type Options = { name: string; users: string[]; description?: string };
+
+/** The POST body, for the dry-run and the run alike: the full user objects the server resolved. */
+const groupBody = (o: { name: string; description?: string }, users: RestUser[]) => ({
+  name: o.name,
+  ...(o.description && { description: o.description }),
+  users,
+});
 
 /** `bbdc repo settings reviewer-groups create <name> --users a,b`. */
 export const command = defineCommand<Options, RepoSettingsReviewerGroupsCreateOutput>({
@@ -45,7 +53,7 @@ export const command = defineCommand<Options, RepoSettingsReviewerGroupsCreateOu
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     const { username } = await identify(client, repo.host.url);
-    await resolveUsers(client, o.users);
+    const users = await resolveUsers(client, o.users);
     const path = reviewerGroupsPath(repo.project, repo.slug);
     const { values } = await collectPages<RestReviewerGroup>(client, path, {}, undefined);
     const taken = values.find((g) => g.name === o.name);
@@ -57,11 +65,7 @@ export const command = defineCommand<Options, RepoSettingsReviewerGroupsCreateOu
         description: `create reviewer group ${o.name} (${o.users.join(', ')}) in ${repo.project}/${repo.slug}`,
         method: 'POST',
         path,
-        body: {
-          name: o.name,
-          ...(o.description && { description: o.description }),
-          users: o.users.map((name) => ({ name })),
-        },
+        body: groupBody(o, users),
       },
       predictedAction: taken ? 'conflict' : 'create',
       reasons: [`authenticated as ${username}`, `users exist: ${o.users.join(', ')}`],
@@ -73,7 +77,7 @@ export const command = defineCommand<Options, RepoSettingsReviewerGroupsCreateOu
     const client = await deps.client(repo.host);
     const users = await resolveUsers(client, o.users);
     const res = await client.request<RestReviewerGroup>('POST', reviewerGroupsPath(repo.project, repo.slug), {
-      body: { name: o.name, ...(o.description && { description: o.description }), users },
+      body: groupBody(o, users),
     });
     return { repository: `${repo.project}/${repo.slug}`, group: toReviewerGroup(res.data) };
   },

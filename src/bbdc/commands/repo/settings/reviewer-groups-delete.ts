@@ -1,6 +1,6 @@
 import type { RepoSettingsReviewerGroupsDeleteOutput } from '../../../../../generated/types/cli/output/repo-settings-reviewer-groups-delete.ts';
-import { UsageError } from '../../../../core/errors.ts';
 import { identify } from '../../../api/identity.ts';
+import { parseId } from '../../../api/ids.ts';
 import { collectPages } from '../../../api/paging.ts';
 import { type RestReviewerGroup, reviewerGroupsPath } from '../../../api/reviewers.ts';
 import { defineCommand } from '../../../command.ts';
@@ -18,8 +18,7 @@ export const command = defineCommand<{ id: number }, RepoSettingsReviewerGroupsD
   effect: 'mutating',
   examples: ['bbdc repo settings reviewer-groups delete 4 -R PROJ/api --dry-run'],
   parse: ({ args }) => {
-    if (!/^\d+$/.test(args[0])) throw new UsageError(`group id "${args[0]}" must be a whole number`);
-    return { id: Number(args[0]) };
+    return { id: parseId('group id', args[0], 'int64', 'see `bbdc repo settings reviewer-groups list`') };
   },
   async plan(o, deps) {
     const repo = await deps.repo();

@@ -1,0 +1,54 @@
+// What a dry-run asks before planning a change: does the caller hold the permission the server will check? It
+// asks the server the way the server itself filters (repositories or projects by `permission`), so a plan the
+// server would refuse says so instead of "would ..." (a read-only user's auto-merge, a webhook without REPO_ADMIN).
+import { RealmforgeError } from '../../core/errors.ts';
+import type { BitbucketClient } from './client.ts';
+import { collectPages } from './paging.ts';
+
+/** The permissions bbdc's writes need, as the 9.4 document names them. */
+export type NeededPermission = 'REPO_WRITE' | 'REPO_ADMIN' | 'PROJECT_ADMIN';
+
+/** Where the permission is needed: a repository, or a project. */
+export type PermissionTarget = { project: string; slug?: string };
+
+/** Whether the caller holds `needed` on the target, asked of the server. */
+export async function holds(
+  client: BitbucketClient,
+  target: PermissionTarget,
+  needed: NeededPermission,
+): Promise<boolean> {
+  if (needed === 'PROJECT_ADMIN' || target.slug === undefined) {
+    const { values } = await collectPages<{ key?: string }>(
+      client,
+      '/rest/api/latest/projects',
+      { permission: needed.startsWith('REPO_') ? needed.replace('REPO_', 'PROJECT_') : needed },
+      undefined,
+    );
+    return values.some((p) => p.key?.toUpperCase() === target.project.toUpperCase());
+  }
+  const { values } = await collectPages<{ slug?: string }>(
+    client,
+    '/rest/api/latest/repos',
+    { projectkey: target.project, permission: needed },
+    undefined,
+  );
+  return values.some((r) => r.slug === target.slug!.toLowerCase());
+}
+
+/**
+ * Refuses the dry-run (exit 3, kind auth) when the caller lacks `needed` on the target, naming the permission,
+ * the target and what needs it; `who` is the caller's name when known.
+ */
+export async function requirePermission(
+  client: BitbucketClient,
+  target: PermissionTarget,
+  needed: NeededPermission,
+  action: string,
+): Promise<void> {
+  if (await holds(client, target, needed)) return;
+  const where = target.slug === undefined ? `project ${target.project}` : `${target.project}/${target.slug}`;
+  throw new RealmforgeError(
+    'auth',
+    `${client.username ?? 'you'} lack${client.username ? 's' : ''} ${needed} on ${where}, which ${action} needs: the server would refuse it; nothing was changed`,
+  );
+}

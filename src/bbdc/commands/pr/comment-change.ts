@@ -1,0 +1,43 @@
+// The one place `pr comment update` and `pr comment delete` read the comment they change and build the request.
+import { type RestComment, toComment } from '../../api/comments.ts';
+import { prPath } from '../../api/pull-requests.ts';
+import type { CommandDeps } from '../../command.ts';
+import type { Change } from '../../output/change.ts';
+import { prContext } from './pr-context.ts';
+
+/** The comment as it is now and a change built from it; `build` gets its path and current state. */
+export async function commentChange(
+  deps: CommandDeps,
+  id: number,
+  comment: number,
+  intent: string,
+  build: (
+    path: string,
+    current: RestComment,
+  ) => Pick<Change, 'request' | 'description' | 'predicted' | 'reasons'>,
+): Promise<{ change: Change; current: RestComment; repository: string }> {
+  const { repo, client } = await prContext(deps);
+  const path = prPath(repo, id, `/comments/${comment}`);
+  const current = await client.get<RestComment>(path);
+  const parts = build(path, current);
+  const replies = current.comments?.length ?? 0;
+  return {
+    current,
+    repository: `${repo.project}/${repo.slug}`,
+    change: {
+      client,
+      intent,
+      host: repo.host.url,
+      target: { type: 'comment', id: `${repo.project}/${repo.slug}#${id}/${comment}` },
+      ...parts,
+      blocking:
+        parts.request.method === 'DELETE' && replies
+          ? [
+              `comment ${comment} has ${replies} repl${replies === 1 ? 'y' : 'ies'}; Bitbucket keeps threads whole`,
+            ]
+          : [],
+    },
+  };
+}
+
+export { toComment };

@@ -1,0 +1,80 @@
+import type { RepoTreeOutput } from '../../../../../generated/types/cli/output/repo-tree.ts';
+import { contentPath, type RestBrowse } from '../../../api/content.ts';
+import { maxPageSize } from '../../../api/paging.ts';
+import { positiveInt } from '../../../cli/paging-flags.ts';
+import { defineCommand } from '../../../command.ts';
+
+type Options = { path: string; ref?: string; limit: number };
+
+/** `bbdc repo browse tree [path]`: the entries of a directory at a ref, directories first. */
+export const command = defineCommand<Options, RepoTreeOutput>({
+  name: 'repo browse tree',
+  summary: 'List the files and directories of a repository directory at a ref',
+  args: [{ name: 'path', required: false, description: 'Directory (default: the root)' }],
+  flags: {
+    ref: { type: 'string', value: 'REF', description: 'Branch, tag or commit (default: the default branch)' },
+    limit: {
+      type: 'string',
+      shortFlag: 'L',
+      value: 'N',
+      description: 'Maximum number of entries in total (default 1000)',
+    },
+  },
+  outputSchema: 'repo-tree',
+  effect: 'safe',
+  examples: ['bbdc repo browse tree', 'bbdc repo browse tree src --ref v1.0'],
+  parse: ({ args, flags }) => ({
+    path: String(args[0] ?? '').replace(/^\/+|\/+$/g, ''),
+    ref: flags.ref as string | undefined,
+    limit: positiveInt(flags.limit, '--limit', 1000),
+  }),
+  async run(o, deps) {
+    const repo = await deps.repo();
+    const client = await deps.client(repo.host);
+    const entries: RepoTreeOutput['entries'] = [];
+    let start = 0;
+    let truncated = false;
+    for (;;) {
+      const want = Math.min(maxPageSize, o.limit - entries.length);
+      const res = await client.get<RestBrowse>(contentPath(repo, 'browse', o.path), {
+        at: o.ref,
+        start,
+        limit: want,
+      });
+      const page = res.children ?? { values: [], isLastPage: true };
+      for (const c of page.values.slice(0, want)) {
+        const name = c.path.toString;
+        entries.push({
+          name,
+          path: o.path ? `${o.path}/${name}` : name,
+          type: c.type === 'DIRECTORY' ? 'directory' : c.type === 'SUBMODULE' ? 'submodule' : 'file',
+          ...(c.size !== undefined && { size: c.size }),
+        });
+      }
+      if (page.isLastPage || page.nextPageStart === undefined || !page.values.length) break;
+      if (entries.length >= o.limit) {
+        truncated = true;
+        break;
+      }
+      start = page.nextPageStart;
+    }
+    return {
+      repository: `${repo.project}/${repo.slug}`,
+      path: o.path,
+      ...(o.ref && { ref: o.ref }),
+      entries,
+      truncated,
+    };
+  },
+  human(d, ui) {
+    ui.table(
+      ['type', 'size', 'path'],
+      d.entries.map((e) => [
+        e.type,
+        e.size === undefined ? '' : String(e.size),
+        e.type === 'directory' ? `${e.path}/` : e.path,
+      ]),
+    );
+    if (d.truncated) ui.notice(`Showing the first ${d.entries.length}; raise --limit for more.`);
+  },
+});

@@ -1,0 +1,78 @@
+// `realmforge doctor`: wiring only. Finds the API server as `run` does, reads the cluster with the operator's own
+// kube client (src/operator/doctor/read-snapshot.ts), runs the checks and prints them (text, or --json as
+// schemas/operator/doctor-report.schema.json). It only reads; the exit code is 1 when any check FAILs.
+import { readFileSync } from 'node:fs';
+import { fetch as undiciFetch } from 'undici';
+import { UsageError } from '../../core/errors.ts';
+import type { Io } from '../../core/io.ts';
+import { operatorName } from '../compile/operator-deployment.ts';
+import { readSnapshot } from '../doctor/read-snapshot.ts';
+import { diagnose, renderReport, reportExitCode } from '../doctor/report.ts';
+import { systemClock } from '../runtime/clock.ts';
+import { endpointMapVariable, loadEndpointMap } from '../runtime/endpoint-map.ts';
+import { loadKubeAccess } from '../runtime/kube-config.ts';
+import { kubeResources } from '../runtime/kube-resources.ts';
+import { restKubeClient } from '../runtime/kube-rest-client.ts';
+import { kubeTransport } from '../runtime/kube-transport.ts';
+
+export type DoctorFlags = {
+  kubeconfig?: string;
+  namespace?: string;
+  operatorNamespace?: string;
+  operatorUrl?: string;
+  json?: boolean;
+};
+
+const namePattern = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+function checkFlags(flags: DoctorFlags): void {
+  for (const [flag, value] of [
+    ['--namespace', flags.namespace],
+    ['--operator-namespace', flags.operatorNamespace],
+  ] as const) {
+    if (value !== undefined && !namePattern.test(value))
+      throw new UsageError(`${flag} "${value}" is not a namespace name (lower-case letters, digits and '-')`);
+  }
+  if (flags.operatorUrl !== undefined && !/^https?:\/\/[^/]+/.test(flags.operatorUrl))
+    throw new UsageError(`--operator-url "${flags.operatorUrl}" is not a URL such as http://127.0.0.1:8081`);
+}
+
+/** Runs every check against the cluster; resolves with the exit code (1 on any FAIL). */
+export async function runDoctor(
+  io: Io,
+  flags: DoctorFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  checkFlags(flags);
+  const access = loadKubeAccess(
+    { kubeconfig: flags.kubeconfig, env },
+    (file) => readFileSync(file, 'utf8'),
+    systemClock,
+  );
+  const transport = kubeTransport(access, { timeoutMs: 15_000 });
+  try {
+    const fetchText = async (url: string) => {
+      const res = await undiciFetch(url, { signal: AbortSignal.timeout(5000) });
+      return { status: res.status, text: await res.text() };
+    };
+    const deps = {
+      kube: restKubeClient(transport, kubeResources(transport, systemClock), systemClock),
+      transport,
+      fetchText,
+      endpoints: loadEndpointMap(env[endpointMapVariable]),
+      inCluster: Boolean(env.KUBERNETES_SERVICE_HOST) && !flags.kubeconfig && !env.KUBECONFIG,
+      server: access.server,
+    };
+    const operator = {
+      namespace: flags.operatorNamespace ?? 'realmforge-system',
+      deployment: operatorName,
+      serviceAccount: operatorName,
+      url: flags.operatorUrl,
+    };
+    const report = diagnose(await readSnapshot(deps, operator, flags.namespace));
+    io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
+    return reportExitCode(report);
+  } finally {
+    await transport.close();
+  }
+}

@@ -1,0 +1,19 @@
+// A client checked against what its Keycloak offers (keycloak/server-info.ts) before anything is written: a
+// protocol mapper type the server does not have is refused naming the field, where Keycloak would have accepted
+// the client and left the mapper silently inert (a client with mapper type no-such-mapper-type was Ready).
+import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
+import { hasMapperType, type ServerInfo } from '../../keycloak/server-info.ts';
+
+/** What the server cannot honour in `client`'s spec, one message per field (empty: nothing). */
+export function serverRefusals(client: IdentityClient, info: ServerInfo): string[] {
+  const on = info.version ? `Keycloak ${info.version}` : 'this Keycloak';
+  const problems: string[] = [];
+  for (const m of client.spec.protocolMappers ?? []) {
+    const protocol = m.protocol ?? 'openid-connect';
+    if (!hasMapperType(info, protocol, m.protocolMapper))
+      problems.push(
+        `spec.protocolMappers[${m.name}].protocolMapper: ${on} has no ${protocol} protocol mapper type "${m.protocolMapper}" (see the types in the admin console's "Add mapper > By configuration", e.g. oidc-audience-mapper)`,
+      );
+  }
+  return problems;
+}

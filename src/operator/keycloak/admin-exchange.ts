@@ -1,0 +1,142 @@
+// One HTTP exchange with Keycloak and its retries, the rules every admin call and token request follow:
+// - fenced: a write checks leadership before every attempt (and after waiting for a rate-limit slot), and the
+//   fence's signal aborts it in flight, so a deposed leader sends nothing more;
+// - idempotent or not: a POST whose answer was lost (a timeout, a reset after sending, 500/502/504) is never
+//   sent again; it throws OutcomeUnknownError and the caller reads back by natural key. Refused connections,
+//   429 and 503 (nothing was applied) are retried like any other call;
+// - bounded: waits follow the shared retry policy (src/core/retry.ts, Retry-After capped), and the server's
+//   circuit breaker stops calls to a Keycloak that keeps failing.
+import { RealmforgeError } from '../../core/errors.ts';
+import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.ts';
+import type { Clock } from '../runtime/clock.ts';
+import type { HttpClient } from '../runtime/deps.ts';
+import type { CircuitBreaker } from './circuit-breaker.ts';
+import { OutcomeUnknownError } from './outcome-unknown.ts';
+import type { RateLimiter } from './rate-limits.ts';
+
+/** Four attempts, waits of 0.5, 1, 2 s (or the server's Retry-After, never more than 10 s). */
+export const keycloakRetry: RetryPolicy = { retries: 3, backoffMs: 500, maxDelayMs: 10_000 };
+
+const transientStatus = (s: number) => s === 429 || s === 502 || s === 503 || s === 504 || s === 500;
+/** Statuses that say the request was not applied: a non-idempotent call may be sent again after them. */
+const notApplied = (s: number) => s === 429 || s === 503;
+/** Connection errors that happen before a request is sent. */
+const notSentCodes = [
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+];
+
+export type ExchangeDeps = {
+  readonly http: HttpClient;
+  readonly limiter: RateLimiter;
+  readonly clock: Clock;
+  readonly count: (namespace: string, method: string, status: string) => void;
+  /** False once this replica lost the leader lease: checked before every attempt of a write. */
+  readonly canWrite: () => boolean;
+  /** Aborted when the lease is lost: writes in flight and waits between attempts end at once. */
+  readonly signal?: AbortSignal;
+  readonly breaker: CircuitBreaker;
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly sleep?: (ms: number) => Promise<void>;
+};
+
+export type Exchange = {
+  namespace: string;
+  method: string;
+  url: string;
+  /** The path for messages (without the base URL). */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** A write is fenced; a non-idempotent one is never re-sent after an unknown outcome. */
+  write: boolean;
+  idempotent: boolean;
+};
+
+export type Answer = { status: number; body: unknown; location?: string };
+
+export function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function errorMessage(body: unknown): string {
+  if (body && typeof body === 'object') {
+    const b = body as { errorMessage?: string; error_description?: string; error?: string };
+    return b.errorMessage ?? b.error_description ?? b.error ?? JSON.stringify(body).slice(0, 200);
+  }
+  return String(body ?? '').slice(0, 200);
+}
+
+export const notLeader = () =>
+  new RealmforgeError('conflict', 'not the leader any more: this replica does not write to Keycloak');
+
+/** Sends `x` with retries for transient failures; returns the final status and body. */
+export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer> {
+  const fence = () => {
+    if (x.write && (!deps.canWrite() || deps.signal?.aborted)) throw notLeader();
+  };
+  const sleep =
+    deps.sleep ??
+    ((ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = deps.clock.setTimer(ms, resolve);
+        const wake = () => {
+          timer.cancel();
+          resolve();
+        };
+        deps.signal?.addEventListener('abort', wake, { once: true });
+      }));
+  const what = `Keycloak ${x.method} ${x.url}`;
+  let lastError = '';
+  for (let attempt = 0; attempt <= deps.retry.retries; attempt++) {
+    fence();
+    await deps.limiter.acquire(x.namespace);
+    fence();
+    deps.breaker.admit(what);
+    let wait: number | undefined;
+    let unknown: string | undefined;
+    const signals = [AbortSignal.timeout(deps.timeoutMs)];
+    if (x.write && deps.signal) signals.push(deps.signal);
+    try {
+      const res = await deps.http(x.url, {
+        method: x.method,
+        headers: x.headers,
+        body: x.body,
+        signal: AbortSignal.any(signals),
+      });
+      deps.count(x.namespace, x.method, String(res.status));
+      const parsed = parseBody(await res.text());
+      if (!transientStatus(res.status)) {
+        deps.breaker.success();
+        return { status: res.status, body: parsed, location: res.headers?.get('location') ?? undefined };
+      }
+      lastError = `HTTP ${res.status} ${errorMessage(parsed)}`;
+      wait = parseRetryAfter(res.headers?.get('retry-after') ?? undefined, deps.clock.now());
+      deps.breaker.failure(wait);
+      if (!x.idempotent && !notApplied(res.status)) unknown = lastError;
+    } catch (error) {
+      deps.breaker.failure();
+      fence();
+      deps.count(x.namespace, x.method, 'error');
+      const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+      lastError = `${code}: ${(error as Error).message}`;
+      if (!x.idempotent && !notSentCodes.includes(code)) unknown = lastError;
+    }
+    if (unknown !== undefined) throw new OutcomeUnknownError(x.method, x.path, unknown);
+    if (attempt < deps.retry.retries) await sleep(retryDelay(attempt, deps.retry, wait));
+  }
+  throw new RealmforgeError(
+    'transient',
+    `${what} failed after ${deps.retry.retries + 1} attempts: ${lastError}`,
+  );
+}

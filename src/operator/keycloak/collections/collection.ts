@@ -1,0 +1,206 @@
+// The one reconciler for every Keycloak collection (realm roles, groups, client roles, protocol mappers, role
+// mappings, and the sections that come later: identity providers, components, flows, ...). A collection is
+// declared once: where its items live, their natural key, the fields compared, and how ownership is known. The
+// reconciler reads the live items once, creates what is missing, updates what differs, deletes what the operator
+// created and the spec no longer declares, and never touches an item it did not create.
+//
+// Ownership is known one of two ways:
+//  - marker: the item itself carries the owner (an attribute `realmforge.dev/owner`, for items that have one);
+//  - ledger: the parent records the keys it manages (a parent attribute written with the parent's own fields),
+//    for items with nowhere to put a marker. The keys declared now become the next ledger.
+// A lost answer to a create (OutcomeUnknownError) is simply rethrown: the next reconcile lists first, so it finds
+// the item if it was created and never sends the create twice blindly.
+import { RealmforgeError } from '../../../core/errors.ts';
+import { canonicalJson } from '../../runtime/desired-state.ts';
+import type { AdminClient } from '../admin-client.ts';
+
+/** The attribute that marks an item (or a realm, or a client) as created by one resource (`namespace/name`). */
+export const ownerAttribute = 'realmforge.dev/owner';
+
+/** An item as Keycloak represents it: any JSON object. */
+export type Item = Record<string, unknown>;
+
+/** Ownership by a marker the item carries. */
+export type Marker = {
+  readonly by: 'marker';
+  readonly owner: string;
+  read(item: Item): string | undefined;
+  mark(item: Item): Item;
+};
+/** Ownership by the keys the parent recorded. */
+export type Ledger = { readonly by: 'ledger'; readonly managed: ReadonlySet<string> };
+/** How ownership of live items is known. */
+export type Ownership = Marker | Ledger;
+
+/** A managed collection, declared once. Paths are relative to `/admin/realms`. */
+export type Collection = {
+  /** What an item is called in messages and write logs ("realm role"). */
+  readonly noun: string;
+  /** The spec field that declares the items, for messages ("spec.roles"). */
+  readonly field: string;
+  /** GET: the live items. */
+  readonly listPath: string;
+  /** The natural key of a desired or live item. */
+  key(item: Item): string;
+  /** The fields compared, each with its empty value: a field the spec leaves out is compared (and sent) empty,
+   * so removing it from the spec removes it in Keycloak. Other fields are Keycloak's to fill in. */
+  readonly compared: Readonly<Record<string, unknown>>;
+  /** How items are written: one call per item, or arrays posted to and deleted from one path (role mappings). */
+  readonly write:
+    | { readonly mode: 'each'; readonly createPath: string; itemPath(live: Item): string }
+    | { readonly mode: 'batch'; readonly path: string };
+  /** Turns a desired item into what is sent (e.g. a role mapping needs the live role's id). Default: as is. */
+  resolve?(admin: AdminClient, namespace: string, desired: Item): Promise<Item>;
+};
+
+/** What a collection sync did: the writes (for the log), the keys now managed (the next ledger), and the live
+ * items as read before any write (sub-collections read their ledgers from them; `created` says whether to
+ * re-read for the ids of new items). */
+export type CollectionResult = {
+  writes: string[];
+  managed: string[];
+  live: readonly Item[];
+  created: boolean;
+};
+
+/** Thrown when a declared item exists but belongs to someone else; names the item, the field and the way out. */
+export class ItemConflictError extends RealmforgeError {
+  readonly reason = 'NameConflict';
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
+
+function comparedPart(c: Collection, item: Item): Item {
+  return Object.fromEntries(Object.entries(c.compared).map(([f, empty]) => [f, item[f] ?? empty]));
+}
+
+/** Whether `live` equals `desired` on the compared fields (maps by key, not by order). */
+export function sameItem(c: Collection, desired: Item, live: Item): boolean {
+  return canonicalJson(comparedPart(c, desired)) === canonicalJson(comparedPart(c, live));
+}
+
+function owned(ownership: Ownership, live: Item, key: string, declared: boolean): boolean {
+  if (ownership.by === 'marker') return ownership.read(live) === ownership.owner;
+  // A ledger item inside the operator's own parent: ours when recorded, or when the spec declares it.
+  return ownership.managed.has(key) || declared;
+}
+
+/** How a sync may save reads: the live items when the parent's answer carried them, and whether the spec
+ * declared items of this collection last time (a marker-owned collection declared neither now nor then is not
+ * read at all, so a steady resync costs no read for it). `adopt` takes over declared items that exist without
+ * our marker (only when the resource asked for adoption). */
+export type SyncOptions = { adopt?: boolean; live?: readonly Item[]; declaredBefore?: boolean };
+
+/**
+ * Makes the collection equal to `desired` for the items the operator owns.
+ */
+export async function syncCollection(
+  admin: AdminClient,
+  namespace: string,
+  c: Collection,
+  desired: readonly Item[],
+  ownership: Ownership,
+  options: SyncOptions = {},
+): Promise<CollectionResult> {
+  const writes: string[] = [];
+  const nothingOurs = ownership.by === 'ledger' ? ownership.managed.size === 0 : !options.declaredBefore;
+  if (!desired.length && nothingOurs) return { writes, managed: [], live: [], created: false };
+  const live = options.live ?? (await admin.call<Item[]>(namespace, 'GET', c.listPath)).body ?? [];
+  const liveByKey = new Map(live.map((item) => [c.key(item), item]));
+  const wanted = new Map(desired.map((item) => [c.key(item), item]));
+  const marked = (item: Item) => (ownership.by === 'marker' ? ownership.mark(item) : item);
+  const toCreate: Item[] = [];
+  const toDelete: Item[] = [];
+  for (const [key, want] of wanted) {
+    const have = liveByKey.get(key);
+    if (!have) {
+      toCreate.push(marked(want));
+      continue;
+    }
+    if (!owned(ownership, have, key, true) && !options.adopt) {
+      const by = ownership.by === 'marker' ? ownership.read(have) : undefined;
+      throw new ItemConflictError(
+        `${c.field} declares ${c.noun} "${key}", which already exists ${by ? `and belongs to ${by}` : 'and was not created by realmforge'}: rename it in the spec, or delete it in Keycloak`,
+      );
+    }
+    const target = marked(want);
+    if (c.write.mode === 'each' && !sameItem(c, target, have)) {
+      const body = await (c.resolve?.(admin, namespace, target) ?? target);
+      await admin.call(namespace, 'PUT', c.write.itemPath(have), {
+        ...have,
+        ...comparedPart(c, body),
+        ...body,
+      });
+      writes.push(`update ${c.noun} ${key}`);
+    }
+  }
+  for (const [key, have] of liveByKey) {
+    if (!wanted.has(key) && owned(ownership, have, key, false)) toDelete.push(have);
+  }
+  if (c.write.mode === 'each') {
+    for (const want of toCreate) {
+      await admin.call(
+        namespace,
+        'POST',
+        c.write.createPath,
+        await (c.resolve?.(admin, namespace, want) ?? want),
+      );
+      writes.push(`create ${c.noun} ${c.key(want)}`);
+    }
+    for (const have of toDelete) {
+      await admin.call(namespace, 'DELETE', c.write.itemPath(have));
+      writes.push(`delete ${c.noun} ${c.key(have)}`);
+    }
+  } else {
+    if (toCreate.length) {
+      const bodies = [];
+      for (const want of toCreate) bodies.push(await (c.resolve?.(admin, namespace, want) ?? want));
+      created(
+        c,
+        toCreate.map((i) => c.key(i)).join(','),
+        await admin.call(namespace, 'POST', c.write.path, bodies),
+      );
+      writes.push(`add ${c.noun} ${toCreate.map((i) => c.key(i)).join(',')}`);
+    }
+    if (toDelete.length) {
+      await admin.call(namespace, 'DELETE', c.write.path, toDelete);
+      writes.push(`remove ${c.noun} ${toDelete.map((i) => c.key(i)).join(',')}`);
+    }
+  }
+  return { writes, managed: [...wanted.keys()].sort(), live, created: toCreate.length > 0 };
+}
+
+/** A create answered 409 was made by someone else at the same moment: retried, it becomes a conflict or an update. */
+function created(c: Collection, key: string, res: { status: number }): void {
+  if (res.status === 409)
+    throw new RealmforgeError(
+      'conflict',
+      `${c.noun} ${key} was created by someone else at the same time; retrying`,
+    );
+  if (res.status === 404)
+    throw new RealmforgeError('validation', `${c.field}: Keycloak answered 404 creating ${c.noun} ${key}`);
+}
+
+/** Ownership by an owner attribute on the item (`attributes['realmforge.dev/owner']`, a list in Keycloak). */
+export function attributeMarker(owner: string): Marker {
+  return {
+    by: 'marker',
+    owner,
+    read: (item) => {
+      const value = (item.attributes as Record<string, unknown> | undefined)?.[ownerAttribute];
+      return Array.isArray(value) ? String(value[0] ?? '') || undefined : (value as string | undefined);
+    },
+    mark: (item) => ({
+      ...item,
+      attributes: { ...(item.attributes as object | undefined), [ownerAttribute]: [owner] },
+    }),
+  };
+}
+
+/** The keys a parent recorded in its ledger attribute (comma-separated), for a ledger-owned collection. */
+export function ledger(attributes: Record<string, unknown> | undefined, name: string): Ledger {
+  const raw = attributes?.[name];
+  const text = Array.isArray(raw) ? String(raw[0] ?? '') : String(raw ?? '');
+  return { by: 'ledger', managed: new Set(text.split(',').filter(Boolean)) };
+}

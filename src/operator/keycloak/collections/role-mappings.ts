@@ -1,0 +1,77 @@
+// Role mappings as managed collections: the realm roles of a group, and the realm and client roles of a client's
+// service account. A mapping has nowhere to carry an owner, so the parent (the group, the client) records the
+// mappings it manages in a ledger attribute; Keycloak's own mappings (default-roles-*) are never removed.
+import { RealmforgeError } from '../../../core/errors.ts';
+import type { AdminClient } from '../admin-client.ts';
+import type { Collection, Item } from './collection.ts';
+
+const enc = encodeURIComponent;
+
+/** The group attribute listing the realm roles the operator mapped to it. */
+export const groupRolesLedger = 'realmforge.dev/managed-realm-roles';
+/** The client attribute listing the roles the operator mapped to its service account. */
+export const serviceAccountRolesLedger = 'realmforge.dev/managed-service-account-roles';
+
+/** Looks a role up by name (a mapping is posted with the role's id); a missing role names the field. */
+function resolveRole(rolesPath: string, field: string, what: string) {
+  return async (admin: AdminClient, namespace: string, desired: Item): Promise<Item> => {
+    const name = String(desired.name);
+    const res = await admin.call<Item>(namespace, 'GET', `${rolesPath}/${enc(name)}`);
+    if (res.status === 404)
+      throw new RealmforgeError('validation', `${field} names ${what} role "${name}", which does not exist`);
+    return res.body;
+  };
+}
+
+/** The realm roles mapped to a group (by id) of `realm`; keys are role names. */
+export function groupRealmRoles(realm: string, groupId: string, groupName: string): Collection {
+  const path = `/${enc(realm)}/groups/${enc(groupId)}/role-mappings/realm`;
+  const field = `spec.groups[${groupName}].realmRoles`;
+  return {
+    noun: `realm role mapping of group ${groupName}`,
+    field,
+    listPath: path,
+    key: (r) => String(r.name),
+    compared: { name: '' },
+    write: { mode: 'batch', path },
+    resolve: resolveRole(`/${enc(realm)}/roles`, field, 'realm'),
+  };
+}
+
+/** Ledger keys of service-account mappings: `realm/<role>` and `client/<clientId>/<role>`, each part encoded. */
+export const realmMappingKey = (role: string) => `realm/${enc(role)}`;
+export const clientMappingKey = (clientId: string, role: string) => `client/${enc(clientId)}/${enc(role)}`;
+
+/** The realm roles of a service-account user. */
+export function userRealmRoles(realm: string, userId: string): Collection {
+  const path = `/${enc(realm)}/users/${enc(userId)}/role-mappings/realm`;
+  return {
+    noun: 'service-account realm role',
+    field: 'spec.serviceAccount.realmRoles',
+    listPath: path,
+    key: (r) => realmMappingKey(String(r.name)),
+    compared: { name: '' },
+    write: { mode: 'batch', path },
+    resolve: resolveRole(`/${enc(realm)}/roles`, 'spec.serviceAccount.realmRoles', 'realm'),
+  };
+}
+
+/** The roles of client `clientId` (internal id `clientUuid`) held by a service-account user. */
+export function userClientRoles(
+  realm: string,
+  userId: string,
+  clientId: string,
+  clientUuid: string,
+): Collection {
+  const path = `/${enc(realm)}/users/${enc(userId)}/role-mappings/clients/${enc(clientUuid)}`;
+  const field = `spec.serviceAccount.clientRoles[${clientId}]`;
+  return {
+    noun: `service-account ${clientId} role`,
+    field,
+    listPath: path,
+    key: (r) => clientMappingKey(clientId, String(r.name)),
+    compared: { name: '' },
+    write: { mode: 'batch', path },
+    resolve: resolveRole(`/${enc(realm)}/clients/${enc(clientUuid)}/roles`, field, `${clientId} client`),
+  };
+}

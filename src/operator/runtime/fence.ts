@@ -1,0 +1,28 @@
+// The fence on every write the operator sends (Kubernetes and Keycloak): check() before each attempt, retries
+// included, and a signal that aborts requests in flight the moment leadership is lost. A deposed leader thus
+// stops writing at once instead of finishing its retries (up to a minute with backoffs and timeouts).
+import { RealmforgeError } from '../../core/errors.ts';
+
+/** Guards writes: check() throws once this replica may no longer write; `signal` aborts when that happens. */
+export type Fence = { check(): void; readonly signal: AbortSignal };
+
+/** The error a fenced write throws. */
+export const notLeader = (what: string) =>
+  new RealmforgeError('conflict', `not the leader any more: this replica does not write ${what}`);
+
+/** A fence that lets every write through (no leader election). */
+export const openFence: Fence = { check() {}, signal: new AbortController().signal };
+
+/** A fence that holds while `canWrite()` does and until lost() is called; lost() aborts what is in flight. */
+export function leaderFence(canWrite: () => boolean, what = ''): Fence & { lost(): void } {
+  const aborter = new AbortController();
+  return {
+    check() {
+      if (aborter.signal.aborted || !canWrite()) throw notLeader(what);
+    },
+    signal: aborter.signal,
+    lost() {
+      aborter.abort(notLeader(what));
+    },
+  };
+}

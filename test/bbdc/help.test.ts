@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderManifest } from '../../src/bbdc/cli/command-info.ts';
+import { commandInfos } from '../../src/bbdc/cli/manifest.ts';
+import { parseFlags } from '../../src/bbdc/cli/parse-flags.ts';
+import { closest } from '../../src/bbdc/cli/suggest.ts';
+import type { FlagSpec } from '../../src/bbdc/command.ts';
+import { helpSections, loadAll } from '../../src/bbdc/registry.ts';
+import { createWorld } from './helpers/world.ts';
+
+const test = suite('bbdc help, manifest and flag parsing');
+const root = join(import.meta.dirname, '..', '..');
+
+test('the generated command manifest is the registry as it is now (else: npm run generate)', async () => {
+  const committed = readFileSync(join(root, 'generated', 'bbdc', 'commands.json'), 'utf8');
+  assert.ok(
+    committed === renderManifest(await loadAll()),
+    'generated/bbdc/commands.json is stale: npm run generate',
+  );
+  assert.is(commandInfos.length, (await loadAll()).length);
+});
+
+test('every top-level command word has a help section (this lists the ones that do not)', () => {
+  const listed = new Set(helpSections.flatMap(([, words]) => words));
+  const ungrouped = [...new Set(commandInfos.map((c) => c.name.split(' ')[0]))].filter((w) => !listed.has(w));
+  assert.equal(ungrouped, [], `add these to helpSections in src/bbdc/registry.ts: ${ungrouped.join(', ')}`);
+});
+
+test('bbdc --help lists top-level commands by section, each once, in far fewer lines than commands', async () => {
+  const w = createWorld();
+  const r = await w.run(['--help']);
+  w.dispose();
+  assert.is(r.code, 0);
+  const titles = r.stdout.split('\n').filter((l) => /^[A-Z][^:]*:$/.test(l));
+  assert.equal(titles.slice(0, 5), [
+    'Core commands:',
+    'Pull requests:',
+    'Branches, tags and commits:',
+    'Repository settings:',
+    'Automation:',
+  ]);
+  assert.match(r.stdout, /Pull requests:\n {2}pr: +Work with pull requests/);
+  for (const word of new Set(commandInfos.map((c) => c.name.split(' ')[0]))) {
+    assert.is(r.stdout.match(new RegExp(`^  ${word}:`, 'gm'))?.length, 1, word);
+  }
+  assert.ok(r.stdout.split('\n').length < 60, `${r.stdout.split('\n').length} lines`);
+  assert.ok(commandInfos.length > 100);
+});
+
+test('a group lists its commands, subgroups under their summary', async () => {
+  const w = createWorld();
+  const r = await w.run(['pr', '--help']);
+  w.dispose();
+  assert.is(r.code, 0);
+  assert.match(r.stdout, /Commands:\n {2}pr list/);
+  assert.match(r.stdout, /Add or remove reviewers of a pull request:\n {2}pr reviewer add/);
+});
+
+test('an unknown command, subcommand or flag says "did you mean" and exits 2', async () => {
+  const w = createWorld();
+  const top = await w.run(['rpo', 'list']);
+  assert.equal(
+    [top.code, top.stderr],
+    [2, 'error: unknown command "rpo"; did you mean "repo"?; run `bbdc --help` for the list\n'],
+  );
+  const sub = await w.run(['pr', 'lst']);
+  assert.is(sub.code, 2);
+  assert.is(sub.stdout, '', 'no help on stdout');
+  assert.is(
+    sub.stderr,
+    'error: unknown command "pr lst"; did you mean "pr list"?; run `bbdc pr --help` for its commands\n',
+  );
+  const flag = await w.run(['pr', 'list', '--stat', 'OPEN', '-R', 'PROJ/api']);
+  assert.is(flag.code, 2);
+  assert.match(flag.stderr, 'unknown flag --stat for bbdc pr list; did you mean "--state"?');
+  const nothing = await w.run(['zzzzzzzz']);
+  assert.is(nothing.stderr, 'error: unknown command "zzzzzzzz"; run `bbdc --help` for the list\n');
+  w.dispose();
+});
+
+test('closest: edit distance within a third of the word, prefixes, closest first', () => {
+  assert.equal(closest('lst', ['list', 'get', 'last']), ['last', 'list']);
+  assert.equal(closest('mer', ['merge', 'mergeability']), ['merge', 'mergeability']);
+  assert.equal(closest('xyz', ['list']), []);
+});
+
+const flags: Record<string, FlagSpec> = {
+  title: { type: 'string', description: 't', value: 'TEXT' },
+  draft: { type: 'boolean', description: 'd' },
+  browser: { type: 'boolean', default: true, description: 'b' },
+  reviewer: { type: 'string', isMultiple: true, description: 'r' },
+  limit: { type: 'number', description: 'l' },
+  repo: { type: 'string', shortFlag: 'R', description: 'r' },
+  state: { type: 'string', choices: ['OPEN', 'MERGED'], description: 's' },
+};
+const parse = (...argv: string[]) =>
+  parseFlags(argv, flags, [{ name: 'id', required: false, description: '' }], 'pr x');
+const fails = (argv: string[], message: string) =>
+  assert.throws(
+    () => parse(...argv),
+    (e: Error) => e.message.includes(message),
+    `${argv.join(' ')}: ${message}`,
+  );
+
+test('parseFlags: kebab-case in, camelCase out, negation, lists, numbers, defaults, `-` as a value', () => {
+  assert.equal(
+    parse('7', '--title', 'T', '--draft', '-RPROJ/api', '--reviewer', 'a', '--reviewer=b', '--limit', '5'),
+    {
+      args: ['7'],
+      flags: { title: 'T', draft: true, repo: 'PROJ/api', reviewer: ['a', 'b'], limit: 5, browser: true },
+    },
+  );
+  assert.equal(parse('--no-browser', '--title', '-').flags, { browser: false, title: '-', reviewer: [] });
+  assert.equal(parse('--', '--draft').args, ['--draft'], 'after -- everything is an argument');
+});
+
+test('parseFlags refuses what it cannot honour, naming the flag', () => {
+  fails(['--titel', 'x'], 'unknown flag --titel for bbdc pr x; did you mean "--title"?');
+  fails(['--title'], '--title needs a value (TEXT)');
+  fails(['--title', '--draft'], '--title needs a value');
+  fails(['--draft=yes'], '--draft takes no value (got "yes")');
+  fails(['--limit', 'many'], '--limit "many" must be a number');
+  fails(['--state', 'open'], '--state "open" must be one of OPEN, MERGED');
+  fails(['1', '2'], 'unexpected argument "2" for bbdc pr x');
+});
+
+test.run();

@@ -1,0 +1,90 @@
+// A fault-injecting HTTP proxy between the operator and one Keycloak, placed through the endpoint map: the
+// operator's map sends `<svc>.<ns>.svc:8080` here, and the proxy forwards to wherever the environment's map says
+// that Keycloak is. A test switches its mode: pass through, answer slowly, answer 500, or forward the next
+// matching request and then drop the connection without an answer (a lost response). Every request is counted.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
+
+export type FaultMode =
+  | { kind: 'pass' }
+  | { kind: 'slow'; ms: number }
+  | { kind: 'status'; status: number }
+  | { kind: 'lose'; method: string; path: RegExp };
+
+export type SeenCall = { at: number; method: string; path: string; answered: number | 'lost' };
+
+/** Starts the proxy for the in-cluster address `service` (host:port) and writes an endpoint map that uses it. */
+export async function faultProxy(envMapFile: string, service: string, mapFile: string) {
+  const envMap = loadEndpointMap(envMapFile);
+  const target = () => envMap.resolve(`http://${service}`).replace(/\/$/, '');
+  let mode: FaultMode = { kind: 'pass' };
+  const calls: SeenCall[] = [];
+  const server = createServer((req, res) => {
+    const seen: SeenCall = { at: Date.now(), method: req.method ?? '', path: req.url ?? '', answered: 0 };
+    calls.push(seen);
+    const current = mode;
+    if (current.kind === 'status') {
+      seen.answered = current.status;
+      res.writeHead(current.status, { 'content-type': 'application/json' }).end('{"error":"injected"}');
+      req.resume();
+      return;
+    }
+    const lose = current.kind === 'lose' && current.method === req.method && current.path.test(req.url ?? '');
+    if (lose) mode = { kind: 'pass' }; // only the next matching request
+    const upstream = request(`${target()}${req.url}`, { method: req.method, headers: req.headers }, (up) => {
+      const answer = () => {
+        if (lose) {
+          // The request reached Keycloak and was applied; its answer never arrives.
+          seen.answered = 'lost';
+          up.resume();
+          req.socket.destroy();
+          return;
+        }
+        seen.answered = up.statusCode ?? 0;
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      };
+      if (current.kind === 'slow') setTimeout(answer, current.ms);
+      else answer();
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The operator's map: the environment's entries (re-copied as servers start), with `service` sent here.
+  const sync = () => {
+    let entries: Record<string, string> = {};
+    try {
+      entries = JSON.parse(readFileSync(envMapFile, 'utf8')).endpoints ?? {};
+    } catch {
+      // not written yet
+    }
+    const text = JSON.stringify({ endpoints: { ...entries, [service]: url } });
+    let old = '';
+    try {
+      old = readFileSync(mapFile, 'utf8');
+    } catch {
+      // first write
+    }
+    if (old !== text) writeFileSync(mapFile, text);
+  };
+  sync();
+  const timer = setInterval(sync, 500);
+  return {
+    url,
+    calls,
+    setMode(next: FaultMode) {
+      mode = next;
+    },
+    /** Calls seen since `since` (ms since the epoch). */
+    since: (since: number) => calls.filter((c) => c.at >= since),
+    async close() {
+      clearInterval(timer);
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}

@@ -1,0 +1,223 @@
+// Faults between the operator and Keycloak, injected by a proxy placed through the endpoint map: a Keycloak that
+// answers every call in 5 s keeps its server Ready and lets a new realm and client become Ready; answers lost
+// after a create reached Keycloak make no duplicate; a minute of 500s costs at most 60 calls, with an honest
+// status, and the operator converges without a restart when Keycloak answers again.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import {
+  databaseCluster,
+  getResource,
+  identityServer,
+  waitStatus,
+} from '../../scripts/testenv/identity-fixtures.ts';
+import {
+  grantSecretAccess,
+  installOperatorRbac,
+  type OperatorProcess,
+  startOperator,
+} from '../../scripts/testenv/operator-process.ts';
+import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+import { faultProxy, type SeenCall } from './helpers/fault-proxy.ts';
+
+let env: TestEnv;
+let operator: OperatorProcess;
+let proxy: Awaited<ReturnType<typeof faultProxy>>;
+let ns: string;
+
+const realm = (name: string) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityRealm',
+  metadata: { name, namespace: ns },
+  spec: { serverRef: { name: 'idp' }, roles: [{ name: 'reader' }] },
+});
+const client = (name: string, realmName: string) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityClient',
+  metadata: { name, namespace: ns },
+  spec: { realmRef: { name: realmName }, redirectUris: ['https://app.example.test/callback'] },
+});
+const ready = (s: { conditions?: { type: string; status: string }[] }) =>
+  s.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Keycloak's admin API directly (not through the proxy), as the admin. */
+async function keycloak(path: string): Promise<any> {
+  const base = loadEndpointMap(env.state.endpointMapFile)
+    .resolve(`http://idp.${ns}.svc:8080`)
+    .replace(/\/$/, '');
+  const secret = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
+  const text = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  const token = await fetch(`${base}/realms/master/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'password',
+      client_id: 'admin-cli',
+      username: text('username'),
+      password: text('password'),
+    }),
+  });
+  const { access_token } = (await token.json()) as { access_token: string };
+  const res = await fetch(`${base}/admin/realms${path}`, {
+    headers: { authorization: `Bearer ${access_token}` },
+  });
+  return res.json();
+}
+
+test.before(async () => {
+  env = await testEnv();
+  await installOperatorRbac(env);
+  ns = await env.namespace('faults');
+  await grantSecretAccess(env, ns);
+  await databaseCluster(env, ns, 'pg');
+  const mapFile = join(tmpdir(), `realmforge-faults-${process.pid}.json`);
+  proxy = await faultProxy(env.state.endpointMapFile, `idp.${ns}.svc:8080`, mapFile);
+  operator = await startOperator(env, {
+    args: ['--leader-elect'],
+    env: { REALMFORGE_ENDPOINT_MAP: mapFile, POD_NAME: 'replica-a' },
+  });
+  await env.apply(identityServer(ns, 'idp', 'pg') as never);
+  await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
+});
+test.after(async () => {
+  await operator?.stop();
+  await proxy?.close();
+  await env?.cleanup();
+});
+
+test('every answer in 5 s: the server stays Ready, and a new realm and its client become Ready', async () => {
+  proxy.setMode({ kind: 'slow', ms: 5000 });
+  const phases = new Set<string>();
+  let watching = true;
+  const watch = (async () => {
+    while (watching) {
+      phases.add((await getResource(env, 'identityservers', ns, 'idp'))?.status?.phase);
+      await sleep(1000);
+    }
+  })();
+  try {
+    await env.apply(realm('slow') as never);
+    await env.apply(client('slow-web', 'slow') as never);
+    await waitStatus(env, 'identityrealms', ns, 'slow', 240_000, ready, 'to be Ready');
+    await waitStatus(env, 'identityclients', ns, 'slow-web', 240_000, ready, 'to be Ready');
+  } finally {
+    watching = false;
+    await watch;
+    proxy.setMode({ kind: 'pass' });
+  }
+  assert.equal([...phases], ['Ready'], 'the server never left Ready while Keycloak was slow');
+});
+
+test('a create whose answer is lost is read back, never sent twice: one realm, one client', async () => {
+  const started = Date.now();
+  proxy.setMode({ kind: 'lose', method: 'POST', path: /^\/admin\/realms$/ });
+  await env.apply(realm('lost') as never);
+  await waitStatus(env, 'identityrealms', ns, 'lost', 180_000, ready, 'to be Ready');
+  const realmPosts = proxy.since(started).filter((c) => c.method === 'POST' && c.path === '/admin/realms');
+  assert.equal(
+    realmPosts.map((c) => c.answered),
+    ['lost'],
+    'the realm create was sent once',
+  );
+  proxy.setMode({ kind: 'lose', method: 'POST', path: /^\/admin\/realms\/lost\/clients$/ });
+  await env.apply(client('lost-web', 'lost') as never);
+  await waitStatus(env, 'identityclients', ns, 'lost-web', 180_000, ready, 'to be Ready');
+  const clientPosts = proxy
+    .since(started)
+    .filter((c) => c.method === 'POST' && c.path === '/admin/realms/lost/clients');
+  assert.equal(
+    clientPosts.map((c) => c.answered),
+    ['lost'],
+    'the client create was sent once',
+  );
+  assert.is((await keycloak('/lost/clients?clientId=lost-web')).length, 1, 'one client in Keycloak');
+});
+
+test('a minute of 500s: at most 60 calls to that Keycloak, an honest status, and convergence once it answers', async () => {
+  const started = Date.now();
+  proxy.setMode({ kind: 'status', status: 500 });
+  await env.apply(realm('during') as never);
+  await sleep(60_000);
+  const calls = proxy.since(started).length;
+  const server = await getResource(env, 'identityservers', ns, 'idp');
+  const during = await getResource(env, 'identityrealms', ns, 'during');
+  proxy.setMode({ kind: 'pass' });
+  process.stderr.write(`operator-faults: ${calls} calls to Keycloak in 60 s of 500s\n`);
+  assert.ok(calls <= 60, `${calls} calls in 60 s of 500s`);
+  assert.not.ok(ready(during?.status ?? {}), 'the realm is not Ready while Keycloak fails');
+  assert.ok(
+    server?.status?.message,
+    `the server says why: ${server?.status?.reason} ${server?.status?.message}`,
+  );
+  await waitStatus(
+    env,
+    'identityrealms',
+    ns,
+    'during',
+    180_000,
+    ready,
+    'to be Ready after Keycloak recovered',
+  );
+  await waitStatus(
+    env,
+    'identityservers',
+    ns,
+    'idp',
+    180_000,
+    (s) => s.phase === 'Ready',
+    'to be Ready again',
+  );
+  assert.is(operator.proc.exitCode, null, 'converged without a restart');
+});
+
+/** A write to Keycloak's admin API (token requests are POSTs too, but write nothing). */
+const isWrite = (c: SeenCall) => c.method !== 'GET' && c.path.startsWith('/admin/');
+
+test("two replicas: a leader SIGSTOPped with writes in flight sends none after the new leader's first write", async () => {
+  const mapB = join(tmpdir(), `realmforge-faults-b-${process.pid}.json`);
+  const proxyB = await faultProxy(env.state.endpointMapFile, `idp.${ns}.svc:8080`, mapB);
+  const b = await startOperator(env, {
+    args: ['--leader-elect'],
+    env: { REALMFORGE_ENDPOINT_MAP: mapB, POD_NAME: 'replica-b' },
+  });
+  try {
+    assert.is(await b.counter('realmforge_leader'), 0, 'b stands by');
+    const started = Date.now();
+    proxy.setMode({ kind: 'slow', ms: 4000 });
+    await env.apply(realm('handover') as never);
+    await eventually('a write from the leader in flight', 60_000, async () =>
+      proxy.since(started).some((c) => isWrite(c) && c.answered === 0) ? true : undefined,
+    );
+    operator.proc.kill('SIGSTOP');
+    await eventually('b to take over', 60_000, async () =>
+      (await b.counter('realmforge_leader')) === 1 ? true : undefined,
+    );
+    const firstWrite = await eventually(
+      'the new leader to write',
+      120_000,
+      async () => proxyB.since(started).find(isWrite)?.at,
+    );
+    operator.proc.kill('SIGCONT');
+    await waitStatus(
+      env,
+      'identityrealms',
+      ns,
+      'handover',
+      180_000,
+      ready,
+      'to be Ready under the new leader',
+    );
+    const code = await operator.stop();
+    const late = proxy.since(firstWrite).filter(isWrite);
+    assert.equal(late, [], 'no write from the old leader after the new one wrote');
+    assert.is(code, 1, 'the old leader exits when it finds the lease lost');
+  } finally {
+    proxy.setMode({ kind: 'pass' });
+    await b.stop();
+    await proxyB.close();
+  }
+});
+
+test.run();

@@ -1,0 +1,145 @@
+// The client controller's branches against the in-memory cluster and Keycloak: deletion that never leaks, the
+// cross-client role boundary, a client recreated with the secret its applications hold, and a revoked grant.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { identityClientController } from '../../../../src/operator/controllers/identity-client/identity-client.ts';
+import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
+import { SecretAccessDeniedError, secretValue } from '../../../../src/operator/runtime/read-secret.ts';
+import {
+  clientResource,
+  keycloakWorld,
+  markDeleted,
+  readyServer,
+  realmResource,
+  rejects,
+  statusOf,
+  type World,
+} from '../keycloak-world.ts';
+
+/** A world with realm identity/apps Ready in Keycloak (granting `grants`) and the given clients. */
+async function withRealm(grants: string[], clients: ReturnType<typeof clientResource>[], realmSpec = {}) {
+  const world = keycloakWorld([
+    realmResource('apps', 'identity', { clientAuthorizationGrants: grants, ...realmSpec }),
+    ...clients,
+  ]);
+  await identityRealmController(world.deps)('identity/apps');
+  assert.is(statusOf(world, 'IdentityRealm', 'identity', 'apps').phase, 'Ready');
+  return world;
+}
+const reconcile = (world: World, key: string) => identityClientController(world.deps)(key);
+const clientsIn = (world: World) => world.keycloak.realms.get('apps')?.clients ?? [];
+
+test('a client deleted while the server is not Ready is retried, and deleted once Keycloak is back', async () => {
+  const world = await withRealm(['team'], [clientResource('web', 'team')]);
+  assert.is((await reconcile(world, 'team/web')).outcome?.phase, 'Ready');
+  markDeleted(world, 'IdentityClient', 'team', 'web');
+  world.kube.put(readyServer({}, 'Provisioning'));
+  await rejects(reconcile(world, 'team/web'), /not Ready/);
+  assert.ok(world.kube.find('IdentityClient', 'team', 'web'), 'the finalizer is kept');
+  world.kube.put(readyServer());
+  world.keycloak.setDown(true);
+  await rejects(reconcile(world, 'team/web'), /unreachable/);
+  world.keycloak.setDown(false);
+  await reconcile(world, 'team/web');
+  assert.equal(clientsIn(world), [], 'the client is gone from Keycloak');
+  assert.is(world.kube.find('IdentityClient', 'team', 'web'), undefined);
+});
+
+test('a client is deleted even while its realm resource is not Ready (the server is)', async () => {
+  const world = await withRealm(['team'], [clientResource('web', 'team')]);
+  await reconcile(world, 'team/web');
+  const realm = world.kube.find('IdentityRealm', 'identity', 'apps');
+  if (realm) realm.status = { ...(realm.status as object), phase: 'Provisioning' };
+  markDeleted(world, 'IdentityClient', 'team', 'web');
+  await reconcile(world, 'team/web');
+  assert.equal(clientsIn(world), []);
+});
+
+test('a client whose realm is being deleted is released at once; past the give-up time CleanupAbandoned', async () => {
+  const world = await withRealm(['team'], [clientResource('web', 'team'), clientResource('api', 'team')]);
+  await reconcile(world, 'team/web');
+  await reconcile(world, 'team/api');
+  markDeleted(world, 'IdentityClient', 'team', 'web');
+  world.keycloak.setDown(true);
+  world.clock.advance(300_001);
+  await reconcile(world, 'team/web');
+  assert.is(world.kube.events.at(-1)?.reason, 'CleanupAbandoned');
+  assert.match(world.kube.events.at(-1)?.message ?? '', 'client web from realm apps');
+  markDeleted(world, 'IdentityRealm', 'identity', 'apps');
+  markDeleted(world, 'IdentityClient', 'team', 'api');
+  await reconcile(world, 'team/api');
+  assert.is(world.kube.find('IdentityClient', 'team', 'api'), undefined);
+});
+
+test('realm-management roles are refused (RoleNotAuthorized, nothing created) unless the realm grants them', async () => {
+  const serviceAccount = {
+    enabled: true,
+    clientRoles: [{ client: 'realm-management', roles: ['view-clients'] }],
+  };
+  const world = await withRealm(['team'], [clientResource('robot', 'team', { serviceAccount })]);
+  const out = await reconcile(world, 'team/robot');
+  assert.is(out.outcome?.reason, 'RoleNotAuthorized');
+  const status = statusOf(world, 'IdentityClient', 'team', 'robot');
+  assert.is(status.phase, 'Failed');
+  assert.match(status.message ?? '', 'realm-management/view-clients');
+  assert.match(status.message ?? '', 'crossClientRoleGrants');
+  assert.equal(clientsIn(world), [], 'nothing created');
+  assert.is(world.kube.find('Secret', 'team', 'robot-credentials'), undefined);
+
+  const other = { namespaces: ['other'], client: 'realm-management', roles: ['*'] };
+  const wrongNs = await withRealm(['team'], [clientResource('robot', 'team', { serviceAccount })], {
+    crossClientRoleGrants: [
+      other,
+      { namespaces: ['team'], client: 'realm-management', roles: ['view-users'] },
+    ],
+  });
+  assert.is((await reconcile(wrongNs, 'team/robot')).outcome?.reason, 'RoleNotAuthorized');
+});
+
+test('a client deleted by hand in Keycloak is recreated with the secret its credentials Secret holds', async () => {
+  const world = await withRealm(['team'], [clientResource('web', 'team')]);
+  await reconcile(world, 'team/web');
+  const secret = world.kube.find('Secret', 'team', 'web-credentials');
+  const before = secretValue(secret, 'client-secret');
+  assert.type(before, 'string');
+  const realm = world.keycloak.realms.get('apps');
+  if (realm) realm.clients = [];
+  const out = await reconcile(world, 'team/web');
+  assert.ok(out.outcome?.writes?.includes('create client'));
+  assert.is(clientsIn(world)[0]?.secret, before, 'Keycloak has the old secret');
+  assert.is(secretValue(world.kube.find('Secret', 'team', 'web-credentials'), 'client-secret'), before);
+});
+
+test('a revoked namespace grant disables the client and deletes its credentials Secret', async () => {
+  const world = await withRealm(['team'], [clientResource('web', 'team')]);
+  await reconcile(world, 'team/web');
+  assert.ok(world.kube.find('Secret', 'team', 'web-credentials'));
+  const realm = world.kube.find('IdentityRealm', 'identity', 'apps');
+  if (realm) (realm.spec as { clientAuthorizationGrants: string[] }).clientAuthorizationGrants = [];
+  const out = await reconcile(world, 'team/web');
+  assert.is(out.outcome?.reason, 'NamespaceNotAuthorized');
+  assert.equal(out.outcome?.writes, ['disable client', 'delete credentials Secret']);
+  assert.is(world.kube.find('Secret', 'team', 'web-credentials'), undefined);
+  assert.is(clientsIn(world)[0]?.enabled, false);
+  assert.match(statusOf(world, 'IdentityClient', 'team', 'web').message ?? '', 'credentials Secret');
+  const again = await reconcile(world, 'team/web');
+  assert.equal(again.outcome?.writes, [], 'reported once, not rewritten');
+});
+
+test("no Secret access in the server's namespace (admin account): the client is Pending/SecretAccessDenied", async () => {
+  const world = await withRealm(['team'], [clientResource('web', 'team')]);
+  world.deps = {
+    ...world.deps,
+    admins: {
+      forServer: () =>
+        Promise.reject(
+          new SecretAccessDeniedError('identity', 'cannot read Secret identity/kc-admin-credentials'),
+        ),
+    },
+  };
+  const out = await reconcile(world, 'team/web');
+  assert.is(out.outcome?.reason, 'SecretAccessDenied');
+  assert.is(statusOf(world, 'IdentityClient', 'team', 'web').phase, 'Pending');
+});
+
+test.run();

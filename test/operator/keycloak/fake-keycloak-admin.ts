@@ -1,0 +1,318 @@
+// An in-memory Keycloak admin API behind the AdminClient interface, as strict as the real one where the operator
+// could be fooled: duplicate names are 409, unknown roles are 404, realm and client updates are partial (fields
+// left out keep their values), client attributes with an empty value are removed, role and group attributes
+// are lists, role mappings need the role's id, and the list answers carry what Keycloak's carry (a client's
+// protocol mappers, a group's realm role names). Every call is recorded.
+import { randomUUID } from 'node:crypto';
+import { RealmforgeError } from '../../../src/core/errors.ts';
+import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
+
+type Obj = Record<string, any>;
+type Realm = Obj & { roles: Obj[]; groups: Obj[]; clients: Obj[]; users: Obj[] };
+
+/** A realm as a fresh Keycloak has it (the fields the operator manages, at Keycloak's defaults). */
+function freshRealm(rep: Obj): Realm {
+  return {
+    enabled: true,
+    registrationAllowed: false,
+    resetPasswordAllowed: false,
+    rememberMe: false,
+    verifyEmail: false,
+    loginWithEmailAllowed: true,
+    duplicateEmailsAllowed: false,
+    sslRequired: 'external',
+    accessTokenLifespan: 300,
+    accessCodeLifespan: 60,
+    ssoSessionIdleTimeout: 1800,
+    ssoSessionMaxLifespan: 36000,
+    offlineSessionIdleTimeout: 2592000,
+    attributes: {},
+    smtpServer: {},
+    ...rep,
+    id: randomUUID(),
+    roles: [
+      { id: randomUUID(), name: 'offline_access', attributes: {} },
+      { id: randomUUID(), name: `default-roles-${rep.realm}`, attributes: {} },
+    ],
+    groups: [],
+    clients: [],
+    users: [],
+  };
+}
+
+const dropEmpty = (attrs: Obj = {}) => Object.fromEntries(Object.entries(attrs).filter(([, v]) => v !== ''));
+const reply = <T>(status: number, body?: unknown, location?: string): AdminResponse<T> => ({
+  status,
+  body: body as T,
+  location,
+});
+const copy = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const smtpMask = '**********';
+
+/** The part of Keycloak 26's server info the operator reads (a few of its many mapper types and providers). */
+export const serverInfo = {
+  systemInfo: { version: '26.7.3' },
+  protocolMapperTypes: {
+    'openid-connect': [
+      'oidc-audience-mapper',
+      'oidc-usermodel-attribute-mapper',
+      'oidc-hardcoded-claim-mapper',
+      'oidc-group-membership-mapper',
+    ].map((id) => ({ id })),
+    saml: ['saml-user-attribute-mapper', 'saml-role-list-mapper'].map((id) => ({ id })),
+  },
+  providers: {
+    'client-authenticator': {
+      providers: { 'client-secret': {}, 'client-jwt': {}, 'client-secret-jwt': {}, 'client-x509': {} },
+    },
+  },
+};
+
+/** The fake: its admin client, its realms (to inspect or change "by hand"), and the calls it saw. */
+export function fakeKeycloakAdmin() {
+  const realms = new Map<string, Realm>();
+  const calls: string[] = [];
+  const clientOf = (r: Realm, id: string) => r.clients.find((c) => c.id === id);
+  const realmRole = (r: Realm, name: string) => r.roles.find((x) => x.name === name);
+
+  function route(method: string, path: string, body: any): AdminResponse<unknown> {
+    if (path === '../serverinfo') return reply(200, serverInfo);
+    const [rawPath, query = ''] = path.split('?');
+    const parts = (rawPath ?? '').split('/').filter(Boolean).map(decodeURIComponent);
+    if (!parts.length && method === 'POST') {
+      if (realms.has(body.realm)) return reply(409, { errorMessage: 'Conflict detected' });
+      const realm = freshRealm({ ...body, roles: undefined, groups: undefined });
+      for (const role of body.roles?.realm ?? [])
+        realm.roles.push({ attributes: {}, ...role, id: randomUUID() });
+      for (const g of body.groups ?? []) realm.groups.push({ attributes: {}, ...g, id: randomUUID() });
+      realms.set(body.realm, realm);
+      return reply(201);
+    }
+    const realm = realms.get(parts[0] ?? '');
+    if (!realm) return reply(404, { error: 'Realm not found.' });
+    const [, col, id, sub, ...rest] = parts;
+    if (!col) {
+      // Keycloak never echoes the SMTP password: it answers a mask, and keeps the stored one when the mask comes back.
+      if (method === 'GET')
+        return reply(200, {
+          ...copy(realm),
+          ...(realm.smtpServer?.password ? { smtpServer: { ...realm.smtpServer, password: smtpMask } } : {}),
+          roles: undefined,
+          groups: undefined,
+          clients: undefined,
+          users: undefined,
+        });
+      if (method === 'DELETE') return reply(204, realms.delete(parts[0] ?? ''));
+      const { attributes, smtpServer, ...fields } = body;
+      Object.assign(realm, fields);
+      if (attributes) realm.attributes = { ...realm.attributes, ...attributes };
+      if (smtpServer)
+        realm.smtpServer =
+          smtpServer.password === smtpMask
+            ? { ...smtpServer, password: realm.smtpServer?.password }
+            : smtpServer;
+      return reply(204);
+    }
+    if (col === 'roles' && !id) {
+      if (method === 'GET') return reply(200, copy(realm.roles));
+      if (realmRole(realm, body.name))
+        return reply(409, { errorMessage: `Role with name ${body.name} already exists` });
+      realm.roles.push({ attributes: {}, ...body, id: randomUUID() });
+      return reply(201);
+    }
+    if (col === 'roles' && id)
+      return realmRole(realm, id) ? reply(200, copy(realmRole(realm, id))) : reply(404);
+    if (col === 'roles-by-id') {
+      const i = realm.roles.findIndex((r) => r.id === id);
+      const all = [...realm.roles, ...realm.clients.flatMap((c) => c.roles)];
+      const role = all.find((r) => r.id === id);
+      if (!role) return reply(404);
+      if (method === 'DELETE') {
+        if (i >= 0) realm.roles.splice(i, 1);
+        for (const c of realm.clients) c.roles = c.roles.filter((r: Obj) => r.id !== id);
+        // Keycloak removes a deleted role from every group and user holding it.
+        for (const holder of [...realm.groups, ...realm.users])
+          holder.realmRoles = (holder.realmRoles ?? []).filter((n: string) => n !== role.name);
+        return reply(204);
+      }
+      Object.assign(role, {
+        name: body.name,
+        description: body.description,
+        attributes: body.attributes ?? {},
+      });
+      return reply(204);
+    }
+    if (col === 'groups' && !id) {
+      if (method === 'GET') return reply(200, copy(realm.groups));
+      if (realm.groups.some((g) => g.name === body.name))
+        return reply(409, { errorMessage: 'Top level group named already exists.' });
+      const gid = randomUUID();
+      realm.groups.push({ attributes: {}, realmRoles: [], ...body, id: gid });
+      return reply(201, undefined, `http://kc/admin/realms/${parts[0]}/groups/${gid}`);
+    }
+    if (col === 'groups' && id) {
+      const group = realm.groups.find((g) => g.id === id);
+      if (!group) return reply(404);
+      if (!sub) {
+        if (method === 'DELETE') realm.groups = realm.groups.filter((g) => g.id !== id);
+        else Object.assign(group, { name: body.name, attributes: body.attributes ?? {} });
+        return reply(204);
+      }
+      return mappings(realm, group, 'realmRoles', method, body);
+    }
+    if (col === 'clients' && !id) {
+      if (method === 'GET') {
+        const wanted = new URLSearchParams(query).get('clientId');
+        return reply(
+          200,
+          copy(realm.clients.filter((c) => !wanted || c.clientId === wanted)).map(
+            ({ roles: _, ...c }: Obj) => c,
+          ),
+        );
+      }
+      if (realm.clients.some((c) => c.clientId === body.clientId))
+        return reply(409, { errorMessage: `Client ${body.clientId} already exists` });
+      const cid = randomUUID();
+      const mappers = (body.protocolMappers ?? []).map((m: Obj) => ({ ...m, id: randomUUID() }));
+      const client = {
+        secret: randomUUID(),
+        ...body,
+        attributes: dropEmpty(body.attributes),
+        protocolMappers: mappers,
+        id: cid,
+        roles: [],
+      };
+      realm.clients.push(client);
+      if (body.serviceAccountsEnabled)
+        realm.users.push({
+          id: randomUUID(),
+          username: `service-account-${body.clientId}`,
+          client: cid,
+          realmRoles: [`default-roles-${parts[0]}`],
+          clientRoles: {},
+        });
+      return reply(201, undefined, `http://kc/admin/realms/${parts[0]}/clients/${cid}`);
+    }
+    const client = clientOf(realm, id ?? '');
+    if (col === 'clients' && client) {
+      if (!sub) {
+        if (method === 'DELETE') realm.clients = realm.clients.filter((c) => c !== client);
+        else {
+          const { attributes, protocolMappers: _, ...fields } = body;
+          Object.assign(client, fields);
+          client.attributes = dropEmpty({ ...client.attributes, ...attributes });
+        }
+        return reply(204);
+      }
+      if (sub === 'client-secret' && method === 'GET')
+        return reply(200, { type: 'secret', value: client.secret });
+      if (sub === 'roles' && !rest.length) {
+        if (method === 'GET') return reply(200, copy(client.roles));
+        if (client.roles.some((r: Obj) => r.name === body.name))
+          return reply(409, { errorMessage: 'Role already exists' });
+        client.roles.push({ attributes: {}, ...body, id: randomUUID(), clientRole: true });
+        return reply(201);
+      }
+      if (sub === 'roles') {
+        const role = client.roles.find((r: Obj) => r.name === rest[0]);
+        return role ? reply(200, copy(role)) : reply(404);
+      }
+      if (sub === 'protocol-mappers') {
+        if (method === 'GET') return reply(200, copy(client.protocolMappers));
+        if (method === 'POST') {
+          if (client.protocolMappers.some((m: Obj) => m.name === body.name))
+            return reply(409, { errorMessage: 'Protocol mapper exists with same name' });
+          client.protocolMappers.push({ ...body, id: randomUUID() });
+          return reply(201);
+        }
+        const mapper = client.protocolMappers.find((m: Obj) => m.id === rest[1]);
+        if (!mapper) return reply(404);
+        if (method === 'DELETE')
+          client.protocolMappers = client.protocolMappers.filter((m: Obj) => m !== mapper);
+        else Object.assign(mapper, { ...body, id: mapper.id });
+        return reply(204);
+      }
+      if (sub === 'service-account-user') {
+        const user = realm.users.find((u) => u.client === client.id);
+        return user
+          ? reply(200, { id: user.id, username: user.username })
+          : reply(400, { error: 'Service account not enabled for the client' });
+      }
+    }
+    if (col === 'users' && sub === 'role-mappings') {
+      const user = realm.users.find((u) => u.id === id);
+      if (!user) return reply(404);
+      if (!rest.length) {
+        const clientMappings = Object.fromEntries(
+          Object.entries(user.clientRoles as Record<string, string[]>)
+            .filter(([, names]) => names.length)
+            .map(([cid, names]) => {
+              const c = clientOf(realm, cid) as Obj;
+              return [
+                c.clientId,
+                {
+                  id: cid,
+                  client: c.clientId,
+                  mappings: names.map((n) => c.roles.find((r: Obj) => r.name === n)),
+                },
+              ];
+            }),
+        );
+        return reply(200, {
+          realmMappings: user.realmRoles.map((n: string) => realmRole(realm, n)),
+          ...(Object.keys(clientMappings).length ? { clientMappings } : {}),
+        });
+      }
+      if (rest[0] === 'realm') return mappings(realm, user, 'realmRoles', method, body);
+      const target = clientOf(realm, rest[1] ?? '');
+      if (!target) return reply(404);
+      user.clientRoles[target.id] ??= [];
+      return mappings({ ...realm, roles: target.roles }, user.clientRoles, target.id, method, body);
+    }
+    return reply(404, { error: `no route for ${method} ${path}` });
+  }
+
+  /** A role-mapping endpoint on holder[field] (role names): GET lists roles, POST/DELETE take roles with ids. */
+  function mappings(realm: { roles: Obj[] }, holder: Obj, field: string, method: string, body: any) {
+    const names: string[] = holder[field] ?? [];
+    if (method === 'GET')
+      return reply(
+        200,
+        names.map((n) => copy(realm.roles.find((r) => r.name === n))),
+      );
+    for (const role of body as Obj[]) {
+      const known = realm.roles.find((r) => r.id === role.id && r.name === role.name);
+      if (!known) return reply(404, { error: `Role not found: ${role.name}` });
+    }
+    const given = (body as Obj[]).map((r) => r.name as string);
+    holder[field] =
+      method === 'POST' ? [...new Set([...names, ...given])] : names.filter((n) => !given.includes(n));
+    return reply(204);
+  }
+
+  const state = { down: false };
+  const admin: AdminClient = {
+    baseUrl: 'http://kc',
+    async call<T>(_namespace: string, method: string, path: string, body?: unknown) {
+      if (state.down)
+        throw new RealmforgeError('transient', 'Keycloak is unreachable (connect ECONNREFUSED)');
+      calls.push(`${method} ${path}`);
+      return route(method, path, copy(body)) as AdminResponse<T>;
+    },
+  };
+  return {
+    admin,
+    realms,
+    calls,
+    /** Calls other than reads. */
+    writes: () => calls.filter((c) => !c.startsWith('GET ')),
+    /** While set, every call fails as an unreachable Keycloak's does. */
+    setDown: (down: boolean) => {
+      state.down = down;
+    },
+    /** Forgets the calls seen so far. */
+    reset: () => {
+      calls.length = 0;
+    },
+  };
+}
