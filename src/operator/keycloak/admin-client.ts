@@ -7,7 +7,7 @@ import { RealmforgeError } from '../../core/errors.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
 import { type ExchangeDeps, errorMessage, exchange, keycloakRetry, notLeader } from './admin-exchange.ts';
-import { type AdminIdentity, identityName, tokenForm } from './admin-identity.ts';
+import { type AdminIdentity, identityName, TokenRefusedError, tokenForm } from './admin-identity.ts';
 import { AdminTokenTooLargeError, headersTooLarge } from './admin-token-too-large.ts';
 import { type CircuitBreaker, circuitBreaker } from './circuit-breaker.ts';
 import type { RateLimiter } from './rate-limits.ts';
@@ -81,10 +81,9 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
     });
     const body = res.body as { access_token?: string; expires_in?: number };
     if (res.status !== 200 || typeof body?.access_token !== 'string') {
-      throw new RealmforgeError(
-        res.status === 401 || res.status === 400 ? 'auth' : 'transient',
-        `Keycloak at ${baseUrl} refused the admin credentials (HTTP ${res.status} ${errorMessage(res.body)}) of ${identityName(admin)}`,
-      );
+      const message = `Keycloak at ${baseUrl} refused the admin credentials (HTTP ${res.status} ${errorMessage(res.body)}) of ${identityName(admin)}`;
+      if (res.status === 401 || res.status === 400) throw new TokenRefusedError(admin, message);
+      throw new RealmforgeError('transient', message);
     }
     // Renew when 80% of the lifetime has passed (at least 5 s early).
     const lifetime = (body.expires_in ?? 60) * 1000;

@@ -1,6 +1,7 @@
 // Who the operator is toward Keycloak's admin API: the bootstrap admin account (password grant with admin-cli),
 // used once to create the operator's own service-account client, or that client (client_credentials grant),
 // used for everything afterwards. One token request form for both, shared by the admin client and the probe.
+import { RealmforgeError } from '../../core/errors.ts';
 
 /** A bootstrap admin account (username and password, from <server>-admin-credentials). */
 export type AdminAccount = { readonly username: string; readonly password: string };
@@ -43,3 +44,13 @@ export const identityName = (identity: AdminIdentity) =>
   isOperatorClient(identity)
     ? `the operator's client ${identity.clientId}`
     : `the admin account ${identity.username}`;
+
+/** Keycloak refused the identity's credentials at the token endpoint (401, or 400 invalid_client/invalid_grant). */
+export class TokenRefusedError extends RealmforgeError {
+  readonly identity: AdminIdentity;
+  constructor(identity: AdminIdentity, message: string) {
+    super('auth', message);
+    this.name = 'TokenRefusedError';
+    this.identity = identity;
+  }
+}
