@@ -213,10 +213,12 @@ test("two replicas: a leader SIGSTOPped with writes in flight sends none after t
       'to be Ready under the new leader',
     );
     await waitStatus(env, 'identityrealms', ns, 'after-handover', 180_000, ready, 'to be Ready');
-    const exited = await Promise.race([
-      new Promise<number | null>((r) => operator.proc.once('exit', (c) => r(c))),
-      sleep(60_000).then(() => 'running' as const),
-    ]);
+    const exited =
+      operator.proc.exitCode ??
+      (await Promise.race([
+        new Promise<number | null>((r) => operator.proc.once('exit', (c) => r(c))),
+        sleep(60_000).then(() => 'running' as const),
+      ]));
     const late = proxy.since(firstWrite).filter(isWrite);
     assert.equal(late, [], 'no write from the old leader after the new one wrote');
     if (exited === 'running') {
