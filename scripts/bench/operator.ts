@@ -262,6 +262,7 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
       }
     },
   );
+  log('waiting for every realm and client to be Ready');
   await eventually('every realm and client to be Ready', 900_000, async () => {
     const r = await listPhases(env, 'identityrealms');
     const c = await listPhases(env, 'identityclients');
