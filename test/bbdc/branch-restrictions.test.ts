@@ -41,14 +41,18 @@ test('branch restriction: create (the exact POST), list, get, delete; admins onl
     [plan.action.method, plan.action.path],
     ['POST', '/rest/branch-permissions/latest/projects/PROJ/repos/api/restrictions'],
   );
-  assert.equal(plan.action.body, {
-    type: 'fast-forward-only',
-    matcher: { id: 'refs/heads/main', displayId: 'main', type: { id: 'BRANCH' } },
-    users: ['bob'],
-    groups: ['release-managers'],
-  });
+  // The 9.4 document declares only the bulk form: an array in application/vnd.atl.bitbucket.bulk+json.
+  assert.equal(plan.action.body, [
+    {
+      type: 'fast-forward-only',
+      matcher: { id: 'refs/heads/main', displayId: 'main', type: { id: 'BRANCH' } },
+      users: ['bob'],
+      groups: ['release-managers'],
+    },
+  ]);
   assert.equal(writesSince(fake, n), []);
   const created = (await run([...argv, '--json'])).json().data;
+  assert.is(writesSince(fake, n)[0].headers['content-type'], 'application/vnd.atl.bitbucket.bulk+json');
   assertSchema('branch-restriction', created);
   assert.equal(
     [created.restriction.type, created.restriction.users, created.restriction.groups],

@@ -28,7 +28,7 @@ export interface BitbucketClient {
   request<T>(
     method: string,
     path: string,
-    options?: { query?: Query; body?: unknown },
+    options?: { query?: Query; body?: unknown; contentType?: string },
   ): Promise<ApiResponse<T>>;
   get<T>(path: string, query?: Query): Promise<T>;
   /** GETs a file's exact bytes (e.g. .../raw/{path}); errors are mapped as for every other call. */
@@ -96,10 +96,11 @@ export function createClient(options: {
     target: string,
     body: string | undefined,
     accept = 'application/json',
+    contentType = 'application/json',
   ): Promise<HttpResponse & { attempts: number }> {
     const headers: Record<string, string> = { accept };
     if (auth) headers.authorization = auth;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined) headers['content-type'] = contentType;
     if (!readOnly.has(method)) headers['x-atlassian-token'] = 'no-check';
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
@@ -147,9 +148,13 @@ export function createClient(options: {
     get username() {
       return username;
     },
-    async request<T>(method: string, path: string, opts: { query?: Query; body?: unknown } = {}) {
+    async request<T>(
+      method: string,
+      path: string,
+      opts: { query?: Query; body?: unknown; contentType?: string } = {},
+    ) {
       const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-      const res = await send(method, url(path, opts.query), body);
+      const res = await send(method, url(path, opts.query), body, undefined, opts.contentType);
       if (res.headers['x-ausername']) username = res.headers['x-ausername'];
       if (res.status >= 400)
         throw errorFromResponse(res.status, res.body, method, path, options.baseUrl, res.attempts);

@@ -10,7 +10,8 @@ export type Change = {
   intent: string;
   host: string;
   target: { type: string; id: string };
-  request: { method: string; path: string; query?: Query; body?: unknown };
+  /** `contentType` only when the document declares another JSON media type (e.g. Bitbucket's bulk type). */
+  request: { method: string; path: string; query?: Query; body?: unknown; contentType?: string };
   description: string;
   predicted: Plan['predictedAction'];
   reasons: string[];
@@ -53,6 +54,7 @@ export async function apply<T>(c: Change): Promise<{ data: T; status: number } |
   const res = await c.client.request<T>(c.request.method, c.request.path, {
     query: c.request.query,
     body: c.request.body,
+    contentType: c.request.contentType,
   });
   return { data: res.data, status: res.status };
 }

@@ -48,7 +48,10 @@ function routes(scopeOf: (ctx: RouteContext) => string) {
       return r ? { status: 200, body: json(ctx, r) } : missing(ctx);
     },
     create: (ctx: RouteContext) => {
-      const b = (ctx.body ?? {}) as Partial<Restriction>;
+      // The 9.4 document declares only the bulk form (an array); this fake takes one restriction per request.
+      if (!Array.isArray(ctx.body) || ctx.body.length !== 1)
+        return bitbucketError(400, 'The request body must be an array of one restriction.', validation);
+      const b = (ctx.body[0] ?? {}) as Partial<Restriction>;
       if (!types.includes(String(b.type)))
         return bitbucketError(400, `type: must be one of ${types.join(', ')}.`, validation);
       if (

@@ -145,7 +145,13 @@ export function restrictionCommands(kind: Kind) {
       intent: `bbdc ${word} create --type ${o.body.type}`,
       host: s.host.url,
       target: { type: 'branch-restriction', id: scopeId(s.scope) },
-      request: { method: 'POST', path: restrictionsPath(s.scope), body: o.body },
+      // The 9.4 document declares only the bulk form: an array in application/vnd.atl.bitbucket.bulk+json.
+      request: {
+        method: 'POST',
+        path: restrictionsPath(s.scope),
+        body: [o.body],
+        contentType: 'application/vnd.atl.bitbucket.bulk+json',
+      },
       description: `restrict ${formatRefMatcher(m)} (${o.body.type}) on ${scopeId(s.scope)}`,
       predicted: 'create',
       reasons: same
@@ -194,8 +200,10 @@ export function restrictionCommands(kind: Kind) {
     plan: async (o, deps) => planOf(await prepareCreate(o, deps)),
     async run(o, deps) {
       const change = await prepareCreate(o, deps);
-      const res = await apply<RestRestriction>(change);
-      return { scope: change.target.id, restriction: toRestriction(res!.data) };
+      const res = await apply<RestRestriction | RestRestriction[]>(change);
+      // The document answers one restriction; a bulk answer may list them: the one created is the first.
+      const created = Array.isArray(res!.data) ? res!.data[0] : res!.data;
+      return { scope: change.target.id, restriction: toRestriction(created) };
     },
     human: (d, ui) =>
       ui.line(`Created restriction ${d.restriction.id}: ${d.restriction.type} on ${d.restriction.branches}`),
