@@ -241,6 +241,14 @@ export const registry: RegistryEntry[] = [
     () => import('./commands/repo/settings/reviewer-groups-delete.ts'),
   ),
   entry(
+    'repo settings reviewer-groups users',
+    () => import('./commands/repo/settings/reviewer-groups-users.ts'),
+  ),
+  entry(
+    'repo settings reviewer-groups update',
+    () => import('./commands/repo/settings/reviewer-groups-update.ts'),
+  ),
+  entry(
     'repo settings default-reviewers list',
     () => import('./commands/repo/settings/default-reviewers-list.ts'),
   ),

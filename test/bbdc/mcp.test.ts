@@ -87,6 +87,8 @@ const added: Record<string, 'SAFE' | 'YOLO'> = {
   'pr review complete': 'YOLO',
   'pr review discard': 'YOLO',
   'pr jira': 'SAFE',
+  'repo settings reviewer-groups users': 'SAFE',
+  'repo settings reviewer-groups update': 'YOLO',
   'branch restriction list': 'SAFE',
   'branch restriction get': 'SAFE',
   'branch restriction create': 'YOLO',

@@ -550,6 +550,14 @@ const scenarios: [string, string[]][] = [
     ['repo', 'settings', 'reviewer-groups', 'create', 'schema', '--users', 'bob', '-R', 'PROJ/api'],
   ],
   [
+    'repo settings reviewer-groups users',
+    ['repo', 'settings', 'reviewer-groups', 'users', '1', '-R', 'PROJ/api'],
+  ],
+  [
+    'repo settings reviewer-groups update',
+    ['repo', 'settings', 'reviewer-groups', 'update', '1', '--name', 'schema-2', '-R', 'PROJ/api'],
+  ],
+  [
     'repo settings reviewer-groups delete',
     ['repo', 'settings', 'reviewer-groups', 'delete', '1', '-R', 'PROJ/api'],
   ],

@@ -26,6 +26,7 @@ import { rawDiffRoutes } from './routes/raw-diff.ts';
 import { repoAdminRoutes } from './routes/repo-admin.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
 import { reviewLoopRoutes } from './routes/review-loop.ts';
+import { reviewerGroupRoutes } from './routes/reviewer-groups.ts';
 import { sshKeyRoutes } from './routes/ssh-keys.ts';
 import { webhookStatsRoutes } from './routes/webhook-stats.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
@@ -80,6 +81,7 @@ const defaultRoutes: RouteTable = {
   ...commitCommentRoutes,
   ...defaultTaskRoutes,
   ...branchRestrictionRoutes,
+  ...reviewerGroupRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
