@@ -145,6 +145,7 @@ export const registry: RegistryEntry[] = [
   entry('pr comment get', () => import('./commands/pr/comment-get.ts')),
   entry('pr comment update', () => import('./commands/pr/comment-update.ts')),
   entry('pr comment delete', () => import('./commands/pr/comment-delete.ts')),
+  entry('pr comment react', () => import('./commands/pr/comment-react.ts')),
   entry('pr review get', () => import('./commands/pr/review-get.ts')),
   entry('pr review complete', () => import('./commands/pr/review-complete.ts')),
   entry('pr review discard', () => import('./commands/pr/review-discard.ts')),

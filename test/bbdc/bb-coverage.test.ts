@@ -301,7 +301,6 @@ export const pending: Record<string, string> = {
     'the 9.4 API has no update of a restriction (create replaces one of the same type and branches; delete + create otherwise)',
   'build required update': 'issue #21, not built yet',
   'pr comment apply-suggestion': 'issue #21, not built yet',
-  'pr comment react': 'issue #21, not built yet',
   'pr default-reviewers': 'issue #21, not built yet',
   'pr rebase': 'issue #21, not built yet',
   'project branch-restriction update':
@@ -344,7 +343,7 @@ test('coverage figures', () => {
   const mapped = bbPaths.filter((p) => p in equivalents).length;
   assert.equal(
     { paths: bbPaths.length, same, mapped, pending: Object.keys(pending).length },
-    { paths: 231, same: 174, mapped: 39, pending: 18 },
+    { paths: 231, same: 175, mapped: 39, pending: 17 },
   );
 });
 

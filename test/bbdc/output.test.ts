@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { registry } from '../../src/bbdc/registry.ts';
 import { readVersion } from '../../src/bbdc/version.ts';
 import { createAjv, formatSchemaErrors } from '../../src/core/schema.ts';
+import { bulkState } from '../fake-bitbucket/bulk-state.ts';
 import { keysState } from '../fake-bitbucket/keys-state.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
@@ -101,8 +102,10 @@ const expand = (a: string, w: { configDir: string }) =>
     .replace('{gpgid}', () => keysState(fake.state).gpg[0]?.id ?? 'none')
     .replace('{restriction:branch}', '1')
     .replace('{restriction:project}', '2')
-    .replace('{task:repo}', '1')
-    .replace('{task:project}', '2')
+    .replace('{task:repo}', () =>
+      String(bulkState(fake.state).defaultTasks.find((t) => t.repo === 'PROJ/api')?.id),
+    )
+    .replace('{task:project}', '1')
     .replace(/\{ssh:([^}]+)\}/, (_, owner) =>
       String(keysState(fake.state).ssh.find((k) => k.owner === owner)?.id),
     );
@@ -341,6 +344,7 @@ const scenarios: [string, string[]][] = [
     'pr comment update',
     ['pr', 'comment', 'update', '2', '100', '-R', 'PROJ/api', '--body', 'Schema check 2'],
   ],
+  ['pr comment react', ['pr', 'comment', 'react', '2', '100', 'thumbsup', '-R', 'PROJ/api']],
   ['pr comment delete', ['pr', 'comment', 'delete', '2', '100', '-R', 'PROJ/api']],
   ['pr review get', ['pr', 'review', 'get', '2', '-R', 'PROJ/api']],
   ['pr review complete', ['pr', 'review', 'complete', '2', '--body', 'Schema check', '-R', 'PROJ/api']],

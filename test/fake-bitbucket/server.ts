@@ -23,6 +23,7 @@ import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
 import { rawDiffRoutes } from './routes/raw-diff.ts';
+import { reactionRoutes } from './routes/reactions.ts';
 import { repoAdminRoutes } from './routes/repo-admin.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
 import { reviewLoopRoutes } from './routes/review-loop.ts';
@@ -82,6 +83,7 @@ const defaultRoutes: RouteTable = {
   ...defaultTaskRoutes,
   ...branchRestrictionRoutes,
   ...reviewerGroupRoutes,
+  ...reactionRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
