@@ -161,6 +161,7 @@ export const registry: RegistryEntry[] = [
   entry('build status set', () => import('./commands/build/status-set.ts')),
   entry('build required list', () => import('./commands/build/required-list.ts')),
   entry('build required create', () => import('./commands/build/required-create.ts')),
+  entry('build required update', () => import('./commands/build/required-update.ts')),
   entry('build required delete', () => import('./commands/build/required-delete.ts')),
   // #21 CI integration.
   entry('insights report list', () => import('./commands/insights/report-list.ts')),

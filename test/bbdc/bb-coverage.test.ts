@@ -299,7 +299,6 @@ export const pending: Record<string, string> = {
   'branch model update': 'issue #21, not built yet',
   'branch restriction update':
     'the 9.4 API has no update of a restriction (create replaces one of the same type and branches; delete + create otherwise)',
-  'build required update': 'issue #21, not built yet',
   'pr comment apply-suggestion': 'issue #21, not built yet',
   'pr default-reviewers': 'issue #21, not built yet',
   'pr rebase': 'issue #21, not built yet',
@@ -343,7 +342,7 @@ test('coverage figures', () => {
   const mapped = bbPaths.filter((p) => p in equivalents).length;
   assert.equal(
     { paths: bbPaths.length, same, mapped, pending: Object.keys(pending).length },
-    { paths: 231, same: 175, mapped: 39, pending: 17 },
+    { paths: 231, same: 176, mapped: 39, pending: 16 },
   );
 });
 

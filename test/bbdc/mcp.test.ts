@@ -87,6 +87,7 @@ const added: Record<string, 'SAFE' | 'YOLO'> = {
   'pr review complete': 'YOLO',
   'pr review discard': 'YOLO',
   'pr jira': 'SAFE',
+  'build required update': 'YOLO',
   'pr comment react': 'YOLO',
   'repo settings reviewer-groups users': 'SAFE',
   'repo settings reviewer-groups update': 'YOLO',

@@ -8,6 +8,7 @@ import { readVersion } from '../../src/bbdc/version.ts';
 import { createAjv, formatSchemaErrors } from '../../src/core/schema.ts';
 import { bulkState } from '../fake-bitbucket/bulk-state.ts';
 import { keysState } from '../fake-bitbucket/keys-state.ts';
+import { opsState } from '../fake-bitbucket/ops-state.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
 import { bareRepo, fakeSsh } from './helpers/git-remote.ts';
@@ -106,6 +107,9 @@ const expand = (a: string, w: { configDir: string }) =>
       String(bulkState(fake.state).defaultTasks.find((t) => t.repo === 'PROJ/api')?.id),
     )
     .replace('{task:project}', '1')
+    .replace('{required}', () =>
+      String(opsState(fake.state).requiredBuilds.find((c) => c.repo === 'PROJ/api')?.id),
+    )
     .replace(/\{ssh:([^}]+)\}/, (_, owner) =>
       String(keysState(fake.state).ssh.find((k) => k.owner === owner)?.id),
     );
@@ -536,6 +540,10 @@ const scenarios: [string, string[]][] = [
   ],
   ['build required list', ['build', 'required', 'list', '-R', 'PROJ/api']],
   ['build required create', ['build', 'required', 'create', '-R', 'PROJ/api', '--builds', 'ci']],
+  [
+    'build required update',
+    ['build', 'required', 'update', '{required}', '--builds', 'ci,lint', '-R', 'PROJ/api'],
+  ],
   ['build required delete', ['build', 'required', 'delete', '1', '-R', 'PROJ/api']],
   ['repo settings pull-requests get', ['repo', 'settings', 'pull-requests', 'get', '-R', 'PROJ/api']],
   [
