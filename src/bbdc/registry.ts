@@ -142,6 +142,7 @@ export const registry: RegistryEntry[] = [
   // #21 the review loop.
   entry('pr activity list', () => import('./commands/pr/activity-list.ts')),
   entry('pr participants', () => import('./commands/pr/participants.ts')),
+  entry('pr default-reviewers', () => import('./commands/pr/default-reviewers.ts')),
   entry('pr comment get', () => import('./commands/pr/comment-get.ts')),
   entry('pr comment update', () => import('./commands/pr/comment-update.ts')),
   entry('pr comment delete', () => import('./commands/pr/comment-delete.ts')),
@@ -261,6 +262,10 @@ export const registry: RegistryEntry[] = [
   entry(
     'repo settings default-reviewers delete',
     () => import('./commands/repo/settings/default-reviewers-delete.ts'),
+  ),
+  entry(
+    'repo settings default-reviewers update',
+    () => import('./commands/repo/settings/default-reviewers-update.ts'),
   ),
   entry('search repos', () => import('./commands/search/repos.ts')),
   entry('search commits', () => import('./commands/search/commits.ts')),

@@ -87,6 +87,8 @@ const added: Record<string, 'SAFE' | 'YOLO'> = {
   'pr review complete': 'YOLO',
   'pr review discard': 'YOLO',
   'pr jira': 'SAFE',
+  'repo settings default-reviewers update': 'YOLO',
+  'pr default-reviewers': 'SAFE',
   'build required update': 'YOLO',
   'pr comment react': 'YOLO',
   'repo settings reviewer-groups users': 'SAFE',

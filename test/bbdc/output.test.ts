@@ -343,6 +343,7 @@ const scenarios: [string, string[]][] = [
   ['pr files', ['pr', 'files', '1', '-R', 'PROJ/api']],
   ['pr activity list', ['pr', 'activity', 'list', '2', '-R', 'PROJ/api']],
   ['pr participants', ['pr', 'participants', '2', '-R', 'PROJ/api']],
+  ['pr default-reviewers', ['pr', 'default-reviewers', '2', '-R', 'PROJ/api']],
   ['pr comment get', ['pr', 'comment', 'get', '2', '100', '-R', 'PROJ/api']],
   [
     'pr comment update',
@@ -580,6 +581,10 @@ const scenarios: [string, string[]][] = [
   [
     'repo settings default-reviewers create',
     ['repo', 'settings', 'default-reviewers', 'create', '--reviewers', 'bob', '-R', 'PROJ/api'],
+  ],
+  [
+    'repo settings default-reviewers update',
+    ['repo', 'settings', 'default-reviewers', 'update', '1', '--approvals', '0', '-R', 'PROJ/api'],
   ],
   [
     'repo settings default-reviewers delete',

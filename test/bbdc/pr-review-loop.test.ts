@@ -168,6 +168,22 @@ test('pr merge-base and commit prs: the base commit; which pull requests bring a
   assert.equal([dots.code, dots.stderr.includes('commit cannot be ".."')], [2, true]);
 });
 
+test('pr default-reviewers: the conditions matching the branches, and who is on the PR already', async () => {
+  const n = fake.requests.length;
+  const d = (await run(['pr', 'default-reviewers', '2', '--json'])).json().data;
+  assertSchema('pr-default-reviewers', d);
+  assert.equal(
+    [d.from, d.to, d.reviewers],
+    ['feature/search', 'main', [{ name: 'bob', displayName: 'Bob Reader', added: true }]],
+  );
+  const q = fake.requests.slice(n).find((r) => r.operationId === 'getReviewers')!;
+  assert.equal(
+    [q.query.get('sourceRefId'), q.query.get('targetRefId'), q.query.get('targetRepoId')],
+    ['refs/heads/feature/search', 'refs/heads/main', '11'],
+  );
+  assert.is((await run(['pr', 'default-reviewers', '2'])).stdout, 'bob\tyes\n');
+});
+
 test('pr comment react: one PUT (or DELETE with --remove) per emoji; an unknown comment is not found', async () => {
   const plan = (
     await run(['pr', 'comment', 'react', '1', '10', ':thumbsup:', '--dry-run', '--json'], 'bob')

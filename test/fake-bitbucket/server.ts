@@ -27,7 +27,7 @@ import { reactionRoutes } from './routes/reactions.ts';
 import { repoAdminRoutes } from './routes/repo-admin.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
 import { reviewLoopRoutes } from './routes/review-loop.ts';
-import { reviewerGroupRoutes } from './routes/reviewer-groups.ts';
+import { conditionRoutes, reviewerGroupRoutes } from './routes/reviewer-groups.ts';
 import { sshKeyRoutes } from './routes/ssh-keys.ts';
 import { webhookStatsRoutes } from './routes/webhook-stats.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
@@ -84,6 +84,7 @@ const defaultRoutes: RouteTable = {
   ...branchRestrictionRoutes,
   ...reviewerGroupRoutes,
   ...reactionRoutes,
+  ...conditionRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {

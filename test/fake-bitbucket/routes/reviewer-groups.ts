@@ -57,3 +57,55 @@ export const reviewerGroupRoutes: Record<string, DeclaredRoute> = {
     return { status: 200, body: json(ctx, g) };
   }),
 };
+
+/** PUT one default-reviewer condition of a repository (REPO_ADMIN); the list and create routes are in repo-settings.ts. */
+export const conditionRoutes: Record<string, DeclaredRoute> = {
+  updatePullRequestCondition_1: repoRoute('REPO_ADMIN', (ctx, repo) => {
+    const c = opsState(ctx.state).defaultReviewers.find(
+      (x) => x.repo === `${repo.projectKey}/${repo.slug}` && String(x.id) === ctx.params.id,
+    );
+    if (!c)
+      return bitbucketError(
+        404,
+        `Condition ${ctx.params.id} does not exist.`,
+        'com.atlassian.bitbucket.NoSuchEntityException',
+      );
+    const b = (ctx.body ?? {}) as {
+      sourceMatcher?: typeof c.sourceRefMatcher;
+      targetMatcher?: typeof c.targetRefMatcher;
+      reviewers?: { name?: string }[];
+      requiredApprovals?: number;
+    };
+    const unknown = (b.reviewers ?? []).filter((u) => !ctx.state.users.some((x) => x.name === u.name));
+    if (unknown.length)
+      return bitbucketError(
+        400,
+        `User ${unknown[0].name} does not exist.`,
+        'com.atlassian.bitbucket.validation.ArgumentValidationException',
+      );
+    const reviewers = b.reviewers ? b.reviewers.map((u) => u.name!) : c.reviewers;
+    const approvals = b.requiredApprovals ?? c.requiredApprovals;
+    if (approvals > reviewers.length)
+      return bitbucketError(
+        400,
+        'requiredApprovals: more than the number of reviewers.',
+        'com.atlassian.bitbucket.validation.ArgumentValidationException',
+      );
+    Object.assign(
+      c,
+      { reviewers, requiredApprovals: approvals },
+      b.sourceMatcher && { sourceRefMatcher: b.sourceMatcher },
+      b.targetMatcher && { targetRefMatcher: b.targetMatcher },
+    );
+    return {
+      status: 200,
+      body: {
+        id: c.id,
+        sourceRefMatcher: c.sourceRefMatcher,
+        targetRefMatcher: c.targetRefMatcher,
+        reviewers: c.reviewers.map((n) => userJson(n, ctx)),
+        requiredApprovals: c.requiredApprovals,
+      },
+    };
+  }),
+};
