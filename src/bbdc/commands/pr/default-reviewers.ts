@@ -28,7 +28,7 @@ export const command = defineCommand<{ id: number }, PrDefaultReviewersOutput>({
       `/rest/default-reviewers/latest/projects/${segment('project', repo.project)}/repos/${segment('repository', repo.slug)}/reviewers`,
       { sourceRepoId, targetRepoId, sourceRefId: pr.fromRef.id, targetRefId: pr.toRef.id },
     );
-    const current = new Set((pr.reviewers ?? []).map((r) => r.user.name));
+    const current = new Set((pr.reviewers ?? []).map((r) => r.user?.name));
     return {
       pullRequest: o.id,
       repository: `${repo.project}/${repo.slug}`,
