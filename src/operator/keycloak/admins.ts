@@ -3,6 +3,7 @@
 // missing, the bootstrap admin from <server>-admin-credentials creates the operator's client once (event
 // OperatorClientCreated); when Keycloak refuses that client's credentials, it is re-keyed the same way
 // (OperatorClientRotated). Without the bootstrap admin either is impossible: OperatorIdentityLost, with the fix.
+// Keycloak 25 keeps using the bootstrap admin (see current()).
 // Clients are kept per server and credentials, so the token cache survives across reconciles.
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
@@ -86,6 +87,18 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
   async function current(server: IdentityServer, baseUrl: string): Promise<AdminClient> {
     const r = resolveServer(server);
     const id = `${r.namespace}/${r.name}`;
+    // Keycloak 25 refuses a lightweight service-account token on the admin API (403, measured on 25.0.6) and its
+    // full token grows with every realm, while its admin-cli token stays flat: 25 keeps the bootstrap admin.
+    if (r.majorVersion < 26) {
+      const bootstrap = decodeCredentials(await readSecret(deps, r.namespace, r.adminSecretName));
+      if (!bootstrap) {
+        throw new OperatorIdentityLostError(
+          `Secret ${r.namespace}/${r.adminSecretName} with the admin account is missing or incomplete (Keycloak 25 ` +
+            'is managed with its bootstrap admin): recreate it with keys username and password of a master admin',
+        );
+      }
+      return clientFor(id, baseUrl, bootstrap);
+    }
     const stored = decodeOperatorClient(await readSecret(deps, r.namespace, operatorSecretName(r.name)));
     const recent = fresh.get(id);
     if (recent && stored && identityKey(recent) === identityKey(stored)) fresh.delete(id);

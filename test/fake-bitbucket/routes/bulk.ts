@@ -1,8 +1,10 @@
-// Routes for the settings bulk apply writes that no command routes yet: updating a required-builds merge
-// check. Repository permissions are served by routes/permissions.ts (core-state grants).
+// Routes for the settings bulk apply writes that no command routes yet: default tasks and updating a
+// required-builds merge check. Repository permissions are served by routes/permissions.ts (core-state grants).
+import { bulkState, type FakeDefaultTask } from '../bulk-state.ts';
 import { opsState } from '../ops-state.ts';
 import {
   bitbucketError,
+  page,
   type Route,
   type RouteContext,
   type RouteResult,
@@ -23,8 +25,49 @@ function adminRoute(handle: (ctx: RouteContext, scope: RouteScope) => RouteResul
   };
 }
 
-/** Required-builds updates of repositories (default tasks are served by routes/default-tasks.ts). */
+type Matcher = FakeDefaultTask['sourceMatcher'];
+const taskJson = ({ repo: _repo, ...t }: FakeDefaultTask) => t;
+function taskBody(ctx: RouteContext): RouteResult | Omit<FakeDefaultTask, 'id' | 'repo'> {
+  const b = (ctx.body ?? {}) as { description?: string; sourceMatcher?: Matcher; targetMatcher?: Matcher };
+  if (!b.description) return bitbucketError(400, 'description: A description is required.', validation);
+  if (!b.sourceMatcher?.type?.id || !b.targetMatcher?.type?.id)
+    return bitbucketError(400, 'sourceMatcher and targetMatcher are required.', validation);
+  return { description: b.description, sourceMatcher: b.sourceMatcher, targetMatcher: b.targetMatcher };
+}
+
+/** Default tasks and required-builds updates of repositories. */
 export const bulkRoutes: RouteTable = {
+  getDefaultTasks_1: adminRoute((ctx, scope) =>
+    page(
+      bulkState(ctx.state)
+        .defaultTasks.filter((t) => t.repo === scope.id)
+        .map(taskJson),
+      ctx.query,
+    ),
+  ),
+  addDefaultTask_1: adminRoute((ctx, scope) => {
+    const body = taskBody(ctx);
+    if ('status' in body) return body;
+    const s = bulkState(ctx.state);
+    const task = { id: s.nextId++, repo: scope.id, ...body };
+    s.defaultTasks.push(task);
+    return { status: 200, body: taskJson(task) };
+  }),
+  updateDefaultTask_1: adminRoute((ctx, scope) => {
+    const body = taskBody(ctx);
+    if ('status' in body) return body;
+    const task = bulkState(ctx.state).defaultTasks.find(
+      (t) => t.repo === scope.id && t.id === Number(ctx.params.taskId),
+    );
+    if (!task)
+      return bitbucketError(
+        404,
+        `No default task ${ctx.params.taskId}.`,
+        'com.atlassian.bitbucket.NoSuchEntityException',
+      );
+    Object.assign(task, body);
+    return { status: 200, body: taskJson(task) };
+  }),
   updateRequiredBuildsMergeCheck: adminRoute((ctx, scope) => {
     const check = opsState(ctx.state).requiredBuilds.find(
       (c) => c.repo === scope.id && c.id === Number(ctx.params.id),

@@ -135,4 +135,20 @@ test('a client Keycloak refuses is re-keyed with the bootstrap admin; without on
   }
 });
 
+test('Keycloak 25 keeps the bootstrap admin: no client is created (its admin API refuses lightweight tokens)', async () => {
+  const state = masterState('bootstrap-pw');
+  const kc = await keycloak(state);
+  try {
+    const kube = fakeKube([adminSecret]);
+    const old = { ...server, spec: { ...server.spec, image: { tag: '25.0.6' } } };
+    const admin = await admins(kube, kc.url).forServer(old as never);
+    assert.is((await admin.call('team', 'GET', '/master')).status, 200);
+    assert.is(state.client, undefined);
+    assert.equal(state.calls, ['token password admin-cli', 'GET ']);
+    assert.is(kube.find('Secret', 'identity', 'kc-operator-client'), undefined);
+  } finally {
+    await kc.close();
+  }
+});
+
 test.run();
