@@ -245,6 +245,19 @@ export const mutatingCases: Record<string, Case> = {
     ...api,
   ],
   'repo settings default-reviewers delete': ['repo', 'settings', 'default-reviewers', 'delete', '1', ...api],
+  'pr comment react': ['pr', 'comment', 'react', '1', '10', 'thumbsup', ...api],
+  'build required update': {
+    setup: [['build', 'required', 'create', ...api, '--builds', 'ci']],
+    argv: ['build', 'required', 'update', '1', '--builds', 'ci,lint', ...api],
+  },
+  'repo settings reviewer-groups update': {
+    setup: [['repo', 'settings', 'reviewer-groups', 'create', 'fresh', '--users', 'bob', ...api]],
+    argv: ['repo', 'settings', 'reviewer-groups', 'update', '1', '--name', 'renamed', ...api],
+  },
+  'repo settings default-reviewers update': {
+    setup: [['repo', 'settings', 'default-reviewers', 'create', '--reviewers', 'bob', ...api]],
+    argv: ['repo', 'settings', 'default-reviewers', 'update', '1', '--approvals', '1', ...api],
+  },
   'auth gpg-key add': { stdin: gpgBlock, argv: ['auth', 'gpg-key', 'add', '--key-file', '-'] },
   'auth gpg-key remove': {
     stdin: gpgBlock,
@@ -478,6 +491,8 @@ export const safeCases: Record<string, string[]> = {
   'search repos': ['search', 'repos', 'api'],
   'search commits': ['search', 'commits', 'fix', ...api],
   'search prs': ['search', 'prs', 'login', ...api],
+  'pr default-reviewers': ['pr', 'default-reviewers', '2', ...api],
+  'repo settings reviewer-groups users': ['repo', 'settings', 'reviewer-groups', 'users', '1', ...api],
   'auth gpg-key list': ['auth', 'gpg-key', 'list'],
   'auth token list': ['auth', 'token', 'list'],
   'auth token get': ['auth', 'token', 'get', '252973515001'],
