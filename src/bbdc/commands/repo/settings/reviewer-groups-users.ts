@@ -1,7 +1,7 @@
 import type { RepoSettingsReviewerGroupsCreateOutput } from '../../../../../generated/types/cli/output/repo-settings-reviewer-groups-create.ts';
 import { UsageError } from '../../../../core/errors.ts';
 import type { RestUser } from '../../../api/identity.ts';
-import { collectPages } from '../../../api/paging.ts';
+import { readUnpaged } from '../../../api/paging.ts';
 import { type RestReviewerGroup, reviewerGroupsPath, toReviewerGroup } from '../../../api/reviewers.ts';
 import { defineCommand } from '../../../command.ts';
 
@@ -28,11 +28,10 @@ export const command = defineCommand<{ id: number }, RepoSettingsReviewerGroupsC
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     const group = await client.get<RestReviewerGroup>(reviewerGroupsPath(repo.project, repo.slug, o.id));
-    const { values } = await collectPages<RestUser>(
+    // The 9.4 document declares no start/limit for getUsers: one request, no paging parameters.
+    const values = await readUnpaged<RestUser>(
       client,
       `${reviewerGroupsPath(repo.project, repo.slug, o.id)}/users`,
-      {},
-      undefined,
     );
     return {
       repository: `${repo.project}/${repo.slug}`,
