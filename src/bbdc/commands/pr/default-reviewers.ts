@@ -32,9 +32,10 @@ export const command = defineCommand<{ id: number }, PrDefaultReviewersOutput>({
     return {
       pullRequest: o.id,
       repository: `${repo.project}/${repo.slug}`,
-      from: branchName(pr.fromRef.id),
-      to: branchName(pr.toRef.id),
-      reviewers: users.map((u) => ({
+      // Ref ids and the list are not required by the 9.4 document: a missing one is named, never crashed on.
+      from: pr.fromRef.id ? branchName(pr.fromRef.id) : '(unknown branch)',
+      to: pr.toRef.id ? branchName(pr.toRef.id) : '(unknown branch)',
+      reviewers: (Array.isArray(users) ? users : []).map((u) => ({
         name: u.name,
         ...(u.displayName && { displayName: u.displayName }),
         added: current.has(u.name),
