@@ -36,7 +36,7 @@ export const command = defineCommand<{ id: number }, PrDefaultReviewersOutput>({
       from: pr.fromRef.id ? branchName(pr.fromRef.id) : '(unknown branch)',
       to: pr.toRef.id ? branchName(pr.toRef.id) : '(unknown branch)',
       reviewers: (Array.isArray(users) ? users : []).map((u) => ({
-        name: u.name,
+        name: u.name ?? '(unknown user)',
         ...(u.displayName && { displayName: u.displayName }),
         added: current.has(u.name),
       })),
