@@ -121,6 +121,19 @@ export interface IdentityClientSpec {
    */
   secretName?: string;
   /**
+   * Rotates the client secret of a confidential client using a shared secret (client-secret or client-secret-jwt). Every period the operator gives the client a new secret and writes it to the credentials Secret; during grace the previous secret still works (Keycloak's rotated secret: needs the server's feature client-secret-rotation, else a grace is refused). A rotation can also be requested at any time with the annotation realmforge.dev/rotate-secret=<any new value>. Without secretRotation the secret never changes.
+   */
+  secretRotation?: {
+    /**
+     * How long a secret lives before the next one replaces it, e.g. 720h or 30d (at least 10s).
+     */
+    period: string;
+    /**
+     * How long the previous secret keeps working after a rotation, e.g. 1h; shorter than period. Absent: the previous secret stops working at once.
+     */
+    grace?: string;
+  };
+  /**
    * Delete removes the object from Keycloak when the resource is deleted; Retain leaves it.
    */
   deletionPolicy?: 'Delete' | 'Retain';

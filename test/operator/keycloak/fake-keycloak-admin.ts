@@ -66,17 +66,27 @@ export const serverInfo = {
       providers: { 'client-secret': {}, 'client-jwt': {}, 'client-secret-jwt': {}, 'client-x509': {} },
     },
   },
+  // Keycloak's defaults: client-secret-rotation is a preview feature, off unless the server enables it.
+  features: [
+    { name: 'CLIENT_SECRET_ROTATION', enabled: false },
+    { name: 'ORGANIZATION', enabled: true },
+  ],
 };
 
 /** The fake: its admin client, its realms (to inspect or change "by hand"), and the calls it saw. */
 export function fakeKeycloakAdmin() {
   const realms = new Map<string, Realm>();
   const calls: string[] = [];
+  const enabled = new Set<string>();
   const clientOf = (r: Realm, id: string) => r.clients.find((c) => c.id === id);
   const realmRole = (r: Realm, name: string) => r.roles.find((x) => x.name === name);
 
   function route(method: string, path: string, body: any): AdminResponse<unknown> {
-    if (path === '../serverinfo') return reply(200, serverInfo);
+    if (path === '../serverinfo')
+      return reply(200, {
+        ...serverInfo,
+        features: serverInfo.features.map((f) => ({ ...f, enabled: f.enabled || enabled.has(f.name) })),
+      });
     const [rawPath, query = ''] = path.split('?');
     const parts = (rawPath ?? '').split('/').filter(Boolean).map(decodeURIComponent);
     if (!parts.length && method === 'POST') {
@@ -310,6 +320,8 @@ export function fakeKeycloakAdmin() {
     setDown: (down: boolean) => {
       state.down = down;
     },
+    /** Enables a feature (its server-info name, e.g. CLIENT_SECRET_ROTATION), as a server started with it. */
+    enableFeature: (name: string) => enabled.add(name),
     /** Forgets the calls seen so far. */
     reset: () => {
       calls.length = 0;

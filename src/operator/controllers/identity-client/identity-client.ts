@@ -32,6 +32,7 @@ import {
 } from './client-credentials.ts';
 import { deleteClient, disableClient, syncClient } from './client-sync.ts';
 import { roleRefusalMessage, ungrantedClientRoles } from './role-grants.ts';
+import { rotateSecret } from './secret-rotation.ts';
 import { serverRefusals } from './server-checks.ts';
 
 /** What a client reconcile did, for its log line. */
@@ -165,11 +166,15 @@ export function identityClientController(deps: KeycloakDeps) {
         ? await readSecretKey(deps, ns, certRef, 'spec.authentication.certificateSecretRef')
         : undefined;
       const sync = await syncClient(admin, realmName, client, stored, { certificate });
+      const rotation = await rotateSecret(deps, admin, realmName, client, { ...sync, clientId });
+      sync.writes.push(...rotation.writes);
       const urls = serverEndpoints(resolveServer(server));
       const endpoints = realmEndpoints(urls.public ?? urls.internal, realmIssuer(server, realmName));
-      const clientSecret = await clientSecretOf(admin, client, realmName, sync.uuid, sync.secret, stored);
+      const known = rotation.secret ?? sync.secret;
+      const clientSecret = await clientSecretOf(admin, client, realmName, sync.uuid, known, stored);
       const desired = credentialsSecret(client, { clientId, clientSecret, realm: realmName, endpoints });
       if (await syncCredentialsSecret(deps, desired, live)) sync.writes.push('credentials Secret');
+      await rotation.announce?.();
       const { keycloakUrl: _, ...statusEndpoints } = endpoints;
       const extra = {
         clientUuid: sync.uuid,
@@ -177,7 +182,9 @@ export function identityClientController(deps: KeycloakDeps) {
         endpoints: statusEndpoints,
       };
       await report('Ready', 'Ready', `client ${clientId} is ready in realm ${realmName}`, extra);
-      return { requeueAfterMs, outcome: { phase: 'Ready', reason: 'Ready', writes: sync.writes } };
+      // A rotation due before the next drift check is not left waiting for it.
+      const next = Math.min(requeueAfterMs, Math.max(rotation.nextInMs ?? requeueAfterMs, 1000));
+      return { requeueAfterMs: next, outcome: { phase: 'Ready', reason: 'Ready', writes: sync.writes } };
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;
       if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);

@@ -2,7 +2,8 @@
 // protocol mapper type the server does not have is refused naming the field, where Keycloak would have accepted
 // the client and left the mapper silently inert (a client with mapper type no-such-mapper-type was Ready).
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
-import { hasMapperType, type ServerInfo } from '../../keycloak/server-info.ts';
+import { rotationSpecProblems } from '../../compile/secret-rotation.ts';
+import { hasFeature, hasMapperType, type ServerInfo } from '../../keycloak/server-info.ts';
 
 /** What the server cannot honour in `client`'s spec, one message per field (empty: nothing). */
 export function serverRefusals(client: IdentityClient, info: ServerInfo): string[] {
@@ -15,5 +16,10 @@ export function serverRefusals(client: IdentityClient, info: ServerInfo): string
         `spec.protocolMappers[${m.name}].protocolMapper: ${on} has no ${protocol} protocol mapper type "${m.protocolMapper}" (see the types in the admin console's "Add mapper > By configuration", e.g. oidc-audience-mapper)`,
       );
   }
+  problems.push(...rotationSpecProblems(client));
+  if (client.spec.secretRotation?.grace && !hasFeature(info, 'client-secret-rotation'))
+    problems.push(
+      `spec.secretRotation.grace: ${on} does not have the feature client-secret-rotation enabled, so the previous secret cannot keep working: enable it on the IdentityServer (spec.additionalOptions: name features, value client-secret-rotation) or remove the grace`,
+    );
   return problems;
 }
