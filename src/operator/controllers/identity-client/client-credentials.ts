@@ -17,6 +17,8 @@ export type RealmEndpoints = {
   authorization: string;
   userinfo: string;
   jwks: string;
+  /** Where an application sends RP-initiated logout (OIDC end_session_endpoint). */
+  logout: string;
 };
 
 /** The endpoints under an issuer URL. */
@@ -29,6 +31,7 @@ export function realmEndpoints(keycloakUrl: string, issuer: string): RealmEndpoi
     authorization: `${oidc}/auth`,
     userinfo: `${oidc}/userinfo`,
     jwks: `${oidc}/certs`,
+    logout: `${oidc}/logout`,
   };
 }
 
@@ -57,6 +60,7 @@ export function credentialsSecret(
     ['authorization-endpoint', e.authorization],
     ['userinfo-endpoint', e.userinfo],
     ['jwks-uri', e.jwks],
+    ['end-session-endpoint', e.logout],
     ['keycloak-url', e.keycloakUrl],
   ];
   const data = Object.fromEntries(

@@ -28,6 +28,39 @@ test('an unknown mapper type is refused naming the field and the server; a known
   );
 });
 
+test('a client authenticator the server lacks is refused naming it; known ones pass', () => {
+  const info = compactServerInfo({
+    ...keycloak26,
+    providers: { 'client-authenticator': { providers: { 'client-secret': {}, 'client-jwt': {} } } },
+  });
+  const withMethod = (method: 'client-jwt' | 'client-x509'): IdentityClient => ({
+    ...client('oidc-audience-mapper'),
+    spec: { realmRef: { name: 'apps' }, authentication: { method } },
+  });
+  assert.equal(serverRefusals(withMethod('client-jwt'), info), []);
+  assert.equal(serverRefusals(withMethod('client-x509'), info), [
+    'spec.authentication.method: Keycloak 26.7.3 has no client authenticator "client-x509" (its client-authenticator providers: client-jwt, client-secret)',
+  ]);
+});
+
+test('features: a rotation grace needs client-secret-rotation enabled; an answer without the list checks nothing', () => {
+  const rotating: IdentityClient = {
+    ...client('oidc-audience-mapper'),
+    spec: { realmRef: { name: 'apps' }, secretRotation: { period: '24h', grace: '1h' } },
+  };
+  const off = compactServerInfo(keycloak26);
+  assert.match(
+    serverRefusals(rotating, off)[0] ?? '',
+    /^spec\.secretRotation\.grace: Keycloak 26\.7\.3 does not have the feature client-secret-rotation/,
+  );
+  const on = compactServerInfo({
+    ...keycloak26,
+    features: [{ name: 'CLIENT_SECRET_ROTATION', enabled: true }],
+  });
+  assert.equal(serverRefusals(rotating, on), []);
+  assert.equal(serverRefusals(rotating, compactServerInfo({ ...keycloak26, features: undefined })), []);
+});
+
 test('the server info is read once per server and kept; a refusal to show it checks nothing', async () => {
   const clock = manualClock();
   let reads = 0;

@@ -1,0 +1,156 @@
+// Clients in the real Keycloak beyond the basics, one IdentityServer for the whole suite (started with the
+// feature client-secret-rotation): secret rotation with grace proven seamless by a client that keeps requesting
+// tokens through it, a manual rotation by annotation, and a steady resync that writes nothing.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import {
+  databaseCluster,
+  identityServer,
+  kubectlWait,
+  waitStatus,
+} from '../../scripts/testenv/identity-fixtures.ts';
+import {
+  grantSecretAccess,
+  installOperatorRbac,
+  type OperatorProcess,
+  startOperator,
+} from '../../scripts/testenv/operator-process.ts';
+import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+
+let env: TestEnv;
+let operator: OperatorProcess;
+let ns: string;
+let team: string;
+
+const client = (name: string, spec: Record<string, unknown>, annotations?: Record<string, string>) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityClient',
+  metadata: { name, namespace: team, ...(annotations ? { annotations } : {}) },
+  spec: { realmRef: { name: 'apps', namespace: ns }, serviceAccount: { enabled: true }, ...spec },
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The credentials Secret's client-id, client-secret and token endpoint (resolved for this machine). */
+async function credentials(name: string) {
+  const secret = await env.core.readNamespacedSecret({ namespace: team, name: `${name}-credentials` });
+  const value = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  const tokenUrl = loadEndpointMap(env.state.endpointMapFile).resolve(value('token-endpoint'));
+  return { clientId: value('client-id'), secret: value('client-secret'), tokenUrl };
+}
+
+/** The status of a client_credentials token request with `secret`. */
+async function tokenStatus(c: { clientId: string; tokenUrl: string }, secret: string): Promise<number> {
+  const res = await fetch(c.tokenUrl, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: secret,
+    }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+const writes = async () => {
+  let total = 0;
+  for (const method of ['POST', 'PUT', 'DELETE'])
+    total += await operator.counter('realmforge_keycloak_api_requests_total', { method });
+  return total - (await operator.counter('realmforge_keycloak_api_token_requests_total'));
+};
+
+test.before(async () => {
+  env = await testEnv();
+  await installOperatorRbac(env);
+  ns = await env.namespace('op-clients');
+  team = await env.namespace('apps-team');
+  for (const n of [ns, team]) await grantSecretAccess(env, n);
+  await databaseCluster(env, ns, 'pg');
+  operator = await startOperator(env);
+  await env.apply(
+    identityServer(ns, 'idp', 'pg', {
+      additionalOptions: [{ name: 'features', value: 'client-secret-rotation' }],
+    }) as never,
+  );
+  await waitStatus(env, 'identityservers', ns, 'idp', 600_000, (s) => s.phase === 'Ready', 'to be Ready');
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityRealm',
+    metadata: { name: 'apps', namespace: ns },
+    spec: { serverRef: { name: 'idp' }, clientAuthorizationGrants: [team] },
+  } as never);
+  assert.match(await kubectlWait(env, 'identityrealm/apps', ns, 120), /condition met/);
+});
+test.after(async () => {
+  await operator?.stop();
+  await env?.cleanup();
+});
+
+test('rotation with grace: every token request with the old (within grace) or the new secret succeeds', async () => {
+  const period = 30;
+  const grace = 20;
+  await env.apply(client('rotor', { secretRotation: { period: `${period}s`, grace: `${grace}s` } }) as never);
+  assert.match(await kubectlWait(env, 'identityclient/rotor', team, 120), /condition met/);
+  const first = await credentials('rotor');
+  assert.is(await tokenStatus(first, first.secret), 200);
+  // Keep requesting with whatever the Secret holds, and with the first secret, until the grace has ended.
+  let rotatedAt: number | undefined;
+  let current = first;
+  let requests = 0;
+  const deadline = Date.now() + (period + 30) * 1000;
+  while (Date.now() < deadline) {
+    current = await credentials('rotor');
+    assert.is(await tokenStatus(current, current.secret), 200, 'the Secret always holds a working secret');
+    requests++;
+    if (current.secret !== first.secret) {
+      rotatedAt ??= Date.now();
+      if (Date.now() < rotatedAt + (grace - 5) * 1000)
+        assert.is(await tokenStatus(first, first.secret), 200, 'the old secret works within the grace');
+      else if (Date.now() > rotatedAt + (grace + 2) * 1000) break;
+    }
+    await sleep(500);
+  }
+  assert.ok(rotatedAt, `the secret was rotated within ${period + 30}s (${requests} requests)`);
+  assert.is.not(current.secret, first.secret, 'the Secret holds the new secret');
+  const refused = await tokenStatus(first, first.secret);
+  assert.ok([400, 401].includes(refused), `after the grace the old secret is refused (${refused})`);
+  assert.is(await tokenStatus(current, current.secret), 200);
+  const events = await env.request('GET', `/api/v1/namespaces/${team}/events`);
+  const rotations = (
+    events.body.items as { reason: string; message: string; involvedObject: { name: string } }[]
+  ).filter((e) => e.reason === 'SecretRotated' && e.involvedObject.name === 'rotor');
+  assert.ok(rotations.length >= 1, 'an Event records the rotation');
+  assert.not.ok(
+    rotations.some((e) => e.message.includes(first.secret) || e.message.includes(current.secret)),
+  );
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${team}/identityclients/rotor`);
+});
+
+test('a manual rotation by annotation; then a steady resync writes nothing', async () => {
+  await env.apply(client('manual', { secretRotation: { period: '24h', grace: '1h' } }) as never);
+  assert.match(await kubectlWait(env, 'identityclient/manual', team, 120), /condition met/);
+  const before = await credentials('manual');
+  await env.apply(
+    client(
+      'manual',
+      { secretRotation: { period: '24h', grace: '1h' } },
+      { 'realmforge.dev/rotate-secret': '1' },
+    ) as never,
+  );
+  let after = before;
+  for (let i = 0; i < 60 && after.secret === before.secret; i++) {
+    await sleep(500);
+    after = await credentials('manual');
+  }
+  assert.is.not(after.secret, before.secret, 'the annotation rotated the secret');
+  assert.is(await tokenStatus(after, after.secret), 200);
+  assert.is(await tokenStatus(before, before.secret), 200, 'the previous secret is within its hour of grace');
+  await sleep(6_000);
+  const writesBefore = await writes();
+  await sleep(12_000);
+  assert.is(await writes(), writesBefore, 'no POST, PUT or DELETE in steady state');
+  assert.is((await credentials('manual')).secret, after.secret, 'the same annotation value rotates once');
+});
+
+test.run();
