@@ -27,8 +27,9 @@ export function durationSeconds(raw: string): number {
   return m ? Number(m[1]) * (unitSeconds[m[2] ?? 's'] ?? 1) : Number.NaN;
 }
 
-/** Whether the client holds a shared secret at all (confidential, authenticated by client-secret[-jwt]). */
+/** Whether the client holds a shared secret at all (OIDC, confidential, authenticated by client-secret[-jwt]). */
 export const hasSharedSecret = (client: IdentityClient) =>
+  client.spec.protocol !== 'saml' &&
   (client.spec.type ?? 'confidential') === 'confidential' &&
   ['client-secret', 'client-secret-jwt'].includes(client.spec.authentication?.method ?? 'client-secret');
 
@@ -40,7 +41,7 @@ export function rotationSpecProblems(client: IdentityClient): string[] {
   const where = r ? 'spec.secretRotation' : `annotation ${rotateAnnotation}`;
   if (!hasSharedSecret(client))
     return [
-      `${where}: only a confidential client authenticated by client-secret or client-secret-jwt has a secret to rotate (this one is ${client.spec.type ?? 'confidential'}${client.spec.authentication?.method ? ` with ${client.spec.authentication.method}` : ''}); remove it`,
+      `${where}: only a confidential client authenticated by client-secret or client-secret-jwt has a secret to rotate (this one is ${client.spec.protocol === 'saml' ? 'saml' : (client.spec.type ?? 'confidential')}${client.spec.authentication?.method ? ` with ${client.spec.authentication.method}` : ''}); remove it`,
     ];
   if (!r) return [];
   const period = durationSeconds(r.period);

@@ -48,6 +48,8 @@ const reply = <T>(status: number, body?: unknown, location?: string): AdminRespo
 });
 const copy = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 const smtpMask = '**********';
+/** The base64 body of the fake realm's RSA signing certificate (not a real certificate: nothing parses it). */
+export const fakeRealmCertificate = `MIICmzCCAYMCBgGT${'A'.repeat(80)}`;
 
 /** The part of Keycloak 26's server info the operator reads (a few of its many mapper types and providers). */
 export const serverInfo = {
@@ -170,6 +172,31 @@ export function fakeKeycloakAdmin() {
       }
       return mappings(realm, group, 'realmRoles', method, body);
     }
+    // The realm's keys (GET only, as the admin API): an HMAC key and the RSA signing key with its certificate.
+    if (col === 'keys' && !id && method === 'GET')
+      return reply(200, {
+        active: { RS256: 'rsa-kid' },
+        keys: [
+          {
+            kid: 'hs-kid',
+            algorithm: 'HS512',
+            type: 'OCT',
+            use: 'SIG',
+            status: 'ACTIVE',
+            providerPriority: 100,
+          },
+          {
+            kid: 'rsa-kid',
+            algorithm: 'RS256',
+            type: 'RSA',
+            use: 'SIG',
+            status: 'ACTIVE',
+            providerPriority: 100,
+            publicKey: 'MIIBIjANBgkq',
+            certificate: fakeRealmCertificate,
+          },
+        ],
+      });
     if (col === 'clients' && !id) {
       if (method === 'GET') {
         const wanted = new URLSearchParams(query).get('clientId');

@@ -10,8 +10,15 @@ import { hasFeature, hasMapperType, hasProvider, type ServerInfo } from '../../k
 export function serverRefusals(client: IdentityClient, info: ServerInfo): string[] {
   const on = info.version ? `Keycloak ${info.version}` : 'this Keycloak';
   const problems: string[] = [];
+  const clientProtocol = client.spec.protocol ?? 'openid-connect';
   for (const m of client.spec.protocolMappers ?? []) {
     const protocol = m.protocol ?? 'openid-connect';
+    if (protocol !== clientProtocol) {
+      problems.push(
+        `spec.protocolMappers[${m.name}].protocol: ${protocol} mapper on a ${clientProtocol} client; set protocol: ${clientProtocol} and a ${clientProtocol} mapper type`,
+      );
+      continue;
+    }
     if (!hasMapperType(info, protocol, m.protocolMapper))
       problems.push(
         `spec.protocolMappers[${m.name}].protocolMapper: ${on} has no ${protocol} protocol mapper type "${m.protocolMapper}" (see the types in the admin console's "Add mapper > By configuration", e.g. oidc-audience-mapper)`,
