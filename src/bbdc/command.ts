@@ -18,8 +18,14 @@ export type FlagSpec = {
   isMultiple?: boolean;
 };
 
-/** A positional argument. */
-export type ArgSpec = { name: string; required: boolean; description: string };
+/** A positional argument; the last one may be `variadic` (it takes every remaining word). */
+export type ArgSpec = { name: string; required: boolean; description: string; variadic?: boolean };
+
+/** How help, docs and errors write an argument: `<name>`, `[name]`, with `...` when it takes many. */
+export function argUsage(a: ArgSpec): string {
+  const dots = a.variadic ? '...' : '';
+  return a.required ? `<${a.name}>${dots}` : `[${a.name}]${dots}`;
+}
 
 /** The global flags every command accepts, after parsing and precedence. */
 export type GlobalOptions = {

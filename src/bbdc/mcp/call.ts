@@ -41,7 +41,8 @@ export function toolInput(tool: McpTool, input: Record<string, unknown>) {
       if (a.required) throw new UsageError(`${tool.name} needs ${a.name}: ${a.description}`);
       break;
     }
-    args.push(String(value));
+    if (a.variadic && Array.isArray(value)) args.push(...value.map(String));
+    else args.push(String(value));
   }
   const project = input.project === undefined ? undefined : String(input.project);
   const repository = input.repository === undefined ? undefined : String(input.repository);

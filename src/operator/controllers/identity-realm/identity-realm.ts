@@ -138,7 +138,11 @@ export function identityRealmController(deps: KeycloakDeps) {
       const ownership = realmOwnership(realm, live);
       if (ownership.state === 'conflict')
         return await report('Failed', 'RealmNameConflict', ownership.message);
-      const result = await syncRealm(admin, realm, { smtpPassword, live });
+      const result = await syncRealm(admin, realm, {
+        smtpPassword,
+        live,
+        keycloakVersion: server.status?.version,
+      });
       const issuer = realmIssuer(server, realmName);
       const message = `realm ${realmName} exists in Keycloak and matches the resource`;
       await report('Ready', 'Ready', message, { realmId: result.realmId, issuer });

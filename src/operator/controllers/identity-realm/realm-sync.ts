@@ -10,11 +10,18 @@ import { compileRealm } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { attributeMarker, type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
 import { groupItem, groups } from '../../keycloak/collections/groups.ts';
-import { declaredBefore, planFields } from '../../keycloak/collections/managed-fields.ts';
-import { realmFields } from '../../keycloak/collections/realm-fields.ts';
+import { declaredBefore, fieldPaths, planFields } from '../../keycloak/collections/managed-fields.ts';
+import {
+  organizationItem,
+  organizations,
+  requireOrganizations,
+} from '../../keycloak/collections/organizations.ts';
+import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
 import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
+import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
+import { syncClientScopes } from './client-scopes-sync.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
 
 /** What a sync did: the live realm's id and the writes it sent. */
@@ -30,7 +37,12 @@ export async function readRealm(admin: AdminClient, ns: string, name: string) {
 
 /** The collections the spec declares items of (recorded so that emptying one later still prunes it). */
 const declaredCollections = (spec: IdentityRealm['spec']) =>
-  [spec.roles?.length ? 'roles' : '', spec.groups?.length ? 'groups' : ''].filter(Boolean);
+  [
+    spec.roles?.length ? 'roles' : '',
+    spec.groups?.length ? 'groups' : '',
+    spec.clientScopes?.length ? 'clientScopes' : '',
+    spec.organizations?.length ? 'organizations' : '',
+  ].filter(Boolean);
 
 async function syncGroupRoles(
   admin: AdminClient,
@@ -64,7 +76,7 @@ async function syncGroupRoles(
 export async function syncRealm(
   admin: AdminClient,
   realm: IdentityRealm,
-  inputs: { smtpPassword?: string; live?: RealmRepresentation },
+  inputs: { smtpPassword?: string; live?: RealmRepresentation; keycloakVersion?: string },
 ): Promise<RealmSyncResult> {
   const ns = realm.metadata.namespace ?? 'default';
   const compiled = compileRealm(realm, inputs);
@@ -75,6 +87,14 @@ export async function syncRealm(
   const roles = (realm.spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
   const groupItems = (realm.spec.groups ?? []).map(groupItem);
   const declared = declaredCollections(realm.spec);
+  const realmFields = realmFieldsFor(inputs.keycloakVersion);
+  // Refused before anything is written: no half-applied realm on a Keycloak without organizations.
+  requireOrganizations(inputs.keycloakVersion, Boolean(realm.spec.organizations?.length));
+  const orgItems = (realm.spec.organizations ?? []).map((o) => marker.mark(organizationItem(o)));
+  const syncOrganizations = async (declaredBefore: boolean) =>
+    writes.push(
+      ...(await syncCollection(admin, ns, organizations(name), orgItems, marker, { declaredBefore })).writes,
+    );
   const writes: string[] = [];
   const live = 'live' in inputs ? inputs.live : await readRealm(admin, ns, name);
   if (!live) {
@@ -91,8 +111,9 @@ export async function syncRealm(
           }
         : {}),
     };
+    const fields = [...fieldPaths(desired, realmFields).keys()];
     const outcome = await createReadingBack(
-      () => admin.call(ns, 'POST', '', full),
+      () => refusedAsSpec('realm', fields, () => admin.call(ns, 'POST', '', full)),
       () => readRealm(admin, ns, name),
     );
     if ('created' in outcome && outcome.created.status === 409) {
@@ -103,15 +124,26 @@ export async function syncRealm(
     }
     writes.push('create realm');
     const after = 'found' in outcome ? outcome.found : await readRealm(admin, ns, name);
+    const scopes = realm.spec.clientScopes?.length || realm.spec.realmDefaultClientScopes;
+    if (scopes)
+      writes.push(
+        ...(await syncClientScopes(admin, ns, name, realm.spec, realmOwnerOf(realm), after as Item, false)),
+      );
+    if (orgItems.length) await syncOrganizations(false);
     return { realmId: after?.id, writes };
   }
   const liveRealm = live as Item;
   const plan = planFields(desired, liveRealm, realmFields, declared);
+  const before = (collection: string) => declaredBefore(liveRealm, realmFields, collection);
+  // The organization API answers only while organizations are on: prune before an update turns them off,
+  // create after one turns them on.
+  const orgsFirst = liveRealm.organizationsEnabled === true;
+  if (orgsFirst) await syncOrganizations(before('organizations'));
   if (plan.drift.length) {
-    await admin.call(ns, 'PUT', `/${enc(name)}`, plan.body);
+    await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
     writes.push(`update realm (${plan.drift.join(', ')})`);
   }
-  const before = (collection: string) => declaredBefore(liveRealm, realmFields, collection);
+  if (!orgsFirst) await syncOrganizations(before('organizations'));
   const roleResult = await syncCollection(admin, ns, realmRoles(name), roles, marker, {
     declaredBefore: before('roles'),
   });
@@ -126,5 +158,16 @@ export async function syncRealm(
       live: (await admin.call<Item[]>(ns, 'GET', groups(name).listPath)).body ?? [],
     };
   await syncGroupRoles(admin, ns, name, realm.spec, groupResult.live, writes);
+  writes.push(
+    ...(await syncClientScopes(
+      admin,
+      ns,
+      name,
+      realm.spec,
+      realmOwnerOf(realm),
+      liveRealm,
+      before('clientScopes'),
+    )),
+  );
   return { realmId: live.id, writes };
 }
