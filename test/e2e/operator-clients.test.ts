@@ -1,6 +1,9 @@
 // Clients in the real Keycloak beyond the basics, one IdentityServer for the whole suite (started with the
 // feature client-secret-rotation): secret rotation with grace proven seamless by a client that keeps requesting
-// tokens through it, a manual rotation by annotation, and a steady resync that writes nothing.
+// tokens through it, a manual rotation by annotation, a steady resync that writes nothing, and a SAML client whose
+// metadata Keycloak serves with the configured entity ID and certificate.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
@@ -51,6 +54,29 @@ async function tokenStatus(c: { clientId: string; tokenUrl: string }, secret: st
   });
   await res.arrayBuffer();
   return res.status;
+}
+
+async function admin(method: string, path: string): Promise<{ status: number; text: string }> {
+  const creds = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
+  const text = (k: string) => Buffer.from(creds.data?.[k] ?? '', 'base64').toString('utf8');
+  const url = loadEndpointMap(env.state.endpointMapFile)
+    .resolve(`http://idp.${ns}.svc:8080`)
+    .replace(/\/$/, '');
+  const token = await fetch(`${url}/realms/master/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'password',
+      client_id: 'admin-cli',
+      username: text('username'),
+      password: text('password'),
+    }),
+  });
+  const bearer = ((await token.json()) as { access_token: string }).access_token;
+  const res = await fetch(`${url}/admin/realms${path}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}` },
+  });
+  return { status: res.status, text: await res.text() };
 }
 
 const writes = async () => {
@@ -151,6 +177,70 @@ test('a manual rotation by annotation; then a steady resync writes nothing', asy
   await sleep(12_000);
   assert.is(await writes(), writesBefore, 'no POST, PUT or DELETE in steady state');
   assert.is((await credentials('manual')).secret, after.secret, 'the same annotation value rotates once');
+});
+
+test('a SAML client: Keycloak serves its metadata with the entity ID and certificate; the Secret has the IdP metadata URL', async () => {
+  const { stdout: pem } = await promisify(execFile)('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=sp.example.test',
+    '-days',
+    '1',
+    '-keyout',
+    '/dev/null',
+    '-out',
+    '-',
+  ]);
+  await env.apply({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'sp-cert', namespace: team },
+    stringData: { 'tls.crt': pem },
+  } as never);
+  const entityId = 'https://sp.example.test/metadata';
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityClient',
+    metadata: { name: 'sp', namespace: team },
+    spec: {
+      realmRef: { name: 'apps', namespace: ns },
+      clientId: entityId,
+      protocol: 'saml',
+      redirectUris: ['https://sp.example.test/*'],
+      saml: {
+        assertionConsumerServiceUrl: 'https://sp.example.test/acs',
+        nameIdFormat: 'email',
+        signingCertificateSecretRef: { name: 'sp-cert', key: 'tls.crt' },
+      },
+      protocolMappers: [{ name: 'roles', protocol: 'saml', protocolMapper: 'saml-role-list-mapper' }],
+    },
+  } as never);
+  assert.match(await kubectlWait(env, 'identityclient/sp', team, 120), /condition met/);
+  const secret = await env.core.readNamespacedSecret({ namespace: team, name: 'sp-credentials' });
+  const value = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  assert.is(value('entity-id'), entityId);
+  assert.is(value('client-secret'), '', 'no client secret for a SAML client');
+  const idp = await fetch(loadEndpointMap(env.state.endpointMapFile).resolve(value('idp-metadata-url')));
+  assert.is(idp.status, 200, 'the IdP metadata URL in the Secret is served');
+  const idpXml = await idp.text();
+  const realmCert = value('idp-signing-certificate').replace(/-----[A-Z ]+-----|\s/g, '');
+  assert.ok(
+    realmCert && idpXml.includes(realmCert),
+    "the Secret's signing certificate is the one Keycloak publishes",
+  );
+  const uuid = JSON.parse(
+    (await admin('GET', `/apps/clients?clientId=${encodeURIComponent(entityId)}`)).text,
+  )[0].id;
+  const sp = await admin('GET', `/apps/clients/${uuid}/installation/providers/saml-sp-descriptor`);
+  assert.is(sp.status, 200);
+  assert.ok(sp.text.includes(`entityID="${entityId}"`), 'the SP metadata has the configured entity ID');
+  const body = pem.replace(/-----[A-Z ]+-----|\s/g, '');
+  assert.ok(sp.text.includes(body), 'the SP metadata has the certificate from the Secret');
+  assert.ok(sp.text.includes('https://sp.example.test/acs'), 'and the assertion consumer service URL');
 });
 
 test.run();
