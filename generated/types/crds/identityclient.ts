@@ -165,7 +165,7 @@ export interface IdentityClientSpec {
    */
   secretName?: string;
   /**
-   * Rotates the client secret of a confidential client using a shared secret (client-secret or client-secret-jwt). Every period the operator gives the client a new secret and writes it to the credentials Secret; during grace the previous secret still works (Keycloak's rotated secret: needs the server's feature client-secret-rotation, else a grace is refused). A rotation can also be requested at any time with the annotation realmforge.dev/rotate-secret=<any new value>. Without secretRotation the secret never changes.
+   * Rotates the client secret of a confidential client using a shared secret (client-secret or client-secret-jwt). Every period the operator gives the client a new secret and writes it to the credentials Secret; the previous secret stops working at once (applications must reload the Secret). A grace is refused for now (see grace). A rotation can also be requested at any time with the annotation realmforge.dev/rotate-secret=<any new value>. Without secretRotation the secret never changes.
    */
   secretRotation?: {
     /**
@@ -173,7 +173,7 @@ export interface IdentityClientSpec {
      */
     period: string;
     /**
-     * How long the previous secret keeps working after a rotation, e.g. 1h; shorter than period. Absent: the previous secret stops working at once.
+     * Not supported yet, refused (Failed/InvalidSpec): Keycloak keeps a previous secret only under a realm client policy with its secret-rotation executor, which realmforge does not manage yet.
      */
     grace?: string;
   };

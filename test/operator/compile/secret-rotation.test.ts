@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
 import {
   durationSeconds,
+  graceRefusal,
   planRotation,
   rotateAnnotation,
   rotatedAtAttribute,
@@ -75,7 +76,12 @@ test('a new annotation value rotates once, with or without spec.secretRotation; 
 });
 
 test('rotation is refused where there is no shared secret, with a too short period or a grace not below it', () => {
-  assert.equal(rotationSpecProblems(rotating), []);
+  assert.equal(rotationSpecProblems(client({ secretRotation: { period: '24h' } })), []);
+  assert.equal(
+    rotationSpecProblems(rotating),
+    [graceRefusal],
+    'a grace is refused, not promised and not given',
+  );
   assert.match(
     rotationSpecProblems(client({ type: 'public', secretRotation: { period: '1h' } }))[0] ?? '',
     /^spec\.secretRotation: only a confidential client .* \(this one is public\)/,

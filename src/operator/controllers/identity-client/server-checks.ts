@@ -1,10 +1,10 @@
 // A client checked against what its Keycloak offers (keycloak/server-info.ts) before anything is written: a
 // protocol mapper type the server does not have is refused naming the field, where Keycloak would have accepted
 // the client and left the mapper silently inert (a client with mapper type no-such-mapper-type was Ready); so is a
-// client authenticator it does not have, and a secret-rotation grace on a server without that feature.
+// client authenticator it does not have.
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import { rotationSpecProblems } from '../../compile/secret-rotation.ts';
-import { hasFeature, hasMapperType, hasProvider, type ServerInfo } from '../../keycloak/server-info.ts';
+import { hasMapperType, hasProvider, type ServerInfo } from '../../keycloak/server-info.ts';
 
 /** What the server cannot honour in `client`'s spec, one message per field (empty: nothing). */
 export function serverRefusals(client: IdentityClient, info: ServerInfo): string[] {
@@ -30,9 +30,5 @@ export function serverRefusals(client: IdentityClient, info: ServerInfo): string
       `spec.authentication.method: ${on} has no client authenticator "${method}" (its client-authenticator providers: ${[...(info.providers.get('client-authenticator') ?? [])].sort().join(', ') || 'none'})`,
     );
   problems.push(...rotationSpecProblems(client));
-  if (client.spec.secretRotation?.grace && !hasFeature(info, 'client-secret-rotation'))
-    problems.push(
-      `spec.secretRotation.grace: ${on} does not have the feature client-secret-rotation enabled, so the previous secret cannot keep working: enable it on the IdentityServer (spec.additionalOptions: name features, value client-secret-rotation) or remove the grace`,
-    );
   return problems;
 }
