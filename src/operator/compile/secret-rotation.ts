@@ -1,7 +1,7 @@
 // When a client's secret is rotated, and what Keycloak is told when it is. Pure: the live client's attributes,
-// the resource's annotation and the time are inputs. The previous secret is kept as Keycloak's rotated secret
-// (client attributes client.secret.rotated*), which Keycloak's client-secret authenticator accepts until its
-// expiration time: the new secret and the old one's grace are set in one write, so no request is ever refused.
+// the resource's annotation and the time are inputs. The rotation write also clears Keycloak's rotated-secret
+// attributes (client.secret.rotated*): a grace (keeping the previous secret there until an expiration time) is
+// refused for now, see graceRefusal; the grace arithmetic below is what a policy-based grace will send.
 import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
 
 /** The annotation that asks for a rotation now: any value not yet handled. */

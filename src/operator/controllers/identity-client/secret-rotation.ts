@@ -1,6 +1,6 @@
-// The shell of secret rotation (compile/secret-rotation.ts decides): one PUT gives the client its new secret and
-// keeps the previous one as Keycloak's rotated secret for the grace, so applications holding either are served;
-// the credentials Secret is then written with the new one and an Event records the rotation (never the values).
+// The shell of secret rotation (compile/secret-rotation.ts decides): one PUT gives the client its new secret (the
+// previous one stops working: a grace is refused until the operator manages Keycloak's secret-rotation client
+// policy); the credentials Secret is then written with the new one and an Event records it (never the values).
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { keycloakRotated, planRotation } from '../../compile/secret-rotation.ts';
