@@ -11,9 +11,9 @@ import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
-import { AdminTokenTooLargeError } from '../../keycloak/admin-token-too-large.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
+import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import { serverInfo } from '../../keycloak/server-info.ts';
 import { SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
 import { realmIssuer, serverReady } from '../identity-realm/identity-realm.ts';
@@ -201,7 +201,7 @@ export function identityClientController(deps: KeycloakDeps) {
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;
       if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);
-      if (error instanceof AdminTokenTooLargeError)
+      if (error instanceof KeycloakReasonError)
         return await report('Provisioning', error.reason, error.message);
       if (error instanceof SecretAccessDeniedError)
         return await report('Pending', 'SecretAccessDenied', error.message);
