@@ -114,7 +114,7 @@ test.after(async () => {
   await env?.cleanup();
 });
 
-test('the server info lists the feature as the operator reads it (so a grace is refused on a server without it)', async () => {
+test('the server info lists the enabled features as the operator reads them (kebab case, disabled ones left out)', async () => {
   const res = await admin('GET', '/../serverinfo');
   assert.is(res.status, 200);
   const raw = JSON.parse(res.text) as { features?: { name: string; enabled: boolean }[] };
