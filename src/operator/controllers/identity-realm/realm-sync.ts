@@ -6,7 +6,7 @@
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
-import { compileRealm } from '../../compile/realm-representation.ts';
+import { compileRealm, realmNameOf } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { attributeMarker, type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
 import { groupItem, groups } from '../../keycloak/collections/groups.ts';
@@ -15,10 +15,21 @@ import { realmFields } from '../../keycloak/collections/realm-fields.ts';
 import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
+import type { FederationSecrets } from './federation-secrets.ts';
+import { compileAll, syncFederation } from './federation-sync.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
 
-/** What a sync did: the live realm's id and the writes it sent. */
-export type RealmSyncResult = { realmId?: string; writes: string[] };
+/** What a realm sync reads from the world: Secrets, the live realm (undefined: absent), Keycloak's major. */
+export type RealmSyncInputs = {
+  smtpPassword?: string;
+  live?: RealmRepresentation;
+  federation?: FederationSecrets;
+  keycloakMajor?: number;
+};
+const noSecrets: FederationSecrets = { identityProviders: new Map(), ldap: new Map() };
+
+/** What a sync did: the live realm's id, the writes it sent, and the LDAP providers it manages (name -> id). */
+export type RealmSyncResult = { realmId?: string; writes: string[]; ldapIds: Map<string, string> };
 
 const enc = encodeURIComponent;
 
@@ -30,7 +41,12 @@ export async function readRealm(admin: AdminClient, ns: string, name: string) {
 
 /** The collections the spec declares items of (recorded so that emptying one later still prunes it). */
 const declaredCollections = (spec: IdentityRealm['spec']) =>
-  [spec.roles?.length ? 'roles' : '', spec.groups?.length ? 'groups' : ''].filter(Boolean);
+  [
+    spec.roles?.length ? 'roles' : '',
+    spec.groups?.length ? 'groups' : '',
+    spec.identityProviders?.length ? 'identityProviders' : '',
+    spec.userFederation?.ldap?.length ? 'userFederation' : '',
+  ].filter(Boolean);
 
 async function syncGroupRoles(
   admin: AdminClient,
@@ -64,10 +80,15 @@ async function syncGroupRoles(
 export async function syncRealm(
   admin: AdminClient,
   realm: IdentityRealm,
-  inputs: { smtpPassword?: string; live?: RealmRepresentation },
+  inputs: RealmSyncInputs,
 ): Promise<RealmSyncResult> {
   const ns = realm.metadata.namespace ?? 'default';
   const compiled = compileRealm(realm, inputs);
+  // A refused federation field (an inline secret) is refused before anything is written.
+  compileAll(
+    realm,
+    federationTarget(realm, inputs, '', () => false),
+  );
   const attributes = { ...compiled.attributes, ...ownershipAttributes(realm, inputs.smtpPassword) };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
@@ -103,7 +124,14 @@ export async function syncRealm(
     }
     writes.push('create realm');
     const after = 'found' in outcome ? outcome.found : await readRealm(admin, ns, name);
-    return { realmId: after?.id, writes };
+    const federation = after?.id
+      ? await syncFederation(
+          admin,
+          realm,
+          federationTarget(realm, inputs, after.id, () => false),
+        )
+      : { writes: [], ldapIds: new Map() };
+    return { realmId: after?.id, writes: [...writes, ...federation.writes], ldapIds: federation.ldapIds };
   }
   const liveRealm = live as Item;
   const plan = planFields(desired, liveRealm, realmFields, declared);
@@ -126,5 +154,27 @@ export async function syncRealm(
       live: (await admin.call<Item[]>(ns, 'GET', groups(name).listPath)).body ?? [],
     };
   await syncGroupRoles(admin, ns, name, realm.spec, groupResult.live, writes);
-  return { realmId: live.id, writes };
+  const federation = await syncFederation(
+    admin,
+    realm,
+    federationTarget(realm, inputs, String(live.id), before),
+  );
+  return { realmId: live.id, writes: [...writes, ...federation.writes], ldapIds: federation.ldapIds };
+}
+
+function federationTarget(
+  realm: IdentityRealm,
+  inputs: RealmSyncInputs,
+  realmId: string,
+  declaredBefore: (collection: string) => boolean,
+) {
+  return {
+    ns: realm.metadata.namespace ?? 'default',
+    realmName: realmNameOf(realm),
+    realmId,
+    owner: realmOwnerOf(realm),
+    keycloakMajor: inputs.keycloakMajor ?? 26,
+    secrets: inputs.federation ?? noSecrets,
+    declaredBefore,
+  };
 }
