@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { walkFiles } from '../src/core/walk-files.ts';
+import { generateCrdReference } from './crd-reference.ts';
 import { generateTypes } from './generate.ts';
 import { generateBbdcManifest } from './generate-bbdc-manifest.ts';
 import { generateValidators } from './generate-validators.ts';
@@ -17,6 +18,7 @@ export const generators: Generator[] = [
   { dir: 'generated/validators', command: 'npm run generate', write: generateValidators },
   { dir: 'dist-manifests', command: 'npm run synth:install', write: synthInstall },
   { dir: 'chart/realmforge-operator/crds', command: 'npm run synth:install', write: synthChartCrds },
+  { dir: 'docs/reference', command: 'npm run generate', write: generateCrdReference },
 ];
 
 const files = (dir: string): string[] =>

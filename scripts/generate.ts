@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { compile } from 'json-schema-to-typescript';
 import { walkFiles } from '../src/core/walk-files.ts';
+import { generateCrdReference } from './crd-reference.ts';
 
 const repoRoot = join(import.meta.dirname, '..');
 
@@ -34,4 +35,6 @@ export async function generateTypes(outDir: string): Promise<string[]> {
 if (import.meta.main) {
   const written = await generateTypes(join(repoRoot, 'generated', 'types'));
   console.log(`generated ${written.length} type files in generated/types/`);
+  const pages = generateCrdReference(join(repoRoot, 'docs', 'reference'));
+  console.log(`generated ${pages.length} CRD reference pages in docs/reference/`);
 }

@@ -4,11 +4,15 @@
 //            one is applied and Provisioning, API writes per server, operator peak RSS.
 //   realms:  50 realms with 4 clients each on one Keycloak: time from apply to all Ready, admin calls per realm and
 //            per client at creation and per steady-state resync, next to a plain script doing the minimal calls.
+//            With --production every realm is examples/identityrealm-production.yaml (all its sections, roles and
+//            groups; SMTP left out: it needs a Secret per namespace) and the script posts the same realm.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { operatorNodeOptions } from '../../src/operator/compile/operator-deployment.ts';
+import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { down, up } from '../testenv/env.ts';
 import { eventually, type TestEnv, testEnv } from '../testenv/harness.ts';
@@ -143,7 +147,39 @@ const adminCalls = async (op: OperatorProcess, method?: string) =>
   (await op.counter('realmforge_keycloak_api_requests_total', method ? { method } : {})) -
   (method === 'GET' ? 0 : await op.counter('realmforge_keycloak_api_token_requests_total'));
 
-async function realms(env: TestEnv): Promise<void> {
+/** The production example's settings (everything but its server, grants and SMTP), and the same realm as the
+ * direct script posts it: the compiled representation with its roles and groups, in one call. */
+function productionRealm() {
+  const example = parse(readFileSync(join(root, 'examples', 'identityrealm-production.yaml'), 'utf8'));
+  const {
+    serverRef: _s,
+    clientAuthorizationGrants: _g,
+    smtp: _m,
+    deletionPolicy: _d,
+    ...spec
+  } = example.spec;
+  const direct = (name: string) => ({
+    ...compileRealm({
+      ...example,
+      metadata: { name, namespace: 'bench' },
+      spec: { ...example.spec, smtp: undefined },
+    }),
+    roles: { realm: spec.roles },
+    groups: spec.groups,
+    clientScopes: spec.clientScopes.map((c: Record<string, any>) => ({
+      ...c,
+      protocol: 'openid-connect',
+      protocolMappers: c.protocolMappers.map((m: Record<string, unknown>) => ({
+        ...m,
+        protocol: 'openid-connect',
+      })),
+    })),
+  });
+  return { spec: spec as Record<string, unknown>, direct };
+}
+
+async function realms(env: TestEnv, production: boolean): Promise<void> {
+  const example = production ? productionRealm() : undefined;
   const realmCount = 50;
   const clientsPerRealm = 4;
   const namespaces = 10;
@@ -176,7 +212,11 @@ async function realms(env: TestEnv): Promise<void> {
     Array.from({ length: realmCount }, (_, i) => i),
     4,
     async (i) => {
-      await direct.call('POST', '', { realm: `direct-${i}`, enabled: true, displayName: `Direct ${i}` });
+      await direct.call(
+        'POST',
+        '',
+        example?.direct(`direct-${i}`) ?? { realm: `direct-${i}`, enabled: true, displayName: `Direct ${i}` },
+      );
       for (let c = 0; c < clientsPerRealm; c++) {
         await direct.call('POST', `/direct-${i}/clients`, {
           clientId: `app-${c}`,
@@ -201,6 +241,7 @@ async function realms(env: TestEnv): Promise<void> {
         kind: 'IdentityRealm',
         metadata: { name: `realm-${i}`, namespace: team },
         spec: {
+          ...example?.spec,
           serverRef: { name: 'idp', namespace: ns },
           displayName: `Realm ${i}`,
           clientAuthorizationGrants: [team],
@@ -254,7 +295,7 @@ async function realms(env: TestEnv): Promise<void> {
   await op.stop();
   const resources = realmCount * (1 + clientsPerRealm);
   console.log(
-    `realms: ${realmCount} realms x ${clientsPerRealm} clients on one Keycloak ${process.env.TESTENV_KEYCLOAK_VERSION ?? ''}; limits 100/10 TPS; 10 namespaces`,
+    `realms${production ? ' (each the production example)' : ''}: ${realmCount} realms x ${clientsPerRealm} clients on one Keycloak ${process.env.TESTENV_KEYCLOAK_VERSION ?? ''}; limits 100/10 TPS; 10 namespaces`,
   );
   console.log(
     `  direct script (minimal calls, 4 at a time)  ${seconds(directMs)}, ${direct.calls()} admin calls (tokens not counted)`,
@@ -293,7 +334,7 @@ export async function run(args: string[]): Promise<void> {
       await up({ log, keycloak: false, kubelet: name === 'realms' });
       const env = await testEnv();
       await installOperatorRbac(env);
-      await (name === 'servers' ? servers(env) : realms(env));
+      await (name === 'servers' ? servers(env) : realms(env, args.includes('--production')));
     } finally {
       await down({ log });
     }

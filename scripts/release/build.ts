@@ -68,8 +68,7 @@ log(`npm package ${packed[0].filename}`);
 
 // 2. The executables.
 const targets = parseTargets(values.targets);
-const seaScript = join(work, 'sea', 'bbdc.cjs');
-await bundleForSea(seaScript, version);
+const seaScripts = await bundleForSea(join(work, 'sea'), version);
 const hostVersion = process.versions.node;
 const host = hostTarget();
 const generators = new Map<string, string>([[hostVersion, process.execPath]]);
@@ -93,7 +92,7 @@ for (const target of targets) {
   }
   const dir = join(work, id);
   mkdirSync(dir, { recursive: true });
-  const blob = makeBlob(generators.get(chosen)!, seaScript, dir, { codeCache: isHost });
+  const blob = makeBlob(generators.get(chosen)!, seaScripts, dir, { codeCache: isHost });
   const exe = join(dir, executableFile(target));
   await injectBlob(node.path, blob, exe, target.os);
   await createTar({ gzip: true, portable: true, cwd: dir, file: join(out, archiveFile(target)) }, [

@@ -1,5 +1,6 @@
 // esbuild bundles of bbdc: an ES module package with code splitting for npm (each command stays a chunk that
 // loads only when it runs), and one CommonJS file for the single-executable applications, which need one script.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -33,15 +34,22 @@ export async function bundleForNpm(outdir: string, version: string): Promise<voi
   });
 }
 
+/** What a single executable is made of: its main script (the launcher) and the bundled bbdc it compiles. */
+export type SeaScripts = { main: string; bundle: string };
+
 /**
- * Bundles everything into one CommonJS script for a Node single-executable application; `prelude` is CommonJS code
- * run before it (the startup benchmark's rusage probe, since an executable ignores NODE_OPTIONS=--import).
+ * Bundles bbdc for a Node single-executable application: `bbdc.cjs`, everything in one script wrapped as a function
+ * of (require, __filename, __dirname) and stored as an asset, and `main.cjs`, the launcher that answers --version
+ * and --help itself and compiles the bundle for anything else. `prelude` is CommonJS code the launcher runs first
+ * (the startup benchmark's rusage probe, since an executable ignores NODE_OPTIONS=--import).
  */
-export async function bundleForSea(outfile: string, version: string, prelude = ''): Promise<void> {
+export async function bundleForSea(outDir: string, version: string, prelude = ''): Promise<SeaScripts> {
+  const bundle = join(outDir, 'bbdc.cjs');
+  const main = join(outDir, 'main.cjs');
   await build({
     absWorkingDir: root,
     entryPoints: [entry],
-    outfile,
+    outfile: bundle,
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -49,11 +57,26 @@ export async function bundleForSea(outfile: string, version: string, prelude = '
     external,
     minifySyntax: true,
     legalComments: 'none',
-    // A CommonJS script has no import.meta; meow and version.ts read it.
+    // A CommonJS script has no import.meta; version.ts reads it.
     define: { BBDC_BUILD_VERSION: JSON.stringify(version), 'import.meta': '__bbdcImportMeta' },
     banner: {
-      js: `${prelude}const __bbdcImportMeta = { url: require('node:url').pathToFileURL(__filename).href, dirname: __dirname, filename: __filename };`,
+      js: "(function (require, __filename, __dirname) { const module = { exports: {} }; const exports = module.exports; const __bbdcImportMeta = { url: require('node:url').pathToFileURL(__filename).href, dirname: __dirname, filename: __filename };",
     },
+    footer: { js: '})' },
     logLevel: 'error',
   });
+  const help = readFileSync(join(root, 'generated', 'bbdc', 'help.txt'), 'utf8');
+  await build({
+    absWorkingDir: root,
+    entryPoints: [join(import.meta.dirname, 'sea-launcher.ts')],
+    outfile: main,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    define: { BBDC_BUILD_VERSION: JSON.stringify(version), BBDC_HELP_TEXT: JSON.stringify(help) },
+    banner: { js: prelude },
+    logLevel: 'error',
+  });
+  return { main, bundle };
 }

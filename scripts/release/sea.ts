@@ -3,31 +3,43 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { SeaScripts } from './bundle.ts';
 
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 /**
- * Writes the preparation blob for `script` with `generator` (a Node binary of the same version as the target that
- * runs on this machine). V8's code cache (compiled bytecode, which saves parsing the whole bundle at every start)
- * is specific to the platform that made it, so `codeCache` is only for a blob injected into the generator's own
- * kind of binary; other targets get a portable blob without it.
+ * Writes the preparation blob for the launcher and the bundle with `generator` (a Node binary of the same version as
+ * the target that runs on this machine). With `codeCache` (for a target of the generator's own platform: V8's cache
+ * is specific to it) the generator also compiles the bundle once and stores V8's code cache beside it, which saves
+ * parsing the whole bundle at every start; elsewhere the executable compiles without it.
  */
 export function makeBlob(
   generator: string,
-  script: string,
+  scripts: SeaScripts,
   workDir: string,
   options: { codeCache?: boolean } = {},
 ): string {
   const blob = join(workDir, 'sea-prep.blob');
   const config = join(workDir, 'sea-config.json');
+  const assets: Record<string, string> = { 'bbdc.cjs': scripts.bundle };
+  if (options.codeCache) {
+    const cache = join(workDir, 'bbdc.cache');
+    // The same source text and file name as the launcher's vm.Script, or V8 rejects the cache.
+    const make = `const { Script } = require('node:vm'); const fs = require('node:fs');
+      const script = new Script(fs.readFileSync(process.argv[1], 'utf8'), { filename: 'bbdc.cjs' });
+      fs.writeFileSync(process.argv[2], script.createCachedData());`;
+    execFileSync(generator, ['-e', make, scripts.bundle, cache], { stdio: 'pipe' });
+    assets['bbdc.cache'] = cache;
+  }
   writeFileSync(
     config,
     JSON.stringify({
-      main: script,
+      main: scripts.main,
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
-      useCodeCache: options.codeCache === true,
+      useCodeCache: false,
+      assets,
     }),
   );
   rmSync(blob, { force: true });

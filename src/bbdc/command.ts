@@ -18,16 +18,25 @@ export type FlagSpec = {
   isMultiple?: boolean;
 };
 
-/** A positional argument. */
-export type ArgSpec = { name: string; required: boolean; description: string };
+/** A positional argument; the last one may be `variadic` (it takes every remaining word). */
+export type ArgSpec = { name: string; required: boolean; description: string; variadic?: boolean };
+
+/** How help, docs and errors write an argument: `<name>`, `[name]`, with `...` when it takes many. */
+export function argUsage(a: ArgSpec): string {
+  const dots = a.variadic ? '...' : '';
+  return a.required ? `<${a.name}>${dots}` : `[${a.name}]${dots}`;
+}
 
 /** The global flags every command accepts, after parsing and precedence. */
 export type GlobalOptions = {
   json: boolean;
   dryRun: boolean;
+  /** Colour allowed: not --no-color, and NO_COLOR unset or empty (https://no-color.org), or FORCE_COLOR. */
   color: boolean;
   /** False with --no-pager: human output is never sent through a pager. */
   pager: boolean;
+  /** FORCE_COLOR set (and not 0/false): colour even when stdout is not a terminal. */
+  forceColor: boolean;
   caFile?: string;
   insecureSkipVerify: boolean;
   requestTimeoutMs: number;

@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isSea } from 'node:sea';
 import { RealmforgeError } from '../core/errors.ts';
 import { configDir } from './config/paths.ts';
 import type { Deps, GitRunner, Keyring } from './deps.ts';
-import { editText, readAll } from './editor.ts';
 import { runPager } from './output/pager.ts';
-import { promptLine } from './prompt.ts';
 import { readVersion } from './version.ts';
 
 const git: GitRunner = (args, cwd, options = {}) =>
@@ -81,14 +80,17 @@ export function defaultDeps(): Deps {
     columns: process.stdout.columns ?? 100,
     rows: process.stdout.rows ?? 24,
     page: (command, text) => runPager(command, text, process.env),
-    prompt: (question, options) => promptLine(question, options.secret),
+    // Prompting, stdin and the editor load their modules (readline and friends) only when a command uses them.
+    prompt: async (question, options) => (await import('./prompt.ts')).promptLine(question, options.secret),
     git,
     clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
     keyring: osKeyring,
     openBrowser: (url) => openBrowser(url, process.env),
-    readStdin: () => readAll(process.stdin),
-    editText: (initial, fileName) => editText(initial, fileName, process.env),
+    readStdin: async () => (await import('./editor.ts')).readAll(process.stdin),
+    editText: async (initial, fileName) =>
+      (await import('./editor.ts')).editText(initial, fileName, process.env),
     http: async (options) => (await import('./api/transport.ts')).createHttpTransport(options),
+    selfCommand: isSea() ? [process.execPath] : [process.execPath, process.argv[1]],
     selfUpdate: async () =>
       (await import('./update/environment.ts')).processSelfUpdateEnv({
         tufCacheDir: join(configDir(process.env, homedir()), 'sigstore-tuf'),

@@ -1,8 +1,12 @@
 import type { Transport, TransportOptions } from './api/transport-types.ts';
 import type { SelfUpdateEnv } from './update/environment.ts';
 
-/** Somewhere text goes: the process's stdout/stderr or a test's buffer. */
-export type Writer = { write(chunk: string | Uint8Array): unknown };
+/** Where output goes (the process's stdout/stderr or a test's buffer); `once('drain')` (a stream's) lets long
+ * output wait instead of piling up in memory. */
+export type Writer = {
+  write(chunk: string | Uint8Array): unknown;
+  once?(event: 'drain', listener: () => void): unknown;
+};
 
 /** An OS credential store; `set` throws when no keyring service is running. */
 export interface Keyring {
@@ -54,4 +58,6 @@ export interface Deps {
   http(options: TransportOptions): Promise<Transport>;
   /** The running executable, trust and file operations `bbdc update` uses; loaded only by that command. */
   selfUpdate(): Promise<SelfUpdateEnv>;
+  /** How to run this bbdc again (e.g. from a git credential helper): the executable, or node and the script. */
+  selfCommand: string[];
 }

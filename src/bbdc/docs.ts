@@ -1,12 +1,12 @@
 import { globalFlags } from './cli/global-flags.ts';
 import { flagLines } from './cli/help.ts';
-import type { CommandDefinition } from './command.ts';
+import { argUsage, type CommandDefinition } from './command.ts';
 import { groups, loadAll } from './registry.ts';
 
 type AnyCommand = CommandDefinition<never, never>;
 
 function section(c: AnyCommand): string[] {
-  const args = c.args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+  const args = c.args.map(argUsage).join(' ');
   const lines = [`### bbdc ${c.name}`, '', `${c.summary}.`, ''];
   if (c.description) lines.push(c.description, '');
   const rest = c.passthrough ? ` [-- <${c.passthrough}>]` : '';

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -20,6 +21,19 @@ test('the generated command manifest is the registry as it is now (else: npm run
     'generated/bbdc/commands.json is stale: npm run generate',
   );
   assert.is(commandInfos.length, (await loadAll()).length);
+});
+
+test('bin/bbdc.js prints the generated --help, the same text the CLI renders, with the version', async () => {
+  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+  const w = createWorld();
+  const rendered = (await w.run(['--help'])).stdout;
+  w.dispose();
+  for (const argv of [['--help'], ['-h'], []]) {
+    const res = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), ...argv], { encoding: 'utf8' });
+    assert.is(res.status, 0);
+    assert.is(res.stdout, rendered, argv.join(' '));
+  }
+  assert.match(rendered, `bbdc ${version}: work with Bitbucket`);
 });
 
 test('every top-level command word has a help section (this lists the ones that do not)', () => {
@@ -75,6 +89,14 @@ test('an unknown command, subcommand or flag says "did you mean" and exits 2', a
   const flag = await w.run(['pr', 'list', '--stat', 'OPEN', '-R', 'PROJ/api']);
   assert.is(flag.code, 2);
   assert.match(flag.stderr, 'unknown flag --stat for bbdc pr list; did you mean "--state"?');
+  const global = await w.run(['--jsn']);
+  assert.equal(
+    [global.code, global.stderr],
+    [2, 'error: unknown flag --jsn; did you mean "--json"?; run `bbdc --help`\n'],
+  );
+  const noCommand = await w.run(['--json']);
+  assert.is(noCommand.code, 2);
+  assert.equal(noCommand.json().error.message, 'no command given; run `bbdc --help` for the list');
   const nothing = await w.run(['zzzzzzzz']);
   assert.is(nothing.stderr, 'error: unknown command "zzzzzzzz"; run `bbdc --help` for the list\n');
   w.dispose();

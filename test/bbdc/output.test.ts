@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { registry } from '../../src/bbdc/registry.ts';
 import { readVersion } from '../../src/bbdc/version.ts';
 import { createAjv, formatSchemaErrors } from '../../src/core/schema.ts';
+import { keysState } from '../fake-bitbucket/keys-state.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
 import { bareRepo, fakeSsh } from './helpers/git-remote.ts';
@@ -86,6 +87,25 @@ test('piped: tab-separated rows, no header, no colour, nothing truncated', async
 const bulkDir = mkdtempSync(join(tmpdir(), 'bbdc-output-bulk-'));
 const policyFile = join(bulkDir, 'policy.yaml');
 const planFile = join(bulkDir, 'plan.json');
+const gpgFile = join(bulkDir, 'key.asc');
+writeFileSync(
+  gpgFile,
+  '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBGschema\n-----END PGP PUBLIC KEY BLOCK-----\n',
+);
+// Placeholders in scenario arguments: the fake's URL, the bulk operation id, the GPG key file and its id.
+const expand = (a: string, w: { configDir: string }) =>
+  a
+    .replace('{url}', fake.url)
+    .replace('{op}', () => readdirSync(join(w.configDir, 'bulk'))[0])
+    .replace('{gpg}', gpgFile)
+    .replace('{gpgid}', () => keysState(fake.state).gpg[0]?.id ?? 'none')
+    .replace('{restriction:branch}', '1')
+    .replace('{restriction:project}', '2')
+    .replace('{task:repo}', '1')
+    .replace('{task:project}', '2')
+    .replace(/\{ssh:([^}]+)\}/, (_, owner) =>
+      String(keysState(fake.state).ssh.find((k) => k.owner === owner)?.id),
+    );
 writeFileSync(
   policyFile,
   'apiVersion: bbdc.io/v1alpha1\nkind: BulkPolicy\nselector: {repositories: [PROJ/api]}\noperations: [{type: autoMerge}]\n',
@@ -98,6 +118,8 @@ const scenarios: [string, string[]][] = [
   ['auth login', ['auth', 'login', '{url}', '--token', credentials.alice.token]],
   ['auth status', ['auth', 'status']],
   ['auth whoami', ['auth', 'whoami']],
+  ['auth git-credential', ['auth', 'git-credential', 'get']],
+  ['auth setup-git', ['auth', 'setup-git']],
   ['auth token-url', ['auth', 'token-url']],
   ['auth server list', ['auth', 'server', 'list']],
   ['auth server use', ['auth', 'server', 'use', '{url}']],
@@ -110,6 +132,8 @@ const scenarios: [string, string[]][] = [
   ['repo get', ['repo', 'get', 'PROJ/schema-check']],
   ['repo update', ['repo', 'update', 'PROJ/schema-check', '--description', 'checked']],
   ['repo fork', ['repo', 'fork', 'PROJ/schema-check']],
+  ['repo sync enable', ['repo', 'sync', 'enable', '-R', '~alice/schema-check']],
+  ['repo sync disable', ['repo', 'sync', 'disable', '-R', '~alice/schema-check']],
   ['repo clone', ['repo', 'clone', 'PROJ/api', 'clone-a']],
   ['clone', ['clone', 'PROJ/api', 'clone-b']],
   ['repo delete', ['repo', 'delete', '~alice/schema-check', '--yes']],
@@ -123,6 +147,40 @@ const scenarios: [string, string[]][] = [
   ['branch default set', ['branch', 'default', 'set', 'schema', '-R', 'OPS/tools']],
   ['branch default get', ['branch', 'default', 'get', '-R', 'OPS/tools']],
   ['tag create', ['tag', 'create', 'schema', '-m', 'checked', '-R', 'OPS/tools']],
+  [
+    'branch restriction create',
+    ['branch', 'restriction', 'create', '--type', 'read-only', '--branch', 'main', '-R', 'PROJ/api'],
+  ],
+  ['branch restriction list', ['branch', 'restriction', 'list', '-R', 'PROJ/api']],
+  ['branch restriction get', ['branch', 'restriction', 'get', '{restriction:branch}', '-R', 'PROJ/api']],
+  [
+    'branch restriction delete',
+    ['branch', 'restriction', 'delete', '{restriction:branch}', '-R', 'PROJ/api'],
+  ],
+  [
+    'project branch-restriction create',
+    [
+      'project',
+      'branch-restriction',
+      'create',
+      'PROJ',
+      '--type',
+      'read-only',
+      '--branch',
+      'main',
+      '-R',
+      'PROJ/api',
+    ],
+  ],
+  ['project branch-restriction list', ['project', 'branch-restriction', 'list', 'PROJ', '-R', 'PROJ/api']],
+  [
+    'project branch-restriction get',
+    ['project', 'branch-restriction', 'get', 'PROJ', '{restriction:project}', '-R', 'PROJ/api'],
+  ],
+  [
+    'project branch-restriction delete',
+    ['project', 'branch-restriction', 'delete', 'PROJ', '{restriction:project}', '-R', 'PROJ/api'],
+  ],
   ['tag list', ['tag', 'list', '-R', 'OPS/tools']],
   ['tag view', ['tag', 'view', 'schema', '-R', 'OPS/tools']],
   ['tag delete', ['tag', 'delete', 'schema', '-R', 'OPS/tools']],
@@ -130,6 +188,34 @@ const scenarios: [string, string[]][] = [
   ['commit list', ['commit', 'list', '-R', 'OPS/tools']],
   ['commit get', ['commit', 'get', 'master', '-R', 'OPS/tools']],
   ['commit compare', ['commit', 'compare', 'master', 'schema', '-R', 'OPS/tools']],
+  ['repo default-task add', ['repo', 'default-task', 'add', '--description', 'Schema', '-R', 'PROJ/api']],
+  ['repo default-task list', ['repo', 'default-task', 'list', '-R', 'PROJ/api']],
+  [
+    'repo default-task update',
+    ['repo', 'default-task', 'update', '{task:repo}', '--description', 'Schema 2', '-R', 'PROJ/api'],
+  ],
+  ['repo default-task delete', ['repo', 'default-task', 'delete', '{task:repo}', '-R', 'PROJ/api']],
+  ['project default-task add', ['project', 'default-task', 'add', 'PROJ', '--description', 'Schema']],
+  ['project default-task list', ['project', 'default-task', 'list', 'PROJ']],
+  [
+    'project default-task update',
+    ['project', 'default-task', 'update', 'PROJ', '{task:project}', '--description', 'Schema 2'],
+  ],
+  ['project default-task delete', ['project', 'default-task', 'delete', 'PROJ', '{task:project}']],
+  [
+    'repo comment create',
+    ['repo', 'comment', 'create', 'master', '--body', 'Schema check', '-R', 'OPS/tools'],
+  ],
+  ['repo comment list', ['repo', 'comment', 'list', 'master', '-R', 'OPS/tools']],
+  [
+    'repo comment update',
+    ['repo', 'comment', 'update', 'master', '500', '--body', 'Schema check 2', '-R', 'OPS/tools'],
+  ],
+  ['repo comment delete', ['repo', 'comment', 'delete', 'master', '500', '-R', 'OPS/tools']],
+  ['ref list', ['ref', 'list', '-R', 'OPS/tools']],
+  ['ref resolve', ['ref', 'resolve', 'master', '-R', 'OPS/tools']],
+  ['diff refs', ['diff', 'refs', 'v1.0', 'master', '-R', 'OPS/tools']],
+  ['diff commit', ['diff', 'commit', 'master', '--stat', '-R', 'OPS/tools']],
   ['repo cat', ['repo', 'cat', 'assets/logo.png', '-R', 'OPS/tools']],
   ['repo browse raw', ['repo', 'browse', 'raw', 'README.md', '-R', 'OPS/tools']],
   ['repo browse file', ['repo', 'browse', 'file', 'README.md', '-R', 'OPS/tools']],
@@ -189,6 +275,7 @@ const scenarios: [string, string[]][] = [
   ],
   ['webhook update', ['webhook', 'update', '1', '-R', 'PROJ/api', '--name', 'ci']],
   ['webhook test', ['webhook', 'test', '1', '-R', 'PROJ/api']],
+  ['webhook stats', ['webhook', 'stats', '1', '-R', 'PROJ/api']],
   ['webhook delete', ['webhook', 'delete', '500', '-R', 'PROJ/api']],
   ['project webhook list', ['project', 'webhook', 'list', 'PROJ']],
   [
@@ -206,6 +293,7 @@ const scenarios: [string, string[]][] = [
       'pr:opened',
     ],
   ],
+  ['project webhook stats', ['project', 'webhook', 'stats', 'PROJ', '501']],
   ['project webhook delete', ['project', 'webhook', 'delete', 'PROJ', '501']],
   ['bulk plan', ['bulk', 'plan', '-f', policyFile, '-o', planFile]],
   ['bulk apply', ['bulk', 'apply', '--from-plan', planFile]],
@@ -256,11 +344,65 @@ const scenarios: [string, string[]][] = [
     ['pr', 'comment', 'update', '2', '100', '-R', 'PROJ/api', '--body', 'Schema check 2'],
   ],
   ['pr comment delete', ['pr', 'comment', 'delete', '2', '100', '-R', 'PROJ/api']],
+  ['pr review get', ['pr', 'review', 'get', '2', '-R', 'PROJ/api']],
+  ['pr review complete', ['pr', 'review', 'complete', '2', '--body', 'Schema check', '-R', 'PROJ/api']],
+  ['pr review discard', ['pr', 'review', 'discard', '2', '-R', 'PROJ/api']],
+  ['pr jira', ['pr', 'jira', '2', '-R', 'PROJ/api']],
   ['pr watch', ['pr', 'watch', '2', '-R', 'PROJ/api']],
   ['pr unwatch', ['pr', 'unwatch', '2', '-R', 'PROJ/api']],
   ['pr merge-base', ['pr', 'merge-base', '2', '-R', 'PROJ/api']],
   ['commit prs', ['commit', 'prs', '04'.repeat(20), '-R', 'PROJ/api']],
   ['pr status', ['pr', 'status']],
+  ['repo watch', ['repo', 'watch', '-R', 'PROJ/web']],
+  ['repo unwatch', ['repo', 'unwatch', '-R', 'PROJ/web']],
+  ['repo archive', ['repo', 'archive', '-R', 'PROJ/web']],
+  ['repo unarchive', ['repo', 'unarchive', '-R', 'PROJ/web']],
+  ['repo label add', ['repo', 'label', 'add', 'schema', '-R', 'PROJ/web']],
+  ['repo label list', ['repo', 'label', 'list', '-R', 'PROJ/web']],
+  ['repo label remove', ['repo', 'label', 'remove', 'schema', '-R', 'PROJ/web']],
+  ['repo sync status', ['repo', 'sync', 'status', '-R', 'PROJ/web']],
+  ['auth token create', ['auth', 'token', 'create', 'schema', '--permissions', 'REPO_READ']],
+  ['auth token list', ['auth', 'token', 'list']],
+  ['auth token get', ['auth', 'token', 'get', '252973515001']],
+  ['auth token update', ['auth', 'token', 'update', '252973515001', '--name', 'schema-2']],
+  ['auth token revoke', ['auth', 'token', 'revoke', '252973515001']],
+  ['auth gpg-key add', ['auth', 'gpg-key', 'add', '--key-file', '{gpg}']],
+  ['auth gpg-key list', ['auth', 'gpg-key', 'list']],
+  ['auth gpg-key remove', ['auth', 'gpg-key', 'remove', '{gpgid}']],
+  ['auth gpg-key clear', ['auth', 'gpg-key', 'clear', '--yes']],
+  [
+    'ssh-key add',
+    ['ssh-key', 'add', '--key', 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHNjaGVtYS1jaGVjay1rZXk schema'],
+  ],
+  ['ssh-key list', ['ssh-key', 'list']],
+  ['ssh-key remove', ['ssh-key', 'remove', '{ssh:alice}']],
+  [
+    'repo ssh-key add',
+    [
+      'repo',
+      'ssh-key',
+      'add',
+      '--key',
+      'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHNjaGVtYS1jaGVjay1rZXk schema',
+      '-R',
+      'PROJ/api',
+    ],
+  ],
+  ['repo ssh-key list', ['repo', 'ssh-key', 'list', '-R', 'PROJ/api']],
+  ['repo ssh-key remove', ['repo', 'ssh-key', 'remove', '{ssh:PROJ/api}', '-R', 'PROJ/api']],
+  [
+    'project ssh-key add',
+    [
+      'project',
+      'ssh-key',
+      'add',
+      'PROJ',
+      '--key',
+      'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHNjaGVtYS1jaGVjay1rZXk schema',
+    ],
+  ],
+  ['project ssh-key list', ['project', 'ssh-key', 'list', 'PROJ']],
+  ['project ssh-key remove', ['project', 'ssh-key', 'remove', 'PROJ', '{ssh:PROJ}']],
   [
     'insights report set',
     [
@@ -317,6 +459,60 @@ const scenarios: [string, string[]][] = [
     'insights annotation delete',
     ['insights', 'annotation', 'delete', '02'.repeat(20), 'schema', '-R', 'PROJ/api'],
   ],
+  [
+    'deployment create',
+    [
+      'deployment',
+      'create',
+      '02'.repeat(20),
+      '--key',
+      'k',
+      '--environment',
+      'e',
+      '--sequence',
+      '1',
+      '--state',
+      'successful',
+      '--url',
+      'https://x.test',
+      '-R',
+      'PROJ/api',
+    ],
+  ],
+  [
+    'deployment get',
+    [
+      'deployment',
+      'get',
+      '02'.repeat(20),
+      '--key',
+      'k',
+      '--environment',
+      'e',
+      '--sequence',
+      '1',
+      '-R',
+      'PROJ/api',
+    ],
+  ],
+  [
+    'deployment delete',
+    [
+      'deployment',
+      'delete',
+      '02'.repeat(20),
+      '--key',
+      'k',
+      '--environment',
+      'e',
+      '--sequence',
+      '1',
+      '-R',
+      'PROJ/api',
+    ],
+  ],
+  ['build status stats', ['build', 'status', 'stats', '02'.repeat(20)]],
+  ['build status delete', ['build', 'status', 'delete', '02'.repeat(20), '--key', 'none', '-R', 'PROJ/api']],
   ['insights report delete', ['insights', 'report', 'delete', '02'.repeat(20), 'schema', '-R', 'PROJ/api']],
   ['build status get', ['build', 'status', 'get', '3f1c2e8d9b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d']],
   [
@@ -398,24 +594,13 @@ test("every command's --json output validates against its schema, inside a valid
     // Commands may share a schema (webhook list, project webhook list): compile each one once.
     const schema = load(join('output', `${command.outputSchema}.schema.json`));
     const validate = ajv.getSchema(schema.$id) ?? ajv.compile(schema);
-    const r = await w.run([
-      ...argv.map((a) =>
-        a.replace('{url}', fake.url).replace('{op}', () => readdirSync(join(w.configDir, 'bulk'))[0]),
-      ),
-      '--json',
-    ]);
+    const r = await w.run([...argv.map((a) => expand(a, w)), '--json']);
     assert.is(r.code, 0, `${name}: ${r.stdout}${r.stderr}`);
     const out = r.json() as { data: unknown };
     assert.ok(envelope(out), `${name} envelope: ${formatSchemaErrors(envelope.errors).join('; ')}`);
     assert.ok(validate(out.data), `${name} data: ${formatSchemaErrors(validate.errors).join('; ')}`);
     if (command.effect === 'mutating' && command.plan) {
-      const dry = await w.run([
-        ...argv.map((a) =>
-          a.replace('{url}', fake.url).replace('{op}', () => readdirSync(join(w.configDir, 'bulk'))[0]),
-        ),
-        '--json',
-        '--dry-run',
-      ]);
+      const dry = await w.run([...argv.map((a) => expand(a, w)), '--json', '--dry-run']);
       if (dry.code === 0)
         assert.ok(plan(dry.json().data), `${name} plan: ${formatSchemaErrors(plan.errors).join('; ')}`);
     }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { argUsage } from '../../src/bbdc/command.ts';
 import { registry } from '../../src/bbdc/registry.ts';
 import { readVersion } from '../../src/bbdc/version.ts';
 import { createWorld, repoWithRemotes } from './helpers/world.ts';
@@ -26,7 +27,7 @@ test('show: front matter with name, description and version; every registry comm
   assert.match(r.stdout, '## Command reference');
   for (const e of registry) {
     const c = await e.load();
-    const args = c.args.map((a) => (a.required ? ` <${a.name}>` : ` [${a.name}]`)).join('');
+    const args = c.args.map((a) => ` ${argUsage(a)}`).join('');
     assert.match(r.stdout, `- \`bbdc ${e.name}${args}\`: ${c.summary}.`, `${e.name} is in the reference`);
   }
   const j = (await w.run(['ai', 'skill', 'show', '--json'])).json().data;

@@ -10,6 +10,7 @@ import { nodeFileOps } from '../../src/bbdc/update/replace-executable.ts';
 import { releaseWorkflowSigner } from '../../src/bbdc/update/trust.ts';
 import { swapScript } from '../../src/bbdc/update/windows-swap.ts';
 import { createAjv, formatSchemaErrors } from '../../src/core/schema.ts';
+import { startConnectProxy } from './helpers/connect-proxy.ts';
 import { startReleaseServer, tarGz } from './helpers/release-server.ts';
 import { createLocalSigstore, type SignerIdentity } from './helpers/sigstore-fixture.ts';
 import { createWorld } from './helpers/world.ts';
@@ -162,6 +163,23 @@ async function refused(expectedCode: number) {
   w.dispose();
   return r.json().error;
 }
+
+test('update reads releases through HTTP_PROXY like every other request', async () => {
+  await publish({ version: '1.2.0' });
+  const proxy = await startConnectProxy();
+  const { w, env } = await installed();
+  try {
+    const r = await w.run(['update', '--json'], {
+      env: { HTTP_PROXY: proxy.url },
+      deps: { selfUpdate: async () => env },
+    });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.equal(proxy.seen, [`GET ${server.url}/latest/download/release.json`]);
+  } finally {
+    w.dispose();
+    await proxy.close();
+  }
+});
 
 test('a tampered archive is refused by its checksum', async () => {
   const { archive } = await publish({ version: '1.3.0' });

@@ -23,7 +23,8 @@ export type FakeComment = {
   created: number;
   parentId?: number;
   severity: 'NORMAL' | 'BLOCKER';
-  state: 'OPEN' | 'RESOLVED';
+  /** PENDING: part of its author's unpublished review batch, seen by nobody else. */
+  state: 'OPEN' | 'RESOLVED' | 'PENDING';
   threadResolved: boolean;
   anchor?: FakeAnchor;
 };

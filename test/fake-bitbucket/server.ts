@@ -7,19 +7,29 @@ import { allowedQuery, allowedUndocumented } from './deviations.ts';
 import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { documentedPermissions } from './route-permissions.ts';
 import { bitbucketError, type RouteContext, type RouteResult, type RouteTable } from './route-types.ts';
+import { accessTokenRoutes } from './routes/access-tokens.ts';
+import { branchRestrictionRoutes } from './routes/branch-restrictions.ts';
 import { buildStatsRoutes } from './routes/build-stats.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { bulkRoutes } from './routes/bulk.ts';
+import { commitCommentRoutes } from './routes/commit-comments.ts';
 import { contentRoutes } from './routes/content.ts';
 import { coreRoutes } from './routes/core.ts';
+import { defaultTaskRoutes } from './routes/default-tasks.ts';
+import { deploymentRoutes } from './routes/deployments.ts';
+import { gpgKeyRoutes } from './routes/gpg-keys.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { checkPermission } from './routes/lookup.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
+import { rawDiffRoutes } from './routes/raw-diff.ts';
+import { repoAdminRoutes } from './routes/repo-admin.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
 import { reviewLoopRoutes } from './routes/review-loop.ts';
+import { sshKeyRoutes } from './routes/ssh-keys.ts';
+import { webhookStatsRoutes } from './routes/webhook-stats.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
 
 /** A request the fake received, as tests inspect it. */
@@ -64,6 +74,16 @@ const defaultRoutes: RouteTable = {
   ...contentRoutes,
   ...buildStatsRoutes,
   ...insightsRoutes,
+  ...deploymentRoutes,
+  ...sshKeyRoutes,
+  ...accessTokenRoutes,
+  ...gpgKeyRoutes,
+  ...rawDiffRoutes,
+  ...repoAdminRoutes,
+  ...webhookStatsRoutes,
+  ...commitCommentRoutes,
+  ...defaultTaskRoutes,
+  ...branchRestrictionRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {

@@ -29,6 +29,8 @@ export type FakeRepo = {
   description?: string;
   /** The repository this one is a fork of. */
   originId?: number;
+  /** Archived repositories are read-only. */
+  archived?: boolean;
 };
 
 /** Everything the fake server knows; routes read and change it. */

@@ -55,7 +55,8 @@ test('the bundled npm package runs --version and --help from a plain install dir
   assert.is(v.stdout, `bbdc ${version}\n`, v.stderr);
   const h = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8', cwd: dir });
   assert.is(h.status, 0, h.stderr);
-  assert.match(h.stdout, 'repo:      Work with repositories');
+  assert.match(h.stdout, /Core commands:\n {2}auth:/);
+  assert.match(h.stdout, /\n {2}repo: +Work with repositories/);
   assert.match(h.stdout, 'update');
   const u = spawnSync(process.execPath, [bin, 'update', '--help'], { encoding: 'utf8', cwd: dir });
   assert.match(u.stdout, 'Usage: bbdc update');
@@ -76,6 +77,18 @@ test('the linux-x64 executable in its archive runs --version without Node', asyn
     env: { PATH: '/nonexistent', BBDC_CONFIG_DIR: join(dir, 'config') },
   });
   assert.is(JSON.parse(s.stdout).meta.contract, 'bbdc.machine', s.stderr);
+  // --help comes from the launcher without compiling bbdc: the text `npm run generate` rendered.
+  const h = spawnSync(join(exeDir, 'bbdc'), ['--help'], { encoding: 'utf8', env: { PATH: '/nonexistent' } });
+  const generated = readFileSync(
+    join(import.meta.dirname, '..', '..', 'generated', 'bbdc', 'help.txt'),
+    'utf8',
+  );
+  assert.is(h.stdout, generated.replace('{{version}}', version));
+  const g = spawnSync(join(exeDir, 'bbdc'), ['pr', '--help'], {
+    encoding: 'utf8',
+    env: { PATH: '/nonexistent' },
+  });
+  assert.match(g.stdout, 'Usage: bbdc pr <subcommand>', 'group help runs the bundled bbdc');
 });
 
 test('sha256sums.txt lists every published file with its real checksum', () => {

@@ -78,6 +78,9 @@ export interface IdentityRealmSpec {
   }[];
   displayName?: string;
   enabled?: boolean;
+  /**
+   * Keycloak's Login and General tabs: registration, password reset, email as username, SSL.
+   */
   login?: {
     registrationAllowed?: boolean;
     resetPasswordAllowed?: boolean;
@@ -86,16 +89,37 @@ export interface IdentityRealmSpec {
     loginWithEmailAllowed?: boolean;
     duplicateEmailsAllowed?: boolean;
     sslRequired?: 'all' | 'external' | 'none';
+    editUsernameAllowed?: boolean;
+    registrationEmailAsUsername?: boolean;
   };
   /**
-   * Token and session lifespans in seconds.
+   * Keycloak's Sessions and Tokens tabs; every duration in seconds, 0 where Keycloak means 'not set'.
    */
   tokens?: {
     accessTokenLifespan?: number;
+    accessTokenLifespanForImplicitFlow?: number;
     accessCodeLifespan?: number;
+    accessCodeLifespanUserAction?: number;
+    accessCodeLifespanLogin?: number;
     ssoSessionIdleTimeout?: number;
     ssoSessionMaxLifespan?: number;
+    ssoSessionIdleTimeoutRememberMe?: number;
+    ssoSessionMaxLifespanRememberMe?: number;
     offlineSessionIdleTimeout?: number;
+    /**
+     * Set: offline sessions expire after this (offlineSessionMaxLifespanEnabled).
+     */
+    offlineSessionMaxLifespan?: number;
+    clientSessionIdleTimeout?: number;
+    clientSessionMaxLifespan?: number;
+    clientOfflineSessionIdleTimeout?: number;
+    clientOfflineSessionMaxLifespan?: number;
+    actionTokenGeneratedByAdminLifespan?: number;
+    actionTokenGeneratedByUserLifespan?: number;
+    oauth2DeviceCodeLifespan?: number;
+    oauth2DevicePollingInterval?: number;
+    revokeRefreshToken?: boolean;
+    refreshTokenMaxReuse?: number;
   };
   themes?: {
     login?: string;
@@ -133,6 +157,271 @@ export interface IdentityRealmSpec {
   }[];
   identityProviders?: IdentityProviders;
   userFederation?: UserFederation;
+  /**
+   * Keycloak's Security defenses tab: browser security headers and brute-force detection.
+   */
+  securityDefenses?: {
+    /**
+     * Browser security headers; a header left out keeps Keycloak's default value.
+     */
+    headers?: {
+      contentSecurityPolicy?: string;
+      contentSecurityPolicyReportOnly?: string;
+      xContentTypeOptions?: string;
+      xRobotsTag?: string;
+      xFrameOptions?: string;
+      strictTransportSecurity?: string;
+      referrerPolicy?: string;
+    };
+    /**
+     * Present: brute-force protection is on (bruteForceProtected). Durations in seconds.
+     */
+    bruteForceDetection?: {
+      permanentLockout?: boolean;
+      /**
+       * With permanentLockout: temporary lockouts before the permanent one (0: at once).
+       */
+      maxTemporaryLockouts?: number;
+      /**
+       * Failed logins before a lockout.
+       */
+      failureFactor?: number;
+      waitIncrementSeconds?: number;
+      maxFailureWaitSeconds?: number;
+      minimumQuickLoginWaitSeconds?: number;
+      quickLoginCheckMilliSeconds?: number;
+      /**
+       * Failure reset time.
+       */
+      maxDeltaTimeSeconds?: number;
+    };
+  };
+  /**
+   * Keycloak's password policy, one field per policy; compiled to Keycloak's policy string.
+   */
+  passwordPolicy?: {
+    /**
+     * Minimum length.
+     */
+    length?: number;
+    maxLength?: number;
+    digits?: number;
+    upperCase?: number;
+    lowerCase?: number;
+    specialChars?: number;
+    /**
+     * true: the password may not equal the username.
+     */
+    notUsername?: boolean;
+    /**
+     * true: the password may not equal the email.
+     */
+    notEmail?: boolean;
+    /**
+     * Recent passwords that may not be reused.
+     */
+    passwordHistory?: number;
+    /**
+     * Days until the password expires.
+     */
+    forceExpiredPasswordChange?: number;
+    /**
+     * A Java regular expression the password must match (may not contain ' and ').
+     */
+    regexPattern?: string;
+    hashAlgorithm?: 'pbkdf2-sha512' | 'pbkdf2-sha256' | 'pbkdf2' | 'argon2';
+    hashIterations?: number;
+    /**
+     * A file name in Keycloak's password blacklists folder.
+     */
+    passwordBlacklist?: string;
+  };
+  /**
+   * Keycloak's OTP policy (otpPolicy* fields).
+   */
+  otpPolicy?: {
+    type?: 'totp' | 'hotp';
+    algorithm?: 'HmacSHA1' | 'HmacSHA256' | 'HmacSHA512';
+    digits?: 6 | 8;
+    initialCounter?: number;
+    lookAheadWindow?: number;
+    period?: number;
+    codeReusable?: boolean;
+  };
+  /**
+   * Keycloak's WebAuthn policy (webAuthnPolicy* fields).
+   */
+  webAuthnPolicy?: {
+    rpEntityName?: string;
+    /**
+     * @minItems 1
+     */
+    signatureAlgorithms?: [
+      'ES256' | 'ES384' | 'ES512' | 'RS256' | 'RS384' | 'RS512' | 'RS1' | 'Ed25519',
+      ...('ES256' | 'ES384' | 'ES512' | 'RS256' | 'RS384' | 'RS512' | 'RS1' | 'Ed25519')[]
+    ];
+    rpId?: string;
+    attestationConveyancePreference?: 'not specified' | 'none' | 'indirect' | 'direct';
+    authenticatorAttachment?: 'not specified' | 'platform' | 'cross-platform';
+    requireResidentKey?: 'not specified' | 'Yes' | 'No';
+    userVerificationRequirement?: 'not specified' | 'required' | 'preferred' | 'discouraged';
+    /**
+     * Seconds; 0 for no timeout.
+     */
+    createTimeout?: number;
+    avoidSameAuthenticatorRegister?: boolean;
+    acceptableAaguids?: string[];
+    extraOrigins?: string[];
+  };
+  /**
+   * Keycloak's WebAuthn Passwordless policy (passkeys) (webAuthnPolicyPasswordless* fields).
+   */
+  webAuthnPasswordlessPolicy?: {
+    rpEntityName?: string;
+    /**
+     * @minItems 1
+     */
+    signatureAlgorithms?: [
+      'ES256' | 'ES384' | 'ES512' | 'RS256' | 'RS384' | 'RS512' | 'RS1' | 'Ed25519',
+      ...('ES256' | 'ES384' | 'ES512' | 'RS256' | 'RS384' | 'RS512' | 'RS1' | 'Ed25519')[]
+    ];
+    rpId?: string;
+    attestationConveyancePreference?: 'not specified' | 'none' | 'indirect' | 'direct';
+    authenticatorAttachment?: 'not specified' | 'platform' | 'cross-platform';
+    requireResidentKey?: 'not specified' | 'Yes' | 'No';
+    userVerificationRequirement?: 'not specified' | 'required' | 'preferred' | 'discouraged';
+    /**
+     * Seconds; 0 for no timeout.
+     */
+    createTimeout?: number;
+    avoidSameAuthenticatorRegister?: boolean;
+    acceptableAaguids?: string[];
+    extraOrigins?: string[];
+  };
+  /**
+   * Keycloak's Localization tab: present turns internationalization on.
+   */
+  localization?: {
+    /**
+     * @minItems 1
+     * @maxItems 100
+     */
+    supportedLocales: [string, ...string[]];
+    defaultLocale?: string;
+  };
+  /**
+   * Keycloak's Events settings: user events, admin events and the listeners.
+   */
+  events?: {
+    /**
+     * Save user events.
+     */
+    eventsEnabled?: boolean;
+    /**
+     * Seconds a saved user event is kept.
+     */
+    eventsExpiration?: number;
+    /**
+     * User event types saved (LOGIN, LOGIN_ERROR, ...); left out: all.
+     *
+     * @maxItems 200
+     */
+    enabledEventTypes?: string[];
+    /**
+     * @maxItems 50
+     */
+    eventsListeners?: string[];
+    adminEventsEnabled?: boolean;
+    /**
+     * Include the representation in admin events.
+     */
+    adminEventsDetailsEnabled?: boolean;
+  };
+  /**
+   * Free-form realm attributes (Keycloak keeps them as strings).
+   */
+  attributes?: {
+    [k: string]: string;
+  };
+  /**
+   * Realm-level client scopes the operator creates and owns; built-in scopes are never changed.
+   *
+   * @maxItems 128
+   */
+  clientScopes?: {
+    name: string;
+    description?: string;
+    protocol?: 'openid-connect' | 'saml';
+    /**
+     * For example include.in.token.scope, display.on.consent.screen, consent.screen.text (realmforge.dev/ keys are the operator's).
+     */
+    attributes?: {
+      [k: string]: string;
+    };
+    /**
+     * @maxItems 64
+     */
+    protocolMappers?: {
+      name: string;
+      /**
+       * For example oidc-audience-mapper.
+       */
+      protocolMapper: string;
+      protocol?: 'openid-connect' | 'saml';
+      config?: {
+        [k: string]: string;
+      };
+    }[];
+  }[];
+  /**
+   * Client scopes every new client gets (Keycloak's realm default and optional client scopes), by name: declared ones or Keycloak's own (profile, email, ...). Links the spec never named stay; a name removed from these lists is unlinked, even a built-in one.
+   */
+  realmDefaultClientScopes?: {
+    /**
+     * Assigned as default scopes.
+     *
+     * @maxItems 64
+     */
+    default?: string[];
+    /**
+     * Assigned as optional scopes.
+     *
+     * @maxItems 64
+     */
+    optional?: string[];
+  };
+  /**
+   * Organizations (Keycloak 26 or later; refused on 25) the operator creates and owns; declaring any turns organizations on for the realm.
+   *
+   * @maxItems 256
+   */
+  organizations?: {
+    name: string;
+    /**
+     * Defaults to the name; cannot change once set.
+     */
+    alias?: string;
+    description?: string;
+    enabled?: boolean;
+    redirectUrl?: string;
+    /**
+     * @minItems 1
+     * @maxItems 64
+     */
+    domains: [
+      {
+        name: string;
+        verified?: boolean;
+      },
+      ...{
+        name: string;
+        verified?: boolean;
+      }[]
+    ];
+    attributes?: {
+      [k: string]: string[];
+    };
+  }[];
   /**
    * Delete removes the object from Keycloak when the resource is deleted; Retain leaves it.
    */

@@ -44,7 +44,6 @@ const pick = (samples: Sample[]): Sample => ({
 });
 
 async function buildSea(dir: string): Promise<string> {
-  const script = join(dir, 'bbdc.cjs');
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
   // The executable ignores NODE_OPTIONS=--import, so the same probe is compiled into it.
   const probe = readFileSync(join(import.meta.dirname, 'rusage.mjs'), 'utf8')
@@ -53,8 +52,8 @@ async function buildSea(dir: string): Promise<string> {
       "const { appendFileSync } = require('node:fs');",
     )
     .replace(/^\/\/.*$/gm, '');
-  await bundleForSea(script, version, `{${probe}}\n`);
-  const blob = makeBlob(process.execPath, script, dir, { codeCache: true });
+  const scripts = await bundleForSea(dir, version, `{${probe}}\n`);
+  const blob = makeBlob(process.execPath, scripts, dir, { codeCache: true });
   const exe = join(dir, 'bbdc');
   await injectBlob(process.execPath, blob, exe, process.platform);
   return exe;

@@ -40,24 +40,47 @@ export async function collectPages<T>(
   from = 0,
 ): Promise<{ values: T[]; truncated: boolean }> {
   const values: T[] = [];
+  let truncated = false;
+  for await (const value of streamPages<T>(client, path, query, limit, from, (t) => {
+    truncated = t;
+  }))
+    values.push(value);
+  return { values, truncated };
+}
+
+/**
+ * The items of `path` page after page, as they arrive, at most `limit` in total: for lists printed while they are
+ * fetched (`repo list --limit 5000` holds one page, not 5,000 repositories). `onEnd` learns whether items were left.
+ * A page that does not advance stops with an error naming the endpoint (nextStart).
+ */
+export async function* streamPages<T>(
+  client: BitbucketClient,
+  path: string,
+  query: Query,
+  limit: number | undefined,
+  from = 0,
+  onEnd: (truncated: boolean) => void = () => {},
+): AsyncGenerator<T> {
   let start = from;
+  let sent = 0;
   for (;;) {
-    const remaining = limit === undefined ? maxPageSize : limit - values.length;
-    if (remaining <= 0) return { values, truncated: true };
+    const remaining = limit === undefined ? maxPageSize : limit - sent;
+    if (remaining <= 0) return onEnd(true);
     const page = await client.get<Page<T>>(path, {
       ...query,
       start,
       limit: Math.min(maxPageSize, remaining),
     });
     // A page is what the document promises, but an empty answer or a bare array is read rather than crashed on.
-    if (Array.isArray(page))
-      return { values: [...values, ...page.slice(0, remaining)], truncated: page.length > remaining };
-    if (!page || typeof page !== 'object') return { values, truncated: false };
-    const got = Array.isArray(page.values) ? page.values : [];
-    values.push(...got.slice(0, remaining));
-    const next = nextStart(page, start, path);
-    if (next === undefined) return { values, truncated: got.length > remaining };
-    if (limit !== undefined && values.length >= limit) return { values, truncated: true };
+    if (!page || typeof page !== 'object') return onEnd(false);
+    const got = Array.isArray(page) ? (page as T[]) : Array.isArray(page.values) ? page.values : [];
+    for (const value of got.slice(0, remaining)) {
+      sent++;
+      yield value;
+    }
+    const next = Array.isArray(page) ? undefined : nextStart(page, start, path);
+    if (next === undefined) return onEnd(got.length > remaining);
+    if (limit !== undefined && sent >= limit) return onEnd(true);
     start = next;
   }
 }

@@ -1,6 +1,6 @@
 import type { BulkPlan } from '../../../generated/types/cli/bulk/plan.ts';
 import type { BulkPolicy } from '../../../generated/types/cli/bulk/policy.ts';
-import validatePlan from '../../../generated/validators/bulk-plan.js';
+import validatePlan from '../../../generated/validators/bulk-plan.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { formatSchemaErrors } from '../../core/schema-errors.ts';
 import { sha256Of } from './canonical.ts';

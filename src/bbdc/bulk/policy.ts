@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
 import type { BulkOperationSpec, BulkPolicy } from '../../../generated/types/cli/bulk/policy.ts';
-import validate from '../../../generated/validators/bulk-policy.js';
+import validate from '../../../generated/validators/bulk-policy.ts';
 import { UsageError, ValidationError } from '../../core/errors.ts';
 import { formatSchemaErrors } from '../../core/schema-errors.ts';
 import { parseRefMatcher } from '../api/ref-matcher.ts';

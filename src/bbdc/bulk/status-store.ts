@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BulkPlan } from '../../../generated/types/cli/bulk/plan.ts';
 import type { BulkStatus } from '../../../generated/types/cli/bulk/status.ts';
 import { UsageError } from '../../core/errors.ts';
-import { writePrivateFile } from '../config/config-file.ts';
+import { writePrivateFile } from '../config/private-file.ts';
 import { apiVersion, verifyPlan } from './plan.ts';
 
 /** The directory of one bulk operation: `<config dir>/bulk/<operationId>`, holding plan.json and status.json. */

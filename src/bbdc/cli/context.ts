@@ -5,18 +5,35 @@ import { interactiveRetryBudgetMs } from '../../core/retry.ts';
 import { type AcceptedWrite, type Credentials, checkHeaderValue, createClient } from '../api/client.ts';
 import type { Transport } from '../api/transport-types.ts';
 import type { CommandDeps, GlobalOptions, RepoContext, ResolvedHost } from '../command.ts';
-import { loadConfig, saveConfig } from '../config/config-file.ts';
+import { type ConfigStore, configStoreFor } from '../config/config-store.ts';
 import { pickRemote, type RemoteRepo, remoteRepos } from '../config/git-context.ts';
 import { findHost, normalizeHostUrl } from '../config/hosts.ts';
 import { configDir, configFile, secretsFile } from '../config/paths.ts';
-import { createSecretStore } from '../config/secret-store.ts';
 import type { Deps } from '../deps.ts';
 import type { Logger } from '../output/logger.ts';
 import type { Ui } from '../output/ui.ts';
 import { parseRepoFlag } from './repo-flag.ts';
 
+/** CommandDeps for one command run; a read-only command without a config file loads no YAML code. */
+export async function createCommandDeps(
+  deps: Deps,
+  globals: GlobalOptions,
+  logger: Logger,
+  ui: Ui,
+  mayWrite: boolean,
+) {
+  const store = await configStoreFor(configFile(configDir(deps.env, deps.homeDir)), mayWrite);
+  return buildCommandDeps(deps, globals, logger, ui, store);
+}
+
 /** Builds the per-run CommandDeps; `accepted` lists the writes the server accepted; `dispose` closes the HTTP transport. */
-export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Logger, ui: Ui) {
+export function buildCommandDeps(
+  deps: Deps,
+  globals: GlobalOptions,
+  logger: Logger,
+  ui: Ui,
+  store: ConfigStore,
+) {
   const dir = configDir(deps.env, deps.homeDir);
   const configPath = configFile(dir);
   const secretsPath = secretsFile(dir);
@@ -95,15 +112,16 @@ export function buildCommandDeps(deps: Deps, globals: GlobalOptions, logger: Log
     configPath,
     secretsPath,
     config() {
-      config ??= loadConfig(configPath).config;
+      config ??= store.load();
       return config;
     },
     saveConfig(next) {
-      saveConfig(configPath, next);
+      store.save(next);
       config = next;
     },
     async secrets() {
       const keyring = await deps.keyring().catch(() => undefined);
+      const { createSecretStore } = await import('../config/secret-store.ts');
       return createSecretStore(keyring, secretsPath);
     },
     async host() {

@@ -91,8 +91,10 @@ export function resolveGlobals(
   return {
     json: flags.json === true,
     dryRun: flags.dryRun === true,
-    color: flags.color !== false && env.NO_COLOR === undefined,
     pager: flags.pager !== false,
+    // --no-color wins; then FORCE_COLOR (as Node itself orders them); then a non-empty NO_COLOR.
+    color: flags.color !== false && (truthy(env.FORCE_COLOR) || !env.NO_COLOR),
+    forceColor: flags.color !== false && truthy(env.FORCE_COLOR),
     caFile: pick('caFile', 'BBDC_CA_FILE'),
     insecureSkipVerify: flags.insecureSkipVerify === true || truthy(env.BBDC_INSECURE_SKIP_VERIFY),
     requestTimeoutMs: timeout ? parseDuration(timeout, '--request-timeout') : 30_000,

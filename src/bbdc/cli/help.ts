@@ -1,4 +1,4 @@
-import type { FlagSpec } from '../command.ts';
+import { argUsage, type FlagSpec } from '../command.ts';
 import { groups, helpSections } from '../registry.ts';
 import type { CommandInfo } from './command-info.ts';
 import { globalFlags } from './global-flags.ts';
@@ -84,7 +84,7 @@ export function groupHelp(group: string, commands: CommandInfo[]): string {
 
 /** `bbdc <command> --help`: usage, arguments, flags, effect and output schema. */
 export function commandHelp(command: CommandInfo): string {
-  const args = command.args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+  const args = command.args.map(argUsage).join(' ');
   const lines = [
     `bbdc ${command.name}: ${command.summary}`,
     ...(command.description ? ['', command.description] : []),

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors.ts';
-import type { ArgSpec, FlagSpec } from '../command.ts';
+import { type ArgSpec, argUsage, type FlagSpec } from '../command.ts';
 import { kebab } from './help.ts';
 import { didYouMean } from './suggest.ts';
 
@@ -83,10 +83,10 @@ export function parseFlags(
   const required = args.filter((a) => a.required);
   if (input.length < required.length) {
     throw new UsageError(
-      `missing argument <${required[input.length].name}>; usage: bbdc ${commandName} ${args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ')}`,
+      `missing argument <${required[input.length].name}>; usage: bbdc ${commandName} ${args.map(argUsage).join(' ')}`,
     );
   }
-  if (input.length > args.length) {
+  if (input.length > args.length && !args.at(-1)?.variadic) {
     throw new UsageError(`unexpected argument "${input[args.length]}" for bbdc ${commandName}; ${help}`);
   }
   return { args: input, flags: result };

@@ -1,12 +1,8 @@
 import { describeError, exitCodeOf, RealmforgeError, UsageError } from '../../core/errors.ts';
-import { takeTimestampWarnings } from '../api/timestamps.ts';
-import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.ts';
+import type { CommandDefinition, GlobalOptions } from '../command.ts';
+import { flagToken } from '../completion/tree.ts';
 import type { Deps } from '../deps.ts';
-import { dataEnvelope, errorEnvelope } from '../output/envelope.ts';
-import { createLogger } from '../output/logger.ts';
-import { bufferWriter, isLong, pagerCommand } from '../output/pager.ts';
-import { printPlan } from '../output/plan.ts';
-import { createUi } from '../output/ui.ts';
+import { errorEnvelope } from '../output/envelope.ts';
 import { type RegistryEntry, registry } from '../registry.ts';
 import { readVersion } from '../version.ts';
 import { splitCommand } from './argv.ts';
@@ -68,10 +64,21 @@ export async function runCli(
         deps.stdout.write(`bbdc ${readVersion()}\n`);
         return 0;
       }
-      (wantsHelp || split.rest.length === 0 ? deps.stdout : deps.stderr).write(
-        `${topHelp(infos, readVersion())}\n`,
-      );
-      return wantsHelp || split.rest.length === 0 ? 0 : 2;
+      if (!wantsHelp && split.rest.length) {
+        // Flags but no command: name an unknown flag (with a suggestion), else say a command is missing.
+        const known = Object.entries(globalFlags).flatMap(([name, spec]) => [
+          flagToken(name, spec),
+          ...(spec.shortFlag ? [`-${spec.shortFlag}`] : []),
+        ]);
+        const flag = split.rest.find((t) => t.startsWith('-') && !known.includes(t.split('=')[0]));
+        throw new UsageError(
+          flag
+            ? `unknown flag ${flag}${didYouMean(flag.split('=')[0], known)}; run \`bbdc --help\``
+            : 'no command given; run `bbdc --help` for the list',
+        );
+      }
+      deps.stdout.write(`${topHelp(infos, readVersion())}\n`);
+      return 0;
     }
     if (split.group) {
       const depth = split.group.split(' ').length;
@@ -107,96 +114,9 @@ export async function runCli(
     const parsed = parseFlags(flagArgs, { ...globalFlags, ...command.flags }, command.args, command.name);
     globals = resolveGlobals(parsed.flags, deps.env);
     const passthrough = dashes < 0 ? [] : split.rest.slice(dashes + 1);
+    const { execute } = await import('./execute.ts');
     return await execute(command, { ...parsed, passthrough }, globals, deps);
   } catch (error) {
     return fail(error);
-  }
-}
-
-async function execute(
-  command: AnyCommand,
-  parsed: ParsedInput,
-  globals: GlobalOptions,
-  deps: Deps,
-): Promise<number> {
-  const logger = createLogger({
-    level: globals.logLevel,
-    format: globals.logFormat,
-    out: deps.stderr,
-    clock: deps.clock,
-  });
-  // On a terminal with a pager configured, human output is kept and paged when it is longer than the screen.
-  const pager = globals.json || !deps.stdoutIsTTY ? undefined : pagerCommand(deps.env, globals.pager);
-  const kept = pager ? bufferWriter() : undefined;
-  const ui = createUi({
-    stdout: kept ?? deps.stdout,
-    stderr: deps.stderr,
-    tty: deps.stdoutIsTTY,
-    color: globals.color,
-    columns: deps.columns,
-    quiet: globals.json,
-    scrub: logger.scrub,
-  });
-  // Loaded here, not at the top: help and usage errors never need the config, git or HTTP code.
-  const { buildCommandDeps } = await import('./context.ts');
-  const { deps: cd, dispose, accepted } = buildCommandDeps(deps, globals, logger, ui);
-  const print = (data: unknown, dryRun: boolean, warnings?: string[]) => {
-    const meta = {
-      command: command.name,
-      ...(dryRun ? { dryRun: true } : {}),
-      ...(warnings && { warnings }),
-    };
-    deps.stdout.write(`${logger.scrub(JSON.stringify(dataEnvelope(data, meta)))}\n`);
-  };
-  // The server accepted a change but bbdc could not read or print its answer: the change is reported as done
-  // (exit 0) and the reading problem as a warning, never as a failure that invites running the command again.
-  const madeButUnreadable = (error: unknown) => {
-    const done = accepted.map((w) => `${w.method} ${w.path} answered ${w.status}`).join(', ');
-    const warning = logger.scrub(
-      `the change was made (${done}), but bbdc could not read the server's answer: ${(error as Error)?.message ?? String(error)}; read the result back to see it`,
-    );
-    deps.stderr.write(`warning: ${warning}\n`);
-    if (globals.json) print(null, false, [warning]);
-    return 0;
-  };
-  try {
-    const options = command.parse(parsed as never);
-    if (globals.dryRun && command.effect === 'mutating') {
-      if (!command.plan) {
-        throw new RealmforgeError(
-          'not_implemented',
-          `bbdc ${command.name} cannot preview changes yet, so --dry-run refuses to run it; nothing was changed`,
-        );
-      }
-      const plan = await command.plan(options, cd);
-      if (globals.json) print(plan, true);
-      else printPlan(plan, ui);
-      return 0;
-    }
-    takeTimestampWarnings();
-    const data = await command.run(options, cd);
-    const warnings = takeTimestampWarnings();
-    for (const w of warnings) deps.stderr.write(`warning: ${w}\n`);
-    if (globals.json) print(data, false, warnings.length ? warnings : undefined);
-    else command.human(data as never, ui);
-    return command.exitCode?.(data as never) ?? 0;
-  } catch (error) {
-    if (!(error instanceof RealmforgeError) && accepted.length) return madeButUnreadable(error);
-    if (!(error instanceof RealmforgeError)) throw error;
-    // A later step failed after earlier writes succeeded: say what is already done, so nobody assumes nothing is.
-    const done = accepted.map(
-      (w) => `already done before this error: ${w.method} ${w.path} (answered ${w.status})`,
-    );
-    throw new RealmforgeError(error.kind, logger.scrub(error.message), {
-      cause: error,
-      details: [...error.details, ...done],
-    });
-  } finally {
-    if (kept && pager) {
-      const text = kept.take();
-      if (isLong(text, deps.rows)) await deps.page(pager, text);
-      else deps.stdout.write(text);
-    }
-    await dispose();
   }
 }

@@ -106,5 +106,9 @@ function releaseSource(deps: {
   env: Readonly<Record<string, string | undefined>>;
   globals: { requestTimeoutMs: number };
 }): ReleaseSource {
-  return { baseUrl: releaseBaseUrl(deps.env), timeoutMs: Math.max(deps.globals.requestTimeoutMs, 120_000) };
+  return {
+    baseUrl: releaseBaseUrl(deps.env),
+    timeoutMs: Math.max(deps.globals.requestTimeoutMs, 120_000),
+    env: deps.env,
+  };
 }

@@ -1,10 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, type Node, parseDocument, stringify } from 'yaml';
 import type { BbdcConfig } from '../../../generated/types/cli/config.ts';
-import validate from '../../../generated/validators/config.js';
+import validate from '../../../generated/validators/config.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { formatSchemaErrors } from '../../core/schema-errors.ts';
+import { writePrivateFile } from './private-file.ts';
 
 /** The parsed config file, or an empty one when the file does not exist yet. */
 export type LoadedConfig = { path: string; config: BbdcConfig; exists: boolean };
@@ -50,15 +50,4 @@ export function loadConfig(path: string): LoadedConfig {
 /** Writes the config atomically with the directory at 0700 and the file at 0600. */
 export function saveConfig(path: string, config: BbdcConfig): void {
   writePrivateFile(path, stringify(config));
-}
-
-/** Writes text readable only by its owner, creating the 0700 directory if needed. */
-export function writePrivateFile(path: string, text: string): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import type { Keyring } from '../deps.ts';
-import { writePrivateFile } from './config-file.ts';
+import { writePrivateFile } from './private-file.ts';
 
 /** Where a host's secret lives: the OS keyring, or the 0600 plaintext file when there is no keyring. */
 export type SecretStorage = 'keyring' | 'file';

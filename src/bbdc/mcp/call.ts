@@ -1,9 +1,10 @@
 import { RealmforgeError, UsageError } from '../../core/errors.ts';
-import { buildCommandDeps } from '../cli/context.ts';
+import { createCommandDeps } from '../cli/context.ts';
 import type { GlobalOptions } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { errorEnvelope } from '../output/envelope.ts';
 import { createLogger } from '../output/logger.ts';
+import { materialize } from '../output/stream-json.ts';
 import { createUi } from '../output/ui.ts';
 import type { McpTool } from './tools.ts';
 
@@ -40,7 +41,8 @@ export function toolInput(tool: McpTool, input: Record<string, unknown>) {
       if (a.required) throw new UsageError(`${tool.name} needs ${a.name}: ${a.description}`);
       break;
     }
-    args.push(String(value));
+    if (a.variadic && Array.isArray(value)) args.push(...value.map(String));
+    else args.push(String(value));
   }
   const project = input.project === undefined ? undefined : String(input.project);
   const repository = input.repository === undefined ? undefined : String(input.repository);
@@ -90,7 +92,7 @@ export async function callTool(
         );
       },
     };
-    const built = buildCommandDeps(deps, globals, logger, ui);
+    const built = await createCommandDeps(deps, globals, logger, ui, tool.command.effect === 'mutating');
     dispose = built.dispose;
     const explicit = globals.repo !== undefined || (deps.env.BBDC_PROJECT && deps.env.BBDC_REPO);
     const cd = {
@@ -107,7 +109,7 @@ export async function callTool(
       if (!tool.command.plan) throw new UsageError(`${tool.name} has no dry-run plan`);
       data = await tool.command.plan(options, cd);
     } else {
-      data = await tool.command.run(options, cd);
+      data = await materialize(await tool.command.run(options, cd));
     }
     return { content: [{ type: 'text', text: bounded(logger.scrub(JSON.stringify(data))) }] };
   } catch (error) {

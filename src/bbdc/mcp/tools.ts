@@ -33,6 +33,8 @@ const notTools = [
   'pr checkout',
   'auth logout',
   'auth server use',
+  'auth setup-git',
+  'auth git-credential',
   'auth alias ',
   'browse',
   'ai ',
@@ -71,7 +73,10 @@ export function toolsFromCommands(commands: AnyCommand[]): McpTool[] {
     .map((c) => {
       const properties: Record<string, Property> = {};
       for (const [name, spec] of Object.entries(c.flags)) properties[name] = property(spec);
-      for (const a of c.args) properties[a.name] = { type: 'string', description: a.description };
+      for (const a of c.args)
+        properties[a.name] = a.variadic
+          ? { type: 'array', items: { type: 'string' }, description: a.description }
+          : { type: 'string', description: a.description };
       for (const [name, p] of Object.entries(contextInputs)) properties[name] ??= p;
       if (c.effect === 'mutating' && c.plan) {
         properties.dryRun = {

@@ -1,4 +1,5 @@
 import type { Writer } from '../deps.ts';
+import { displayWidth, padToWidth, truncateToWidth } from './display-width.ts';
 
 /** How human output is shaped: colour, headers and truncation only on a terminal; tab-separated when piped. */
 export interface Ui {
@@ -19,12 +20,10 @@ export interface Ui {
 
 const esc = String.fromCharCode(27);
 
-function truncate(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(1, width - 1))}…`;
-}
-
 function fitWidths(headers: string[], rows: string[][], columns: number): number[] {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = headers.map((h, i) =>
+    Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ''))),
+  );
   const gap = 2 * (widths.length - 1);
   // Shrink the widest column until the table fits the terminal, but never below 8 characters.
   while (widths.reduce((a, b) => a + b, 0) + gap > columns) {
@@ -41,12 +40,14 @@ export function createUi(options: {
   stderr: Writer;
   tty: boolean;
   color: boolean;
+  /** FORCE_COLOR: colour even when stdout is not a terminal. */
+  forceColor?: boolean;
   columns: number;
   quiet: boolean;
   scrub: (text: string) => string;
 }): Ui {
   const { stdout, stderr, tty, columns } = options;
-  const color = options.color && tty;
+  const color = options.color && (tty || options.forceColor === true);
   const ui: Ui = {
     tty,
     color,
@@ -70,7 +71,9 @@ export function createUi(options: {
       const widths = fitWidths(headers, rows, columns);
       const format = (cells: string[]) =>
         cells
-          .map((c, i) => truncate(c ?? '', widths[i]).padEnd(i === cells.length - 1 ? 0 : widths[i]))
+          .map((c, i) =>
+            padToWidth(truncateToWidth(c ?? '', widths[i]), i === cells.length - 1 ? 0 : widths[i]),
+          )
           .join('  ')
           .trimEnd();
       ui.line(ui.bold(format(headers.map((h) => h.toUpperCase()))));

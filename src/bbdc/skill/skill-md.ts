@@ -1,5 +1,5 @@
 import { globalFlags } from '../cli/global-flags.ts';
-import type { CommandDefinition } from '../command.ts';
+import { argUsage, type CommandDefinition } from '../command.ts';
 import { flagToken } from '../completion/tree.ts';
 
 type AnyCommand = CommandDefinition<never, never>;
@@ -53,7 +53,7 @@ const workflowHints: { needs: string[]; text: string }[] = [
 ];
 
 function usage(c: AnyCommand): string {
-  const args = c.args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+  const args = c.args.map(argUsage).join(' ');
   return `bbdc ${c.name}${args ? ` ${args}` : ''}`;
 }
 

@@ -50,28 +50,46 @@ export function archiveName(platform: string, arch: string): string {
 /** The executable's name inside the archive. */
 export const executableName = (platform: string) => (platform === 'win32' ? 'bbdc.exe' : 'bbdc');
 
-/** Downloads one file; a 404 is not_found, a network failure transient, each naming what and where. */
-export async function download(url: string, what: string, timeoutMs: number): Promise<Buffer> {
-  let res: Response;
+/** Downloads one file over bbdc's HTTP transport (so HTTPS_PROXY/NO_PROXY apply), following up to 5 redirects (release
+ * assets redirect to a storage host); a 404 is not_found, a network failure transient, each naming what and where. */
+export async function download(
+  url: string,
+  what: string,
+  source: { timeoutMs: number; env?: Readonly<Record<string, string | undefined>> },
+): Promise<Buffer> {
+  const { createHttpTransport } = await import('../api/transport.ts');
+  const transport = createHttpTransport({ insecure: false, timeoutMs: source.timeoutMs, env: source.env });
   try {
-    res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
-  } catch (error) {
-    throw new RealmforgeError(
-      'transient',
-      `could not download ${what} from ${url}: ${(error as Error).cause ?? (error as Error).message}`,
-      { cause: error },
-    );
+    let target = url;
+    for (let hop = 0; ; hop++) {
+      let res: Awaited<ReturnType<typeof transport.exchange>>;
+      try {
+        res = await transport.exchange({ method: 'GET', url: target, headers: { accept: '*/*' } });
+      } catch (error) {
+        throw new RealmforgeError(
+          'transient',
+          `could not download ${what} from ${target}: ${(error as Error).message}`,
+          {
+            cause: error,
+          },
+        );
+      }
+      const location = res.headers.location;
+      if (res.status >= 300 && res.status < 400 && location && hop < 5) {
+        target = new URL(location, target).href;
+        continue;
+      }
+      if (res.status === 404)
+        throw new RealmforgeError('not_found', `${what} is missing: ${target} answered 404`);
+      if (res.status < 200 || res.status >= 300) {
+        throw new RealmforgeError(
+          res.status >= 500 ? 'transient' : 'internal',
+          `could not download ${what}: ${target} answered ${res.status}`,
+        );
+      }
+      return res.body;
+    }
+  } finally {
+    await transport.close();
   }
-  if (res.status === 404) {
-    await res.body?.cancel();
-    throw new RealmforgeError('not_found', `${what} is missing: ${url} answered 404`);
-  }
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new RealmforgeError(
-      res.status >= 500 ? 'transient' : 'internal',
-      `could not download ${what}: ${url} answered ${res.status}`,
-    );
-  }
-  return Buffer.from(await res.arrayBuffer());
 }

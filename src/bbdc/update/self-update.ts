@@ -18,7 +18,12 @@ import { type VerifiedSigner, verifySignature } from './verify-signature.ts';
 import { stageWindowsSwap } from './windows-swap.ts';
 
 /** Where releases come from and how long one download may take. */
-export type ReleaseSource = { baseUrl: string; timeoutMs: number };
+/** Where releases are read: base URL, per-request timeout, and the environment with the proxy settings. */
+export type ReleaseSource = {
+  baseUrl: string;
+  timeoutMs: number;
+  env?: Readonly<Record<string, string | undefined>>;
+};
 
 /** The installed and latest versions, and the archive this platform would get. */
 export type UpdateCheck = {
@@ -32,9 +37,7 @@ export type UpdateCheck = {
 /** Reads `release.json` of the latest release and compares its version with the installed one (semver). */
 export async function checkForUpdate(env: SelfUpdateEnv, source: ReleaseSource): Promise<UpdateCheck> {
   const url = latestMetadataUrl(source.baseUrl);
-  const text = (await download(url, 'the latest release metadata (release.json)', source.timeoutMs)).toString(
-    'utf8',
-  );
+  const text = (await download(url, 'the latest release metadata (release.json)', source)).toString('utf8');
   let metadata: Partial<ReleaseMetadata>;
   try {
     metadata = JSON.parse(text);
@@ -62,15 +65,11 @@ export async function checkForUpdate(env: SelfUpdateEnv, source: ReleaseSource):
 /** Downloads `sha256sums.txt` and its bundle and verifies the signature; returns the checksums and the signer. */
 export async function verifiedChecksums(env: SelfUpdateEnv, source: ReleaseSource, version: string) {
   const [sumsBytes, bundle] = await Promise.all([
-    download(
-      assetUrl(source.baseUrl, version, checksumsName),
-      `${checksumsName} of v${version}`,
-      source.timeoutMs,
-    ),
+    download(assetUrl(source.baseUrl, version, checksumsName), `${checksumsName} of v${version}`, source),
     download(
       assetUrl(source.baseUrl, version, checksumsBundleName),
       `the signature bundle ${checksumsBundleName} of v${version} (a release without one is never installed)`,
-      source.timeoutMs,
+      source,
     ).catch((error) => {
       if (error instanceof RealmforgeError && error.kind === 'not_found') {
         throw new RealmforgeError('validation', `${error.message}; refusing to update, nothing was changed`);
@@ -103,7 +102,7 @@ export async function installUpdate(
   check: UpdateCheck,
 ): Promise<UpdateOutcome> {
   const { sums, signer } = await verifiedChecksums(env, source, check.latest);
-  const archive = await download(check.archiveUrl, check.archive, source.timeoutMs);
+  const archive = await download(check.archiveUrl, check.archive, source);
   verifyChecksum(sums, check.archive, archive);
   const binary = await extractFile(archive, executableName(env.platform), check.archive);
   const target = env.executablePath;

@@ -6,6 +6,7 @@ import { projectJson, repoJson } from './projects-repos.ts';
 
 type ProjectBody = { key?: string; name?: string; description?: string; public?: boolean };
 type RepoBody = {
+  archived?: boolean;
   name?: string;
   description?: string;
   public?: boolean;
@@ -93,6 +94,7 @@ export const coreProjectRoutes: RouteTable = {
       }
       if (body.description !== undefined) r.description = body.description;
       if (body.public !== undefined) r.public = body.public;
+      if (body.archived !== undefined) r.archived = body.archived;
       return { status: 201, body: repoJson(r, ctx) };
     },
   },

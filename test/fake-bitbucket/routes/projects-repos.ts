@@ -35,7 +35,7 @@ export function repoJson(r: FakeRepo, ctx: RouteContext): Record<string, unknown
     statusMessage: 'Available',
     forkable: true,
     public: r.public,
-    archived: false,
+    archived: r.archived === true,
     project: projectJson(project, ctx),
     ...(origin && { origin: repoJson(origin, ctx) }),
     links: {

@@ -45,6 +45,7 @@ function createComment(ctx: RouteContext, pr: FakePullRequest, severity: 'NORMAL
     text?: string;
     parent?: { id?: number };
     severity?: string;
+    state?: string;
     anchor?: {
       path?: string;
       line?: number;
@@ -72,7 +73,7 @@ function createComment(ctx: RouteContext, pr: FakePullRequest, severity: 'NORMAL
     created: tick(d),
     ...(parentId !== undefined && { parentId }),
     severity: body.severity === 'BLOCKER' ? 'BLOCKER' : severity,
-    state: 'OPEN',
+    state: body.state === 'PENDING' ? 'PENDING' : 'OPEN',
     threadResolved: false,
     ...(anchor?.path && {
       anchor: {
@@ -140,18 +141,20 @@ export const pullRequestCommentRoutes: RouteTable = {
     auth: 'optional',
     handle: withPr((ctx, pr) => {
       const author = pr.participants.find((p) => p.role === 'AUTHOR')!;
-      const commented = pr.comments.map((c) => {
-        const root = rootOf(pr, c);
-        return {
-          id: 1000 + c.id,
-          createdDate: c.created,
-          user: userJson(c.author, ctx),
-          action: 'COMMENTED',
-          commentAction: c.parentId === undefined ? 'ADDED' : 'REPLIED',
-          comment: commentJson(c, pr, ctx),
-          ...(root.anchor && { commentAnchor: commentJson(root, pr, ctx).anchor }),
-        };
-      });
+      const commented = pr.comments
+        .filter((c) => c.state !== 'PENDING')
+        .map((c) => {
+          const root = rootOf(pr, c);
+          return {
+            id: 1000 + c.id,
+            createdDate: c.created,
+            user: userJson(c.author, ctx),
+            action: 'COMMENTED',
+            commentAction: c.parentId === undefined ? 'ADDED' : 'REPLIED',
+            comment: commentJson(c, pr, ctx),
+            ...(root.anchor && { commentAnchor: commentJson(root, pr, ctx).anchor }),
+          };
+        });
       const opened = { id: 999, createdDate: pr.created, user: userJson(author.name, ctx), action: 'OPENED' };
       const all = [...commented, opened].sort((a, b) => b.createdDate - a.createdDate);
       return page(all, ctx.query);

@@ -1,10 +1,16 @@
 // Routes for the review loop: participants, watching, the merge base and the pull requests of a commit.
-import { pullRequestsOf } from '../pull-request-state.ts';
+import { pullRequestsOf, tick } from '../pull-request-state.ts';
 import { watchersOf } from '../review-state.ts';
-import { page, type RouteContext, type RouteResult } from '../route-types.ts';
+import { bitbucketError, page, type RouteContext, type RouteResult } from '../route-types.ts';
 import type { FakeRepo } from '../state.ts';
 import { type DeclaredRoute, repoRoute } from './declared.ts';
-import { findPullRequest, participantJson, pullRequestJson, userJson } from './pull-request-json.ts';
+import {
+  commentJson,
+  findPullRequest,
+  participantJson,
+  pullRequestJson,
+  userJson,
+} from './pull-request-json.ts';
 
 function withPr(
   permission: 'REPO_READ' | 'REPO_WRITE',
@@ -54,6 +60,67 @@ export const reviewLoopRoutes: Record<string, DeclaredRoute> = {
         committerTimestamp: pr.created,
         parents: [],
       },
+    };
+  }),
+  // A review batch is the caller's PENDING comments; nobody else sees them until it is completed.
+  getReview: withPr('REPO_READ', (ctx, pr) => {
+    if (!ctx.user) return bitbucketError(401, 'Authentication required.');
+    const mine = pr.comments.filter((c) => c.state === 'PENDING' && c.author === ctx.user!.name);
+    return page(
+      mine.map((c) => commentJson(c, pr, ctx)),
+      ctx.query,
+    );
+  }),
+  finishReview: withPr('REPO_READ', (ctx, pr) => {
+    if (!ctx.user) return bitbucketError(401, 'Authentication required.');
+    const b = (ctx.body ?? {}) as { commentText?: string; participantStatus?: string };
+    const status = b.participantStatus?.toUpperCase().replace('-', '_');
+    if (status !== undefined && !['APPROVED', 'NEEDS_WORK', 'UNAPPROVED'].includes(status))
+      return bitbucketError(
+        400,
+        'participantStatus: must be approved, needs_work or unapproved.',
+        'com.atlassian.bitbucket.validation.ArgumentValidationException',
+      );
+    const me = ctx.user.name;
+    if (status && pr.participants.some((p) => p.name === me && p.role === 'AUTHOR'))
+      return bitbucketError(
+        400,
+        'The author of a pull request cannot review it.',
+        'com.atlassian.bitbucket.pull.InvalidPullRequestParticipantException',
+      );
+    const published = pr.comments.filter((c) => c.state === 'PENDING' && c.author === me);
+    for (const c of published) c.state = 'OPEN';
+    const d = pullRequestsOf(ctx.state);
+    if (b.commentText?.trim())
+      pr.comments.push({
+        id: d.nextId++,
+        version: 0,
+        text: b.commentText,
+        author: me,
+        created: tick(d),
+        severity: 'NORMAL',
+        state: 'OPEN',
+        threadResolved: false,
+      });
+    if (status) {
+      const p = pr.participants.find((x) => x.name === me);
+      if (p) p.status = status as 'APPROVED';
+      else pr.participants.push({ name: me, role: 'PARTICIPANT', status: status as 'APPROVED' });
+    }
+    return { status: 200, body: { comments: published.map((c) => commentJson(c, pr, ctx)) } };
+  }),
+  discardReview: withPr('REPO_READ', (ctx, pr) => {
+    if (!ctx.user) return bitbucketError(401, 'Authentication required.');
+    pr.comments = pr.comments.filter((c) => !(c.state === 'PENDING' && c.author === ctx.user!.name));
+    return { status: 204 };
+  }),
+  getIssueKeysForPullRequest: withPr('REPO_READ', (_ctx, pr) => {
+    // The Jira integration reads issue keys from the title, branch and commit messages.
+    const text = [pr.title, pr.from, ...pr.commits.map((c) => c.message)].join(' ');
+    const keys = [...new Set(text.match(/\b[A-Z][A-Z0-9]+-\d+\b/g) ?? [])];
+    return {
+      status: 200,
+      body: keys.map((key) => ({ key, url: `https://jira.example.test/browse/${key}` })),
     };
   }),
   getPullRequests: repoRoute('REPO_READ', (ctx, repo) => {

@@ -14,6 +14,8 @@ const write = (name: string, text: string) => {
   writeFileSync(path, text);
   return path;
 };
+const realm = (spec: string) =>
+  `apiVersion: realmforge.dev/v1\nkind: IdentityRealm\nmetadata:\n  name: r\n  namespace: team\nspec:\n  serverRef:\n    name: kc\n${spec}`;
 const server = (spec: string, name = 'kc') =>
   `apiVersion: realmforge.dev/v1\nkind: IdentityServer\nmetadata:\n  name: ${name}\n  namespace: team\nspec:\n${spec}`;
 const valid = '  image:\n    tag: "26.0.7"\n  database:\n    cluster: pg\n';
@@ -35,8 +37,14 @@ test('synth never prints a secret value', async () => {
   }
   assert.match(
     r.stderr,
-    '2 IdentityServer(s) compiled into 12 objects; 2 IdentityRealm(s) and 1 IdentityClient(s) validated',
+    '2 IdentityServer(s) compiled into 12 objects; 3 IdentityRealm(s) and 1 IdentityClient(s) validated',
   );
+});
+
+test('the production realm example validates', async () => {
+  const r = await runCli(main, ['synth', 'examples/identityrealm-production.yaml']);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, '1 IdentityRealm(s) and 0 IdentityClient(s) validated');
 });
 
 test('synth of a directory is sorted and stable', async () => {
@@ -76,6 +84,31 @@ const bad: [string, string, RegExp[]][] = [
     [/kind ConfigMap is not a realmforge.dev resource/],
   ],
   ['missing database', server('  image:\n    tag: "26.0.7"\n'), [/spec: missing required field "database"/]],
+  [
+    'realm sections breaking cross-field rules',
+    realm(
+      '  tokens:\n    refreshTokenMaxReuse: 2\n  localization:\n    supportedLocales: [en]\n    defaultLocale: de\n' +
+        '  passwordPolicy:\n    length: 20\n    maxLength: 10\n    regexPattern: "a and b"\n' +
+        '  securityDefenses:\n    bruteForceDetection:\n      maxTemporaryLockouts: 2\n' +
+        '  login:\n    registrationEmailAsUsername: true\n    duplicateEmailsAllowed: true\n' +
+        '  attributes:\n    realmforge.dev/owner: me\n',
+    ),
+    [
+      /IdentityRealm team\/r is invalid/,
+      /spec\.tokens\.refreshTokenMaxReuse needs spec\.tokens\.revokeRefreshToken: true/,
+      /spec\.localization\.defaultLocale must be one of spec\.localization\.supportedLocales/,
+      /spec\.passwordPolicy\.maxLength must be at least spec\.passwordPolicy\.length/,
+      /spec\.passwordPolicy\.regexPattern may not contain ' and '/,
+      /maxTemporaryLockouts needs permanentLockout: true/,
+      /registrationEmailAsUsername and spec\.login\.duplicateEmailsAllowed cannot both be true/,
+      /spec\.attributes may not use realmforge\.dev\/ keys/,
+    ],
+  ],
+  [
+    'realm sections with values out of range',
+    realm('  otpPolicy:\n    digits: 7\n  webAuthnPolicy:\n    requireResidentKey: maybe\n'),
+    [/spec\.otpPolicy\.digits/, /spec\.webAuthnPolicy\.requireResidentKey/],
+  ],
 ];
 
 for (const [what, text, expected] of bad) {

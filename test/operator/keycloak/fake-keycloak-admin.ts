@@ -5,28 +5,40 @@
 // protocol mappers, a group's realm role names). Every call is recorded.
 import { randomUUID } from 'node:crypto';
 import { RealmforgeError } from '../../../src/core/errors.ts';
+import { realmFieldDefaults } from '../../../src/operator/compile/realm-representation.ts';
 import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
 import { type FakeDirectory, federationRoutes } from './fake-keycloak-federation.ts';
+import {
+  builtInScopes,
+  clientScopeRoute,
+  copy,
+  organizationRoute,
+  type Realm,
+  reply,
+  scopeLinkRoute,
+} from './fake-keycloak-scopes.ts';
 
 type Obj = Record<string, any>;
-type Realm = Obj & { roles: Obj[]; groups: Obj[]; clients: Obj[]; users: Obj[] };
 
 /** A realm as a fresh Keycloak has it (the fields the operator manages, at Keycloak's defaults). */
 function freshRealm(rep: Obj): Realm {
+  // Keycloak's defaults table (checked against the real Keycloak 25 and 26 by test/e2e/realm-sections.test.ts);
+  // like Keycloak, a new realm's answer leaves out the fields that are unset (seen on 26.7.3).
+  const unset = new Set([
+    'realm',
+    'displayName',
+    'loginTheme',
+    'accountTheme',
+    'adminTheme',
+    'emailTheme',
+    'passwordPolicy',
+    'supportedLocales',
+    'defaultLocale',
+    'eventsExpiration',
+  ]);
+  const defaults = Object.fromEntries(Object.entries(realmFieldDefaults).filter(([k]) => !unset.has(k)));
   return {
-    enabled: true,
-    registrationAllowed: false,
-    resetPasswordAllowed: false,
-    rememberMe: false,
-    verifyEmail: false,
-    loginWithEmailAllowed: true,
-    duplicateEmailsAllowed: false,
-    sslRequired: 'external',
-    accessTokenLifespan: 300,
-    accessCodeLifespan: 60,
-    ssoSessionIdleTimeout: 1800,
-    ssoSessionMaxLifespan: 36000,
-    offlineSessionIdleTimeout: 2592000,
+    ...copy(defaults),
     attributes: {},
     smtpServer: {},
     ...rep,
@@ -38,16 +50,31 @@ function freshRealm(rep: Obj): Realm {
     groups: [],
     clients: [],
     users: [],
+    clientScopes: [...builtInScopes.default, ...builtInScopes.optional].map((name) => ({
+      id: randomUUID(),
+      name,
+      protocol: name === 'role_list' ? 'saml' : 'openid-connect',
+      attributes: { 'include.in.token.scope': 'true' },
+      protocolMappers: [],
+    })),
+    scopeLinks: { default: [], optional: [] },
+    organizations: [],
   };
 }
 
+/** Keycloak refuses a policy string naming an unknown policy provider; the first unknown id, if any. */
+const policyIds = new Set(
+  'length maxLength digits upperCase lowerCase specialChars notUsername notEmail passwordHistory forceExpiredPasswordChange regexPattern hashAlgorithm hashIterations passwordBlacklist'.split(
+    ' ',
+  ),
+);
+const unknownPolicy = (text: string) =>
+  String(text)
+    .split(' and ')
+    .map((p) => p.trim().replace(/\(.*$/s, ''))
+    .find((id) => id && !policyIds.has(id));
+
 const dropEmpty = (attrs: Obj = {}) => Object.fromEntries(Object.entries(attrs).filter(([, v]) => v !== ''));
-const reply = <T>(status: number, body?: unknown, location?: string): AdminResponse<T> => ({
-  status,
-  body: body as T,
-  location,
-});
-const copy = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 const smtpMask = '**********';
 
 /** The part of Keycloak 26's server info the operator reads (a few of its many mapper types and providers). */
@@ -84,10 +111,16 @@ export function fakeKeycloakAdmin() {
     const parts = (rawPath ?? '').split('/').filter(Boolean).map(decodeURIComponent);
     if (!parts.length && method === 'POST') {
       if (realms.has(body.realm)) return reply(409, { errorMessage: 'Conflict detected' });
+      const unknown = body.passwordPolicy ? unknownPolicy(body.passwordPolicy) : undefined;
+      if (unknown) return reply(400, { error: `Invalid config for ${unknown}: Password policy not found` });
       const realm = freshRealm({ ...body, roles: undefined, groups: undefined });
       for (const role of body.roles?.realm ?? [])
         realm.roles.push({ attributes: {}, ...role, id: randomUUID() });
       for (const g of body.groups ?? []) realm.groups.push({ attributes: {}, ...g, id: randomUUID() });
+      for (const kind of ['default', 'optional'] as const)
+        realm.scopeLinks[kind] = realm.clientScopes
+          .filter((c) => builtInScopes[kind].includes(c.name))
+          .map((c) => c.id);
       realms.set(body.realm, realm);
       return reply(201);
     }
@@ -104,10 +137,26 @@ export function fakeKeycloakAdmin() {
           groups: undefined,
           clients: undefined,
           users: undefined,
+          clientScopes: undefined,
+          scopeLinks: undefined,
+          organizations: undefined,
         });
       if (method === 'DELETE') return reply(204, realms.delete(parts[0] ?? ''));
-      const { attributes, smtpServer, ...fields } = body;
+      const { attributes, smtpServer, browserSecurityHeaders, passwordPolicy, ...fields } = body;
+      if (passwordPolicy !== undefined) {
+        const unknown = unknownPolicy(passwordPolicy);
+        if (unknown) return reply(400, { error: `Invalid config for ${unknown}: Password policy not found` });
+        realm.passwordPolicy = passwordPolicy;
+      }
+      // Keycloak applies the OTP policy only with its type, and resets the device-grant settings left out.
+      if (fields.otpPolicyType === undefined)
+        for (const k of Object.keys(fields)) if (k.startsWith('otpPolicy')) delete fields[k];
+      fields.oauth2DeviceCodeLifespan ??= 600;
+      fields.oauth2DevicePollingInterval ??= 5;
       Object.assign(realm, fields);
+      // Keycloak sets the headers given, one by one (they are realm attributes), and keeps the others.
+      if (browserSecurityHeaders)
+        realm.browserSecurityHeaders = { ...realm.browserSecurityHeaders, ...browserSecurityHeaders };
       if (attributes) realm.attributes = { ...realm.attributes, ...attributes };
       if (smtpServer)
         realm.smtpServer =
@@ -116,6 +165,15 @@ export function fakeKeycloakAdmin() {
             : smtpServer;
       return reply(204);
     }
+    if (col === 'organizations') return organizationRoute(realm, method, id, body);
+    if (col === 'client-scopes') return clientScopeRoute(realm, method, id, sub, rest, body, parts[0] ?? '');
+    if (col === 'default-default-client-scopes' || col === 'default-optional-client-scopes')
+      return scopeLinkRoute(
+        realm,
+        col === 'default-default-client-scopes' ? 'default' : 'optional',
+        method,
+        id,
+      );
     if (col === 'roles' && !id) {
       if (method === 'GET') return reply(200, copy(realm.roles));
       if (realmRole(realm, body.name))
@@ -302,7 +360,14 @@ export function fakeKeycloakAdmin() {
       if (state.down)
         throw new RealmforgeError('transient', 'Keycloak is unreachable (connect ECONNREFUSED)');
       calls.push(`${method} ${path}`);
-      return route(method, path, copy(body)) as AdminResponse<T>;
+      const res = route(method, path, copy(body)) as AdminResponse<T>;
+      // As the real admin client: an answer other than success, 404 or 409 is thrown (400 is the spec's fault).
+      if (res.status < 400 || res.status === 404 || res.status === 409) return res;
+      const reason = (res.body as { error?: string; errorMessage?: string } | undefined) ?? {};
+      throw new RealmforgeError(
+        res.status === 400 ? 'validation' : 'internal',
+        `Keycloak ${method} ${path}: HTTP ${res.status} ${reason.errorMessage ?? reason.error ?? ''}`,
+      );
     },
   };
   return {

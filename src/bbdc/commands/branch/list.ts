@@ -1,5 +1,5 @@
 import type { BranchListOutput } from '../../../../generated/types/cli/output/branch-list.ts';
-import { collectPages } from '../../api/paging.ts';
+import { pagedOutput } from '../../api/paged-list.ts';
 import { type RestRef, toBranch } from '../../api/refs.ts';
 import { repoPath } from '../../api/repositories.ts';
 import { pagingFlags, parsePaging } from '../../cli/paging-flags.ts';
@@ -38,15 +38,16 @@ export const command = defineCommand<Options, BranchListOutput>({
   async run(o, deps) {
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
-    const { values, truncated } = await collectPages<RestRef>(
-      client,
-      `${repoPath(repo.project, repo.slug)}/branches`,
-      { filterText: o.filter, orderBy: o.order },
-      o.limit,
-      o.start,
+    const path = `${repoPath(repo.project, repo.slug)}/branches`;
+    const query = { filterText: o.filter, orderBy: o.order };
+    return pagedOutput(
+      { client, path, query, limit: o.limit, start: o.start },
+      'branches',
+      (b: RestRef) => toBranch(b),
+      {
+        repository: `${repo.project}/${repo.slug}`,
+      },
     );
-    const branches = values.map((b) => toBranch(b));
-    return { repository: `${repo.project}/${repo.slug}`, branches, count: branches.length, truncated };
   },
   human(d, ui) {
     if (!d.branches.length) ui.notice(`No branches in ${d.repository}.`);

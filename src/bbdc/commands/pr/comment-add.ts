@@ -20,11 +20,13 @@ type Options = {
   path?: string;
   line?: number;
   lineType: LineType;
+  pending: boolean;
 };
 
 function request(o: Options, text: string) {
   return {
     text,
+    ...(o.pending && { state: 'PENDING' }),
     ...(o.replyTo && { parent: { id: o.replyTo } }),
     ...(o.path && {
       anchor: {
@@ -71,6 +73,10 @@ export const command = defineCommand<Options, PrCommentOutput>({
       choices: ['added', 'removed', 'context'],
       description: 'Which side the line is on: added (default, new file), removed (old file) or context',
     },
+    pending: {
+      type: 'boolean',
+      description: 'Add it to your review batch, unpublished (see bbdc pr review complete)',
+    },
   },
   outputSchema: 'pr-comment',
   effect: 'mutating',
@@ -88,6 +94,7 @@ export const command = defineCommand<Options, PrCommentOutput>({
       path: (flags.path as string | undefined)?.replace(/^\/+/, ''),
       line: flags.line === undefined ? undefined : positiveInt(flags.line, '--line', 1),
       lineType: String(flags.lineType ?? 'added').toUpperCase() as LineType,
+      pending: flags.pending === true,
     };
     if (o.line !== undefined && !o.path)
       throw new UsageError('--line needs --path: say which file the line is in');

@@ -1,5 +1,5 @@
 import type { ProjectListOutput } from '../../../../generated/types/cli/output/project-list.ts';
-import { collectPages } from '../../api/paging.ts';
+import { pagedOutput } from '../../api/paged-list.ts';
 import { type RestProject, toProject } from '../../api/projects.ts';
 import { pagingFlags, parsePaging } from '../../cli/paging-flags.ts';
 import { defineCommand } from '../../command.ts';
@@ -32,14 +32,12 @@ export const command = defineCommand<Options, ProjectListOutput>({
   async run(o, deps) {
     const client = await deps.client();
     const query = { name: o.name, permission: o.permission };
-    const { values, truncated } = await collectPages<RestProject>(
-      client,
-      '/rest/api/latest/projects',
-      query,
-      o.limit,
-      o.start,
+    const path = '/rest/api/latest/projects';
+    return pagedOutput(
+      { client, path, query, limit: o.limit, start: o.start },
+      'projects',
+      (p: RestProject) => toProject(p),
     );
-    return { projects: values.map(toProject), count: values.length, truncated };
   },
   human(d, ui) {
     if (!d.projects.length) ui.notice('No projects found.');

@@ -1,5 +1,5 @@
 import type { RepoListOutput } from '../../../../generated/types/cli/output/repo-list.ts';
-import { collectPages } from '../../api/paging.ts';
+import { pagedOutput } from '../../api/paged-list.ts';
 import { projectPath } from '../../api/projects.ts';
 import { type RestRepository, toRepository } from '../../api/repositories.ts';
 import { pagingFlags, parsePaging } from '../../cli/paging-flags.ts';
@@ -38,8 +38,12 @@ export const command = defineCommand<Options, RepoListOutput>({
   async run(o, deps) {
     const client = await deps.client();
     const path = o.project ? `${projectPath(o.project)}/repos` : '/rest/api/latest/repos';
-    const { values, truncated } = await collectPages<RestRepository>(client, path, {}, o.limit, o.start);
-    return { repositories: values.map(toRepository), count: values.length, truncated };
+    // Printed as the pages arrive (--json); count and truncated are known once the list is written.
+    return pagedOutput(
+      { client, path, limit: o.limit, start: o.start },
+      'repositories',
+      (r: RestRepository) => toRepository(r),
+    );
   },
   human(d, ui) {
     if (!d.repositories.length) ui.notice('No repositories found.');

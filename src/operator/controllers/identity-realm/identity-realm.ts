@@ -147,7 +147,13 @@ export function identityRealmController(deps: KeycloakDeps) {
       const ownership = realmOwnership(realm, live);
       if (ownership.state === 'conflict')
         return await report('Failed', 'RealmNameConflict', ownership.message);
-      const result = await syncRealm(admin, realm, { smtpPassword, live, federation, keycloakMajor });
+      const result = await syncRealm(admin, realm, {
+        smtpPassword,
+        live,
+        federation,
+        keycloakMajor,
+        keycloakVersion: server.status?.version,
+      });
       const issuer = realmIssuer(server, realmName);
       const status = await federationStatus(admin, realm, result.ldapIds, federation);
       const extra = { realmId: result.realmId, issuer, federation: status };

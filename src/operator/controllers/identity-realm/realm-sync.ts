@@ -10,11 +10,18 @@ import { compileRealm, realmNameOf } from '../../compile/realm-representation.ts
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { attributeMarker, type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
 import { groupItem, groups } from '../../keycloak/collections/groups.ts';
-import { declaredBefore, planFields } from '../../keycloak/collections/managed-fields.ts';
-import { realmFields } from '../../keycloak/collections/realm-fields.ts';
+import { declaredBefore, fieldPaths, planFields } from '../../keycloak/collections/managed-fields.ts';
+import {
+  organizationItem,
+  organizations,
+  requireOrganizations,
+} from '../../keycloak/collections/organizations.ts';
+import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
 import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
+import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
+import { syncClientScopes } from './client-scopes-sync.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
 import { compileAll, syncFederation } from './federation-sync.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
@@ -25,6 +32,7 @@ export type RealmSyncInputs = {
   live?: RealmRepresentation;
   federation?: FederationSecrets;
   keycloakMajor?: number;
+  keycloakVersion?: string;
 };
 const noSecrets: FederationSecrets = { identityProviders: new Map(), ldap: new Map() };
 
@@ -46,6 +54,8 @@ const declaredCollections = (spec: IdentityRealm['spec']) =>
     spec.groups?.length ? 'groups' : '',
     spec.identityProviders?.length ? 'identityProviders' : '',
     spec.userFederation?.ldap?.length ? 'userFederation' : '',
+    spec.clientScopes?.length ? 'clientScopes' : '',
+    spec.organizations?.length ? 'organizations' : '',
   ].filter(Boolean);
 
 async function syncGroupRoles(
@@ -96,6 +106,14 @@ export async function syncRealm(
   const roles = (realm.spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
   const groupItems = (realm.spec.groups ?? []).map(groupItem);
   const declared = declaredCollections(realm.spec);
+  const realmFields = realmFieldsFor(inputs.keycloakVersion);
+  // Refused before anything is written: no half-applied realm on a Keycloak without organizations.
+  requireOrganizations(inputs.keycloakVersion, Boolean(realm.spec.organizations?.length));
+  const orgItems = (realm.spec.organizations ?? []).map((o) => marker.mark(organizationItem(o)));
+  const syncOrganizations = async (declaredBefore: boolean) =>
+    writes.push(
+      ...(await syncCollection(admin, ns, organizations(name), orgItems, marker, { declaredBefore })).writes,
+    );
   const writes: string[] = [];
   const live = 'live' in inputs ? inputs.live : await readRealm(admin, ns, name);
   if (!live) {
@@ -112,8 +130,9 @@ export async function syncRealm(
           }
         : {}),
     };
+    const fields = [...fieldPaths(desired, realmFields).keys()];
     const outcome = await createReadingBack(
-      () => admin.call(ns, 'POST', '', full),
+      () => refusedAsSpec('realm', fields, () => admin.call(ns, 'POST', '', full)),
       () => readRealm(admin, ns, name),
     );
     if ('created' in outcome && outcome.created.status === 409) {
@@ -124,22 +143,33 @@ export async function syncRealm(
     }
     writes.push('create realm');
     const after = 'found' in outcome ? outcome.found : await readRealm(admin, ns, name);
+    const scopes = realm.spec.clientScopes?.length || realm.spec.realmDefaultClientScopes;
+    if (scopes)
+      writes.push(
+        ...(await syncClientScopes(admin, ns, name, realm.spec, realmOwnerOf(realm), after as Item, false)),
+      );
+    if (orgItems.length) await syncOrganizations(false);
     const federation = after?.id
       ? await syncFederation(
           admin,
           realm,
           federationTarget(realm, inputs, after.id, () => false),
         )
-      : { writes: [], ldapIds: new Map() };
+      : { writes: [], ldapIds: new Map<string, string>() };
     return { realmId: after?.id, writes: [...writes, ...federation.writes], ldapIds: federation.ldapIds };
   }
   const liveRealm = live as Item;
   const plan = planFields(desired, liveRealm, realmFields, declared);
+  const before = (collection: string) => declaredBefore(liveRealm, realmFields, collection);
+  // The organization API answers only while organizations are on: prune before an update turns them off,
+  // create after one turns them on.
+  const orgsFirst = liveRealm.organizationsEnabled === true;
+  if (orgsFirst) await syncOrganizations(before('organizations'));
   if (plan.drift.length) {
-    await admin.call(ns, 'PUT', `/${enc(name)}`, plan.body);
+    await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
     writes.push(`update realm (${plan.drift.join(', ')})`);
   }
-  const before = (collection: string) => declaredBefore(liveRealm, realmFields, collection);
+  if (!orgsFirst) await syncOrganizations(before('organizations'));
   const roleResult = await syncCollection(admin, ns, realmRoles(name), roles, marker, {
     declaredBefore: before('roles'),
   });
@@ -154,6 +184,17 @@ export async function syncRealm(
       live: (await admin.call<Item[]>(ns, 'GET', groups(name).listPath)).body ?? [],
     };
   await syncGroupRoles(admin, ns, name, realm.spec, groupResult.live, writes);
+  writes.push(
+    ...(await syncClientScopes(
+      admin,
+      ns,
+      name,
+      realm.spec,
+      realmOwnerOf(realm),
+      liveRealm,
+      before('clientScopes'),
+    )),
+  );
   const federation = await syncFederation(
     admin,
     realm,

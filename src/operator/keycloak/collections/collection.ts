@@ -45,10 +45,15 @@ export type Collection = {
   /** The fields compared, each with its empty value: a field the spec leaves out is compared (and sent) empty,
    * so removing it from the spec removes it in Keycloak. Other fields are Keycloak's to fill in. */
   readonly compared: Readonly<Record<string, unknown>>;
-  /** How items are written: one call per item, or arrays posted to and deleted from one path (role mappings). */
+  /** How items are written: one call per item, arrays posted to and deleted from one path (role mappings), or
+   * links added and removed one by one. */
   readonly write:
     | { readonly mode: 'each'; readonly createPath: string; itemPath(live: Item): string }
-    | { readonly mode: 'batch'; readonly path: string };
+    | { readonly mode: 'batch'; readonly path: string }
+    /** Links to existing objects (a realm's default client scopes): PUT to add, DELETE to remove, no body. */
+    | { readonly mode: 'link'; itemPath(item: Item): string };
+  /** The form compared (a set-valued field sorted); default: as is. */
+  canonical?(item: Item): Item;
   /** Turns a desired item into what is sent (e.g. a role mapping needs the live role's id). Default: as is. */
   resolve?(admin: AdminClient, namespace: string, desired: Item): Promise<Item>;
   /** Drops what Keycloak writes into a live item by itself (a component's lastSync) before comparing. */
@@ -73,8 +78,31 @@ export class ItemConflictError extends RealmforgeError {
   }
 }
 
-function comparedPart(c: Collection, item: Item): Item {
-  return Object.fromEntries(Object.entries(c.compared).map(([f, empty]) => [f, item[f] ?? empty]));
+/** An attribute holding an empty string is no attribute: Keycloak keeps string attributes an update empties
+ * (client scopes) and does not remove what an update leaves out. Other maps (mapper config) are replaced whole. */
+const withoutEmpty = (field: string, value: unknown) =>
+  field === 'attributes' && value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== ''))
+    : value;
+
+function comparedPart(c: Collection, raw: Item): Item {
+  const item = c.canonical?.(raw) ?? raw;
+  return Object.fromEntries(
+    Object.entries(c.compared).map(([f, empty]) => [f, withoutEmpty(f, item[f] ?? empty)]),
+  );
+}
+
+/** String attributes of the live item the update leaves out, sent empty (an update adds and changes only). */
+function emptied(c: Collection, body: Item, live: Item): Item {
+  const out: Item = {};
+  for (const field of Object.keys(c.compared).filter((f) => f === 'attributes')) {
+    const [want, have] = [body[field], live[field]];
+    if (!want || typeof want !== 'object' || Array.isArray(want) || !have || typeof have !== 'object')
+      continue;
+    const gone = Object.entries(have).filter(([k, v]) => typeof v === 'string' && v !== '' && !(k in want));
+    if (gone.length) out[field] = { ...Object.fromEntries(gone.map(([k]) => [k, ''])), ...want };
+  }
+  return out;
 }
 
 /** Whether `live` equals `desired` on the compared fields (maps by key, not by order). */
@@ -134,6 +162,7 @@ export async function syncCollection(
         ...have,
         ...comparedPart(c, body),
         ...body,
+        ...emptied(c, body, have),
       });
       writes.push(`update ${c.noun} ${key}`);
     }
@@ -154,6 +183,16 @@ export async function syncCollection(
     for (const have of toDelete) {
       await admin.call(namespace, 'DELETE', c.write.itemPath(have));
       writes.push(`delete ${c.noun} ${c.key(have)}`);
+    }
+  } else if (c.write.mode === 'link') {
+    for (const want of toCreate) {
+      const target = await (c.resolve?.(admin, namespace, want) ?? want);
+      created(c, c.key(want), await admin.call(namespace, 'PUT', c.write.itemPath(target)));
+      writes.push(`add ${c.noun} ${c.key(want)}`);
+    }
+    for (const have of toDelete) {
+      await admin.call(namespace, 'DELETE', c.write.itemPath(have));
+      writes.push(`remove ${c.noun} ${c.key(have)}`);
     }
   } else {
     if (toCreate.length) {
@@ -185,8 +224,9 @@ function created(c: Collection, key: string, res: { status: number }): void {
     throw new RealmforgeError('validation', `${c.field}: Keycloak answered 404 creating ${c.noun} ${key}`);
 }
 
-/** Ownership by an owner attribute on the item (`attributes['realmforge.dev/owner']`, a list in Keycloak). */
-export function attributeMarker(owner: string): Marker {
+/** Ownership by an owner attribute on the item (`attributes['realmforge.dev/owner']`): a list for roles and
+ * groups, a plain string where Keycloak keeps attributes as strings (`listValues` false: client scopes). */
+export function attributeMarker(owner: string, listValues = true): Marker {
   return {
     by: 'marker',
     owner,
@@ -196,7 +236,10 @@ export function attributeMarker(owner: string): Marker {
     },
     mark: (item) => ({
       ...item,
-      attributes: { ...(item.attributes as object | undefined), [ownerAttribute]: [owner] },
+      attributes: {
+        ...(item.attributes as object | undefined),
+        [ownerAttribute]: listValues ? [owner] : owner,
+      },
     }),
   };
 }

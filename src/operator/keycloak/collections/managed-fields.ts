@@ -4,7 +4,7 @@
 // representation's top-level keys, and one level into the maps named (`attributes/pkce.code.challenge.method`).
 // A map entry is reset by sending it empty (Keycloak removes empty attributes); any other field by its default.
 import { RealmforgeError } from '../../../core/errors.ts';
-import { isSubset } from '../../runtime/desired-state.ts';
+import { canonicalJson, isSubset } from '../../runtime/desired-state.ts';
 
 /** The attribute holding the comma-separated list of fields the operator set last time. */
 export const managedFieldsAttribute = 'realmforge.dev/managed-fields';
@@ -19,6 +19,11 @@ export type FieldRules = {
   readonly maps: readonly string[];
   /** Arrays compared as sets (order is Keycloak's). */
   readonly sets?: readonly string[];
+  /** Fields compared in a normal form (a policy string parsed), both sides passed through the function. */
+  readonly normalise?: Readonly<Record<string, (value: unknown) => unknown>>;
+  /** Fields Keycloak resets to its default when an update leaves them out (a policy rebuilt whole): every update
+   * carries their live value unless it sets them. */
+  readonly carry?: readonly string[];
   /** Entries Keycloak never returns (a password): sent, but not compared here (see the hash of the secret). */
   readonly unreadable?: readonly string[];
   /** Where the field list is kept: the object's attribute map, and whether its values are lists. */
@@ -64,7 +69,12 @@ export function recordedFields(live: Obj | undefined, rules: FieldRules): string
 
 const sortedSet = (v: unknown) => (Array.isArray(v) ? [...v].map(String).sort() : v);
 
-function same(path: string, want: unknown, have: unknown, rules: FieldRules): boolean {
+/** Whether a field's live value is the wanted one, under the rules (absent means Keycloak's default). */
+export function sameField(path: string, want: unknown, live: unknown, rules: FieldRules): boolean {
+  // Keycloak leaves some fields out of its answer while they hold its default (eventsExpiration).
+  const have = live === undefined || live === null ? rules.defaults[path] : live;
+  const normal = rules.normalise?.[path];
+  if (normal) return canonicalJson(normal(want)) === canonicalJson(normal(have));
   if (rules.sets?.includes(path)) return isSubset(sortedSet(want), sortedSet(have ?? []));
   // An empty string and an absent value are the same to Keycloak (it drops empty attributes and names).
   if (want === '' && (have === undefined || have === null)) return true;
@@ -111,12 +121,12 @@ export function planFields(
   const body: Obj = {};
   for (const [path, value] of want) {
     if (rules.unreadable?.includes(path) || path.startsWith(collectionMark)) continue;
-    if (!same(path, value, have.get(path), rules)) drift.push(path);
+    if (!sameField(path, value, have.get(path), rules)) drift.push(path);
   }
   for (const path of recordedFields(live, rules)) {
     if (want.has(path) || path.startsWith(collectionMark)) continue;
     const reset = resetValue(path, rules);
-    if (!same(path, reset, have.get(path), rules)) drift.push(path);
+    if (!sameField(path, reset, have.get(path), rules)) drift.push(path);
   }
   const managed = [...want.keys()].sort();
   const previous = recordedFields(live, rules).join(',');
@@ -125,6 +135,8 @@ export function planFields(
   for (const [field, value] of Object.entries(desired)) if (value !== undefined) body[field] = value;
   for (const path of recordedFields(live, rules))
     if (!want.has(path) && !path.startsWith(collectionMark)) put(body, path, resetValue(path, rules));
+  for (const field of rules.carry ?? [])
+    if (!(field in body) && live[field] !== undefined) body[field] = live[field];
   const list = managed.join(',');
   put(body, `${rules.attributes.map}/${managedFieldsAttribute}`, rules.attributes.listValues ? [list] : list);
   return { drift, body, managed };

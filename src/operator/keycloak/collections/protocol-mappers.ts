@@ -1,5 +1,5 @@
-// A client's protocol mappers as a managed collection. A mapper has nowhere to carry an owner, so the client
-// records the mappers it manages in its attribute realmforge.dev/managed-mappers (the name it always had).
+// The protocol mappers of a client or a client scope as a managed collection. A mapper has nowhere to carry an
+// owner, so its parent records the mappers it manages in its attribute realmforge.dev/managed-mappers.
 import type { Collection } from './collection.ts';
 
 const enc = encodeURIComponent;
@@ -7,12 +7,17 @@ const enc = encodeURIComponent;
 /** The client attribute listing the protocol mappers the operator created. */
 export const mappersLedger = 'realmforge.dev/managed-mappers';
 
-/** The protocol mappers of the client with internal id `uuid` in `realm`. */
-export function protocolMappers(realm: string, uuid: string): Collection {
-  const base = `/${enc(realm)}/clients/${enc(uuid)}/protocol-mappers`;
+/** The protocol mappers of the client (or, with `parent` 'client-scopes', the client scope) `uuid` in `realm`. */
+export function protocolMappers(
+  realm: string,
+  uuid: string,
+  parent: 'clients' | 'client-scopes' = 'clients',
+  field = 'spec.protocolMappers',
+): Collection {
+  const base = `/${enc(realm)}/${parent}/${enc(uuid)}/protocol-mappers`;
   return {
     noun: 'protocol mapper',
-    field: 'spec.protocolMappers',
+    field,
     listPath: `${base}/models`,
     key: (m) => String(m.name),
     compared: { name: '', protocol: 'openid-connect', protocolMapper: '', config: {} },

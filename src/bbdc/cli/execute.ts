@@ -1,0 +1,112 @@
+// Runs one parsed command: options, a dry-run plan or the run itself, then --json (streamed) or human output.
+import { RealmforgeError } from '../../core/errors.ts';
+import { takeTimestampWarnings } from '../api/timestamps.ts';
+import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.ts';
+import type { Deps } from '../deps.ts';
+import { dataEnvelope } from '../output/envelope.ts';
+import { createLogger } from '../output/logger.ts';
+import { bufferWriter, isLong, pagerCommand } from '../output/pager.ts';
+import { printPlan } from '../output/plan.ts';
+import { bufferedWriter, materialize, writeJson } from '../output/stream-json.ts';
+import { createUi } from '../output/ui.ts';
+
+type AnyCommand = CommandDefinition<never, never>;
+
+/** Runs `command` with parsed input and resolved globals; returns the exit code, throws what fails. */
+export async function execute(
+  command: AnyCommand,
+  parsed: ParsedInput,
+  globals: GlobalOptions,
+  deps: Deps,
+): Promise<number> {
+  const logger = createLogger({
+    level: globals.logLevel,
+    format: globals.logFormat,
+    out: deps.stderr,
+    clock: deps.clock,
+  });
+  // On a terminal with a pager configured, human output is kept and paged when it is longer than the screen.
+  const pager = globals.json || !deps.stdoutIsTTY ? undefined : pagerCommand(deps.env, globals.pager);
+  const kept = pager ? bufferWriter() : undefined;
+  const ui = createUi({
+    stdout: kept ?? deps.stdout,
+    stderr: deps.stderr,
+    tty: deps.stdoutIsTTY,
+    color: globals.color,
+    forceColor: globals.forceColor,
+    columns: deps.columns,
+    quiet: globals.json,
+    scrub: logger.scrub,
+  });
+  // Loaded here, not at the top: help and usage errors never need the config, git or HTTP code.
+  const { createCommandDeps } = await import('./context.ts');
+  const mutating = command.effect === 'mutating';
+  const { deps: cd, dispose, accepted } = await createCommandDeps(deps, globals, logger, ui, mutating);
+  const print = async (data: unknown, dryRun: boolean, warnings?: string[]) => {
+    const meta = {
+      command: command.name,
+      ...(dryRun ? { dryRun: true } : {}),
+      ...(warnings && { warnings }),
+    };
+    // Streamed: a list still being fetched (LazyList) is written item by item, never held whole.
+    const out = bufferedWriter(deps.stdout, logger.scrub);
+    try {
+      await writeJson(dataEnvelope(data, meta), out.write);
+    } finally {
+      // A failure while streaming leaves the line cut; the error envelope then follows on its own line.
+      await out.write('\n');
+      await out.flush();
+    }
+  };
+  // The server accepted a change but bbdc could not read or print its answer: the change is reported as done
+  // (exit 0) and the reading problem as a warning, never as a failure that invites running the command again.
+  const madeButUnreadable = async (error: unknown) => {
+    const done = accepted.map((w) => `${w.method} ${w.path} answered ${w.status}`).join(', ');
+    const warning = logger.scrub(
+      `the change was made (${done}), but bbdc could not read the server's answer: ${(error as Error)?.message ?? String(error)}; read the result back to see it`,
+    );
+    deps.stderr.write(`warning: ${warning}\n`);
+    if (globals.json) await print(null, false, [warning]);
+    return 0;
+  };
+  try {
+    const options = command.parse(parsed as never);
+    if (globals.dryRun && command.effect === 'mutating') {
+      if (!command.plan) {
+        throw new RealmforgeError(
+          'not_implemented',
+          `bbdc ${command.name} cannot preview changes yet, so --dry-run refuses to run it; nothing was changed`,
+        );
+      }
+      const plan = await command.plan(options, cd);
+      if (globals.json) await print(plan, true);
+      else printPlan(plan, ui);
+      return 0;
+    }
+    takeTimestampWarnings();
+    const data = await command.run(options, cd);
+    const warnings = takeTimestampWarnings();
+    for (const w of warnings) deps.stderr.write(`warning: ${w}\n`);
+    if (globals.json) await print(data, false, warnings.length ? warnings : undefined);
+    else command.human((await materialize(data)) as never, ui);
+    return command.exitCode?.(data as never) ?? 0;
+  } catch (error) {
+    if (!(error instanceof RealmforgeError) && accepted.length) return await madeButUnreadable(error);
+    if (!(error instanceof RealmforgeError)) throw error;
+    // A later step failed after earlier writes succeeded: say what is already done, so nobody assumes nothing is.
+    const done = accepted.map(
+      (w) => `already done before this error: ${w.method} ${w.path} (answered ${w.status})`,
+    );
+    throw new RealmforgeError(error.kind, logger.scrub(error.message), {
+      cause: error,
+      details: [...error.details, ...done],
+    });
+  } finally {
+    if (kept && pager) {
+      const text = kept.take();
+      if (isLong(text, deps.rows)) await deps.page(pager, text);
+      else deps.stdout.write(text);
+    }
+    await dispose();
+  }
+}

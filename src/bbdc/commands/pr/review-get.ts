@@ -1,0 +1,4 @@
+import { get } from './review-batch.ts';
+
+/** `bbdc pr review get`. */
+export const command = get;

@@ -1,0 +1,14 @@
+import { readRepo, toggleCommand } from './admin/toggles.ts';
+
+/** `bbdc repo archive`. */
+export const command = toggleCommand({
+  name: 'repo archive',
+  summary: 'Archive a repository: read-only, hidden from lists by default',
+  description: 'Needs REPO_ADMIN.',
+  setting: 'archived',
+  value: true,
+  read: async (deps, base) => ({
+    current: (await readRepo(deps, base)).archived === true,
+    request: { method: 'PUT', path: base, body: { archived: true } },
+  }),
+});

@@ -1,0 +1,4 @@
+import { remove } from './comment/commands.ts';
+
+/** `bbdc repo comment delete`. */
+export const command = remove;

@@ -1,0 +1,4 @@
+import { list } from './admin/labels.ts';
+
+/** `bbdc repo label list`. */
+export const command = list;

@@ -1,0 +1,4 @@
+import { remove } from './admin/labels.ts';
+
+/** `bbdc repo label remove`. */
+export const command = remove;

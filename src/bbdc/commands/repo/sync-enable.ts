@@ -1,0 +1,14 @@
+import { toggleCommand } from './admin/toggles.ts';
+
+/** `bbdc repo sync enable`: fork syncing (the fork follows its origin's branches). */
+export const command = toggleCommand({
+  name: 'repo sync enable',
+  summary: 'Keep a fork in sync with its origin automatically',
+  description: 'Needs REPO_ADMIN on the fork.',
+  setting: 'fork-sync',
+  value: true,
+  read: async (deps, _base, syncBase) => ({
+    current: (await (await deps.client()).get<{ enabled: boolean }>(syncBase)).enabled,
+    request: { method: 'POST', path: syncBase, body: { enabled: true } },
+  }),
+});

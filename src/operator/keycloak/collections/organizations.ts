@@ -1,0 +1,59 @@
+// Organizations (Keycloak >= 26) as a managed collection: each organization the operator creates carries the owner
+// attribute (organization attributes are lists, like roles'); hand-made ones are never touched. Domains are a set:
+// compared sorted by name. On Keycloak 25 the section is refused with a message naming it, never ignored.
+import { RealmforgeError } from '../../../core/errors.ts';
+import type { Collection, Item } from './collection.ts';
+
+const enc = encodeURIComponent;
+
+type Organization = {
+  name: string;
+  alias?: string;
+  description?: string;
+  enabled?: boolean;
+  redirectUrl?: string;
+  domains: { name: string; verified?: boolean }[];
+  attributes?: Record<string, string[]>;
+};
+
+const sortedDomains = (domains: unknown) =>
+  ((domains as { name: string; verified?: boolean }[] | undefined) ?? [])
+    .map((d) => ({ name: d.name, verified: d.verified ?? false }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+
+/** A declared organization as Keycloak represents it. */
+export function organizationItem(org: Organization): Item {
+  return {
+    name: org.name,
+    ...(org.alias ? { alias: org.alias } : {}),
+    ...(org.description ? { description: org.description } : {}),
+    enabled: org.enabled ?? true,
+    ...(org.redirectUrl ? { redirectUrl: org.redirectUrl } : {}),
+    domains: sortedDomains(org.domains),
+    attributes: { ...org.attributes },
+  };
+}
+
+/** The organizations of `realm`. */
+export function organizations(realm: string): Collection {
+  const base = `/${enc(realm)}/organizations`;
+  return {
+    noun: 'organization',
+    field: 'spec.organizations',
+    listPath: `${base}?briefRepresentation=false&max=10000`,
+    key: (o) => String(o.name),
+    compared: { name: '', description: '', enabled: true, redirectUrl: '', domains: [], attributes: {} },
+    canonical: (o) => ({ ...o, domains: sortedDomains(o.domains) }),
+    write: { mode: 'each', createPath: base, itemPath: (live) => `${base}/${enc(String(live.id))}` },
+  };
+}
+
+/** Refuses the section on a Keycloak older than 26 (organizations came with 26). */
+export function requireOrganizations(version: string | undefined, declared: boolean): void {
+  const major = Number.parseInt(version ?? '', 10);
+  if (declared && major < 26)
+    throw new RealmforgeError(
+      'validation',
+      `spec.organizations needs Keycloak 26 or later; this server runs Keycloak ${version}: upgrade the IdentityServer or remove the section`,
+    );
+}
