@@ -29,8 +29,12 @@ function maskIdp(idp: Obj): Obj {
   if (out.config?.clientSecret) out.config.clientSecret = mask;
   return out;
 }
+// Keycloak answers only the settings a component's provider declares: an owner marker or any other key of
+// ours in a component's config is not kept.
 function maskComponent(c: Obj): Obj {
   const out = copy(c);
+  for (const key of Object.keys(out.config ?? {}))
+    if (key.startsWith('realmforge.dev/')) delete out.config[key];
   if (out.config?.bindCredential) out.config.bindCredential = [mask];
   return out;
 }

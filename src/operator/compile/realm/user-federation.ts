@@ -1,24 +1,33 @@
 // An IdentityRealm's LDAP user federation (spec.userFederation.ldap) as Keycloak components. Keycloak keeps a
 // component's settings as lists of strings; every setting the operator manages is sent explicitly (Keycloak's
-// default when the spec is silent), so what Keycloak answers compares equal. The bind password never appears:
-// the component carries Keycloak's mask and a salted hash of the Secret's value (realmforge.dev/secret-hash),
-// so a changed Secret is drift and is sent within one reconcile.
+// default when the spec is silent), so what Keycloak answers compares equal. Keycloak keeps only the settings an
+// LDAP provider declares (an owner marker or a hash in its config is dropped), so the realm records the salted
+// hash of each bind password (attribute realmforge.dev/ldap-bind-hash.<name>); the component carries Keycloak's
+// mask, and the password itself only when the recorded hash differs (a changed Secret is then drift).
 import type { LdapProvider } from '../../../../generated/types/crds/federation.ts';
 import { ValidationError } from '../../../core/errors.ts';
-import { secretHash, secretHashKey, secretMask } from './identity-providers.ts';
+import { secretHash, secretMask } from './identity-providers.ts';
 
 export const userStorageType = 'org.keycloak.storage.UserStorageProvider';
 export const ldapMapperType = 'org.keycloak.storage.ldap.mappers.LDAPStorageMapper';
 
 const list = (value: string | number | boolean) => [String(value)];
 
-/** One LDAP provider as a Keycloak component (without its mappers); `bindCredential` read from its Secret. */
+/** The realm attribute recording the hash of LDAP provider `name`'s bind password. */
+export const ldapBindHashAttribute = (name: string) => `realmforge.dev/ldap-bind-hash.${name}`;
+/** The salted hash of a bind password. */
+export const ldapBindHash = (realm: string, name: string, password: string) =>
+  secretHash(`${realm}/ldap/${name}`, password);
+
+/** One LDAP provider as a Keycloak component (without its mappers); `bindCredential` read from its Secret,
+ * `recordedHash` the hash the realm recorded when it was last sent. */
 export function compileLdapProvider(
   realm: string,
   parentId: string,
   ldap: LdapProvider,
   index: number,
   bindCredential: string | undefined,
+  recordedHash?: string,
 ): Record<string, unknown> {
   if (ldap.bindDn && bindCredential === undefined)
     throw new ValidationError(
@@ -58,8 +67,8 @@ export function compileLdapProvider(
       .map(([k, v]) => [k, list(v as string)]),
   );
   if (bindCredential !== undefined) {
-    config.bindCredential = [secretMask];
-    config[secretHashKey] = [secretHash(`${realm}/ldap/${ldap.name}`, bindCredential)];
+    const same = recordedHash === ldapBindHash(realm, ldap.name, bindCredential);
+    config.bindCredential = [same ? secretMask : bindCredential];
   }
   return { name: ldap.name, providerId: 'ldap', providerType: userStorageType, parentId, config };
 }

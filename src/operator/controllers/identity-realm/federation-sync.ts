@@ -9,9 +9,14 @@ import {
   compileIdentityProvider,
   compileIdentityProviderMappers,
 } from '../../compile/realm/identity-providers.ts';
-import { compileLdapMappers, compileLdapProvider } from '../../compile/realm/user-federation.ts';
+import {
+  compileLdapMappers,
+  compileLdapProvider,
+  ldapBindHash,
+  ldapBindHashAttribute,
+} from '../../compile/realm/user-federation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
-import { type Item, syncCollection } from '../../keycloak/collections/collection.ts';
+import { type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
 import { ldapMappers, userStorageProviders } from '../../keycloak/collections/components.ts';
 import { configMarker } from '../../keycloak/collections/config-marker.ts';
 import { identityProviderMappers } from '../../keycloak/collections/identity-provider-mappers.ts';
@@ -26,12 +31,46 @@ export type FederationTarget = {
   readonly owner: string;
   readonly keycloakMajor: number;
   readonly secrets: FederationSecrets;
+  /** The realm's attributes before this reconcile wrote anything (its LDAP ledgers and password hashes). */
+  readonly liveAttributes: Record<string, unknown>;
   /** Whether the spec declared identity providers / LDAP providers last time (the realm's field record). */
   declaredBefore(collection: 'identityProviders' | 'userFederation'): boolean;
 };
 
 /** The LDAP providers the operator manages in Keycloak after the sync: name -> component id. */
 export type FederationSyncResult = { writes: string[]; ldapIds: Map<string, string> };
+
+/** The realm attributes recording the LDAP providers and mappers the operator manages (ledgers: Keycloak keeps
+ * no owner marker in a component's config). */
+export const ldapProvidersLedger = 'realmforge.dev/ldap-providers';
+export const ldapMappersLedger = 'realmforge.dev/ldap-mappers';
+
+/** The realm attributes the federation sections want: the LDAP ledgers and each bind password's hash. */
+export function federationAttributes(
+  realm: IdentityRealm,
+  realmName: string,
+  secrets: FederationSecrets,
+): Record<string, string> {
+  const ldap = realm.spec.userFederation?.ldap ?? [];
+  const names = ldap.map((p) => p.name).sort();
+  const mappers = ldap.flatMap((p) => (p.mappers ?? []).map((m) => `${p.name}/${m.name}`)).sort();
+  const hashes = ldap.flatMap((p) => {
+    const secret = secrets.ldap.get(p.name);
+    return secret === undefined
+      ? []
+      : [[ldapBindHashAttribute(p.name), ldapBindHash(realmName, p.name, secret)]];
+  });
+  return {
+    ...(names.length ? { [ldapProvidersLedger]: names.join(',') } : {}),
+    ...(mappers.length ? { [ldapMappersLedger]: mappers.join(',') } : {}),
+    ...Object.fromEntries(hashes),
+  };
+}
+
+const attribute = (attrs: Record<string, unknown>, name: string) => {
+  const v = attrs[name];
+  return Array.isArray(v) ? (v[0] as string | undefined) : (v as string | undefined);
+};
 
 /** Compiles every federation item first, so a refused field writes nothing. */
 export function compileAll(realm: IdentityRealm, t: FederationTarget) {
@@ -42,7 +81,14 @@ export function compileAll(realm: IdentityRealm, t: FederationTarget) {
     }),
   );
   const ldap = (realm.spec.userFederation?.ldap ?? []).map((p, i) =>
-    compileLdapProvider(t.realmName, t.realmId, p, i, t.secrets.ldap.get(p.name)),
+    compileLdapProvider(
+      t.realmName,
+      t.realmId,
+      p,
+      i,
+      t.secrets.ldap.get(p.name),
+      attribute(t.liveAttributes, ldapBindHashAttribute(p.name)),
+    ),
   );
   return { idps, ldap };
 }
@@ -79,15 +125,13 @@ export async function syncFederation(
     );
     writes.push(...result.writes);
   }
-  const componentMarker = configMarker(t.owner, true);
   const providers = userStorageProviders(t.realmName, t.realmId, t.secrets.ldap);
   const ldapResult = await syncCollection(
     admin,
     t.ns,
     providers,
-    ldap.map((c) => componentMarker.mark(c)),
-    componentMarker,
-    { declaredBefore: t.declaredBefore('userFederation') },
+    ldap,
+    ledger(t.liveAttributes, ldapProvidersLedger),
   );
   writes.push(...ldapResult.writes);
   const live = ldapResult.created
@@ -95,18 +139,27 @@ export async function syncFederation(
     : ldapResult.live;
   const ldapIds = new Map<string, string>();
   for (const p of realm.spec.userFederation?.ldap ?? []) {
-    const id = live.find((c) => c.name === p.name && componentMarker.read(c) === t.owner)?.id;
+    const id = live.find((c) => c.name === p.name)?.id;
     if (typeof id !== 'string') continue;
     ldapIds.set(p.name, id);
     const result = await syncCollection(
       admin,
       t.ns,
       ldapMappers(t.realmName, p.name, id),
-      compileLdapMappers(p, id).map((m) => componentMarker.mark(m)),
-      componentMarker,
-      { declaredBefore: true },
+      compileLdapMappers(p, id),
+      mapperLedger(t.liveAttributes, p.name),
     );
     writes.push(...result.writes);
   }
   return { writes, ldapIds };
+}
+
+/** The mapper names recorded for LDAP provider `provider` (`provider/mapper` entries of the realm's ledger). */
+function mapperLedger(attrs: Record<string, unknown>, provider: string) {
+  const all = ledger(attrs, ldapMappersLedger).managed;
+  const prefix = `${provider}/`;
+  return {
+    by: 'ledger' as const,
+    managed: new Set([...all].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length))),
+  };
 }

@@ -23,7 +23,7 @@ import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
 import { syncClientScopes } from './client-scopes-sync.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
-import { compileAll, syncFederation } from './federation-sync.ts';
+import { compileAll, federationAttributes, syncFederation } from './federation-sync.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
 
 /** What a realm sync reads from the world: Secrets, the live realm (undefined: absent), Keycloak's major. */
@@ -97,9 +97,13 @@ export async function syncRealm(
   // A refused federation field (an inline secret) is refused before anything is written.
   compileAll(
     realm,
-    federationTarget(realm, inputs, '', () => false),
+    federationTarget(realm, inputs, '', () => false, {}),
   );
-  const attributes = { ...compiled.attributes, ...ownershipAttributes(realm, inputs.smtpPassword) };
+  const attributes = {
+    ...compiled.attributes,
+    ...ownershipAttributes(realm, inputs.smtpPassword),
+    ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets),
+  };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
   const marker = attributeMarker(realmOwnerOf(realm));
@@ -153,7 +157,7 @@ export async function syncRealm(
       ? await syncFederation(
           admin,
           realm,
-          federationTarget(realm, inputs, after.id, () => false),
+          federationTarget(realm, inputs, after.id, () => false, {}),
         )
       : { writes: [], ldapIds: new Map<string, string>() };
     return { realmId: after?.id, writes: [...writes, ...federation.writes], ldapIds: federation.ldapIds };
@@ -198,7 +202,13 @@ export async function syncRealm(
   const federation = await syncFederation(
     admin,
     realm,
-    federationTarget(realm, inputs, String(live.id), before),
+    federationTarget(
+      realm,
+      inputs,
+      String(live.id),
+      before,
+      (liveRealm.attributes ?? {}) as Record<string, unknown>,
+    ),
   );
   return { realmId: live.id, writes: [...writes, ...federation.writes], ldapIds: federation.ldapIds };
 }
@@ -208,6 +218,7 @@ function federationTarget(
   inputs: RealmSyncInputs,
   realmId: string,
   declaredBefore: (collection: string) => boolean,
+  liveAttributes: Record<string, unknown>,
 ) {
   return {
     ns: realm.metadata.namespace ?? 'default',
@@ -217,5 +228,6 @@ function federationTarget(
     keycloakMajor: inputs.keycloakMajor ?? 26,
     secrets: inputs.federation ?? noSecrets,
     declaredBefore,
+    liveAttributes,
   };
 }

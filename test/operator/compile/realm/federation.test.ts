@@ -10,6 +10,7 @@ import {
 import {
   compileLdapMappers,
   compileLdapProvider,
+  ldapBindHash,
 } from '../../../../src/operator/compile/realm/user-federation.ts';
 
 const idp = { alias: 'up', providerId: 'oidc' as const, config: { clientId: 'c' } };
@@ -85,6 +86,7 @@ test('an LDAP provider: Keycloak list-valued settings, defaults explicit, bind p
     },
     0,
     'pw',
+    ldapBindHash('r', 'dir', 'pw'),
   );
   const config = c.config as Record<string, string[]>;
   assert.equal(
@@ -104,7 +106,16 @@ test('an LDAP provider: Keycloak list-valued settings, defaults explicit, bind p
   assert.equal(config.editMode, ['READ_ONLY']);
   assert.equal(config.fullSyncPeriod, ['-1']);
   assert.equal(config.bindCredential, ['**********']);
-  assert.not.ok(JSON.stringify(c).includes('"pw"'));
+  assert.not.ok(JSON.stringify(c).includes('"pw"'), 'the recorded hash matches: only the mask');
+  const changed = compileLdapProvider(
+    'r',
+    'id',
+    { name: 'dir', connectionUrl: 'ldap://h', usersDn: 'ou=p', bindDn: 'cn=a' },
+    0,
+    'pw',
+    'old-hash',
+  );
+  assert.equal((changed.config as Record<string, string[]>).bindCredential, ['pw'], 'a new password is sent');
   const anonymous = compileLdapProvider(
     'r',
     'id',

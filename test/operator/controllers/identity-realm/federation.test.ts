@@ -183,7 +183,7 @@ test('removed from the spec: providers, their mappers and the imported users are
   assert.equal(out.outcome?.writes?.sort(), [
     'delete identity provider upstream',
     'delete user federation provider corp-ldap',
-    'update realm (realmforge.dev/managed-fields)',
+    'update realm (attributes/realmforge.dev/ldap-bind-hash.corp-ldap, attributes/realmforge.dev/ldap-mappers, attributes/realmforge.dev/ldap-providers, realmforge.dev/managed-fields)',
   ]);
   const s = state(world);
   assert.equal([s.identityProviders, s.idpMappers, s.components, s.users], [[], [], [], []]);
