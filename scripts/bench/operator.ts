@@ -194,7 +194,8 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
   const limits = { KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS: '100', KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS: '10' };
   const drift = 20;
   const op = await startOperator(env, { args: [`--drift-interval=${drift}s`], env: limits });
-  await env.apply(identityServer(ns, 'idp', 'pg') as never);
+  // The teams' realms live in their own namespaces: the server grants them (spec.realmAuthorizationGrants).
+  await env.apply(identityServer(ns, 'idp', 'pg', { realmAuthorizationGrants: [ns, ...teams] }) as never);
   log('waiting for the IdentityServer to be Ready (Keycloak starts)');
   await eventually('the IdentityServer to be Ready', 600_000, async () =>
     (await listPhases(env, 'identityservers', ns))[0] === 'Ready' ? true : undefined,
@@ -261,6 +262,7 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
       }
     },
   );
+  log('waiting for every realm and client to be Ready');
   await eventually('every realm and client to be Ready', 900_000, async () => {
     const r = await listPhases(env, 'identityrealms');
     const c = await listPhases(env, 'identityclients');

@@ -144,9 +144,11 @@ export const registry: RegistryEntry[] = [
   // #21 the review loop.
   entry('pr activity list', () => import('./commands/pr/activity-list.ts')),
   entry('pr participants', () => import('./commands/pr/participants.ts')),
+  entry('pr default-reviewers', () => import('./commands/pr/default-reviewers.ts')),
   entry('pr comment get', () => import('./commands/pr/comment-get.ts')),
   entry('pr comment update', () => import('./commands/pr/comment-update.ts')),
   entry('pr comment delete', () => import('./commands/pr/comment-delete.ts')),
+  entry('pr comment react', () => import('./commands/pr/comment-react.ts')),
   entry('pr review get', () => import('./commands/pr/review-get.ts')),
   entry('pr review complete', () => import('./commands/pr/review-complete.ts')),
   entry('pr review discard', () => import('./commands/pr/review-discard.ts')),
@@ -162,6 +164,7 @@ export const registry: RegistryEntry[] = [
   entry('build status set', () => import('./commands/build/status-set.ts')),
   entry('build required list', () => import('./commands/build/required-list.ts')),
   entry('build required create', () => import('./commands/build/required-create.ts')),
+  entry('build required update', () => import('./commands/build/required-update.ts')),
   entry('build required delete', () => import('./commands/build/required-delete.ts')),
   // #21 CI integration.
   entry('insights report list', () => import('./commands/insights/report-list.ts')),
@@ -243,6 +246,14 @@ export const registry: RegistryEntry[] = [
     () => import('./commands/repo/settings/reviewer-groups-delete.ts'),
   ),
   entry(
+    'repo settings reviewer-groups users',
+    () => import('./commands/repo/settings/reviewer-groups-users.ts'),
+  ),
+  entry(
+    'repo settings reviewer-groups update',
+    () => import('./commands/repo/settings/reviewer-groups-update.ts'),
+  ),
+  entry(
     'repo settings default-reviewers list',
     () => import('./commands/repo/settings/default-reviewers-list.ts'),
   ),
@@ -253,6 +264,10 @@ export const registry: RegistryEntry[] = [
   entry(
     'repo settings default-reviewers delete',
     () => import('./commands/repo/settings/default-reviewers-delete.ts'),
+  ),
+  entry(
+    'repo settings default-reviewers update',
+    () => import('./commands/repo/settings/default-reviewers-update.ts'),
   ),
   entry('search repos', () => import('./commands/search/repos.ts')),
   entry('search commits', () => import('./commands/search/commits.ts')),

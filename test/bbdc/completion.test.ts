@@ -85,7 +85,7 @@ test('bash: the script parses and completes commands, subcommands, flags and fla
   assert.equal(bashComplete(file, 'bbdc --log-level d'), ['debug']);
   assert.equal(
     bashComplete(file, 'bbdc -R PROJ/repo repo l'),
-    ['list'],
+    ['list', 'label'],
     'a flag value is not a command word',
   );
   assert.equal(bashComplete(file, 'bbdc completion '), ['bash', 'zsh', 'fish']);

@@ -6,7 +6,9 @@ import * as assert from 'uvu/assert';
 import { registry } from '../../src/bbdc/registry.ts';
 import { readVersion } from '../../src/bbdc/version.ts';
 import { createAjv, formatSchemaErrors } from '../../src/core/schema.ts';
+import { bulkState } from '../fake-bitbucket/bulk-state.ts';
 import { keysState } from '../fake-bitbucket/keys-state.ts';
+import { opsState } from '../fake-bitbucket/ops-state.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
 import { bareRepo, fakeSsh } from './helpers/git-remote.ts';
@@ -101,8 +103,13 @@ const expand = (a: string, w: { configDir: string }) =>
     .replace('{gpgid}', () => keysState(fake.state).gpg[0]?.id ?? 'none')
     .replace('{restriction:branch}', '1')
     .replace('{restriction:project}', '2')
-    .replace('{task:repo}', '1')
-    .replace('{task:project}', '2')
+    .replace('{task:repo}', () =>
+      String(bulkState(fake.state).defaultTasks.find((t) => t.repo === 'PROJ/api')?.id),
+    )
+    .replace('{task:project}', '1')
+    .replace('{required}', () =>
+      String(opsState(fake.state).requiredBuilds.find((c) => c.repo === 'PROJ/api')?.id),
+    )
     .replace(/\{ssh:([^}]+)\}/, (_, owner) =>
       String(keysState(fake.state).ssh.find((k) => k.owner === owner)?.id),
     );
@@ -338,11 +345,13 @@ const scenarios: [string, string[]][] = [
   ['pr files', ['pr', 'files', '1', '-R', 'PROJ/api']],
   ['pr activity list', ['pr', 'activity', 'list', '2', '-R', 'PROJ/api']],
   ['pr participants', ['pr', 'participants', '2', '-R', 'PROJ/api']],
+  ['pr default-reviewers', ['pr', 'default-reviewers', '2', '-R', 'PROJ/api']],
   ['pr comment get', ['pr', 'comment', 'get', '2', '100', '-R', 'PROJ/api']],
   [
     'pr comment update',
     ['pr', 'comment', 'update', '2', '100', '-R', 'PROJ/api', '--body', 'Schema check 2'],
   ],
+  ['pr comment react', ['pr', 'comment', 'react', '2', '100', 'thumbsup', '-R', 'PROJ/api']],
   ['pr comment delete', ['pr', 'comment', 'delete', '2', '100', '-R', 'PROJ/api']],
   ['pr review get', ['pr', 'review', 'get', '2', '-R', 'PROJ/api']],
   ['pr review complete', ['pr', 'review', 'complete', '2', '--body', 'Schema check', '-R', 'PROJ/api']],
@@ -534,6 +543,10 @@ const scenarios: [string, string[]][] = [
   ],
   ['build required list', ['build', 'required', 'list', '-R', 'PROJ/api']],
   ['build required create', ['build', 'required', 'create', '-R', 'PROJ/api', '--builds', 'ci']],
+  [
+    'build required update',
+    ['build', 'required', 'update', '{required}', '--builds', 'ci,lint', '-R', 'PROJ/api'],
+  ],
   ['build required delete', ['build', 'required', 'delete', '1', '-R', 'PROJ/api']],
   ['repo settings pull-requests get', ['repo', 'settings', 'pull-requests', 'get', '-R', 'PROJ/api']],
   [
@@ -552,6 +565,14 @@ const scenarios: [string, string[]][] = [
     ['repo', 'settings', 'reviewer-groups', 'create', 'schema', '--users', 'bob', '-R', 'PROJ/api'],
   ],
   [
+    'repo settings reviewer-groups users',
+    ['repo', 'settings', 'reviewer-groups', 'users', '1', '-R', 'PROJ/api'],
+  ],
+  [
+    'repo settings reviewer-groups update',
+    ['repo', 'settings', 'reviewer-groups', 'update', '1', '--name', 'schema-2', '-R', 'PROJ/api'],
+  ],
+  [
     'repo settings reviewer-groups delete',
     ['repo', 'settings', 'reviewer-groups', 'delete', '1', '-R', 'PROJ/api'],
   ],
@@ -562,6 +583,10 @@ const scenarios: [string, string[]][] = [
   [
     'repo settings default-reviewers create',
     ['repo', 'settings', 'default-reviewers', 'create', '--reviewers', 'bob', '-R', 'PROJ/api'],
+  ],
+  [
+    'repo settings default-reviewers update',
+    ['repo', 'settings', 'default-reviewers', 'update', '1', '--approvals', '0', '-R', 'PROJ/api'],
   ],
   [
     'repo settings default-reviewers delete',

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { watchersOf } from '../fake-bitbucket/review-state.ts';
+import { reactionsOf } from '../fake-bitbucket/routes/reactions.ts';
 import { withFake } from './helpers/fake.ts';
 import { assertPlan, assertSchema, fakePr, prWorld, snapshot, writesSince } from './helpers/pr.ts';
 
@@ -165,6 +166,44 @@ test('pr merge-base and commit prs: the base commit; which pull requests bring a
   assert.equal(none.count, 0);
   const dots = await run(['commit', 'prs', '..']);
   assert.equal([dots.code, dots.stderr.includes('commit cannot be ".."')], [2, true]);
+});
+
+test('pr default-reviewers: the conditions matching the branches, and who is on the PR already', async () => {
+  const n = fake.requests.length;
+  const d = (await run(['pr', 'default-reviewers', '2', '--json'])).json().data;
+  assertSchema('pr-default-reviewers', d);
+  assert.equal(
+    [d.from, d.to, d.reviewers],
+    ['feature/search', 'main', [{ name: 'bob', displayName: 'Bob Reader', added: true }]],
+  );
+  const q = fake.requests.slice(n).find((r) => r.operationId === 'getReviewers')!;
+  assert.equal(
+    [q.query.get('sourceRefId'), q.query.get('targetRefId'), q.query.get('targetRepoId')],
+    ['refs/heads/feature/search', 'refs/heads/main', '11'],
+  );
+  assert.is((await run(['pr', 'default-reviewers', '2'])).stdout, 'bob\tyes\n');
+});
+
+test('pr comment react: one PUT (or DELETE with --remove) per emoji; an unknown comment is not found', async () => {
+  const plan = (
+    await run(['pr', 'comment', 'react', '1', '10', ':thumbsup:', '--dry-run', '--json'], 'bob')
+  ).json().data;
+  assertPlan(plan);
+  assert.equal(
+    [plan.action.method, plan.action.path],
+    [
+      'PUT',
+      '/rest/comment-likes/latest/projects/PROJ/repos/api/pull-requests/1/comments/10/reactions/thumbsup',
+    ],
+  );
+  const r = await run(['pr', 'comment', 'react', '1', '10', 'thumbsup', '--json'], 'bob');
+  assertSchema('pr-comment-react', r.json().data);
+  assert.equal([...reactionsOf(fake.state)], ['PROJ/api#1/10/thumbsup/bob']);
+  const off = await run(['pr', 'comment', 'react', '1', '10', 'thumbsup', '--remove'], 'bob');
+  assert.is(off.stdout, 'Removed your reaction :thumbsup: from comment #10\n');
+  assert.equal([...reactionsOf(fake.state)], []);
+  assert.is((await run(['pr', 'comment', 'react', '1', '999', 'heart'])).code, 4);
+  assert.is((await run(['pr', 'comment', 'react', '1', '10', 'not an emoji'])).code, 2);
 });
 
 test.run();

@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { installCrds, readCrds, realmforgeCrdFiles } from '../../scripts/testenv/crds.ts';
 import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import { canonicalQuantity } from '../../src/operator/compile/quantity.ts';
 
 let env: TestEnv;
 test.before(async () => {
@@ -54,6 +55,100 @@ test('an IdentityServer with tag 24.0.0 is rejected by the CEL rule; 26.x is acc
   assert.match(rejected.body.message, 'spec.image.tag');
   const accepted = await applyStrict(`${path}/new`, server(ns, 'new', '26.7.3'));
   assert.ok([200, 201].includes(accepted.status), JSON.stringify(accepted.body));
+});
+
+test('a pre-release of 25.0.0 is below the minimum; one of 25.0.1 is accepted', async () => {
+  const ns = await env.namespace('cel-pre');
+  const path = `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers`;
+  const rc = await applyStrict(`${path}/rc`, server(ns, 'rc', '25.0.0-rc1'));
+  assert.is(rc.status, 422, JSON.stringify(rc.body));
+  assert.match(rc.body.message, 'is a pre-release of 25.0.0');
+  const next = await applyStrict(`${path}/next`, server(ns, 'next', '25.0.1-rc1'));
+  assert.ok([200, 201].includes(next.status), JSON.stringify(next.body));
+});
+
+test('identity fields are immutable: the API server refuses a change with the CEL message', async () => {
+  const ns = await env.namespace('cel-imm');
+  const realms = `/apis/realmforge.dev/v1/namespaces/${ns}/identityrealms`;
+  const realm = (realmName?: string, name = 'apps') => ({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityRealm',
+    metadata: { name, namespace: ns },
+    spec: { serverRef: { name: 'kc' }, ...(realmName ? { realmName } : {}) },
+  });
+  assert.ok([200, 201].includes((await applyStrict(`${realms}/apps`, realm('one'))).status));
+  for (const changed of [realm('two'), realm(undefined)]) {
+    const res = await applyStrict(`${realms}/apps`, changed);
+    assert.is(res.status, 422, JSON.stringify(res.body));
+    assert.match(res.body.message, 'spec.realmName is immutable');
+    assert.match(res.body.message, 'create a new IdentityRealm');
+  }
+  const moved = await applyStrict(`${realms}/apps`, {
+    ...realm('one'),
+    spec: { serverRef: { name: 'other' }, realmName: 'one' },
+  });
+  assert.is(moved.status, 422, JSON.stringify(moved.body));
+  assert.match(moved.body.message, 'spec.serverRef is immutable');
+  assert.ok([200, 201].includes((await applyStrict(`${realms}/apps`, realm('one'))).status), 'same is fine');
+
+  const master = await applyStrict(`${realms}/master`, realm(undefined, 'master'));
+  assert.is(master.status, 422, JSON.stringify(master.body));
+  assert.match(master.body.message, 'an IdentityRealm named master');
+  const renamed = await applyStrict(`${realms}/master`, realm('not-master', 'master'));
+  assert.ok([200, 201].includes(renamed.status), JSON.stringify(renamed.body));
+
+  const clients = `/apis/realmforge.dev/v1/namespaces/${ns}/identityclients`;
+  const client = (clientId: string) => ({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityClient',
+    metadata: { name: 'web', namespace: ns },
+    spec: { realmRef: { name: 'apps' }, clientId },
+  });
+  assert.ok([200, 201].includes((await applyStrict(`${clients}/web`, client('web'))).status));
+  const res = await applyStrict(`${clients}/web`, client('web-2'));
+  assert.is(res.status, 422, JSON.stringify(res.body));
+  assert.match(res.body.message, 'spec.clientId is immutable');
+
+  const servers = `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers`;
+  assert.ok([200, 201].includes((await applyStrict(`${servers}/kc`, server(ns, 'kc', '26.0.7'))).status));
+  const otherDb = server(ns, 'kc', '26.0.7');
+  otherDb.spec.database = { cluster: 'elsewhere' };
+  const db = await applyStrict(`${servers}/kc`, otherDb);
+  assert.is(db.status, 422, JSON.stringify(db.body));
+  assert.match(db.body.message, 'spec.database.cluster and spec.database.namespace are immutable');
+});
+
+test('quantities are stored in the form compile/quantity.ts writes (1000m as 1, 1024Mi as 1Gi)', async () => {
+  const ns = await env.namespace('quantity');
+  const inputs = [
+    '1000m',
+    '1024Mi',
+    '500m',
+    '1.5',
+    '0.5Gi',
+    '1.5Gi',
+    '2048Ki',
+    '1000',
+    '1200',
+    '1e3',
+    '1.5e3',
+  ];
+  inputs.push('12e6', '1000M', '0.1', '1024', '512Ki', '0.3Ki', '0');
+  for (const [i, input] of inputs.entries()) {
+    const body = {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: `q${i}`, namespace: ns },
+      spec: { hard: { 'requests.cpu': input } },
+    };
+    const res = await applyStrict(`/api/v1/namespaces/${ns}/resourcequotas/q${i}`, body);
+    assert.ok([200, 201].includes(res.status), JSON.stringify(res.body));
+    assert.is(
+      res.body.spec.hard['requests.cpu'],
+      canonicalQuantity(input),
+      `${input} as kube-apiserver stores it`,
+    );
+  }
 });
 
 test('a CNPG Database with an unknown field is rejected; a valid one is accepted', async () => {

@@ -31,7 +31,7 @@ const realm = (name: string) => ({
   apiVersion: 'realmforge.dev/v1',
   kind: 'IdentityRealm',
   metadata: { name, namespace: ns },
-  spec: { serverRef: { name: 'idp' }, roles: [{ name: 'reader' }] },
+  spec: { serverRef: { name: 'idp' }, roles: [{ name: 'reader' }], clientAuthorizationGrants: [ns] },
 });
 const client = (name: string, realmName: string) => ({
   apiVersion: 'realmforge.dev/v1',
@@ -82,7 +82,8 @@ test.before(async () => {
   await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
 });
 test.after(async () => {
-  await operator?.stop();
+  operator?.proc.kill('SIGCONT'); // never leave a stopped replica behind
+  await operator?.stop('SIGKILL');
   await proxy?.close();
   await env?.cleanup();
 });
@@ -194,6 +195,8 @@ test("two replicas: a leader SIGSTOPped with writes in flight sends none after t
     await eventually('b to take over', 60_000, async () =>
       (await b.counter('realmforge_leader')) === 1 ? true : undefined,
     );
+    // Work only the new leader can do: its first write to Keycloak is this realm's creation.
+    await env.apply(realm('after-handover') as never);
     const firstWrite = await eventually(
       'the new leader to write',
       120_000,
@@ -209,10 +212,25 @@ test("two replicas: a leader SIGSTOPped with writes in flight sends none after t
       ready,
       'to be Ready under the new leader',
     );
-    const code = await operator.stop();
+    await waitStatus(env, 'identityrealms', ns, 'after-handover', 180_000, ready, 'to be Ready');
+    const exited =
+      operator.proc.exitCode ??
+      (await Promise.race([
+        new Promise<number | null>((r) => operator.proc.once('exit', (c) => r(c))),
+        sleep(60_000).then(() => 'running' as const),
+      ]));
     const late = proxy.since(firstWrite).filter(isWrite);
     assert.equal(late, [], 'no write from the old leader after the new one wrote');
-    assert.is(code, 1, 'the old leader exits when it finds the lease lost');
+    if (exited === 'running') {
+      const tail = operator
+        .logs()
+        .slice(-15)
+        .map((l) => JSON.stringify(l));
+      assert.unreachable(
+        `the old leader did not exit within 60 s of SIGCONT; its last log lines:\n${tail.join('\n')}`,
+      );
+    }
+    assert.is(operator.proc.exitCode ?? exited, 1, 'the old leader exits when it finds the lease lost');
   } finally {
     proxy.setMode({ kind: 'pass' });
     await b.stop();

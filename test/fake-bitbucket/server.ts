@@ -25,9 +25,11 @@ import { projectRepoRoutes } from './routes/projects-repos.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
 import { rawDiffRoutes } from './routes/raw-diff.ts';
+import { reactionRoutes } from './routes/reactions.ts';
 import { repoAdminRoutes } from './routes/repo-admin.ts';
 import { repoSettingsRoutes } from './routes/repo-settings.ts';
 import { reviewLoopRoutes } from './routes/review-loop.ts';
+import { conditionRoutes, reviewerGroupRoutes } from './routes/reviewer-groups.ts';
 import { sshKeyRoutes } from './routes/ssh-keys.ts';
 import { webhookStatsRoutes } from './routes/webhook-stats.ts';
 import { type FakeState, type FakeUser, largeState, smallState } from './state.ts';
@@ -84,6 +86,9 @@ const defaultRoutes: RouteTable = {
   ...commitCommentRoutes,
   ...defaultTaskRoutes,
   ...branchRestrictionRoutes,
+  ...reviewerGroupRoutes,
+  ...reactionRoutes,
+  ...conditionRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {

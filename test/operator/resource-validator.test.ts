@@ -153,7 +153,7 @@ test('identity fields carry immutability rules for the API server', () => {
   );
   assert.equal(
     clientRules.map((r) => r.message?.split(' ')[0]),
-    ['spec.clientId', 'spec.secretName', 'spec.realmRef'],
+    ['spec.clientId', 'spec.secretName', 'spec.protocol', 'spec.realmRef'],
   );
   const dbRules = rules(
     'identityserver.schema.json',

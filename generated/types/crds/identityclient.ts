@@ -65,6 +65,50 @@ export interface IdentityClientSpec {
   description?: string;
   enabled?: boolean;
   /**
+   * openid-connect (the default) or saml. A SAML client's clientId is its entity ID, its settings are in spec.saml, and its credentials Secret holds what the application needs (IdP metadata URL, entity ID, the realm's signing certificate) instead of a client secret. Immutable.
+   */
+  protocol?: 'openid-connect' | 'saml';
+  /**
+   * SAML settings (protocol saml only).
+   */
+  saml?: {
+    /**
+     * Where Keycloak POSTs the SAML response (Assertion Consumer Service POST binding URL).
+     */
+    assertionConsumerServiceUrl?: string;
+    /**
+     * The application's Single Logout Service URL (POST binding).
+     */
+    singleLogoutServiceUrl?: string;
+    /**
+     * The name ID format of the subject.
+     */
+    nameIdFormat?: 'username' | 'email' | 'transient' | 'persistent';
+    /**
+     * Keycloak signs its SAML documents (Keycloak's default: true).
+     */
+    signDocuments?: boolean;
+    /**
+     * Keycloak signs the assertions inside them (default false).
+     */
+    signAssertions?: boolean;
+    /**
+     * The algorithm Keycloak signs with (default RSA_SHA256).
+     */
+    signatureAlgorithm?:
+      'RSA_SHA1' | 'RSA_SHA256' | 'RSA_SHA256_MGF1' | 'RSA_SHA512' | 'RSA_SHA512_MGF1' | 'DSA_SHA1';
+    signingCertificateSecretRef?: SecretKeyRef;
+    encryptionCertificateSecretRef?: SecretKeyRef1;
+    /**
+     * Always answer with the POST binding (default true).
+     */
+    forcePostBinding?: boolean;
+    /**
+     * Ignore the name ID format the request asks for (default false).
+     */
+    forceNameIdFormat?: boolean;
+  };
+  /**
    * confidential clients get a secret; public clients (browsers, CLIs) do not; bearer-only clients only accept tokens.
    */
   type?: 'confidential' | 'public' | 'bearer-only';
@@ -121,6 +165,19 @@ export interface IdentityClientSpec {
    */
   secretName?: string;
   /**
+   * Rotates the client secret of a confidential client using a shared secret (client-secret or client-secret-jwt). Every period the operator gives the client a new secret and writes it to the credentials Secret; the previous secret stops working at once (applications must reload the Secret). A grace is refused for now (see grace). A rotation can also be requested at any time with the annotation realmforge.dev/rotate-secret=<any new value>. Without secretRotation the secret never changes.
+   */
+  secretRotation?: {
+    /**
+     * How long a secret lives before the next one replaces it, e.g. 720h or 30d (at least 10s).
+     */
+    period: string;
+    /**
+     * Not supported yet, refused (Failed/InvalidSpec): Keycloak keeps a previous secret only under a realm client policy with its secret-rotation executor, which realmforge does not manage yet.
+     */
+    grace?: string;
+  };
+  /**
    * Delete removes the object from Keycloak when the resource is deleted; Retain leaves it.
    */
   deletionPolicy?: 'Delete' | 'Retain';
@@ -136,7 +193,7 @@ export interface IdentityClientSpec {
      * client-jwt: where Keycloak fetches the client's public keys.
      */
     jwksUrl?: string;
-    certificateSecretRef?: SecretKeyRef;
+    certificateSecretRef?: SecretKeyRef2;
     /**
      * The only algorithm accepted for the client's signed JWT.
      */
@@ -266,9 +323,23 @@ export interface IdentityClientSpec {
   };
 }
 /**
- * client-jwt: a Secret key holding the client's PEM certificate (public, so compared as read back).
+ * The application's PEM certificate: when set, its requests must be signed with the matching key (client signature required).
  */
 export interface SecretKeyRef {
+  name: string;
+  key: string;
+}
+/**
+ * The application's PEM certificate: when set, Keycloak encrypts the assertions with it.
+ */
+export interface SecretKeyRef1 {
+  name: string;
+  key: string;
+}
+/**
+ * client-jwt: a Secret key holding the client's PEM certificate (public, so compared as read back).
+ */
+export interface SecretKeyRef2 {
   name: string;
   key: string;
 }
@@ -289,6 +360,14 @@ export interface IdentityClientStatus {
     userinfo?: string;
     jwks?: string;
     logout?: string;
+    /**
+     * SAML clients: the realm's IdP metadata (entity ID, SSO URLs, signing certificate).
+     */
+    samlMetadata?: string;
+    /**
+     * SAML clients: the realm's SAML endpoint (SSO and SLO).
+     */
+    samlSso?: string;
   };
   reason?: string;
   message?: string;

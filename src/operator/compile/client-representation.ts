@@ -10,8 +10,43 @@ export function clientIdOf(client: IdentityClient): string {
  * The client fields this resource manages, as a Keycloak ClientRepresentation (OpenID Connect). The type decides
  * the flags: confidential clients authenticate with a secret, public ones cannot, bearer-only ones have no flows.
  */
-/** What a client compile needs from the world: the client-jwt certificate read from its Secret, when used. */
-export type ClientInputs = { readonly certificate?: string };
+/** What a client compile needs from the world: certificates read from their Secrets (client-jwt, SAML). */
+export type ClientInputs = {
+  readonly certificate?: string;
+  readonly samlSigningCertificate?: string;
+  readonly samlEncryptionCertificate?: string;
+};
+
+/** Whether the client speaks SAML. */
+export const isSaml = (client: IdentityClient) => client.spec.protocol === 'saml';
+
+/**
+ * The SAML settings as Keycloak's client attributes (names from Keycloak's SamlConfigAttributes). Client signature
+ * and encryption are always sent: Keycloak turns client signature on for a new SAML client that does not say, which
+ * without a certificate would refuse every request.
+ */
+function samlAttributes(
+  spec: IdentityClient['spec'],
+  inputs: ClientInputs,
+): Record<string, string | undefined> {
+  const saml = spec.saml ?? {};
+  const signing = inputs.samlSigningCertificate;
+  const encryption = inputs.samlEncryptionCertificate;
+  return {
+    saml_assertion_consumer_url_post: saml.assertionConsumerServiceUrl,
+    saml_single_logout_service_url_post: saml.singleLogoutServiceUrl,
+    saml_name_id_format: saml.nameIdFormat,
+    saml_force_name_id_format: str(saml.forceNameIdFormat),
+    'saml.server.signature': str(saml.signDocuments),
+    'saml.assertion.signature': str(saml.signAssertions),
+    'saml.signature.algorithm': saml.signatureAlgorithm,
+    'saml.force.post.binding': str(saml.forcePostBinding),
+    'saml.client.signature': str(Boolean(signing)),
+    'saml.signing.certificate': signing ? certificateBody(signing) : undefined,
+    'saml.encrypt': str(Boolean(encryption)),
+    'saml.encryption.certificate': encryption ? certificateBody(encryption) : undefined,
+  };
+}
 
 const str = (v: string | number | boolean | undefined) => (v === undefined ? undefined : String(v));
 
@@ -68,7 +103,8 @@ export function compileClient(client: IdentityClient, inputs: ClientInputs = {})
   const { spec } = client;
   const type = spec.type ?? 'confidential';
   const bearerOnly = type === 'bearer-only';
-  const typed = Object.entries(typedAttributes(spec, inputs)).filter(
+  const saml = isSaml(client);
+  const typed = Object.entries(saml ? samlAttributes(spec, inputs) : typedAttributes(spec, inputs)).filter(
     (e): e is [string, string] => e[1] !== undefined,
   );
   const attributes: Record<string, string> = { ...spec.attributes, ...Object.fromEntries(typed) };
@@ -78,19 +114,19 @@ export function compileClient(client: IdentityClient, inputs: ClientInputs = {})
     name: spec.name,
     description: spec.description,
     enabled: spec.enabled ?? true,
-    protocol: 'openid-connect',
-    publicClient: type === 'public',
-    bearerOnly,
+    protocol: saml ? 'saml' : 'openid-connect',
+    publicClient: !saml && type === 'public',
+    bearerOnly: !saml && bearerOnly,
     clientAuthenticatorType:
-      type === 'confidential' ? (spec.authentication?.method ?? 'client-secret') : undefined,
+      !saml && type === 'confidential' ? (spec.authentication?.method ?? 'client-secret') : undefined,
     rootUrl: spec.rootUrl,
     baseUrl: spec.baseUrl,
     redirectUris: spec.redirectUris ?? [],
     webOrigins: spec.webOrigins ?? [],
     standardFlowEnabled: !bearerOnly && (spec.standardFlow ?? true),
-    directAccessGrantsEnabled: !bearerOnly && (spec.directAccessGrants ?? false),
-    implicitFlowEnabled: !bearerOnly && (spec.implicitFlow ?? false),
-    serviceAccountsEnabled: type === 'confidential' && (spec.serviceAccount?.enabled ?? false),
+    directAccessGrantsEnabled: !saml && !bearerOnly && (spec.directAccessGrants ?? false),
+    implicitFlowEnabled: !saml && !bearerOnly && (spec.implicitFlow ?? false),
+    serviceAccountsEnabled: !saml && type === 'confidential' && (spec.serviceAccount?.enabled ?? false),
     consentRequired: spec.consent?.required,
     fullScopeAllowed: spec.fullScopeAllowed,
     frontchannelLogout: spec.frontchannelLogout?.enabled,

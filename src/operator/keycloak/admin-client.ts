@@ -1,5 +1,5 @@
-// The Keycloak admin REST client: a token by password grant (client admin-cli, realm master), cached until shortly
-// before it expires; one retry after a 401 with a fresh token. Each HTTP exchange (admin-exchange.ts) is fenced
+// The Keycloak admin REST client: a token for its identity (the operator's own client by client_credentials, or the
+// bootstrap admin by password grant with admin-cli; admin-identity.ts), cached until shortly before it expires; one retry after a 401 with a fresh token. Each HTTP exchange (admin-exchange.ts) is fenced
 // per attempt, never re-sends a POST whose answer was lost, retries with the shared policy and passes the
 // server's circuit breaker. Every request, token requests included, first takes a rate-limit slot for its
 // namespace and is counted by namespace, method and status.
@@ -7,6 +7,7 @@ import { RealmforgeError } from '../../core/errors.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
 import { type ExchangeDeps, errorMessage, exchange, keycloakRetry, notLeader } from './admin-exchange.ts';
+import { type AdminIdentity, identityName, TokenRefusedError, tokenForm } from './admin-identity.ts';
 import { AdminTokenTooLargeError, headersTooLarge } from './admin-token-too-large.ts';
 import { type CircuitBreaker, circuitBreaker } from './circuit-breaker.ts';
 import type { RateLimiter } from './rate-limits.ts';
@@ -48,11 +49,7 @@ export type AdminClientDeps = {
 type Token = { value: string; expiresAt: number };
 
 /** An admin client for the Keycloak at `baseUrl` (already resolved through the endpoint map). */
-export function createAdminClient(
-  baseUrl: string,
-  admin: { username: string; password: string },
-  deps: AdminClientDeps,
-): AdminClient {
+export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: AdminClientDeps): AdminClient {
   // A loaded Keycloak may take seconds per call; slow is not down (a lost answer is still detected).
   const timeoutMs = deps.timeoutMs ?? 30_000;
   const attempts = deps.attempts ?? 4;
@@ -70,13 +67,8 @@ export function createAdminClient(
   async function fetchToken(namespace: string): Promise<Token> {
     const started = deps.clock.now();
     deps.countToken?.(namespace);
-    const form = new URLSearchParams({
-      grant_type: 'password',
-      client_id: 'admin-cli',
-      username: admin.username,
-      password: admin.password,
-    });
-    // The password grant creates nothing that a second one would duplicate: it is retried like a read.
+    const form = tokenForm(admin);
+    // A token request creates nothing that a second one would duplicate: it is retried like a read.
     const res = await exchange(exchangeDeps, {
       namespace,
       method: 'POST',
@@ -89,10 +81,9 @@ export function createAdminClient(
     });
     const body = res.body as { access_token?: string; expires_in?: number };
     if (res.status !== 200 || typeof body?.access_token !== 'string') {
-      throw new RealmforgeError(
-        res.status === 401 || res.status === 400 ? 'auth' : 'transient',
-        `Keycloak at ${baseUrl} refused the admin credentials (HTTP ${res.status} ${errorMessage(res.body)})`,
-      );
+      const message = `Keycloak at ${baseUrl} refused the admin credentials (HTTP ${res.status} ${errorMessage(res.body)}) of ${identityName(admin)}`;
+      if (res.status === 401 || res.status === 400) throw new TokenRefusedError(admin, message);
+      throw new RealmforgeError('transient', message);
     }
     // Renew when 80% of the lifetime has passed (at least 5 s early).
     const lifetime = (body.expires_in ?? 60) * 1000;

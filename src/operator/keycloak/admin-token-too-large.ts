@@ -2,17 +2,17 @@
 // in front of it with a 400 that says so. For the admin API that header is the bearer token: a master admin's
 // token lists every realm's management roles and grows with each realm (keycloak/keycloak#25498, at about 100-150
 // realms). Retrying cannot help, so it is a named error that a person fixes, not "Keycloak unavailable".
-import { RealmforgeError } from '../../core/errors.ts';
+import { KeycloakReasonError } from './reason-error.ts';
 
 /** The status reason realms and clients show for it. */
 export const adminTokenTooLargeReason = 'AdminTokenTooLarge';
 
 /** Keycloak (or a proxy before it) refused the admin token because the request headers are too large. */
-export class AdminTokenTooLargeError extends RealmforgeError {
-  readonly reason = adminTokenTooLargeReason;
+export class AdminTokenTooLargeError extends KeycloakReasonError {
   constructor(baseUrl: string, method: string, path: string, status: number, tokenBytes: number) {
     super(
       'internal',
+      adminTokenTooLargeReason,
       `Keycloak at ${baseUrl} refused ${method} ${path} with HTTP ${status}: the request headers are too large ` +
         `(the admin access token is ${tokenBytes} bytes; a master admin's token lists the management roles of ` +
         'every realm). Fix: give the operator an identity whose token does not grow with the realm count ' +

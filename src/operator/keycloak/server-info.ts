@@ -11,6 +11,7 @@ type ServerInfoRepresentation = {
   systemInfo?: { version?: string };
   protocolMapperTypes?: Record<string, { id: string }[]>;
   providers?: Record<string, { providers?: Record<string, unknown> }>;
+  features?: { name?: string; enabled?: boolean }[];
 };
 
 /** What the server offers, kept small (the full answer is hundreds of kilobytes): ids by protocol and by SPI. */
@@ -21,7 +22,12 @@ export type ServerInfo = {
   readonly version?: string;
   readonly mapperTypes: ReadonlyMap<string, ReadonlySet<string>>;
   readonly providers: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The enabled features in kebab case (client-secret-rotation); undefined when the answer does not list them. */
+  readonly features?: ReadonlySet<string>;
 };
+
+/** A feature's name as Keycloak's options spell it: CLIENT_SECRET_ROTATION -> client-secret-rotation. */
+const featureId = (name: string) => name.toLowerCase().replaceAll('_', '-');
 
 /** The compact form of a serverinfo answer. */
 export function compactServerInfo(rep: ServerInfoRepresentation): ServerInfo {
@@ -34,6 +40,9 @@ export function compactServerInfo(rep: ServerInfoRepresentation): ServerInfo {
     providers: new Map(
       Object.entries(rep.providers ?? {}).map(([spi, v]) => [spi, new Set(Object.keys(v.providers ?? {}))]),
     ),
+    features: rep.features
+      ? new Set(rep.features.filter((f) => f.enabled).map((f) => featureId(f.name ?? '')))
+      : undefined,
   };
 }
 
@@ -64,3 +73,7 @@ export const hasProvider = (info: ServerInfo, spi: string, id: string) =>
 /** Whether the server offers protocol mapper type `id` for `protocol` (true when its info is unknown). */
 export const hasMapperType = (info: ServerInfo, protocol: string, id: string) =>
   !info.known || (info.mapperTypes.get(protocol)?.has(id) ?? false);
+
+/** Whether feature `id` (kebab case) is enabled (true when the server info or its feature list is unknown). */
+export const hasFeature = (info: ServerInfo, id: string) =>
+  !info.known || !info.features || info.features.has(id);

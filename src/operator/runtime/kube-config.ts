@@ -10,6 +10,7 @@ import type { Clock } from './clock.ts';
 import { checkFields } from './kube-config-fields.ts';
 import { execToken, type RunExec, runExec } from './kube-exec-credential.ts';
 import { impersonationHeaders } from './kube-impersonation.ts';
+import { fileToken, inClusterAccess } from './kube-in-cluster.ts';
 import { proxyFor } from './kube-proxy.ts';
 
 /** How to reach and authenticate to one API server: TLS material (PEM) and the Authorization header. */
@@ -35,27 +36,6 @@ export type KubeAccess = {
 
 /** Reads a file as UTF-8 text; injected so tests control the file system. */
 export type ReadText = (path: string) => string;
-
-/** The directory an in-cluster pod finds its ServiceAccount token, CA and namespace in. */
-export const serviceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
-
-const tokenMaxAgeMs = 60_000;
-
-/** A bearer token read from `file`, re-read when older than a minute or after refresh(). */
-function fileToken(file: string, read: ReadText, clock: Clock) {
-  let cached: { value: string; at: number } | undefined;
-  return {
-    async authorization() {
-      if (!cached || clock.now() - cached.at >= tokenMaxAgeMs) {
-        cached = { value: read(file).trim(), at: clock.now() };
-      }
-      return `Bearer ${cached.value}`;
-    },
-    refresh() {
-      cached = undefined;
-    },
-  };
-}
 
 type Named = { name?: string; [k: string]: unknown };
 type Kubeconfig = {
@@ -219,40 +199,6 @@ export function kubeconfigAccess(
     authorization: async () => (token ? token.authorization() : staticToken && `Bearer ${staticToken}`),
     refresh: () => token?.refresh(),
     source,
-  };
-}
-
-/** The access of a pod: KUBERNETES_SERVICE_HOST/PORT, the ServiceAccount token (re-read as it rotates) and CA. */
-export function inClusterAccess(
-  env: NodeJS.ProcessEnv,
-  read: ReadText,
-  clock: Clock,
-  dir = serviceAccountDir,
-): KubeAccess {
-  const host = env.KUBERNETES_SERVICE_HOST ?? '';
-  const port = env.KUBERNETES_SERVICE_PORT || '443';
-  const tokenPath = join(dir, 'token');
-  let ca: string;
-  try {
-    read(tokenPath);
-    ca = read(join(dir, 'ca.crt'));
-  } catch (error) {
-    throw new UsageError(
-      `KUBERNETES_SERVICE_HOST is set but the ServiceAccount token or CA cannot be read in ${dir} (${(error as Error).message}): mount the ServiceAccount token (automountServiceAccountToken) or set KUBECONFIG`,
-      { cause: error },
-    );
-  }
-  const token = fileToken(tokenPath, read, clock);
-  const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return {
-    server,
-    ca,
-    insecureSkipTlsVerify: false,
-    proxy: proxyFor(server, undefined, env, 'in-cluster'),
-    impersonation: {},
-    authorization: token.authorization,
-    refresh: token.refresh,
-    source: 'in-cluster',
   };
 }
 

@@ -162,6 +162,7 @@ export function startWatch(
     const own = new AbortController();
     const onStop = () => own.abort();
     abort.signal.addEventListener('abort', onStop, { once: true });
+    if (abort.signal.aborted) own.abort(); // stopped before this watch began: an abort event will not come again
     let idle = false;
     let watchdog: Timer | undefined;
     const arm = () => {

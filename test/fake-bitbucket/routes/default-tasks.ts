@@ -1,4 +1,6 @@
-// Default tasks of projects and repositories: listed by readers, managed by admins (PROJECT_ADMIN / REPO_ADMIN).
+// Default tasks of projects (listed by readers, managed by PROJECT_ADMIN), and deleting a repository's default task
+// (REPO_ADMIN). The repository's list, add and update routes live in bulk.ts, on the same store (bulk-state.ts).
+import { bulkState } from '../bulk-state.ts';
 import { bitbucketError, page, type RouteContext, type RouteResult } from '../route-types.ts';
 import type { FakeState } from '../state.ts';
 import { type DeclaredRoute, projectRoute, repoRoute } from './declared.ts';
@@ -78,7 +80,6 @@ function routes(scopeOf: (ctx: RouteContext) => string) {
 }
 
 const project = routes((ctx) => ctx.params.projectKey.toUpperCase());
-const repo = routes((ctx) => `${ctx.params.projectKey.toUpperCase()}/${ctx.params.repositorySlug}`);
 
 /** Routes keyed by operationId, each with the permission Bitbucket requires. */
 export const defaultTaskRoutes: Record<string, DeclaredRoute> = {
@@ -86,8 +87,18 @@ export const defaultTaskRoutes: Record<string, DeclaredRoute> = {
   addDefaultTask: projectRoute('PROJECT_ADMIN', project.add),
   updateDefaultTask: projectRoute('PROJECT_ADMIN', project.update),
   deleteDefaultTask: projectRoute('PROJECT_ADMIN', project.remove),
-  getDefaultTasks_1: repoRoute('REPO_READ', repo.list),
-  addDefaultTask_1: repoRoute('REPO_ADMIN', repo.add),
-  updateDefaultTask_1: repoRoute('REPO_ADMIN', repo.update),
-  deleteDefaultTask_1: repoRoute('REPO_ADMIN', repo.remove),
+  deleteDefaultTask_1: repoRoute('REPO_ADMIN', (ctx, repo) => {
+    const s = bulkState(ctx.state);
+    const i = s.defaultTasks.findIndex(
+      (t) => t.repo === `${repo.projectKey}/${repo.slug}` && String(t.id) === ctx.params.taskId,
+    );
+    if (i < 0)
+      return bitbucketError(
+        404,
+        `No default task ${ctx.params.taskId}.`,
+        'com.atlassian.bitbucket.NoSuchEntityException',
+      );
+    s.defaultTasks.splice(i, 1);
+    return { status: 204 };
+  }),
 };

@@ -1,4 +1,6 @@
 // Routes for the review loop: participants, watching, the merge base and the pull requests of a commit.
+
+import { opsState } from '../ops-state.ts';
 import { pullRequestsOf, tick } from '../pull-request-state.ts';
 import { watchersOf } from '../review-state.ts';
 import { bitbucketError, page, type RouteContext, type RouteResult } from '../route-types.ts';
@@ -122,6 +124,38 @@ export const reviewLoopRoutes: Record<string, DeclaredRoute> = {
       status: 200,
       body: keys.map((key) => ({ key, url: `https://jira.example.test/browse/${key}` })),
     };
+  }),
+  // The users of every default-reviewer condition whose matchers accept the source and target refs.
+  getReviewers: repoRoute('REPO_READ', (ctx, repo) => {
+    for (const q of ['sourceRepoId', 'targetRepoId', 'sourceRefId', 'targetRefId'])
+      if (!ctx.query.get(q))
+        return bitbucketError(
+          400,
+          `${q} is required.`,
+          'com.atlassian.bitbucket.validation.ArgumentValidationException',
+        );
+    if (Number(ctx.query.get('targetRepoId')) !== repo.id)
+      return bitbucketError(
+        400,
+        'targetRepoId must be the repository of the path.',
+        'com.atlassian.bitbucket.validation.ArgumentValidationException',
+      );
+    const accepts = (m: { id: string; type: { id: string } }, ref: string) =>
+      m.type.id === 'ANY_REF' ||
+      (m.type.id === 'BRANCH' && m.id === ref) ||
+      (m.type.id === 'PATTERN' &&
+        new RegExp(`^(refs/heads/)?${m.id.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(
+          ref,
+        ));
+    const names = new Set<string>();
+    for (const c of opsState(ctx.state).defaultReviewers)
+      if (
+        c.repo === `${repo.projectKey}/${repo.slug}` &&
+        accepts(c.sourceRefMatcher, ctx.query.get('sourceRefId')!) &&
+        accepts(c.targetRefMatcher, ctx.query.get('targetRefId')!)
+      )
+        for (const n of c.reviewers) names.add(n);
+    return { status: 200, body: [...names].sort().map((n) => userJson(n, ctx)) };
   }),
   getPullRequests: repoRoute('REPO_READ', (ctx, repo) => {
     const id = ctx.params.commitId;

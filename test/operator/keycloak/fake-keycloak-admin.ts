@@ -76,6 +76,8 @@ const unknownPolicy = (text: string) =>
 
 const dropEmpty = (attrs: Obj = {}) => Object.fromEntries(Object.entries(attrs).filter(([, v]) => v !== ''));
 const smtpMask = '**********';
+/** The base64 body of the fake realm's RSA signing certificate (not a real certificate: nothing parses it). */
+export const fakeRealmCertificate = `MIICmzCCAYMCBgGT${'A'.repeat(80)}`;
 
 /** The part of Keycloak 26's server info the operator reads (a few of its many mapper types and providers). */
 export const serverInfo = {
@@ -94,6 +96,11 @@ export const serverInfo = {
       providers: { 'client-secret': {}, 'client-jwt': {}, 'client-secret-jwt': {}, 'client-x509': {} },
     },
   },
+  // Keycloak's defaults: client-secret-rotation is a preview feature, off unless the server enables it.
+  features: [
+    { name: 'CLIENT_SECRET_ROTATION', enabled: false },
+    { name: 'ORGANIZATION', enabled: true },
+  ],
 };
 
 /** The fake: its admin client, its realms (to inspect or change "by hand"), and the calls it saw. */
@@ -102,11 +109,16 @@ export function fakeKeycloakAdmin() {
   const calls: string[] = [];
   const world = { directories: [] as FakeDirectory[], fetchable: new Set<string>() };
   const federation = federationRoutes(world);
+  const enabled = new Set<string>();
   const clientOf = (r: Realm, id: string) => r.clients.find((c) => c.id === id);
   const realmRole = (r: Realm, name: string) => r.roles.find((x) => x.name === name);
 
   function route(method: string, path: string, body: any): AdminResponse<unknown> {
-    if (path === '../serverinfo') return reply(200, serverInfo);
+    if (path === '../serverinfo')
+      return reply(200, {
+        ...serverInfo,
+        features: serverInfo.features.map((f) => ({ ...f, enabled: f.enabled || enabled.has(f.name) })),
+      });
     const [rawPath, query = ''] = path.split('?');
     const parts = (rawPath ?? '').split('/').filter(Boolean).map(decodeURIComponent);
     if (!parts.length && method === 'POST') {
@@ -221,6 +233,31 @@ export function fakeKeycloakAdmin() {
       }
       return mappings(realm, group, 'realmRoles', method, body);
     }
+    // The realm's keys (GET only, as the admin API): an HMAC key and the RSA signing key with its certificate.
+    if (col === 'keys' && !id && method === 'GET')
+      return reply(200, {
+        active: { RS256: 'rsa-kid' },
+        keys: [
+          {
+            kid: 'hs-kid',
+            algorithm: 'HS512',
+            type: 'OCT',
+            use: 'SIG',
+            status: 'ACTIVE',
+            providerPriority: 100,
+          },
+          {
+            kid: 'rsa-kid',
+            algorithm: 'RS256',
+            type: 'RSA',
+            use: 'SIG',
+            status: 'ACTIVE',
+            providerPriority: 100,
+            publicKey: 'MIIBIjANBgkq',
+            certificate: fakeRealmCertificate,
+          },
+        ],
+      });
     if (col === 'clients' && !id) {
       if (method === 'GET') {
         const wanted = new URLSearchParams(query).get('clientId');
@@ -384,6 +421,8 @@ export function fakeKeycloakAdmin() {
     setDown: (down: boolean) => {
       state.down = down;
     },
+    /** Enables a feature (its server-info name, e.g. CLIENT_SECRET_ROTATION), as a server started with it. */
+    enableFeature: (name: string) => enabled.add(name),
     /** Forgets the calls seen so far. */
     reset: () => {
       calls.length = 0;

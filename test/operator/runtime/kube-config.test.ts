@@ -11,11 +11,8 @@ import * as assert from 'uvu/assert';
 import { makePki } from '../../../scripts/testenv/certs.ts';
 import { UsageError } from '../../../src/core/errors.ts';
 import { manualClock } from '../../../src/operator/runtime/clock.ts';
-import {
-  inClusterAccess,
-  kubeconfigAccess,
-  loadKubeAccess,
-} from '../../../src/operator/runtime/kube-config.ts';
+import { kubeconfigAccess, loadKubeAccess } from '../../../src/operator/runtime/kube-config.ts';
+import { inClusterAccess } from '../../../src/operator/runtime/kube-in-cluster.ts';
 import { kubeTransport } from '../../../src/operator/runtime/kube-transport.ts';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');

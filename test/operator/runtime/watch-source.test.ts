@@ -246,4 +246,34 @@ test('a watch silent for twice the bookmark interval (a half-open connection) is
   }
 });
 
+test('stop() ends a watch that was about to start: it is never left open until its server timeout', async () => {
+  let watches = 0;
+  const api = await fakeApiServer((req, res) => {
+    if (req.query.get('watch') !== '1')
+      return json(res, 200, { kind: 'List', items: [], metadata: { resourceVersion: '10' } });
+    watches++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return true; // stays open
+  });
+  const { logger } = memoryLogger();
+  const source = startWatch({ apiVersion: 'realmforge.dev/v1', kind: 'IdentityServer' }, ownKey, () => {}, {
+    transport: api.transport,
+    resources: api.resources,
+    clock: manualClock(),
+    logger,
+    backoff: { baseMs: 10, maxMs: 50, random: () => 0 },
+    timeoutSeconds: 300,
+  });
+  try {
+    await until('the first watch', () => watches === 1);
+    const stopped = await Promise.race([
+      source.stop().then(() => 'stopped'),
+      new Promise((r) => setTimeout(() => r('hung'), 2000)),
+    ]);
+    assert.is(stopped, 'stopped');
+  } finally {
+    await api.close();
+  }
+});
+
 test.run();

@@ -131,7 +131,17 @@ export function defaultTaskCommands(kind: Kind) {
           verb === 'add'
             ? { method: 'POST', path: tasksPath(s.scope), body: o.body }
             : verb === 'update'
-              ? { method: 'PUT', path: tasksPath(s.scope, o.id), body: o.body }
+              ? // PUT replaces the task: what is not given is sent as it is now.
+                {
+                  method: 'PUT',
+                  path: tasksPath(s.scope, o.id),
+                  body: {
+                    description: current?.description,
+                    sourceMatcher: current?.sourceMatcher,
+                    targetMatcher: current?.targetMatcher,
+                    ...o.body,
+                  },
+                }
               : { method: 'DELETE', path: tasksPath(s.scope, o.id) },
         description: `${verb} a default task on ${scopeId(s.scope)}`,
         predicted: same ? 'no-op' : verb === 'add' ? 'create' : verb === 'update' ? 'update' : 'delete',

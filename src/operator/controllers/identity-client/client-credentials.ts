@@ -17,6 +17,8 @@ export type RealmEndpoints = {
   authorization: string;
   userinfo: string;
   jwks: string;
+  /** Where an application sends RP-initiated logout (OIDC end_session_endpoint). */
+  logout: string;
 };
 
 /** The endpoints under an issuer URL. */
@@ -29,6 +31,7 @@ export function realmEndpoints(keycloakUrl: string, issuer: string): RealmEndpoi
     authorization: `${oidc}/auth`,
     userinfo: `${oidc}/userinfo`,
     jwks: `${oidc}/certs`,
+    logout: `${oidc}/logout`,
   };
 }
 
@@ -42,22 +45,48 @@ const labels = (client: IdentityClient, realm: string) => ({
   'realmforge.dev/realm': realm,
 });
 
-/** The desired Secret (string values base64-encoded as `data`). */
+/** What a SAML application needs besides its entity ID: where the IdP's metadata is, and its signing certificate. */
+export type SamlValues = { metadataUrl: string; ssoUrl: string; signingCertificate?: string };
+
+/** The realm's SAML endpoints under an issuer URL. */
+export const samlEndpoints = (issuer: string) => ({
+  metadataUrl: `${issuer}/protocol/saml/descriptor`,
+  ssoUrl: `${issuer}/protocol/saml`,
+});
+
+/** The desired Secret (string values base64-encoded as `data`): OIDC endpoints, or for SAML the IdP's values. */
 export function credentialsSecret(
   client: IdentityClient,
-  values: { clientId: string; clientSecret?: string; realm: string; endpoints: RealmEndpoints },
+  values: {
+    clientId: string;
+    clientSecret?: string;
+    realm: string;
+    endpoints: RealmEndpoints;
+    saml?: SamlValues;
+  },
 ): KubeObject {
   const e = values.endpoints;
+  const protocolEntries: [string, string | undefined][] = values.saml
+    ? [
+        ['entity-id', values.clientId],
+        ['idp-metadata-url', values.saml.metadataUrl],
+        ['idp-sso-url', values.saml.ssoUrl],
+        ['idp-signing-certificate', values.saml.signingCertificate],
+      ]
+    : [
+        ['client-secret', values.clientSecret],
+        ['token-endpoint', e.token],
+        ['authorization-endpoint', e.authorization],
+        ['userinfo-endpoint', e.userinfo],
+        ['jwks-uri', e.jwks],
+        ['end-session-endpoint', e.logout],
+      ];
   const entries: [string, string | undefined][] = [
     ['client-id', values.clientId],
-    ['client-secret', values.clientSecret],
     ['realm', values.realm],
     ['issuer', e.issuer],
-    ['token-endpoint', e.token],
-    ['authorization-endpoint', e.authorization],
-    ['userinfo-endpoint', e.userinfo],
-    ['jwks-uri', e.jwks],
     ['keycloak-url', e.keycloakUrl],
+    ...protocolEntries,
   ];
   const data = Object.fromEntries(
     entries

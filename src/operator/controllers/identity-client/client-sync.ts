@@ -37,7 +37,12 @@ import { StuckError } from '../shared/stuck-error.ts';
 export { ownerAttribute };
 
 /** What a sync did. */
-export type ClientSyncResult = { uuid: string; secret?: string; writes: string[] };
+export type ClientSyncResult = {
+  uuid: string;
+  secret?: string;
+  attributes?: Record<string, string>;
+  writes: string[];
+};
 
 const enc = encodeURIComponent;
 
@@ -291,7 +296,8 @@ export async function syncClient(
   );
   writes.push(...roleResult.writes);
   await syncServiceAccountRoles(admin, ns, realm, base, client, live, writes);
-  return { uuid: live.id as string, secret: live.secret, writes };
+  const attributes = live.attributes as Record<string, string> | undefined;
+  return { uuid: live.id as string, secret: live.secret, attributes, writes };
 }
 
 /**

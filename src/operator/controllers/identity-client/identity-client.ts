@@ -6,16 +6,16 @@
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
-import { clientIdOf } from '../../compile/client-representation.ts';
+import { clientIdOf, isSaml } from '../../compile/client-representation.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
-import { AdminTokenTooLargeError } from '../../keycloak/admin-token-too-large.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
+import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import { serverInfo } from '../../keycloak/server-info.ts';
-import { readSecretKey, SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
+import { SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
 import { realmIssuer, serverReady } from '../identity-realm/identity-realm.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
 import { getRealm, getResource, getServer, realmKeyOf, serverKeyOf } from '../shared/owner-server.ts';
@@ -27,11 +27,14 @@ import {
   readCredentialsSecret,
   realmEndpoints,
   removeCredentialsSecret,
+  samlEndpoints,
   secretConflict,
   syncCredentialsSecret,
 } from './client-credentials.ts';
+import { clientInputs, realmSigningCertificate } from './client-inputs.ts';
 import { deleteClient, disableClient, syncClient } from './client-sync.ts';
 import { roleRefusalMessage, ungrantedClientRoles } from './role-grants.ts';
+import { rotateSecret } from './secret-rotation.ts';
 import { serverRefusals } from './server-checks.ts';
 
 /** What a client reconcile did, for its log line. */
@@ -92,7 +95,7 @@ async function clientSecretOf(
   known?: string,
   stored?: string,
 ) {
-  if ((client.spec.type ?? 'confidential') !== 'confidential') return undefined;
+  if ((client.spec.type ?? 'confidential') !== 'confidential' || isSaml(client)) return undefined;
   if (known ?? stored) return known ?? stored;
   const res = await admin.call<{ value?: string }>(
     client.metadata.namespace ?? 'default',
@@ -160,28 +163,45 @@ export function identityClientController(deps: KeycloakDeps) {
       if (conflict) return await report('Failed', 'SecretConflict', conflict);
       // A client deleted by hand in Keycloak comes back with the secret its applications already hold.
       const stored = secretValue(live, 'client-secret');
-      const certRef = client.spec.authentication?.certificateSecretRef;
-      const certificate = certRef
-        ? await readSecretKey(deps, ns, certRef, 'spec.authentication.certificateSecretRef')
-        : undefined;
-      const sync = await syncClient(admin, realmName, client, stored, { certificate });
+      const sync = await syncClient(admin, realmName, client, stored, await clientInputs(deps, client));
+      const rotation = await rotateSecret(deps, admin, realmName, client, { ...sync, clientId });
+      sync.writes.push(...rotation.writes);
       const urls = serverEndpoints(resolveServer(server));
       const endpoints = realmEndpoints(urls.public ?? urls.internal, realmIssuer(server, realmName));
-      const clientSecret = await clientSecretOf(admin, client, realmName, sync.uuid, sync.secret, stored);
-      const desired = credentialsSecret(client, { clientId, clientSecret, realm: realmName, endpoints });
+      const saml = isSaml(client)
+        ? {
+            ...samlEndpoints(endpoints.issuer),
+            signingCertificate: await realmSigningCertificate(admin, ns, realmName),
+          }
+        : undefined;
+      const known = rotation.secret ?? sync.secret;
+      const clientSecret = await clientSecretOf(admin, client, realmName, sync.uuid, known, stored);
+      const desired = credentialsSecret(client, {
+        clientId,
+        clientSecret,
+        realm: realmName,
+        endpoints,
+        saml,
+      });
       if (await syncCredentialsSecret(deps, desired, live)) sync.writes.push('credentials Secret');
-      const { keycloakUrl: _, ...statusEndpoints } = endpoints;
+      await rotation.announce?.();
+      const { keycloakUrl: _, ...oidcEndpoints } = endpoints;
+      const statusEndpoints = saml
+        ? { issuer: endpoints.issuer, samlMetadata: saml.metadataUrl, samlSso: saml.ssoUrl }
+        : oidcEndpoints;
       const extra = {
         clientUuid: sync.uuid,
         credentialsSecret: credentialsSecretName(client),
         endpoints: statusEndpoints,
       };
       await report('Ready', 'Ready', `client ${clientId} is ready in realm ${realmName}`, extra);
-      return { requeueAfterMs, outcome: { phase: 'Ready', reason: 'Ready', writes: sync.writes } };
+      // A rotation due before the next drift check is not left waiting for it.
+      const next = Math.min(requeueAfterMs, Math.max(rotation.nextInMs ?? requeueAfterMs, 1000));
+      return { requeueAfterMs: next, outcome: { phase: 'Ready', reason: 'Ready', writes: sync.writes } };
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;
       if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);
-      if (error instanceof AdminTokenTooLargeError)
+      if (error instanceof KeycloakReasonError)
         return await report('Provisioning', error.reason, error.message);
       if (error instanceof SecretAccessDeniedError)
         return await report('Pending', 'SecretAccessDenied', error.message);

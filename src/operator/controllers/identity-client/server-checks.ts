@@ -1,19 +1,34 @@
 // A client checked against what its Keycloak offers (keycloak/server-info.ts) before anything is written: a
 // protocol mapper type the server does not have is refused naming the field, where Keycloak would have accepted
-// the client and left the mapper silently inert (a client with mapper type no-such-mapper-type was Ready).
+// the client and left the mapper silently inert (a client with mapper type no-such-mapper-type was Ready); so is a
+// client authenticator it does not have.
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
-import { hasMapperType, type ServerInfo } from '../../keycloak/server-info.ts';
+import { rotationSpecProblems } from '../../compile/secret-rotation.ts';
+import { hasMapperType, hasProvider, type ServerInfo } from '../../keycloak/server-info.ts';
 
 /** What the server cannot honour in `client`'s spec, one message per field (empty: nothing). */
 export function serverRefusals(client: IdentityClient, info: ServerInfo): string[] {
   const on = info.version ? `Keycloak ${info.version}` : 'this Keycloak';
   const problems: string[] = [];
+  const clientProtocol = client.spec.protocol ?? 'openid-connect';
   for (const m of client.spec.protocolMappers ?? []) {
     const protocol = m.protocol ?? 'openid-connect';
+    if (protocol !== clientProtocol) {
+      problems.push(
+        `spec.protocolMappers[${m.name}].protocol: ${protocol} mapper on a ${clientProtocol} client; set protocol: ${clientProtocol} and a ${clientProtocol} mapper type`,
+      );
+      continue;
+    }
     if (!hasMapperType(info, protocol, m.protocolMapper))
       problems.push(
         `spec.protocolMappers[${m.name}].protocolMapper: ${on} has no ${protocol} protocol mapper type "${m.protocolMapper}" (see the types in the admin console's "Add mapper > By configuration", e.g. oidc-audience-mapper)`,
       );
   }
+  const method = client.spec.authentication?.method;
+  if (method && !hasProvider(info, 'client-authenticator', method))
+    problems.push(
+      `spec.authentication.method: ${on} has no client authenticator "${method}" (its client-authenticator providers: ${[...(info.providers.get('client-authenticator') ?? [])].sort().join(', ') || 'none'})`,
+    );
+  problems.push(...rotationSpecProblems(client));
   return problems;
 }

@@ -13,9 +13,9 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { majorVersion, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
-import { AdminTokenTooLargeError } from '../../keycloak/admin-token-too-large.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
+import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import { readSecretKey, SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
 import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
@@ -172,7 +172,7 @@ export function identityRealmController(deps: KeycloakDeps) {
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;
       if (error instanceof StuckError) return await report(error.phase, error.reason, error.message);
-      if (error instanceof AdminTokenTooLargeError)
+      if (error instanceof KeycloakReasonError)
         return await report('Provisioning', error.reason, error.message);
       if (error instanceof ItemConflictError) return await report('Failed', error.reason, error.message);
       if (error instanceof SecretAccessDeniedError)

@@ -1,8 +1,9 @@
 // Makes one realm in Keycloak equal to its IdentityRealm: created in one call with its full representation; on
-// later reconciles read once, its own fields planned by the managed-field rule (a field the spec stops setting
-// goes back to Keycloak's default) and its roles, groups and group role mappings by the one collection
-// reconciler (items the operator created and the spec no longer declares are deleted; Keycloak's own and
-// hand-made items are never touched). A steady resync reads the realm, and roles or groups only when declared.
+// later reconciles read once, its own fields (every settings section, see compile/realm/) planned by the
+// managed-field rule (a field the spec stops setting goes back to Keycloak's default, that Keycloak line's) and its
+// roles, groups, group role mappings, organizations, client scopes and scope links by the one collection reconciler
+// (items the operator created and the spec no longer declares are deleted; Keycloak's own and hand-made items are
+// never touched). A steady resync reads the realm, and each collection only when declared now or before.
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
@@ -114,11 +115,11 @@ export async function syncRealm(
   // Refused before anything is written: no half-applied realm on a Keycloak without organizations.
   requireOrganizations(inputs.keycloakVersion, Boolean(realm.spec.organizations?.length));
   const orgItems = (realm.spec.organizations ?? []).map((o) => marker.mark(organizationItem(o)));
+  const writes: string[] = [];
   const syncOrganizations = async (declaredBefore: boolean) =>
     writes.push(
       ...(await syncCollection(admin, ns, organizations(name), orgItems, marker, { declaredBefore })).writes,
     );
-  const writes: string[] = [];
   const live = 'live' in inputs ? inputs.live : await readRealm(admin, ns, name);
   if (!live) {
     const { body } = planFields(desired, {}, realmFields, declared);

@@ -96,7 +96,7 @@ async function observe(
   const urls = serverEndpoints(resolved);
   let health = available ? await probeHealth(deps, urls.management) : skipped;
   const asked = health.state === 'ok' || (health.state === 'failed' && health.slow);
-  const token = asked ? await probeAdmin(await deps.admins.forServer(server), ns) : skipped;
+  const token = asked ? await probeAdmin(deps.admins.forServer(server), ns) : skipped;
   // Slow is not down: a health endpoint that timed out while an admin call succeeds is a loaded Keycloak.
   if (health.state === 'failed' && health.slow && token.state === 'ok') health = { state: 'ok' };
   return { ...base, deployment, pods, claims, health, token };

@@ -45,9 +45,13 @@ export async function probeHealth(deps: Deps, managementUrl: string): Promise<Pr
 }
 
 /** One admin call (GET the master realm) with the server's admin client: ok when it answers 200. */
-export async function probeAdmin(admin: AdminClient, namespace: string): Promise<ProbeOutcome> {
+export async function probeAdmin(
+  admin: AdminClient | Promise<AdminClient>,
+  namespace: string,
+): Promise<ProbeOutcome> {
   try {
-    const res = await admin.call(namespace, 'GET', '/master');
+    // Getting the client may create the operator's own client first (admins.ts): its failure is the probe's.
+    const res = await (await admin).call(namespace, 'GET', '/master');
     return res.status === 200 ? { state: 'ok' } : { state: 'failed', message: `HTTP ${res.status}` };
   } catch (error) {
     return { state: 'failed', message: (error as Error).message };

@@ -83,6 +83,7 @@ test('the credentials Secret has every key, an owner reference and labels; a pub
     'authorization-endpoint',
     'client-id',
     'client-secret',
+    'end-session-endpoint',
     'issuer',
     'jwks-uri',
     'keycloak-url',
@@ -92,6 +93,7 @@ test('the credentials Secret has every key, an owner reference and labels; a pub
   ]);
   assert.is(text('token-endpoint'), 'https://id.example/realms/apps/protocol/openid-connect/token');
   assert.is(text('jwks-uri'), 'https://id.example/realms/apps/protocol/openid-connect/certs');
+  assert.is(text('end-session-endpoint'), 'https://id.example/realms/apps/protocol/openid-connect/logout');
   assert.is(s.metadata.ownerReferences?.[0]?.uid, 'uid-web');
   assert.is(s.metadata.labels?.['realmforge.dev/realm'], 'apps');
   const pub = credentialsSecret(client, { clientId: 'web', realm: 'apps', endpoints });

@@ -7,7 +7,7 @@ import type { IdentityClient } from '../../../../generated/types/crds/identitycl
 import { RealmforgeError } from '../../../../src/core/errors.ts';
 import { serverRefusals } from '../../../../src/operator/controllers/identity-client/server-checks.ts';
 import type { AdminClient } from '../../../../src/operator/keycloak/admin-client.ts';
-import { compactServerInfo, serverInfo } from '../../../../src/operator/keycloak/server-info.ts';
+import { compactServerInfo, hasFeature, serverInfo } from '../../../../src/operator/keycloak/server-info.ts';
 import { manualClock } from '../../../../src/operator/runtime/clock.ts';
 import { serverInfo as keycloak26 } from '../../keycloak/fake-keycloak-admin.ts';
 
@@ -26,6 +26,31 @@ test('an unknown mapper type is refused naming the field and the server; a known
     problem ?? '',
     /^spec\.protocolMappers\[aud\]\.protocolMapper: Keycloak 26\.7\.3 has no openid-connect protocol mapper type "no-such-mapper-type"/,
   );
+});
+
+test('a client authenticator the server lacks is refused naming it; known ones pass', () => {
+  const info = compactServerInfo({
+    ...keycloak26,
+    providers: { 'client-authenticator': { providers: { 'client-secret': {}, 'client-jwt': {} } } },
+  });
+  const withMethod = (method: 'client-jwt' | 'client-x509'): IdentityClient => ({
+    ...client('oidc-audience-mapper'),
+    spec: { realmRef: { name: 'apps' }, authentication: { method } },
+  });
+  assert.equal(serverRefusals(withMethod('client-jwt'), info), []);
+  assert.equal(serverRefusals(withMethod('client-x509'), info), [
+    'spec.authentication.method: Keycloak 26.7.3 has no client authenticator "client-x509" (its client-authenticator providers: client-jwt, client-secret)',
+  ]);
+});
+
+test('features: the enabled ones are read in kebab case; an answer without the list is unknown', () => {
+  const info = compactServerInfo({
+    ...keycloak26,
+    features: [{ name: 'CLIENT_SECRET_ROTATION', enabled: true }],
+  });
+  assert.ok(hasFeature(info, 'client-secret-rotation'));
+  assert.not.ok(hasFeature(compactServerInfo(keycloak26), 'client-secret-rotation'), 'listed but disabled');
+  assert.ok(hasFeature(compactServerInfo({ ...keycloak26, features: undefined }), 'client-secret-rotation'));
 });
 
 test('the server info is read once per server and kept; a refusal to show it checks nothing', async () => {

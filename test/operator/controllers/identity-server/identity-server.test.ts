@@ -14,6 +14,7 @@ import { manualClock } from '../../../../src/operator/runtime/clock.ts';
 import type { HttpClient } from '../../../../src/operator/runtime/deps.ts';
 import { loadEndpointMap } from '../../../../src/operator/runtime/endpoint-map.ts';
 import type { Logger } from '../../../../src/operator/runtime/logger.ts';
+import { handleMaster, masterState } from '../../keycloak/fake-master.ts';
 import { type FakeKube, fakeKube } from '../fake-kube.ts';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -21,6 +22,8 @@ const quiet: Logger = { info() {}, warn() {}, error() {} };
 
 /** A Keycloak stand-in on 127.0.0.1: /health/ready and the master token endpoint, accepting one password. */
 async function fakeKeycloak(state: { health: string; password?: string; adminDelayMs?: number }) {
+  const master = masterState(state.password);
+  Object.defineProperty(master, 'password', { get: () => state.password });
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => {
@@ -29,26 +32,16 @@ async function fakeKeycloak(state: { health: string; password?: string; adminDel
     req.on('end', () => {
       if (req.url === '/health/ready') {
         res.writeHead(state.health === 'UP' ? 200 : 503).end(JSON.stringify({ status: state.health }));
-      } else if (req.url === '/realms/master/protocol/openid-connect/token' && req.method === 'POST') {
-        const form = new URLSearchParams(body);
-        const ok =
-          form.get('client_id') === 'admin-cli' &&
-          form.get('grant_type') === 'password' &&
-          form.get('password') === state.password;
-        res
-          .writeHead(ok ? 200 : 401)
-          .end(JSON.stringify(ok ? { access_token: 't', expires_in: 60 } : { error: 'invalid_grant' }));
-      } else if (req.url === '/admin/realms/master' && req.headers.authorization === 'Bearer t') {
-        setTimeout(
-          () => res.writeHead(200).end(JSON.stringify({ realm: 'master' })),
-          state.adminDelayMs ?? 0,
-        );
+      } else if (req.url === '/admin/realms/master' && req.headers.authorization?.startsWith('Bearer ')) {
+        setTimeout(() => handleMaster(master, req, res, body), state.adminDelayMs ?? 0);
+      } else if (handleMaster(master, req, res, body)) {
+        // the token endpoint and the calls that create the operator's client
       } else res.writeHead(404).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url, master, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 const idServer = (
@@ -170,7 +163,15 @@ test('provisioning to Ready, then zero writes on resync; the admin password is g
     kube.writes.length = 0;
     const second = await reconcile('identity/kc');
     assert.is(second.outcome?.phase, 'Ready');
-    assert.equal(kube.writes, ['status IdentityServer/identity/kc']);
+    // The first admin call creates the operator's own client with the bootstrap admin and keeps its credentials.
+    assert.equal(kube.writes, [
+      'apply Secret/identity/kc-operator-client',
+      'status IdentityServer/identity/kc',
+    ]);
+    assert.equal(kc.master.client?.roles, ['admin']);
+    assert.ok(kc.master.client?.lightweight, 'lightweight access tokens: the token does not list roles');
+    assert.is(kc.master.calls.at(-1), 'GET  (operator)', 'the readiness check used the operator client');
+    assert.is(kube.events.at(-2)?.reason, 'OperatorClientCreated');
     assert.is(second.requeueAfterMs, undefined);
     kube.writes.length = 0;
     const again = identityServerController({ ...deps(kube, kc.url), newPassword: () => 'must-not-be-used' });

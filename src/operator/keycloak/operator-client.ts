@@ -1,0 +1,119 @@
+// The operator's own Keycloak identity. With the bootstrap admin (<server>-admin-credentials) the operator creates,
+// once, a confidential service-account client `realmforge-operator` in master holding the realm role `admin`, with
+// lightweight access tokens (client.use.lightweight.access.token.enabled): Keycloak then keeps the roles out of the
+// token and evaluates them server-side, so the token does not grow with the realm count (a master admin's
+// password-grant token lists every realm's management roles; keycloak/keycloak#25498). Its credentials are kept
+// in <server>-operator-client beside the admin Secret; re-provisioning (the Secret lost, or the client's secret
+// changed in Keycloak) regenerates the client's secret, which is the rotation.
+import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
+import type { KubeObject } from '../compile/kube-object.ts';
+import { ownedMetadata } from '../compile/server-metadata.ts';
+import { secretValue } from '../runtime/read-secret.ts';
+import type { AdminClient } from './admin-client.ts';
+import type { OperatorClient } from './admin-identity.ts';
+import { KeycloakReasonError } from './reason-error.ts';
+
+/** The clientId of the operator's client in master. */
+export const operatorClientId = 'realmforge-operator';
+
+/** The Secret beside <server>-admin-credentials that holds the operator's client credentials. */
+export const operatorSecretName = (server: string) => `${server}-operator-client`;
+
+/** The client as created: confidential, service account only, lightweight tokens, marked as ours. */
+export const operatorClientRepresentation = {
+  clientId: operatorClientId,
+  name: 'realmforge operator',
+  description: 'The realmforge operator manages realms and clients with this client; managed by realmforge.',
+  protocol: 'openid-connect',
+  publicClient: false,
+  serviceAccountsEnabled: true,
+  standardFlowEnabled: false,
+  implicitFlowEnabled: false,
+  directAccessGrantsEnabled: false,
+  attributes: { 'client.use.lightweight.access.token.enabled': 'true', 'realmforge.dev/owner': 'operator' },
+};
+
+/** The operator's identity was lost and cannot be restored without a person. */
+export class OperatorIdentityLostError extends KeycloakReasonError {
+  constructor(message: string, cause?: unknown) {
+    super('auth', 'OperatorIdentityLost', message, { cause });
+    this.name = 'OperatorIdentityLostError';
+  }
+}
+
+const enc = encodeURIComponent;
+
+/** The client's credentials from its Secret, when complete. */
+export function decodeOperatorClient(secret: KubeObject | undefined): OperatorClient | undefined {
+  const clientId = secretValue(secret, 'client-id');
+  const clientSecret = secretValue(secret, 'client-secret');
+  return clientId && clientSecret ? { clientId, clientSecret } : undefined;
+}
+
+/** The Secret that keeps the credentials, owned by the IdentityServer. */
+export function operatorSecret(server: IdentityServer, client: OperatorClient): KubeObject {
+  const b64 = (v: string) => Buffer.from(v).toString('base64');
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: ownedMetadata(server, operatorSecretName(server.metadata.name)) as KubeObject['metadata'],
+    type: 'Opaque',
+    data: { 'client-id': b64(client.clientId), 'client-secret': b64(client.clientSecret) },
+  };
+}
+
+/**
+ * With the bootstrap admin `admin`: finds or creates the operator's client, grants its service account the master
+ * role `admin` and returns a newly generated secret. `namespace` is the server's (for the rate limit).
+ */
+export async function provisionOperatorClient(
+  admin: AdminClient,
+  namespace: string,
+): Promise<OperatorClient> {
+  const find = async () =>
+    (
+      await admin.call<{ id: string }[]>(
+        namespace,
+        'GET',
+        `/master/clients?clientId=${enc(operatorClientId)}`,
+      )
+    ).body?.[0]?.id;
+  let id = await find();
+  if (!id) {
+    await admin.call(namespace, 'POST', '/master/clients', operatorClientRepresentation);
+    id = await find();
+    if (!id)
+      throw new OperatorIdentityLostError(
+        `Keycloak did not keep the new client ${operatorClientId} in master`,
+      );
+  }
+  const user = await admin.call<{ id: string }>(
+    namespace,
+    'GET',
+    `/master/clients/${enc(id)}/service-account-user`,
+  );
+  const role = await admin.call<{ id: string; name: string }>(namespace, 'GET', '/master/roles/admin');
+  if (!user.body?.id || !role.body?.id) {
+    throw new OperatorIdentityLostError(
+      `client ${operatorClientId} in master has no service-account user, or master has no role admin`,
+    );
+  }
+  const granted = await admin.call<{ name: string }[]>(
+    namespace,
+    'GET',
+    `/master/users/${enc(user.body.id)}/role-mappings/realm`,
+  );
+  if (!(granted.body ?? []).some((r) => r.name === 'admin')) {
+    await admin.call(namespace, 'POST', `/master/users/${enc(user.body.id)}/role-mappings/realm`, [
+      role.body,
+    ]);
+  }
+  const secret = await admin.call<{ value?: string }>(
+    namespace,
+    'POST',
+    `/master/clients/${enc(id)}/client-secret`,
+  );
+  if (!secret.body?.value)
+    throw new OperatorIdentityLostError(`Keycloak returned no secret for ${operatorClientId}`);
+  return { clientId: operatorClientId, clientSecret: secret.body.value };
+}

@@ -1,0 +1,260 @@
+// Clients in the real Keycloak beyond the basics, one IdentityServer for the whole suite (started with the
+// feature client-secret-rotation): scheduled and manual secret rotation, a grace refused (Keycloak drops a rotated
+// secret on every admin update unless a client policy's secret-rotation executor runs), a steady resync that
+// writes nothing, and a SAML client whose metadata Keycloak serves with the configured entity ID and certificate.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import {
+  databaseCluster,
+  identityServer,
+  kubectlWait,
+  waitStatus,
+} from '../../scripts/testenv/identity-fixtures.ts';
+import {
+  grantSecretAccess,
+  installOperatorRbac,
+  type OperatorProcess,
+  startOperator,
+} from '../../scripts/testenv/operator-process.ts';
+import { compactServerInfo } from '../../src/operator/keycloak/server-info.ts';
+import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+
+let env: TestEnv;
+let operator: OperatorProcess;
+let ns: string;
+let team: string;
+
+const client = (name: string, spec: Record<string, unknown>, annotations?: Record<string, string>) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityClient',
+  metadata: { name, namespace: team, ...(annotations ? { annotations } : {}) },
+  spec: { realmRef: { name: 'apps', namespace: ns }, serviceAccount: { enabled: true }, ...spec },
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The credentials Secret's client-id, client-secret and token endpoint (resolved for this machine). */
+async function credentials(name: string) {
+  const secret = await env.core.readNamespacedSecret({ namespace: team, name: `${name}-credentials` });
+  const value = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  const tokenUrl = loadEndpointMap(env.state.endpointMapFile).resolve(value('token-endpoint'));
+  return { clientId: value('client-id'), secret: value('client-secret'), tokenUrl };
+}
+
+/** The status of a client_credentials token request with `secret`. */
+async function tokenStatus(c: { clientId: string; tokenUrl: string }, secret: string): Promise<number> {
+  const res = await fetch(c.tokenUrl, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: secret,
+    }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function admin(method: string, path: string): Promise<{ status: number; text: string }> {
+  const creds = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
+  const text = (k: string) => Buffer.from(creds.data?.[k] ?? '', 'base64').toString('utf8');
+  const url = loadEndpointMap(env.state.endpointMapFile)
+    .resolve(`http://idp.${ns}.svc:8080`)
+    .replace(/\/$/, '');
+  const token = await fetch(`${url}/realms/master/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'password',
+      client_id: 'admin-cli',
+      username: text('username'),
+      password: text('password'),
+    }),
+  });
+  const bearer = ((await token.json()) as { access_token: string }).access_token;
+  const res = await fetch(`${url}/admin/realms${path}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}` },
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+const writes = async () => {
+  let total = 0;
+  for (const method of ['POST', 'PUT', 'DELETE'])
+    total += await operator.counter('realmforge_keycloak_api_requests_total', { method });
+  return total - (await operator.counter('realmforge_keycloak_api_token_requests_total'));
+};
+
+test.before(async () => {
+  env = await testEnv();
+  await installOperatorRbac(env);
+  ns = await env.namespace('op-clients');
+  team = await env.namespace('apps-team');
+  for (const n of [ns, team]) await grantSecretAccess(env, n);
+  await databaseCluster(env, ns, 'pg');
+  operator = await startOperator(env);
+  await env.apply(
+    identityServer(ns, 'idp', 'pg', {
+      additionalOptions: [{ name: 'features', value: 'client-secret-rotation' }],
+    }) as never,
+  );
+  await waitStatus(env, 'identityservers', ns, 'idp', 600_000, (s) => s.phase === 'Ready', 'to be Ready');
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityRealm',
+    metadata: { name: 'apps', namespace: ns },
+    spec: { serverRef: { name: 'idp' }, clientAuthorizationGrants: [team] },
+  } as never);
+  assert.match(await kubectlWait(env, 'identityrealm/apps', ns, 120), /condition met/);
+});
+test.after(async () => {
+  await operator?.stop();
+  await env?.cleanup();
+});
+
+test('the server info lists the enabled features as the operator reads them (kebab case, disabled ones left out)', async () => {
+  const res = await admin('GET', '/../serverinfo');
+  assert.is(res.status, 200);
+  const raw = JSON.parse(res.text) as { features?: { name: string; enabled: boolean }[] };
+  const info = compactServerInfo(raw);
+  const scripts = raw.features?.find((f) => f.name.toLowerCase() === 'scripts');
+  assert.is(scripts?.enabled, false, 'the preview feature scripts is listed, disabled');
+  assert.ok(info.features, 'Keycloak lists its features');
+  assert.ok(info.features?.has('client-secret-rotation'), 'enabled here by spec.additionalOptions');
+  assert.not.ok(
+    info.features?.has('declarative-ui'),
+    'a preview feature not enabled is not listed as enabled',
+  );
+});
+
+test('scheduled rotation: the Secret switches to a new secret that works, the old one is refused, an Event says so', async () => {
+  await env.apply(client('rotor', { secretRotation: { period: '20s' } }) as never);
+  assert.match(await kubectlWait(env, 'identityclient/rotor', team, 120), /condition met/);
+  const first = await credentials('rotor');
+  assert.is(await tokenStatus(first, first.secret), 200);
+  let current = first;
+  for (let i = 0; i < 120 && current.secret === first.secret; i++) {
+    await sleep(500);
+    current = await credentials('rotor');
+  }
+  assert.is.not(current.secret, first.secret, 'rotated within a minute of a 20s period');
+  assert.is(await tokenStatus(current, current.secret), 200, 'the new secret works');
+  const refused = await tokenStatus(first, first.secret);
+  assert.ok([400, 401].includes(refused), `the old secret is refused (${refused})`);
+  const events = await env.request('GET', `/api/v1/namespaces/${team}/events`);
+  const rotations = (
+    events.body.items as { reason: string; message: string; involvedObject: { name: string } }[]
+  ).filter((e) => e.reason === 'SecretRotated' && e.involvedObject.name === 'rotor');
+  assert.ok(rotations.length >= 1, 'an Event records the rotation');
+  assert.not.ok(
+    rotations.some((e) => e.message.includes(first.secret) || e.message.includes(current.secret)),
+  );
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${team}/identityclients/rotor`);
+});
+
+test('a grace is Failed/InvalidSpec (Keycloak drops a rotated secret written by the admin API), nothing created', async () => {
+  await env.apply(client('graceful', { secretRotation: { period: '1h', grace: '10m' } }) as never);
+  const failed = await waitStatus(
+    env,
+    'identityclients',
+    team,
+    'graceful',
+    120_000,
+    (s) => s.phase === 'Failed',
+    'to fail',
+  );
+  assert.is(failed.status.reason, 'InvalidSpec');
+  assert.match(failed.status.message, /spec\.secretRotation\.grace is not supported yet/);
+  const found = await admin('GET', '/apps/clients?clientId=graceful');
+  assert.equal(JSON.parse(found.text), [], 'nothing is created in Keycloak');
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${team}/identityclients/graceful`);
+});
+
+test('a manual rotation by annotation, once per value; then a steady resync writes nothing', async () => {
+  await env.apply(client('manual', { secretRotation: { period: '24h' } }) as never);
+  assert.match(await kubectlWait(env, 'identityclient/manual', team, 120), /condition met/);
+  const before = await credentials('manual');
+  await env.apply(
+    client('manual', { secretRotation: { period: '24h' } }, { 'realmforge.dev/rotate-secret': '1' }) as never,
+  );
+  let after = before;
+  for (let i = 0; i < 60 && after.secret === before.secret; i++) {
+    await sleep(500);
+    after = await credentials('manual');
+  }
+  assert.is.not(after.secret, before.secret, 'the annotation rotated the secret');
+  assert.is(await tokenStatus(after, after.secret), 200);
+  await sleep(6_000);
+  const writesBefore = await writes();
+  await sleep(12_000);
+  assert.is(await writes(), writesBefore, 'no POST, PUT or DELETE in steady state');
+  assert.is((await credentials('manual')).secret, after.secret, 'the same annotation value rotates once');
+});
+
+test('a SAML client: Keycloak serves its metadata with the entity ID and certificate; the Secret has the IdP metadata URL', async () => {
+  const { stdout: pem } = await promisify(execFile)('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=sp.example.test',
+    '-days',
+    '1',
+    '-keyout',
+    '/dev/null',
+    '-out',
+    '-',
+  ]);
+  await env.apply({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'sp-cert', namespace: team },
+    stringData: { 'tls.crt': pem },
+  } as never);
+  const entityId = 'https://sp.example.test/metadata';
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityClient',
+    metadata: { name: 'sp', namespace: team },
+    spec: {
+      realmRef: { name: 'apps', namespace: ns },
+      clientId: entityId,
+      protocol: 'saml',
+      redirectUris: ['https://sp.example.test/*'],
+      saml: {
+        assertionConsumerServiceUrl: 'https://sp.example.test/acs',
+        nameIdFormat: 'email',
+        signingCertificateSecretRef: { name: 'sp-cert', key: 'tls.crt' },
+      },
+      protocolMappers: [{ name: 'roles', protocol: 'saml', protocolMapper: 'saml-role-list-mapper' }],
+    },
+  } as never);
+  assert.match(await kubectlWait(env, 'identityclient/sp', team, 120), /condition met/);
+  const secret = await env.core.readNamespacedSecret({ namespace: team, name: 'sp-credentials' });
+  const value = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  assert.is(value('entity-id'), entityId);
+  assert.is(value('client-secret'), '', 'no client secret for a SAML client');
+  const idp = await fetch(loadEndpointMap(env.state.endpointMapFile).resolve(value('idp-metadata-url')));
+  assert.is(idp.status, 200, 'the IdP metadata URL in the Secret is served');
+  const idpXml = await idp.text();
+  const realmCert = value('idp-signing-certificate').replace(/-----[A-Z ]+-----|\s/g, '');
+  assert.ok(
+    realmCert && idpXml.includes(realmCert),
+    "the Secret's signing certificate is the one Keycloak publishes",
+  );
+  const uuid = JSON.parse(
+    (await admin('GET', `/apps/clients?clientId=${encodeURIComponent(entityId)}`)).text,
+  )[0].id;
+  const sp = await admin('GET', `/apps/clients/${uuid}/installation/providers/saml-sp-descriptor`);
+  assert.is(sp.status, 200);
+  assert.ok(sp.text.includes(`entityID="${entityId}"`), 'the SP metadata has the configured entity ID');
+  const body = pem.replace(/-----[A-Z ]+-----|\s/g, '');
+  assert.ok(sp.text.includes(body), 'the SP metadata has the certificate from the Secret');
+  assert.ok(sp.text.includes('https://sp.example.test/acs'), 'and the assertion consumer service URL');
+});
+
+test.run();

@@ -1,0 +1,247 @@
+// Ownership and boundaries against the real API server and Keycloak, operator under its own ServiceAccount: a
+// server written with 1000m/1024Mi sends no writes in steady state; a namespace the server does not grant creates
+// nothing; of two IdentityRealms naming one realm exactly one owns it and deleting the other leaves the realm and
+// its users; a hand-made realm is adopted only when asked; realm-management roles need the realm's allowance; a
+// client deleted while its Keycloak restarts is gone from Keycloak once Keycloak is back.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import {
+  getResource,
+  identityServer,
+  operatorSuite,
+  waitStatus,
+} from '../../scripts/testenv/identity-fixtures.ts';
+import { grantSecretAccess, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
+import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+
+let env: TestEnv;
+let operator: OperatorProcess;
+let ns: string; // the server, granted
+let teamA: string; // granted
+let teamB: string; // granted
+let stranger: string; // not granted
+let keycloakUrl: string;
+
+const realm = (namespace: string, name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityRealm',
+  metadata: { name, namespace },
+  spec: { serverRef: { name: 'idp', namespace: ns }, ...spec },
+});
+const client = (namespace: string, name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityClient',
+  metadata: { name, namespace },
+  spec: { realmRef: { name: 'apps', namespace: ns }, ...spec },
+});
+
+async function admin(method: string, path: string, body?: unknown): Promise<any> {
+  // Re-read each time: a restarted Keycloak process listens on a new port (the endpoint map follows it).
+  keycloakUrl = loadEndpointMap(env.state.endpointMapFile)
+    .resolve(`http://idp.${ns}.svc:8080`)
+    .replace(/\/$/, '');
+  const secret = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
+  const text = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  const token = await fetch(`${keycloakUrl}/realms/master/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'password',
+      client_id: 'admin-cli',
+      username: text('username'),
+      password: text('password'),
+    }),
+  });
+  const { access_token } = (await token.json()) as { access_token: string };
+  const res = await fetch(`${keycloakUrl}/admin/realms${path}`, {
+    method,
+    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const out = await res.text();
+  if (res.status >= 300 && res.status !== 404) throw new Error(`${method} ${path}: ${res.status} ${out}`);
+  return res.status === 404 ? undefined : out ? JSON.parse(out) : undefined;
+}
+const deleteResource = (plural: string, namespace: string, name: string) =>
+  env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${namespace}/${plural}/${name}`);
+const gone = (plural: string, namespace: string, name: string, ms: number) =>
+  eventually(`${plural} ${namespace}/${name} to be gone`, ms, async () =>
+    (await getResource(env, plural, namespace, name)) ? undefined : true,
+  );
+
+test.before(async () => {
+  env = await testEnv();
+  ({ ns, operator } = await operatorSuite(env, 'own'));
+  teamA = await env.namespace('own-a');
+  teamB = await env.namespace('own-b');
+  stranger = await env.namespace('own-x');
+  for (const n of [teamA, teamB, stranger]) await grantSecretAccess(env, n);
+  const resources = { requests: { cpu: '1000m', memory: '1024Mi' }, limits: { memory: '2048Mi' } };
+  await env.apply(
+    identityServer(ns, 'idp', 'pg', { resources, realmAuthorizationGrants: [ns, teamA, teamB] }) as never,
+  );
+  await waitStatus(env, 'identityservers', ns, 'idp', 600_000, (s) => s.phase === 'Ready', 'to be Ready');
+  keycloakUrl = loadEndpointMap(env.state.endpointMapFile)
+    .resolve(`http://idp.${ns}.svc:8080`)
+    .replace(/\/$/, '');
+});
+test.after(async () => {
+  await operator?.stop();
+  await env?.cleanup();
+});
+
+test('a server written with cpu 1000m and memory 1024Mi sends zero writes over three drift intervals', async () => {
+  await new Promise((r) => setTimeout(r, 5000)); // let the Ready transition settle
+  const applies = () => operator.counter('realmforge_kube_requests_total', { verb: 'apply' });
+  const reconciles = () => operator.counter('realmforge_reconcile_total', { kind: 'IdentityServer' });
+  const [before, seen, from] = [await applies(), await reconciles(), operator.logs().length];
+  await new Promise((r) => setTimeout(r, 16_000)); // the suite's operator resyncs every 5 s
+  assert.ok((await reconciles()) - seen >= 3, 'at least three resyncs happened');
+  const serverWrites = operator
+    .logs()
+    .slice(from)
+    .filter((l) => l.kind === 'IdentityServer' && (l.applied?.length || l.statusWritten));
+  assert.equal(
+    serverWrites,
+    [],
+    `no apply: 1000m and 1024Mi are compared as the API server stores them (applies of any kind in the window: ${(await applies()) - before})`,
+  );
+  const d = await env.apps.readNamespacedDeployment({ namespace: ns, name: 'idp' });
+  assert.equal(d.spec?.template.spec?.containers[0]?.resources?.requests, { cpu: '1', memory: '1Gi' });
+});
+
+test('a namespace the server does not grant creates nothing: Pending/NamespaceNotAuthorized', async () => {
+  await env.apply(realm(stranger, 'outsider') as never);
+  const s = await waitStatus(
+    env,
+    'identityrealms',
+    stranger,
+    'outsider',
+    60_000,
+    (st) => st.reason === 'NamespaceNotAuthorized',
+    'to be refused',
+  );
+  assert.is(s.status.phase, 'Pending');
+  assert.match(s.status.message, 'spec.realmAuthorizationGrants');
+  assert.is(await admin('GET', '/outsider'), undefined, 'no realm in Keycloak');
+});
+
+test('two namespaces naming one realm: one owns it, the other is RealmNameConflict; deleting it leaves realm and users', async () => {
+  await env.apply(realm(teamA, 'shared', { displayName: 'A' }) as never);
+  await waitStatus(
+    env,
+    'identityrealms',
+    teamA,
+    'shared',
+    120_000,
+    (s) => s.phase === 'Ready',
+    'to be Ready',
+  );
+  await env.apply(realm(teamB, 'shared', { displayName: 'B' }) as never);
+  const loser = await waitStatus(
+    env,
+    'identityrealms',
+    teamB,
+    'shared',
+    60_000,
+    (s) => s.reason === 'RealmNameConflict',
+    'to conflict',
+  );
+  assert.is(loser.status.phase, 'Failed');
+  assert.match(loser.status.message, `belongs to IdentityRealm ${teamA}/shared`);
+  const live = await admin('GET', '/shared');
+  assert.is(live.displayName, 'A', 'the loser wrote nothing');
+  assert.is(live.attributes['realmforge.dev/owner'], `${teamA}/shared`);
+  await admin('POST', '/shared/users', { username: 'alice', enabled: true });
+  await deleteResource('identityrealms', teamB, 'shared');
+  await gone('identityrealms', teamB, 'shared', 60_000);
+  assert.ok(await admin('GET', '/shared'), 'the realm stays');
+  assert.is((await admin('GET', '/shared/users?username=alice&exact=true')).length, 1, 'its users stay');
+});
+
+test('a realm created by hand is not adopted unless spec.adoptExisting asks for it', async () => {
+  await admin('POST', '', { realm: 'legacy', enabled: true, displayName: 'By hand' });
+  await env.apply(realm(ns, 'legacy', { displayName: 'Managed' }) as never);
+  const refused = await waitStatus(
+    env,
+    'identityrealms',
+    ns,
+    'legacy',
+    60_000,
+    (s) => s.reason === 'RealmNameConflict',
+    'to conflict',
+  );
+  assert.match(refused.status.message, 'created outside realmforge');
+  assert.is((await admin('GET', '/legacy')).displayName, 'By hand');
+  await env.apply(realm(ns, 'legacy', { displayName: 'Managed', adoptExisting: true }) as never);
+  await waitStatus(env, 'identityrealms', ns, 'legacy', 60_000, (s) => s.phase === 'Ready', 'to be adopted');
+  const adopted = await admin('GET', '/legacy');
+  assert.is(adopted.displayName, 'Managed');
+  assert.is(adopted.attributes['realmforge.dev/owner'], `${ns}/legacy`);
+});
+
+test('realm-management roles for a service account are refused unless the realm allows them', async () => {
+  const apps = (extra: Record<string, unknown>) =>
+    realm(ns, 'apps', { clientAuthorizationGrants: [teamA], ...extra });
+  await env.apply(apps({}) as never);
+  await waitStatus(env, 'identityrealms', ns, 'apps', 60_000, (s) => s.phase === 'Ready', 'to be Ready');
+  const serviceAccount = {
+    enabled: true,
+    clientRoles: [{ client: 'realm-management', roles: ['view-users'] }],
+  };
+  await env.apply(client(teamA, 'robot', { serviceAccount }) as never);
+  const refused = await waitStatus(
+    env,
+    'identityclients',
+    teamA,
+    'robot',
+    60_000,
+    (s) => s.reason === 'RoleNotAuthorized',
+    'to be refused',
+  );
+  assert.is(refused.status.phase, 'Failed');
+  assert.equal(await admin('GET', '/apps/clients?clientId=robot'), [], 'nothing created');
+  const allow = { namespaces: [teamA], client: 'realm-management', roles: ['view-users'] };
+  await env.apply(apps({ crossClientRoleGrants: [allow] }) as never);
+  await waitStatus(env, 'identityclients', teamA, 'robot', 90_000, (s) => s.phase === 'Ready', 'to be Ready');
+  const robot = (await admin('GET', '/apps/clients?clientId=robot'))[0];
+  const user = await admin('GET', `/apps/clients/${robot.id}/service-account-user`);
+  const rm = (await admin('GET', '/apps/clients?clientId=realm-management'))[0];
+  const roles = await admin('GET', `/apps/users/${user.id}/role-mappings/clients/${rm.id}`);
+  assert.ok(
+    roles.some((r: { name: string }) => r.name === 'view-users'),
+    'granted with the allowance',
+  );
+});
+
+test('a client deleted while its Keycloak restarts is gone from Keycloak once Keycloak is back', async () => {
+  await env.apply(client(teamA, 'doomed', { redirectUris: ['https://doomed.example.test/cb'] }) as never);
+  await waitStatus(
+    env,
+    'identityclients',
+    teamA,
+    'doomed',
+    60_000,
+    (s) => s.phase === 'Ready',
+    'to be Ready',
+  );
+  const pods = await env.core.listNamespacedPod({
+    namespace: ns,
+    labelSelector: 'app.kubernetes.io/instance=idp',
+  });
+  for (const p of pods.items)
+    await env.core.deleteNamespacedPod({ namespace: ns, name: p.metadata?.name ?? '' });
+  await deleteResource('identityclients', teamA, 'doomed');
+  await gone('identityclients', teamA, 'doomed', 280_000);
+  const left = await eventually('Keycloak to answer again', 300_000, () =>
+    admin('GET', '/apps/clients?clientId=doomed').catch(() => undefined),
+  );
+  assert.equal(left, [], 'the client was deleted, not leaked');
+  const events = await env.core.listNamespacedEvent({ namespace: teamA });
+  assert.not.ok(
+    events.items.some((e) => e.reason === 'CleanupAbandoned'),
+    'cleanup was not abandoned',
+  );
+});
+
+test.run();

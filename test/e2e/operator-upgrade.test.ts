@@ -1,0 +1,142 @@
+// A server on Keycloak 25 upgraded to the 26 line on the same database, then deleted and re-created on it (the
+// database retained). One test: it starts three Keycloak processes. Ready goes False during the rollout and comes
+// back only with the new pod; status.version is right at each step; a pod of each version never runs at the same
+// time; realms, clients and users survive; the re-created server takes the admin kept beside the database.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import {
+  getResource,
+  identityServer,
+  operatorSuite,
+  waitStatus,
+} from '../../scripts/testenv/identity-fixtures.ts';
+import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
+import { keycloakVersions } from '../../scripts/testenv/versions.ts';
+import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+
+const from = keycloakVersions['25'].version;
+const to = keycloakVersions['26'].version;
+let env: TestEnv;
+let operator: OperatorProcess;
+let ns: string;
+
+test.before(async () => {
+  env = await testEnv();
+  ({ ns, operator } = await operatorSuite(env, 'upgrade'));
+});
+test.after(async () => {
+  await operator?.stop();
+  await env?.cleanup();
+});
+
+const server = (tag: string) => {
+  const s = identityServer(ns, 'idp', 'pg');
+  return { ...s, spec: { ...s.spec, image: { tag } } };
+};
+const readyWith = (version: string) => (s: any) => s.phase === 'Ready' && s.version === version;
+
+async function clientLogin(): Promise<number> {
+  const secret = await env.core.readNamespacedSecret({ namespace: ns, name: 'web-credentials' });
+  const value = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  const url = loadEndpointMap(env.state.endpointMapFile).resolve(value('token-endpoint'));
+  const res = await fetch(url, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: value('client-id'),
+      client_secret: value('client-secret'),
+    }),
+  });
+  return res.status;
+}
+
+test(`${from} -> ${to}: old and new never run together, Ready and version follow the rollout; a re-created server recovers`, async () => {
+  await env.apply(server(from) as never);
+  await waitStatus(env, 'identityservers', ns, 'idp', 600_000, readyWith(from), `to be Ready on ${from}`);
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityRealm',
+    metadata: { name: 'apps', namespace: ns },
+    spec: { serverRef: { name: 'idp' }, clientAuthorizationGrants: [ns], roles: [{ name: 'reader' }] },
+  } as never);
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityClient',
+    metadata: { name: 'web', namespace: ns },
+    spec: { realmRef: { name: 'apps' }, serviceAccount: { enabled: true } },
+  } as never);
+  await waitStatus(env, 'identityclients', ns, 'web', 120_000, (s) => s.phase === 'Ready', 'to be Ready');
+  assert.is(await clientLogin(), 200);
+
+  // Watch the pods while upgrading: record every moment two versions run, and every status seen.
+  const overlaps: string[] = [];
+  const seen: { phase: string; version?: string; reason?: string }[] = [];
+  let watching = true;
+  const watcher = (async () => {
+    while (watching) {
+      const pods = await env.core.listNamespacedPod({
+        namespace: ns,
+        labelSelector: 'app.kubernetes.io/instance=idp',
+      });
+      const versions = new Set(pods.items.map((p) => p.spec?.containers[0]?.image?.split(':').pop()));
+      if (versions.size > 1) overlaps.push([...versions].join(' + '));
+      const s = (await getResource(env, 'identityservers', ns, 'idp'))?.status ?? {};
+      seen.push({ phase: s.phase, version: s.version, reason: s.reason });
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  })();
+  await env.apply(server(to) as never);
+  await waitStatus(env, 'identityservers', ns, 'idp', 900_000, readyWith(to), `to be Ready on ${to}`);
+  watching = false;
+  await watcher;
+  assert.equal(overlaps, [], 'two Keycloak versions never ran against the database at the same time');
+  const during = seen.filter((s) => s.phase !== 'Ready');
+  assert.ok(during.length > 0, 'Ready went False during the rollout');
+  assert.ok(
+    during.every((s) => s.version === from),
+    `status.version stays ${from} until the new pod is ready: ${JSON.stringify(during)}`,
+  );
+  assert.ok(during.some((s) => s.reason === 'UpgradeInProgress'));
+  const status = (await getResource(env, 'identityservers', ns, 'idp')).status;
+  assert.is(status.databaseVersion, to);
+  await waitStatus(env, 'identityclients', ns, 'web', 120_000, (s) => s.phase === 'Ready', 'to be Ready');
+  assert.is(await clientLogin(), 200, 'realm, client and its secret survived the migration');
+
+  // A downgrade below the migrated version is refused and changes nothing.
+  await env.apply(server(from) as never);
+  const refused = await waitStatus(
+    env,
+    'identityservers',
+    ns,
+    'idp',
+    60_000,
+    (s) => s.reason === 'DowngradeRefused',
+    'to refuse the downgrade',
+  );
+  assert.match(refused.status.message, `below ${to}`);
+  const d = await env.apps.readNamespacedDeployment({ namespace: ns, name: 'idp' });
+  assert.match(d.spec?.template.spec?.containers[0]?.image ?? '', `:${to}`);
+
+  // Deleted (the database retained) and re-created: Ready again with the admin kept beside the database.
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers/idp`);
+  await env.request('DELETE', `/api/v1/namespaces/${ns}/secrets/idp-admin-credentials`);
+  await eventually('the old server and its Deployment to be gone', 120_000, async () => {
+    const left = await env.request('GET', `/apis/apps/v1/namespaces/${ns}/deployments/idp`);
+    return left.status === 404 && !(await getResource(env, 'identityservers', ns, 'idp')) ? true : undefined;
+  });
+  await env.apply(server(to) as never);
+  await waitStatus(
+    env,
+    'identityservers',
+    ns,
+    'idp',
+    600_000,
+    readyWith(to),
+    'to be Ready after re-creation',
+  );
+  await waitStatus(env, 'identityclients', ns, 'web', 120_000, (s) => s.phase === 'Ready', 'to be Ready');
+  assert.is(await clientLogin(), 200);
+});
+
+test.run();
