@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { RealmforgeError } from '../../../src/core/errors.ts';
 import { realmFieldDefaults } from '../../../src/operator/compile/realm-representation.ts';
 import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
+import { type FakeDirectory, federationRoutes } from './fake-keycloak-federation.ts';
 import {
   builtInScopes,
   clientScopeRoute,
@@ -106,6 +107,8 @@ export const serverInfo = {
 export function fakeKeycloakAdmin() {
   const realms = new Map<string, Realm>();
   const calls: string[] = [];
+  const world = { directories: [] as FakeDirectory[], fetchable: new Set<string>() };
+  const federation = federationRoutes(world);
   const enabled = new Set<string>();
   const clientOf = (r: Realm, id: string) => r.clients.find((c) => c.id === id);
   const realmRole = (r: Realm, name: string) => r.roles.find((x) => x.name === name);
@@ -364,6 +367,8 @@ export function fakeKeycloakAdmin() {
       user.clientRoles[target.id] ??= [];
       return mappings({ ...realm, roles: target.roles }, user.clientRoles, target.id, method, body);
     }
+    const federated = federation.route(realm, parts, method, query, body);
+    if (federated) return federated;
     return reply(404, { error: `no route for ${method} ${path}` });
   }
 
@@ -406,6 +411,10 @@ export function fakeKeycloakAdmin() {
     admin,
     realms,
     calls,
+    /** The LDAP directories and discovery URLs the fake Keycloak can reach. */
+    world,
+    /** A realm's identity providers, components and federated users. */
+    federationOf: (name: string) => federation.stateOf(realms.get(name) as object),
     /** Calls other than reads. */
     writes: () => calls.filter((c) => !c.startsWith('GET ')),
     /** While set, every call fails as an unreachable Keycloak's does. */

@@ -12,7 +12,7 @@ import type { IdentityServer } from '../../../../generated/types/crds/identityse
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
-import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import { majorVersion, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
@@ -21,6 +21,8 @@ import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../share
 import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
 import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
+import { federationSecrets } from './federation-secrets.ts';
+import { federationProblem, federationStatus } from './federation-status.ts';
 import { realmOwnership, realmRefusal } from './realm-ownership.ts';
 import { readRealm, syncRealm } from './realm-sync.ts';
 
@@ -113,7 +115,12 @@ export function identityRealmController(deps: KeycloakDeps) {
     const now = new Date(deps.clock.now());
     const realmName = realmNameOf(realm);
     const ns = realm.metadata.namespace ?? 'default';
-    const base = { realmName, authorizedNamespaces: realm.spec.clientAuthorizationGrants ?? [] };
+    // The federation status is kept while a reconcile fails, so a requested sync is not run twice.
+    const base = {
+      realmName,
+      authorizedNamespaces: realm.spec.clientAuthorizationGrants ?? [],
+      federation: (realm as { status?: { federation?: unknown } }).status?.federation,
+    };
     const requeueAfterMs = deps.driftIntervalMs;
     const report = async (phase: Phase, reason: string, message: string, extra = {}) => {
       await writeStatus(
@@ -133,6 +140,8 @@ export function identityRealmController(deps: KeycloakDeps) {
     }
     try {
       const smtpPassword = await smtpPasswordOf(deps, realm);
+      const federation = await federationSecrets(deps, realm);
+      const keycloakMajor = majorVersion(server.status?.version ?? server.spec.image?.tag ?? '26');
       const admin = await deps.admins.forServer(server);
       const live = await readRealm(admin, ns, realmName);
       const ownership = realmOwnership(realm, live);
@@ -141,11 +150,24 @@ export function identityRealmController(deps: KeycloakDeps) {
       const result = await syncRealm(admin, realm, {
         smtpPassword,
         live,
+        federation,
+        keycloakMajor,
         keycloakVersion: server.status?.version,
       });
       const issuer = realmIssuer(server, realmName);
+      const status = await federationStatus(admin, realm, result.ldapIds, federation);
+      const extra = { realmId: result.realmId, issuer, federation: status };
+      const problem = federationProblem(status);
+      if (problem) {
+        const message = `realm ${realmName} matches the resource, but its federation does not work: ${problem}`;
+        await report('Provisioning', 'FederationUnavailable', message, extra);
+        return {
+          requeueAfterMs,
+          outcome: { phase: 'Provisioning', reason: 'FederationUnavailable', writes: result.writes },
+        };
+      }
       const message = `realm ${realmName} exists in Keycloak and matches the resource`;
-      await report('Ready', 'Ready', message, { realmId: result.realmId, issuer });
+      await report('Ready', 'Ready', message, extra);
       return { requeueAfterMs, outcome: { phase: 'Ready', reason: 'Ready', writes: result.writes } };
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;

@@ -7,7 +7,7 @@
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
-import { compileRealm } from '../../compile/realm-representation.ts';
+import { compileRealm, realmNameOf } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { attributeMarker, type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
 import { groupItem, groups } from '../../keycloak/collections/groups.ts';
@@ -23,10 +23,22 @@ import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
 import { syncClientScopes } from './client-scopes-sync.ts';
+import type { FederationSecrets } from './federation-secrets.ts';
+import { compileAll, federationAttributes, syncFederation } from './federation-sync.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
 
-/** What a sync did: the live realm's id and the writes it sent. */
-export type RealmSyncResult = { realmId?: string; writes: string[] };
+/** What a realm sync reads from the world: Secrets, the live realm (undefined: absent), Keycloak's major. */
+export type RealmSyncInputs = {
+  smtpPassword?: string;
+  live?: RealmRepresentation;
+  federation?: FederationSecrets;
+  keycloakMajor?: number;
+  keycloakVersion?: string;
+};
+const noSecrets: FederationSecrets = { identityProviders: new Map(), ldap: new Map() };
+
+/** What a sync did: the live realm's id, the writes it sent, and the LDAP providers it manages (name -> id). */
+export type RealmSyncResult = { realmId?: string; writes: string[]; ldapIds: Map<string, string> };
 
 const enc = encodeURIComponent;
 
@@ -41,6 +53,8 @@ const declaredCollections = (spec: IdentityRealm['spec']) =>
   [
     spec.roles?.length ? 'roles' : '',
     spec.groups?.length ? 'groups' : '',
+    spec.identityProviders?.length ? 'identityProviders' : '',
+    spec.userFederation?.ldap?.length ? 'userFederation' : '',
     spec.clientScopes?.length ? 'clientScopes' : '',
     spec.organizations?.length ? 'organizations' : '',
   ].filter(Boolean);
@@ -77,11 +91,20 @@ async function syncGroupRoles(
 export async function syncRealm(
   admin: AdminClient,
   realm: IdentityRealm,
-  inputs: { smtpPassword?: string; live?: RealmRepresentation; keycloakVersion?: string },
+  inputs: RealmSyncInputs,
 ): Promise<RealmSyncResult> {
   const ns = realm.metadata.namespace ?? 'default';
   const compiled = compileRealm(realm, inputs);
-  const attributes = { ...compiled.attributes, ...ownershipAttributes(realm, inputs.smtpPassword) };
+  // A refused federation field (an inline secret) is refused before anything is written.
+  compileAll(
+    realm,
+    federationTarget(realm, inputs, '', () => false, {}),
+  );
+  const attributes = {
+    ...compiled.attributes,
+    ...ownershipAttributes(realm, inputs.smtpPassword),
+    ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets),
+  };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
   const marker = attributeMarker(realmOwnerOf(realm));
@@ -131,7 +154,14 @@ export async function syncRealm(
         ...(await syncClientScopes(admin, ns, name, realm.spec, realmOwnerOf(realm), after as Item, false)),
       );
     if (orgItems.length) await syncOrganizations(false);
-    return { realmId: after?.id, writes };
+    const federation = after?.id
+      ? await syncFederation(
+          admin,
+          realm,
+          federationTarget(realm, inputs, after.id, () => false, {}),
+        )
+      : { writes: [], ldapIds: new Map<string, string>() };
+    return { realmId: after?.id, writes: [...writes, ...federation.writes], ldapIds: federation.ldapIds };
   }
   const liveRealm = live as Item;
   const plan = planFields(desired, liveRealm, realmFields, declared);
@@ -170,5 +200,35 @@ export async function syncRealm(
       before('clientScopes'),
     )),
   );
-  return { realmId: live.id, writes };
+  const federation = await syncFederation(
+    admin,
+    realm,
+    federationTarget(
+      realm,
+      inputs,
+      String(live.id),
+      before,
+      (liveRealm.attributes ?? {}) as Record<string, unknown>,
+    ),
+  );
+  return { realmId: live.id, writes: [...writes, ...federation.writes], ldapIds: federation.ldapIds };
+}
+
+function federationTarget(
+  realm: IdentityRealm,
+  inputs: RealmSyncInputs,
+  realmId: string,
+  declaredBefore: (collection: string) => boolean,
+  liveAttributes: Record<string, unknown>,
+) {
+  return {
+    ns: realm.metadata.namespace ?? 'default',
+    realmName: realmNameOf(realm),
+    realmId,
+    owner: realmOwnerOf(realm),
+    keycloakMajor: inputs.keycloakMajor ?? 26,
+    secrets: inputs.federation ?? noSecrets,
+    declaredBefore,
+    liveAttributes,
+  };
 }

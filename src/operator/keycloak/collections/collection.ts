@@ -56,6 +56,8 @@ export type Collection = {
   canonical?(item: Item): Item;
   /** Turns a desired item into what is sent (e.g. a role mapping needs the live role's id). Default: as is. */
   resolve?(admin: AdminClient, namespace: string, desired: Item): Promise<Item>;
+  /** Drops what Keycloak writes into a live item by itself (a component's lastSync) before comparing. */
+  normalize?(live: Item): Item;
 };
 
 /** What a collection sync did: the writes (for the log), the keys now managed (the next ledger), and the live
@@ -105,7 +107,8 @@ function emptied(c: Collection, body: Item, live: Item): Item {
 
 /** Whether `live` equals `desired` on the compared fields (maps by key, not by order). */
 export function sameItem(c: Collection, desired: Item, live: Item): boolean {
-  return canonicalJson(comparedPart(c, desired)) === canonicalJson(comparedPart(c, live));
+  const seen = c.normalize ? c.normalize(live) : live;
+  return canonicalJson(comparedPart(c, desired)) === canonicalJson(comparedPart(c, seen));
 }
 
 function owned(ownership: Ownership, live: Item, key: string, declared: boolean): boolean {

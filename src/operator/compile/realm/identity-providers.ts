@@ -1,0 +1,82 @@
+// An IdentityRealm's identity providers (spec.identityProviders) as Keycloak representations. Every field the
+// operator manages is sent explicitly (Keycloak's default when the spec is silent), so what Keycloak answers
+// compares equal and a field removed from the spec goes back to its default. The client secret never appears:
+// the representation carries Keycloak's mask and a salted hash of the Secret's value (config
+// realmforge.dev/secret-hash), so a rotated Secret is drift; the real value is put in only when sending.
+import { createHash } from 'node:crypto';
+import type { IdentityProvider } from '../../../../generated/types/crds/federation.ts';
+import { ValidationError } from '../../../core/errors.ts';
+
+/** What Keycloak answers instead of a stored secret (and keeps the stored one when it comes back). */
+export const secretMask = '**********';
+/** The config entry holding the hash of the secret last sent. */
+export const secretHashKey = 'realmforge.dev/secret-hash';
+/** Keycloak's first-login flow when an identity provider names none. */
+export const defaultFirstBrokerLoginFlow = 'first broker login';
+
+// Config keys that hold secrets: refused inline, they come from Secret references.
+const secretKeys = ['clientSecret', 'signingPrivateKey', 'privateKey', 'password'];
+
+/** A hash of a secret, salted with where it is used so equal secrets in two places do not match. */
+export function secretHash(salt: string, secret: string): string {
+  return createHash('sha256').update(`${salt}\0${secret}`).digest('hex').slice(0, 32);
+}
+
+export type IdentityProviderInputs = {
+  /** The client secret read from clientSecretRef, when it is set. */
+  readonly clientSecret?: string;
+  /** Keycloak's major version: 26 has hideOnLogin as a field, 25 as config hideOnLoginPage. */
+  readonly keycloakMajor: number;
+};
+
+/** One identity provider as Keycloak represents it (without its mappers). */
+export function compileIdentityProvider(
+  realm: string,
+  idp: IdentityProvider,
+  index: number,
+  inputs: IdentityProviderInputs,
+): Record<string, unknown> {
+  const where = `spec.identityProviders[${index}] (${idp.alias})`;
+  for (const key of secretKeys)
+    if (idp.config?.[key] !== undefined)
+      throw new ValidationError(
+        `${where}: config.${key} is a secret and is refused inline: put it in a Secret and set clientSecretRef`,
+      );
+  if (idp.clientSecretRef && inputs.clientSecret === undefined)
+    throw new ValidationError(`${where}: clientSecretRef was not read`);
+  const hide = idp.hideOnLogin ?? false;
+  const config: Record<string, string> = {
+    ...idp.config,
+    syncMode: idp.syncMode ?? 'LEGACY',
+    ...(inputs.keycloakMajor < 26 ? { hideOnLoginPage: String(hide) } : {}),
+    ...(inputs.clientSecret !== undefined
+      ? {
+          clientSecret: secretMask,
+          [secretHashKey]: secretHash(`${realm}/${idp.alias}`, inputs.clientSecret),
+        }
+      : {}),
+  };
+  return {
+    alias: idp.alias,
+    providerId: idp.providerId,
+    displayName: idp.displayName ?? '',
+    enabled: idp.enabled ?? true,
+    trustEmail: idp.trustEmail ?? false,
+    storeToken: idp.storeToken ?? false,
+    linkOnly: idp.linkOnly ?? false,
+    ...(inputs.keycloakMajor >= 26 ? { hideOnLogin: hide } : {}),
+    firstBrokerLoginFlowAlias: idp.firstBrokerLoginFlowAlias ?? defaultFirstBrokerLoginFlow,
+    postBrokerLoginFlowAlias: idp.postBrokerLoginFlowAlias ?? '',
+    config,
+  };
+}
+
+/** The mappers of one identity provider, as Keycloak represents them. */
+export function compileIdentityProviderMappers(idp: IdentityProvider): Record<string, unknown>[] {
+  return (idp.mappers ?? []).map((m) => ({
+    name: m.name,
+    identityProviderAlias: idp.alias,
+    identityProviderMapper: m.type,
+    config: { ...m.config, syncMode: m.syncMode ?? 'INHERIT' },
+  }));
+}

@@ -1,0 +1,159 @@
+// What Keycloak itself says of a realm's federation, for status: for each LDAP provider the operator manages,
+// Keycloak's own connection and authentication test (with the bind password from the Secret); for each identity
+// provider with a discovery or metadata URL, whether Keycloak could read it (its import-config endpoint, which
+// fetches and parses the document). A sync requested by the annotation realmforge.dev/federation-sync
+// (`full` or `changed`, with any suffix to request again: `full@2026-05-01T10:00`) runs once per value; its
+// counts or error are kept on status until the next request.
+import type {
+  FederationStatus,
+  IdentityRealm,
+  LdapSyncResult,
+} from '../../../../generated/types/crds/identityrealm.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import type { AdminClient } from '../../keycloak/admin-client.ts';
+import type { FederationSecrets } from './federation-secrets.ts';
+
+/** The annotation that requests a synchronisation of every LDAP provider of the realm. */
+export const federationSyncAnnotation = 'realmforge.dev/federation-sync';
+
+const enc = encodeURIComponent;
+const errorOf = (error: unknown) => {
+  if (error instanceof RealmforgeError) return error.message;
+  throw error;
+};
+
+/** Calls Keycloak; an answer of 400 or more (the admin client returns 404 and 409) becomes an error. */
+async function ask<T>(admin: AdminClient, ns: string, path: string, body?: unknown) {
+  const res = await admin.call<T>(ns, 'POST', path, body);
+  if (res.status >= 400) {
+    const b = res.body as { errorMessage?: string; error?: string } | undefined;
+    throw new RealmforgeError(
+      'validation',
+      `Keycloak POST ${path}: HTTP ${res.status} ${b?.errorMessage ?? b?.error ?? ''}`.trim(),
+    );
+  }
+  return res;
+}
+
+/** The sync the annotation asks for, or undefined (absent, or not `full`/`changed`). */
+export function requestedSync(
+  realm: IdentityRealm,
+): { request: string; mode: 'full' | 'changed' } | undefined {
+  const request = realm.metadata.annotations?.[federationSyncAnnotation];
+  const mode = request?.split('@')[0];
+  return request && (mode === 'full' || mode === 'changed') ? { request, mode } : undefined;
+}
+
+async function testLdap(admin: AdminClient, ns: string, realmName: string, id: string, config: object) {
+  try {
+    await ask(admin, ns, `/${enc(realmName)}/testLDAPConnection`, {
+      ...config,
+      action: 'testAuthentication',
+      componentId: id,
+    });
+    return undefined;
+  } catch (error) {
+    return errorOf(error);
+  }
+}
+
+async function runSync(
+  admin: AdminClient,
+  ns: string,
+  realmName: string,
+  id: string,
+  mode: 'full' | 'changed',
+) {
+  const action = mode === 'full' ? 'triggerFullSync' : 'triggerChangedUsersSync';
+  try {
+    const res = await ask<Record<string, unknown>>(
+      admin,
+      ns,
+      `/${enc(realmName)}/user-storage/${enc(id)}/sync?action=${action}`,
+    );
+    const r = res.body ?? {};
+    const n = (k: string) => (typeof r[k] === 'number' ? (r[k] as number) : 0);
+    return {
+      added: n('added'),
+      updated: n('updated'),
+      removed: n('removed'),
+      failed: n('failed'),
+      status: String(r.status ?? ''),
+    };
+  } catch (error) {
+    return { error: errorOf(error) };
+  }
+}
+
+/** Tests each managed LDAP provider, runs a requested sync, and reads each identity provider's discovery URL. */
+export async function federationStatus(
+  admin: AdminClient,
+  realm: IdentityRealm,
+  ldapIds: ReadonlyMap<string, string>,
+  secrets: FederationSecrets,
+): Promise<FederationStatus | undefined> {
+  const ns = realm.metadata.namespace ?? 'default';
+  const realmName = realm.spec.realmName ?? realm.metadata.name;
+  const previous = (realm as { status?: { federation?: FederationStatus } }).status?.federation;
+  const sync = requestedSync(realm);
+  const ldap: NonNullable<FederationStatus['ldap']> = [];
+  for (const p of realm.spec.userFederation?.ldap ?? []) {
+    const id = ldapIds.get(p.name);
+    if (!id) continue;
+    const error = await testLdap(admin, ns, realmName, id, {
+      connectionUrl: p.connectionUrl,
+      authType: p.bindDn ? 'simple' : 'none',
+      bindDn: p.bindDn ?? '',
+      bindCredential: secrets.ldap.get(p.name) ?? '',
+      useTruststoreSpi: p.useTruststoreSpi ?? 'always',
+      startTls: String(p.startTls ?? false),
+      ...(p.connectionTimeoutMs ? { connectionTimeout: String(p.connectionTimeoutMs) } : {}),
+    });
+    let lastSync: LdapSyncResult | undefined = previous?.ldap?.find((s) => s.name === p.name)?.lastSync;
+    if (sync && !error && lastSync?.request !== sync.request)
+      lastSync = {
+        request: sync.request,
+        mode: sync.mode,
+        ...(await runSync(admin, ns, realmName, id, sync.mode)),
+      };
+    ldap.push({
+      name: p.name,
+      connected: !error,
+      ...(error ? { error } : {}),
+      ...(lastSync ? { lastSync } : {}),
+    });
+  }
+  const identityProviders: NonNullable<FederationStatus['identityProviders']> = [];
+  for (const idp of realm.spec.identityProviders ?? []) {
+    const config = idp.config ?? {};
+    const fromUrl =
+      idp.providerId === 'saml'
+        ? config.metadataDescriptorUrl
+        : config.issuer && ['oidc', 'keycloak-oidc'].includes(idp.providerId)
+          ? `${config.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`
+          : undefined;
+    if (!fromUrl) continue;
+    try {
+      await ask(admin, ns, `/${enc(realmName)}/identity-provider/import-config`, {
+        providerId: idp.providerId,
+        fromUrl,
+      });
+      identityProviders.push({ alias: idp.alias, reachable: true });
+    } catch (error) {
+      identityProviders.push({ alias: idp.alias, reachable: false, error: errorOf(error) });
+    }
+  }
+  if (!ldap.length && !identityProviders.length) return undefined;
+  return { ...(ldap.length ? { ldap } : {}), ...(identityProviders.length ? { identityProviders } : {}) };
+}
+
+/** The message of a realm whose federation is broken (FederationUnavailable), or undefined when none is. */
+export function federationProblem(status: FederationStatus | undefined): string | undefined {
+  const broken = [
+    ...(status?.ldap ?? []).filter((l) => !l.connected).map((l) => `LDAP provider ${l.name}: ${l.error}`),
+    ...(status?.identityProviders ?? [])
+      .filter((i) => !i.reachable)
+      .map((i) => `identity provider ${i.alias}: ${i.error}`),
+  ];
+  return broken.length ? broken.join('; ') : undefined;
+}

@@ -1,0 +1,165 @@
+// Makes a realm's identity providers (with their mappers) and LDAP providers (with the mappers declared for them)
+// equal to the spec, through the one collection reconciler: items are owned by a config marker, so what Keycloak
+// creates by itself (the default LDAP mappers) and what is made by hand is never touched, and an item the spec
+// stops declaring is deleted (Keycloak deletes an identity provider's mappers, and an LDAP provider's imported
+// users, with it). A steady resync reads each collection the spec declares (or declared last time) once, and the
+// mappers of each declared provider once.
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import {
+  compileIdentityProvider,
+  compileIdentityProviderMappers,
+} from '../../compile/realm/identity-providers.ts';
+import {
+  compileLdapMappers,
+  compileLdapProvider,
+  ldapBindHash,
+  ldapBindHashAttribute,
+} from '../../compile/realm/user-federation.ts';
+import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
+import { ldapMappers, userStorageProviders } from '../../keycloak/collections/components.ts';
+import { configMarker } from '../../keycloak/collections/config-marker.ts';
+import { identityProviderMappers } from '../../keycloak/collections/identity-provider-mappers.ts';
+import { identityProviders } from '../../keycloak/collections/identity-providers.ts';
+import type { FederationSecrets } from './federation-secrets.ts';
+
+/** Where the federation sections are synced and what the last reconcile declared. */
+export type FederationTarget = {
+  readonly ns: string;
+  readonly realmName: string;
+  readonly realmId: string;
+  readonly owner: string;
+  readonly keycloakMajor: number;
+  readonly secrets: FederationSecrets;
+  /** The realm's attributes before this reconcile wrote anything (its LDAP ledgers and password hashes). */
+  readonly liveAttributes: Record<string, unknown>;
+  /** Whether the spec declared identity providers / LDAP providers last time (the realm's field record). */
+  declaredBefore(collection: 'identityProviders' | 'userFederation'): boolean;
+};
+
+/** The LDAP providers the operator manages in Keycloak after the sync: name -> component id. */
+export type FederationSyncResult = { writes: string[]; ldapIds: Map<string, string> };
+
+/** The realm attributes recording the LDAP providers and mappers the operator manages (ledgers: Keycloak keeps
+ * no owner marker in a component's config). */
+export const ldapProvidersLedger = 'realmforge.dev/ldap-providers';
+export const ldapMappersLedger = 'realmforge.dev/ldap-mappers';
+
+/** The realm attributes the federation sections want: the LDAP ledgers and each bind password's hash. */
+export function federationAttributes(
+  realm: IdentityRealm,
+  realmName: string,
+  secrets: FederationSecrets,
+): Record<string, string> {
+  const ldap = realm.spec.userFederation?.ldap ?? [];
+  const names = ldap.map((p) => p.name).sort();
+  const mappers = ldap.flatMap((p) => (p.mappers ?? []).map((m) => `${p.name}/${m.name}`)).sort();
+  const hashes = ldap.flatMap((p) => {
+    const secret = secrets.ldap.get(p.name);
+    return secret === undefined
+      ? []
+      : [[ldapBindHashAttribute(p.name), ldapBindHash(realmName, p.name, secret)]];
+  });
+  return {
+    ...(names.length ? { [ldapProvidersLedger]: names.join(',') } : {}),
+    ...(mappers.length ? { [ldapMappersLedger]: mappers.join(',') } : {}),
+    ...Object.fromEntries(hashes),
+  };
+}
+
+const attribute = (attrs: Record<string, unknown>, name: string) => {
+  const v = attrs[name];
+  return Array.isArray(v) ? (v[0] as string | undefined) : (v as string | undefined);
+};
+
+/** Compiles every federation item first, so a refused field writes nothing. */
+export function compileAll(realm: IdentityRealm, t: FederationTarget) {
+  const idps = (realm.spec.identityProviders ?? []).map((idp, i) =>
+    compileIdentityProvider(t.realmName, idp, i, {
+      clientSecret: t.secrets.identityProviders.get(idp.alias),
+      keycloakMajor: t.keycloakMajor,
+    }),
+  );
+  const ldap = (realm.spec.userFederation?.ldap ?? []).map((p, i) =>
+    compileLdapProvider(
+      t.realmName,
+      t.realmId,
+      p,
+      i,
+      t.secrets.ldap.get(p.name),
+      attribute(t.liveAttributes, ldapBindHashAttribute(p.name)),
+    ),
+  );
+  return { idps, ldap };
+}
+
+/** Syncs the identity providers and the user federation of one realm. */
+export async function syncFederation(
+  admin: AdminClient,
+  realm: IdentityRealm,
+  t: FederationTarget,
+): Promise<FederationSyncResult> {
+  const { idps, ldap } = compileAll(realm, t);
+  const writes: string[] = [];
+  const idpMarker = configMarker(t.owner, false);
+  const idpResult = await syncCollection(
+    admin,
+    t.ns,
+    identityProviders(t.realmName, t.keycloakMajor, t.secrets.identityProviders),
+    idps.map((i) => idpMarker.mark(i)),
+    idpMarker,
+    { declaredBefore: t.declaredBefore('identityProviders') },
+  );
+  writes.push(...idpResult.writes);
+  for (const idp of realm.spec.identityProviders ?? []) {
+    const mappers = compileIdentityProviderMappers(idp).map((m) => idpMarker.mark(m));
+    const created = !idpResult.live.some((l) => l.alias === idp.alias);
+    const result = await syncCollection(
+      admin,
+      t.ns,
+      identityProviderMappers(t.realmName, idp.alias),
+      mappers,
+      idpMarker,
+      // A provider created just now has no mappers to read; one that existed may have some to prune.
+      created ? { live: [], declaredBefore: false } : { declaredBefore: true },
+    );
+    writes.push(...result.writes);
+  }
+  const providers = userStorageProviders(t.realmName, t.realmId, t.secrets.ldap);
+  const ldapResult = await syncCollection(
+    admin,
+    t.ns,
+    providers,
+    ldap,
+    ledger(t.liveAttributes, ldapProvidersLedger),
+  );
+  writes.push(...ldapResult.writes);
+  const live = ldapResult.created
+    ? ((await admin.call<Item[]>(t.ns, 'GET', providers.listPath)).body ?? [])
+    : ldapResult.live;
+  const ldapIds = new Map<string, string>();
+  for (const p of realm.spec.userFederation?.ldap ?? []) {
+    const id = live.find((c) => c.name === p.name)?.id;
+    if (typeof id !== 'string') continue;
+    ldapIds.set(p.name, id);
+    const result = await syncCollection(
+      admin,
+      t.ns,
+      ldapMappers(t.realmName, p.name, id),
+      compileLdapMappers(p, id),
+      mapperLedger(t.liveAttributes, p.name),
+    );
+    writes.push(...result.writes);
+  }
+  return { writes, ldapIds };
+}
+
+/** The mapper names recorded for LDAP provider `provider` (`provider/mapper` entries of the realm's ledger). */
+function mapperLedger(attrs: Record<string, unknown>, provider: string) {
+  const all = ledger(attrs, ldapMappersLedger).managed;
+  const prefix = `${provider}/`;
+  return {
+    by: 'ledger' as const,
+    managed: new Set([...all].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length))),
+  };
+}

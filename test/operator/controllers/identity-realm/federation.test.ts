@@ -1,0 +1,226 @@
+// Identity providers and LDAP user federation of an IdentityRealm against the fake Keycloak: created with an
+// owner marker and secrets from Secrets (compared by hash), a steady resync writes nothing, hand edits are
+// reverted, removal deletes (with the users Keycloak imported), and the status carries Keycloak's own LDAP test,
+// a requested sync's counts, and the identity provider's discovery read (FederationUnavailable when broken).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
+import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
+import { keycloakWorld, realmResource, statusOf, type World } from '../keycloak-world.ts';
+
+const reconcile = (world: World) => identityRealmController(world.deps)('identity/corp');
+const secret = (name: string, value: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name, namespace: 'identity' },
+  data: { value: Buffer.from(value).toString('base64') },
+});
+const directory = {
+  url: 'ldap://ldap:389',
+  bindDn: 'cn=admin,dc=corp',
+  password: 'bind-pw',
+  users: ['ann', 'bob'],
+};
+const ldap = {
+  name: 'corp-ldap',
+  connectionUrl: 'ldap://ldap:389',
+  bindDn: 'cn=admin,dc=corp',
+  bindCredentialRef: { name: 'ldap', key: 'value' },
+  usersDn: 'ou=people,dc=corp',
+  mappers: [
+    { name: 'groups', type: 'group-ldap-mapper' as const, config: { 'groups.dn': 'ou=groups,dc=corp' } },
+  ],
+};
+const idp = {
+  alias: 'upstream',
+  providerId: 'oidc' as const,
+  config: { issuer: 'http://up/realms/up', clientId: 'broker', authorizationUrl: 'http://up/auth' },
+  clientSecretRef: { name: 'idp', key: 'value' },
+  mappers: [
+    {
+      name: 'dept',
+      type: 'oidc-user-attribute-idp-mapper',
+      config: { claim: 'dept', 'user.attribute': 'department' },
+    },
+  ],
+};
+const corp = (spec: Record<string, unknown>, annotations?: Record<string, string>) => {
+  const r = realmResource('corp', 'identity', spec);
+  return annotations ? { ...r, metadata: { ...r.metadata, annotations } } : r;
+};
+
+function federatedWorld(
+  spec: Record<string, unknown> = { identityProviders: [idp], userFederation: { ldap: [ldap] } },
+) {
+  const world = keycloakWorld([corp(spec), secret('ldap', 'bind-pw'), secret('idp', 'idp-secret')]);
+  world.keycloak.world.directories.push({ ...directory });
+  world.keycloak.world.fetchable.add('http://up/realms/up/.well-known/openid-configuration');
+  return world;
+}
+const state = (world: World) => world.keycloak.federationOf('corp');
+const provider = (world: World) => state(world).components.find((c) => c.name === 'corp-ldap');
+
+test('identity providers and LDAP are created with their mappers and secrets; a resync only tests LDAP', async () => {
+  const world = federatedWorld();
+  const first = await reconcile(world);
+  assert.is(first.outcome?.reason, 'Ready', statusOf(world, 'IdentityRealm', 'identity', 'corp').message);
+  const s = state(world);
+  assert.is(s.identityProviders[0]?.config.clientSecret, 'idp-secret', 'the real secret is sent');
+  assert.is(s.identityProviders[0]?.config['realmforge.dev/owner'], 'identity/corp');
+  assert.equal(
+    s.idpMappers.map((m) => m.name),
+    ['dept'],
+  );
+  assert.equal(provider(world)?.config.bindCredential, ['bind-pw']);
+  assert.equal(provider(world)?.config.searchScope, ['1']);
+  const mappers = s.components.filter((c) => c.parentId === provider(world)?.id).map((c) => c.name);
+  assert.ok(mappers.includes('groups') && mappers.includes('email'), 'ours beside the default mappers');
+  const status = world.kube.find('IdentityRealm', 'identity', 'corp')?.status as Record<string, any>;
+  assert.equal(status.federation, {
+    ldap: [{ name: 'corp-ldap', connected: true }],
+    identityProviders: [{ alias: 'upstream', reachable: true }],
+  });
+  world.keycloak.reset();
+  const steady = await reconcile(world);
+  assert.equal(steady.outcome?.writes, []);
+  assert.equal(world.keycloak.writes(), [
+    'POST /corp/testLDAPConnection',
+    'POST /corp/identity-provider/import-config',
+  ]);
+});
+
+test('a wrong bind password is FederationUnavailable with LDAP error; fixing the Secret recovers', async () => {
+  const world = federatedWorld();
+  await reconcile(world);
+  world.kube.put(secret('ldap', 'wrong'));
+  const broken = await reconcile(world);
+  assert.is(broken.outcome?.reason, 'FederationUnavailable');
+  assert.ok(broken.outcome?.writes?.includes('update user federation provider corp-ldap'), 'rotated: resent');
+  const status = statusOf(world, 'IdentityRealm', 'identity', 'corp');
+  assert.is(status.phase, 'Provisioning');
+  assert.match(
+    status.message ?? '',
+    'LDAP provider corp-ldap: Keycloak POST /corp/testLDAPConnection: HTTP 400',
+  );
+  assert.match(status.message ?? '', 'Invalid Credentials');
+  assert.is(broken.requeueAfterMs, 300_000, 'looked at again within one drift interval, no backoff');
+  world.kube.put(secret('ldap', 'bind-pw'));
+  assert.is((await reconcile(world)).outcome?.reason, 'Ready');
+  assert.equal(provider(world)?.config.bindCredential, ['bind-pw']);
+});
+
+test('hand edits are reverted; hand-made providers and mappers are left alone', async () => {
+  const world = federatedWorld();
+  await reconcile(world);
+  const s = state(world);
+  (provider(world) as Record<string, any>).config.usersDn = ['ou=elsewhere'];
+  (s.identityProviders[0] as Record<string, any>).enabled = false;
+  s.identityProviders.push({ alias: 'by-hand', providerId: 'github', config: {} });
+  s.idpMappers.push({ id: 'm1', name: 'by-hand', identityProviderAlias: 'upstream', config: {} });
+  const out = await reconcile(world);
+  assert.equal(out.outcome?.writes, [
+    'update identity provider upstream',
+    'update user federation provider corp-ldap',
+  ]);
+  assert.equal(provider(world)?.config.usersDn, ['ou=people,dc=corp']);
+  assert.is(provider(world)?.config.bindCredential?.[0], 'bind-pw', 'the mask sent back keeps the password');
+  assert.is(s.identityProviders[0]?.enabled, true);
+  assert.is(s.identityProviders[0]?.config.clientSecret, 'idp-secret');
+  assert.ok(s.identityProviders.some((i) => i.alias === 'by-hand'));
+});
+
+test('a requested sync runs once per annotation value; its counts are on status', async () => {
+  const world = federatedWorld();
+  await reconcile(world);
+  const spec = (world.kube.find('IdentityRealm', 'identity', 'corp') as Record<string, any>).spec;
+  const annotate = (value: string) => {
+    const live = world.kube.find('IdentityRealm', 'identity', 'corp') as KubeObject;
+    world.kube.put({
+      ...live,
+      metadata: { ...live.metadata, annotations: { 'realmforge.dev/federation-sync': value } },
+    });
+  };
+  annotate('full');
+  await reconcile(world);
+  const lastSync = () =>
+    (world.kube.find('IdentityRealm', 'identity', 'corp')?.status as Record<string, any>)?.federation
+      ?.ldap?.[0]?.lastSync;
+  assert.equal(lastSync(), {
+    request: 'full',
+    mode: 'full',
+    added: 2,
+    updated: 0,
+    removed: 0,
+    failed: 0,
+    status: '2 imported users',
+  });
+  assert.equal(
+    state(world).users.map((u) => u.username),
+    ['ann', 'bob'],
+  );
+  world.keycloak.reset();
+  const again = await reconcile(world);
+  assert.not.ok(
+    world.keycloak.calls.some((c) => c.includes('/sync?')),
+    'the same request is not run again',
+  );
+  assert.equal(again.outcome?.writes, [], 'lastSync written by Keycloak is not drift');
+  world.keycloak.world.directories[0]?.users.push('cat');
+  annotate('changed@2');
+  await reconcile(world);
+  assert.is(lastSync().request, 'changed@2');
+  assert.is(lastSync().added, 1);
+  assert.ok(spec);
+});
+
+test('removed from the spec: providers, their mappers and the imported users are deleted', async () => {
+  const world = federatedWorld();
+  await reconcile(world);
+  const id = provider(world)?.id;
+  state(world).users.push({ username: 'ann', federationLink: id });
+  world.kube.put(corp({}));
+  const out = await reconcile(world);
+  assert.equal(out.outcome?.writes?.sort(), [
+    'delete identity provider upstream',
+    'delete user federation provider corp-ldap',
+    'update realm (attributes/realmforge.dev/ldap-bind-hash.corp-ldap, attributes/realmforge.dev/ldap-mappers, attributes/realmforge.dev/ldap-providers, realmforge.dev/managed-fields)',
+  ]);
+  const s = state(world);
+  assert.equal([s.identityProviders, s.idpMappers, s.components, s.users], [[], [], [], []]);
+  const status = world.kube.find('IdentityRealm', 'identity', 'corp')?.status as Record<string, unknown>;
+  assert.is(status.federation, undefined);
+  world.keycloak.reset();
+  await reconcile(world);
+  assert.equal(world.keycloak.calls, ['GET /corp'], 'nothing declared now or before: no federation reads');
+});
+
+test('an unreadable discovery document is FederationUnavailable naming the identity provider', async () => {
+  const world = federatedWorld({
+    identityProviders: [{ ...idp, config: { ...idp.config, issuer: 'http://gone' } }],
+  });
+  const out = await reconcile(world);
+  assert.is(out.outcome?.reason, 'FederationUnavailable');
+  assert.match(
+    statusOf(world, 'IdentityRealm', 'identity', 'corp').message ?? '',
+    'identity provider upstream: ',
+  );
+  assert.match(
+    statusOf(world, 'IdentityRealm', 'identity', 'corp').message ?? '',
+    'Could not fetch http://gone',
+  );
+});
+
+test('a secret inline in an identity provider config is refused before anything is written', async () => {
+  const world = federatedWorld({
+    identityProviders: [{ ...idp, config: { ...idp.config, clientSecret: 'inline' } }],
+  });
+  const out = await reconcile(world);
+  assert.is(out.outcome?.reason, 'InvalidSpec');
+  assert.match(
+    statusOf(world, 'IdentityRealm', 'identity', 'corp').message ?? '',
+    'spec.identityProviders[0] (upstream): config.clientSecret is a secret',
+  );
+  assert.equal(world.keycloak.writes(), []);
+});
+
+test.run();
