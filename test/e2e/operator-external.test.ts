@@ -1,0 +1,170 @@
+// An existing Keycloak (IdentityServer spec.external): the test environment's own harness Keycloak, which no
+// IdentityServer deployed. The operator deploys nothing for it, reports it Ready with the version Keycloak states,
+// and manages realms and clients on it as on a deployed one: Ready, drift reverted, deleted; a realm made by hand
+// before (not adopted) and master are left exactly as they were, and deleting the IdentityServer leaves Keycloak.
+import { randomUUID } from 'node:crypto';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import { getResource, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import {
+  grantSecretAccess,
+  installOperatorRbac,
+  type OperatorProcess,
+  startOperator,
+} from '../../scripts/testenv/operator-process.ts';
+import { keycloakAdminApi } from './helpers/keycloak-admin.ts';
+
+let env: TestEnv;
+let operator: OperatorProcess;
+let ns: string;
+let admin: ReturnType<typeof keycloakAdminApi>;
+const suffix = randomUUID().slice(0, 6);
+const handMade = `hand-made-${suffix}`;
+const tenant = `ext-tenant-${suffix}`;
+let masterBefore: Record<string, unknown>;
+
+const realm = (name: string, spec: Record<string, unknown>) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityRealm',
+  metadata: { name, namespace: ns },
+  spec: { serverRef: { name: 'existing' }, ...spec },
+});
+/** master as compared before and after: its settings, without what Keycloak itself moves. */
+const masterSettings = async () => {
+  const {
+    id,
+    realm: name,
+    displayName,
+    enabled,
+    attributes,
+    sslRequired,
+    accessTokenLifespan,
+  } = await admin('GET', '/master');
+  return { id, name, displayName, enabled, attributes, sslRequired, accessTokenLifespan };
+};
+
+test.before(async () => {
+  env = await testEnv();
+  const kc = env.state.keycloak;
+  if (!kc) throw new Error('the test environment has no harness Keycloak');
+  admin = keycloakAdminApi(
+    () => kc.httpUrl,
+    async () => ({ username: kc.adminUsername, password: kc.adminPassword }),
+  );
+  await installOperatorRbac(env);
+  ns = await env.namespace('ext');
+  await grantSecretAccess(env, ns);
+  // Before the operator ever sees this Keycloak: a realm made by hand, and master as it is.
+  await admin('POST', '', { realm: handMade, enabled: true, displayName: 'Made by hand' });
+  masterBefore = await masterSettings();
+  await env.apply({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'harness-admin', namespace: ns },
+    stringData: { username: kc.adminUsername, password: kc.adminPassword },
+  } as never);
+  operator = await startOperator(env);
+});
+test.after(async () => {
+  await operator?.stop();
+  await admin?.('DELETE', `/${handMade}`).catch(() => undefined);
+  await env?.cleanup();
+});
+
+test('an existing Keycloak is Ready with its own version; nothing is deployed for it', async () => {
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityServer',
+    metadata: { name: 'existing', namespace: ns },
+    spec: { external: { url: env.state.keycloak?.httpUrl, credentialsSecret: 'harness-admin' } },
+  } as never);
+  const server = await waitStatus(
+    env,
+    'identityservers',
+    ns,
+    'existing',
+    240_000,
+    (s) => s.phase === 'Ready',
+    'Ready',
+  );
+  assert.is(server.status.version, env.state.keycloak?.version);
+  assert.is(server.status.endpoints.internal, env.state.keycloak?.httpUrl);
+  for (const [group, plural] of [
+    ['apis/apps/v1', 'deployments'],
+    ['api/v1', 'services'],
+    ['apis/networking.k8s.io/v1', 'ingresses'],
+    ['apis/postgresql.cnpg.io/v1', 'databases'],
+  ]) {
+    const list = await env.request('GET', `/${group}/namespaces/${ns}/${plural}`);
+    assert.equal(list.body.items, [], `no ${plural} for an existing Keycloak`);
+  }
+  // Keycloak 26: the admin account created the operator's own client once; its credentials are kept beside.
+  const kept = await env.core.readNamespacedSecret({ namespace: ns, name: 'existing-operator-client' });
+  assert.is(Buffer.from(kept.data?.['client-id'] ?? '', 'base64').toString(), 'realmforge-operator');
+});
+
+test('a realm and a client on it reach Ready, drift is reverted, a hand-made realm is refused', async () => {
+  await env.apply(realm('tenant', { realmName: tenant, displayName: 'Tenant' }) as never);
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityClient',
+    metadata: { name: 'web', namespace: ns },
+    spec: { realmRef: { name: 'tenant' }, redirectUris: ['https://web.example.test/cb'] },
+  } as never);
+  await waitStatus(env, 'identityrealms', ns, 'tenant', 120_000, (s) => s.phase === 'Ready', 'Ready');
+  await waitStatus(env, 'identityclients', ns, 'web', 120_000, (s) => s.phase === 'Ready', 'Ready');
+  assert.is((await admin('GET', `/${tenant}`)).displayName, 'Tenant');
+  assert.is((await admin('GET', `/${tenant}/clients?clientId=web`))[0]?.clientId, 'web');
+  // Drift: someone edits the realm and deletes the client in Keycloak; the next drift interval (5 s) restores both.
+  await admin('PUT', `/${tenant}`, { displayName: 'Edited by hand' });
+  const [web] = await admin('GET', `/${tenant}/clients?clientId=web`);
+  await admin('DELETE', `/${tenant}/clients/${web.id}`);
+  await eventually('the drift to be reverted', 60_000, async () => {
+    const live = await admin('GET', `/${tenant}`);
+    const clients = await admin('GET', `/${tenant}/clients?clientId=web`);
+    return live.displayName === 'Tenant' && clients.length === 1 ? true : undefined;
+  });
+  // A realm that exists without the operator's marker is not taken (no adoption asked for).
+  await env.apply(realm('taken', { realmName: handMade, displayName: 'Not yours' }) as never);
+  const refused = await waitStatus(
+    env,
+    'identityrealms',
+    ns,
+    'taken',
+    60_000,
+    (s) => s.phase === 'Failed',
+    'refused',
+  );
+  assert.is(refused.status.reason, 'RealmNameConflict');
+  const hand = await admin('GET', `/${handMade}`);
+  assert.is(hand.displayName, 'Made by hand');
+  assert.is(hand.attributes?.['realmforge.dev/owner'], undefined);
+});
+
+test('deletion removes the operator realm only; the hand-made realm, master and Keycloak stay', async () => {
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityrealms/taken`);
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityclients/web`);
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityrealms/tenant`);
+  await eventually('the realm to be deleted from Keycloak', 60_000, async () =>
+    (await admin('GET', `/${tenant}`)) === undefined &&
+    (await getResource(env, 'identityrealms', ns, 'tenant')) === undefined
+      ? true
+      : undefined,
+  );
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers/existing`);
+  await eventually('the IdentityServer to be gone', 30_000, async () =>
+    (await getResource(env, 'identityservers', ns, 'existing')) === undefined ? true : undefined,
+  );
+  const hand = await admin('GET', `/${handMade}`);
+  assert.is(hand?.displayName, 'Made by hand', 'the hand-made realm is untouched');
+  assert.is(hand.attributes?.['realmforge.dev/owner'], undefined);
+  assert.equal(await masterSettings(), masterBefore, 'master is untouched');
+  const realms = ((await admin('GET', '')) as { realm: string }[]).map((r) => r.realm);
+  assert.ok(!realms.includes(tenant));
+  assert.ok(realms.includes('master') && realms.includes(handMade));
+  const errors = operator.logs().filter((l) => l.level === 'error');
+  assert.equal(errors, [], 'no error in the operator log');
+});
+
+test.run();
