@@ -8,6 +8,7 @@
 //   service-account token on the admin API, admins.ts).
 // The optional CA (a Secret or ConfigMap key) is read with the credentials.
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
+import { RealmforgeError } from '../../core/errors.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
 import { ownedMetadata } from '../compile/server-metadata.ts';
 import type { Deps } from '../runtime/deps.ts';
@@ -63,7 +64,15 @@ export async function readExternalCa(deps: Deps, server: IdentityServer): Promis
   }
   if (external?.caConfigMapRef) {
     const ref = external.caConfigMapRef;
-    const map = await deps.kube.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, name: ref.name });
+    const map = await deps.kube
+      .get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, name: ref.name })
+      .catch((error: unknown) => {
+        if (!(error instanceof RealmforgeError && error.kind === 'auth')) throw error;
+        throw new ExternalSettingsError(
+          'CaAccessDenied',
+          `spec.external.caConfigMapRef: the operator may not read ConfigMap ${ns}/${ref.name}: grant its ServiceAccount get on configmaps in ${ns} (a Role and RoleBinding), or put the CA in a Secret and use caSecretRef`,
+        );
+      });
     const value = (map?.data as Record<string, string> | undefined)?.[ref.key];
     if (value?.includes('-----BEGIN CERTIFICATE-----')) return value;
     throw new ExternalSettingsError(

@@ -189,6 +189,10 @@ test('bad settings are named on status and looked at again soon; Keycloak below 
       statusOf(noCa).message,
       /spec.external.caConfigMapRef: ConfigMap identity\/trust does not exist/,
     );
+    noCa.forbidden.add('ConfigMap/identity/trust');
+    await identityServerController(deps(noCa))('identity/existing');
+    assert.is(statusOf(noCa).reason, 'CaAccessDenied');
+    assert.match(statusOf(noCa).message, /grant its ServiceAccount get on configmaps in identity/);
     const old = fakeKube([server(kc.url), login({ username: 'admin', password: 'admin-pw' })]);
     await identityServerController(deps(old))('identity/existing');
     assert.is(statusOf(old).reason, 'UnsupportedVersion');
@@ -200,6 +204,32 @@ test('bad settings are named on status and looked at again soon; Keycloak below 
   } finally {
     await kc.close();
   }
+});
+
+test('the CA of spec.external is what the admin client for that Keycloak trusts', async () => {
+  const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+  const kube = fakeKube([
+    server('https://keycloak.example.com', { caSecretRef: { name: 'trust', key: 'ca.crt' } }),
+    login({ 'client-id': 'realmforge-operator', 'client-secret': 'given' }),
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'trust', namespace: 'identity' },
+      data: { 'ca.crt': b64(pem) },
+    },
+  ]);
+  const base = deps(kube);
+  const seen: (string | undefined)[] = [];
+  const admins = keycloakAdmins(base, (url, _identity, ca) => {
+    seen.push(ca);
+    return {
+      baseUrl: url,
+      call: async () => ({ status: 200, body: { systemInfo: { version: '26.7.3' } } }),
+    } as never;
+  });
+  await identityServerController({ ...base, admins })('identity/existing');
+  assert.is(statusOf(kube).phase, 'Ready', statusOf(kube).message);
+  assert.ok(seen.length > 0 && seen.every((ca) => ca === pem), 'every client for it trusts the CA');
 });
 
 test.run();
