@@ -51,8 +51,10 @@ function leveled(logger: Logger, level: string): Logger {
 function keycloakHttp(ca?: string): HttpClient {
   const dispatcher = new Agent({
     connectTimeout: 5000,
-    headersTimeout: 35_000,
-    bodyTimeout: 35_000,
+    // Above the longest per-call timeout (a realm create may be given up to 10 minutes, realm-create-timeout.ts):
+    // each call's own AbortSignal decides when to give up.
+    headersTimeout: 610_000,
+    bodyTimeout: 610_000,
     ...(ca ? { connect: { ca } } : {}),
   });
   return (url, init) => undiciFetch(url, { ...init, dispatcher });

@@ -23,8 +23,12 @@ export type AdminClient = {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     body?: unknown,
+    options?: CallOptions,
   ): Promise<AdminResponse<T>>;
 };
+
+/** Per call: how long to wait for the answer (default: the client's timeoutMs), e.g. longer for a realm create. */
+export type CallOptions = { readonly timeoutMs?: number };
 
 /** What an admin client needs: HTTP, the limiter, a clock, the request counter and whether it may write. */
 export type AdminClientDeps = {
@@ -106,6 +110,7 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
       method: 'GET' | 'POST' | 'PUT' | 'DELETE',
       path: string,
       body?: unknown,
+      options?: CallOptions,
     ) {
       // A follower does not even fetch a token for a write.
       if (method !== 'GET' && !deps.canWrite()) throw notLeader();
@@ -127,6 +132,7 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
           body: payload,
           write: method !== 'GET',
           idempotent: method !== 'POST',
+          timeoutMs: options?.timeoutMs,
         });
         if (res.status === 401 && !fresh) continue;
         if (headersTooLarge(res.status, res.body)) {

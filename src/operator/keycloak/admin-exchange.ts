@@ -56,6 +56,8 @@ export type Exchange = {
   /** A write is fenced; a non-idempotent one is never re-sent after an unknown outcome. */
   write: boolean;
   idempotent: boolean;
+  /** This exchange's timeout per attempt, instead of deps.timeoutMs. */
+  timeoutMs?: number;
 };
 
 export type Answer = { status: number; body: unknown; location?: string };
@@ -105,7 +107,7 @@ export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer>
     deps.breaker.admit(what);
     let wait: number | undefined;
     let unknown: string | undefined;
-    const signals = [AbortSignal.timeout(deps.timeoutMs)];
+    const signals = [AbortSignal.timeout(x.timeoutMs ?? deps.timeoutMs)];
     if (x.write && deps.signal) signals.push(deps.signal);
     try {
       const res = await deps.http(x.url, {

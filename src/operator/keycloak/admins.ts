@@ -208,13 +208,13 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
         // A refused client (deleted or re-keyed in Keycloak) is re-keyed once with the bootstrap admin.
         wrapper = {
           baseUrl: client.baseUrl,
-          async call(namespace, method, path, body) {
+          async call(namespace, method, path, body, options) {
             try {
-              return await client.call(namespace, method, path, body);
+              return await client.call(namespace, method, path, body, options);
             } catch (error) {
               if (!(error instanceof TokenRefusedError)) throw error;
               await provisionOnce(server, baseUrl, ca, true);
-              return (await current(server, baseUrl, ca)).call(namespace, method, path, body);
+              return (await current(server, baseUrl, ca)).call(namespace, method, path, body, options);
             }
           },
         } as AdminClient;

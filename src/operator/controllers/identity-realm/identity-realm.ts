@@ -153,6 +153,7 @@ export function identityRealmController(deps: KeycloakDeps) {
         federation,
         keycloakMajor,
         keycloakVersion: server.status?.version,
+        clock: deps.clock,
       });
       const issuer = realmIssuer(server, realmName);
       const status = await federationStatus(admin, realm, result.ldapIds, federation);
