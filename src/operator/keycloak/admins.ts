@@ -125,7 +125,7 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
           : 'OperatorClientCreated'
         : 'OperatorCredentialsStored',
       message: created
-        ? `the operator's client ${operatorClientId} in master ${rotated ? 'has a new secret' : 'was created'}; its credentials are in ${where}`
+        ? `the operator's client ${isOperatorClient(identity) ? identity.clientId : operatorClientId} in master ${rotated ? 'has a new secret' : 'was created'}; its credentials are in ${where}`
         : `the credentials of spec.external.credentialsSecret are kept in ${where} for the operator's calls`,
     });
     fresh.set(idOf(server), identity);

@@ -98,6 +98,13 @@ export function storedIdentitySecret(server: IdentityServer, identity: AdminIden
   };
 }
 
+/**
+ * The operator's own client on an existing Keycloak: one per IdentityServer (realmforge-operator-<namespace>-<name>),
+ * since several IdentityServers may point at one Keycloak and re-keying a shared client would lock the others out.
+ */
+export const externalClientId = (server: IdentityServer) =>
+  `realmforge-operator-${server.metadata.namespace ?? 'default'}-${server.metadata.name}`;
+
 /** The major version Keycloak reports (GET /admin/serverinfo); NaN when it does not say. */
 export async function keycloakMajor(admin: AdminClient, namespace: string): Promise<number> {
   const res = await admin.call<{ systemInfo?: { version?: string } }>(namespace, 'GET', '../serverinfo');
@@ -117,5 +124,5 @@ export async function externalIdentity(
   const ns = server.metadata.namespace ?? 'default';
   const major = await keycloakMajor(asGiven, ns);
   if (!(major >= 26)) return { identity: given, created: false };
-  return { identity: await provisionOperatorClient(asGiven, ns), created: true };
+  return { identity: await provisionOperatorClient(asGiven, ns, externalClientId(server)), created: true };
 }

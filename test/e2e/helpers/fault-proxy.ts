@@ -2,6 +2,7 @@
 // operator's map sends `<svc>.<ns>.svc:8080` here, and the proxy forwards to wherever the environment's map says
 // that Keycloak is. A test switches its mode: pass through, answer slowly, answer 500, or forward the next
 // matching request and then drop the connection without an answer (a lost response). Every request is counted.
+// An existing Keycloak (spec.external) is pointed at the proxy's url directly.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,7 @@ import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
 export type FaultMode =
   | { kind: 'pass' }
   | { kind: 'slow'; ms: number }
-  | { kind: 'status'; status: number }
+  | { kind: 'status'; status: number; path?: RegExp }
   | { kind: 'lose'; method: string; path: RegExp };
 
 export type SeenCall = { at: number; method: string; path: string; answered: number | 'lost' };
@@ -25,7 +26,7 @@ export async function faultProxy(envMapFile: string, service: string, mapFile: s
     const seen: SeenCall = { at: Date.now(), method: req.method ?? '', path: req.url ?? '', answered: 0 };
     calls.push(seen);
     const current = mode;
-    if (current.kind === 'status') {
+    if (current.kind === 'status' && (!current.path || current.path.test(req.url ?? ''))) {
       seen.answered = current.status;
       res.writeHead(current.status, { 'content-type': 'application/json' }).end('{"error":"injected"}');
       req.resume();

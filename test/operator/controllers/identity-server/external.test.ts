@@ -101,7 +101,9 @@ test('an admin account on Keycloak 26: Ready with its version, the operator clie
       'apply Secret/identity/existing-operator-client',
       'status IdentityServer/identity/existing',
     ]);
-    assert.is(kept(kube, 'client-id'), 'realmforge-operator');
+    // Its own client per IdentityServer: two servers on one Keycloak never re-key each other's.
+    assert.is(kept(kube, 'client-id'), 'realmforge-operator-identity-existing');
+    assert.is(state.client?.clientId, 'realmforge-operator-identity-existing');
     assert.is(kept(kube, 'client-secret'), state.client?.secret);
     assert.equal(state.client?.roles, ['admin']);
     assert.is(kube.events[0]?.reason, 'OperatorClientCreated');
@@ -109,7 +111,10 @@ test('an admin account on Keycloak 26: Ready with its version, the operator clie
     state.calls.length = 0;
     kube.writes.length = 0;
     await identityServerController(deps(kube))('identity/existing');
-    assert.equal(state.calls, ['token client_credentials realmforge-operator', 'GET serverinfo']);
+    assert.equal(state.calls, [
+      'token client_credentials realmforge-operator-identity-existing',
+      'GET serverinfo',
+    ]);
     assert.equal(kube.writes, [], 'steady state writes nothing');
   } finally {
     await kc.close();
