@@ -206,7 +206,10 @@ test('calls in flight are answered before the server exits on end of input', asy
     params: { name: 'repo_list', arguments: { limit: '50' } },
   });
   child.stdin.end();
+  // A server that never exits must fail the test, not hang the suite.
+  const timer = setTimeout(() => child.kill(), 30_000);
   const code = await new Promise((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
   const answers = out
     .split('\n')
     .filter(Boolean)
