@@ -21,6 +21,7 @@ import {
 } from './admin-identity.ts';
 import {
   decodeIdentity,
+  ExternalSettingsError,
   externalIdentity,
   readExternalCa,
   readExternalCredentials,
@@ -188,9 +189,14 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
 
   /** On reload: the user changed the credentials the operator uses as given (a client, or an account on 25). */
   async function outdated(server: IdentityServer): Promise<boolean> {
-    const given = await readExternalCredentials(deps, server);
     const kept = await stored(server);
     if (!kept) return false;
+    // Once the operator keeps an identity, the user's Secret may go (an admin account is needed only once).
+    const given = await readExternalCredentials(deps, server).catch((error: unknown) => {
+      if (error instanceof ExternalSettingsError) return undefined;
+      throw error;
+    });
+    if (!given) return false;
     const ours = !isOperatorClient(given) && isOperatorClient(kept);
     return !ours && identityKey(given) !== identityKey(kept);
   }

@@ -116,6 +116,10 @@ test('an admin account on Keycloak 26: Ready with its version, the operator clie
       'GET serverinfo',
     ]);
     assert.equal(kube.writes, [], 'steady state writes nothing');
+    // The account's Secret can go: the operator keeps working with its own client.
+    kube.objects.delete('Secret/identity/kc-login');
+    await identityServerController(deps(kube))('identity/existing');
+    assert.is(statusOf(kube).phase, 'Ready', statusOf(kube).message);
   } finally {
     await kc.close();
   }
