@@ -52,6 +52,13 @@ export type AdminClientDeps = {
 
 type Token = { value: string; expiresAt: number };
 
+/**
+ * The rate-limit bucket of token requests (not a namespace name: it has a colon). A token serves every namespace, so
+ * its request must not wait in the queue of the namespace that happened to need it first: at its limit, that
+ * namespace would hold up every other namespace's calls until the token comes.
+ */
+export const tokenBucketName = 'realmforge:token';
+
 /** An admin client for the Keycloak at `baseUrl` (already resolved through the endpoint map). */
 export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: AdminClientDeps): AdminClient {
   // A loaded Keycloak may take seconds per call; slow is not down (a lost answer is still detected).
@@ -82,6 +89,7 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
       body: form.toString(),
       write: false,
       idempotent: true,
+      limitAs: tokenBucketName,
     });
     const body = res.body as { access_token?: string; expires_in?: number };
     if (res.status !== 200 || typeof body?.access_token !== 'string') {

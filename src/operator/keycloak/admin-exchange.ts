@@ -58,6 +58,8 @@ export type Exchange = {
   idempotent: boolean;
   /** This exchange's timeout per attempt, instead of deps.timeoutMs. */
   timeoutMs?: number;
+  /** The rate-limit bucket, when not the namespace's own (a token shared by every namespace). */
+  limitAs?: string;
 };
 
 export type Answer = { status: number; body: unknown; location?: string };
@@ -102,7 +104,7 @@ export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer>
   let lastError = '';
   for (let attempt = 0; attempt <= deps.retry.retries; attempt++) {
     fence();
-    await deps.limiter.acquire(x.namespace);
+    await deps.limiter.acquire(x.limitAs ?? x.namespace);
     fence();
     deps.breaker.admit(what);
     let wait: number | undefined;
