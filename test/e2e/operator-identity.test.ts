@@ -50,7 +50,11 @@ test('with its own client in place, the bootstrap admin can go: a new realm and 
     apiVersion: 'realmforge.dev/v1',
     kind: 'IdentityRealm',
     metadata: { name: 'after', namespace: ns },
-    spec: { serverRef: { name: 'idp' }, displayName: 'Made after the bootstrap admin left' },
+    spec: {
+      serverRef: { name: 'idp' },
+      displayName: 'Made after the bootstrap admin left',
+      clientAuthorizationGrants: [ns],
+    },
   } as never);
   await env.apply({
     apiVersion: 'realmforge.dev/v1',
