@@ -3,11 +3,13 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileCacheDir, freshBundle } from '../../bin/start-up.js';
 import { bundleForCheckout } from '../../scripts/release/bundle.ts';
+import { cliV8Flags } from '../../scripts/release/sea.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
 
@@ -49,6 +51,24 @@ test('bin/bbdc.js fills the compile cache under $XDG_CACHE_HOME/bbdc', () => {
   const [versionDir] = readdirSync(cache);
   assert.ok(versionDir?.startsWith(`v${process.versions.node}`), `a per-Node-version directory in ${cache}`);
   assert.ok(readdirSync(join(cache, versionDir)).length > 0, 'compiled modules were cached');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('bin/bbdc.js runs node with the CLI V8 flags the single executable has (1 MB semi-spaces)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-flags-'));
+  const probe = join(dir, 'probe.mjs');
+  writeFileSync(probe, "process.on('exit', () => process.stderr.write(JSON.stringify(process.execArgv)));\n");
+  // Run as a user runs it: through the shebang line, with this test's node first on PATH.
+  const r = spawnSync(join(root, 'bin', 'bbdc.js'), ['--version'], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+      NODE_OPTIONS: `--import=${pathToFileURL(probe).href}`,
+    },
+  });
+  assert.is(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stderr), cliV8Flags);
   rmSync(dir, { recursive: true, force: true });
 });
 
