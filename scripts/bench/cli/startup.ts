@@ -18,12 +18,24 @@ const preload = pathToFileURL(join(import.meta.dirname, 'rusage.mjs')).href;
 type Sample = { wallMs: number; cpuMs: number; rssKiB: number };
 type Case = { name: string; argv: string[]; goal?: (s: Sample, base: Sample, net: Sample) => string };
 
-function once(exe: string[], argv: string[], env: NodeJS.ProcessEnv, file: string): Promise<Sample> {
+function once(
+  exe: string[],
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  file: string,
+  retry = true,
+): Promise<Sample> {
   writeFileSync(file, '');
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const child = spawn(exe[0], [...exe.slice(1), ...argv], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
+    // A file just written (the executable) can briefly refuse to run (ETXTBSY): wait and try once more.
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      e.code === 'ETXTBSY' && retry
+        ? setTimeout(() => once(exe, argv, env, file, false).then(resolve, reject), 200)
+        : reject(e),
+    );
     child.stdout.resume();
     child.stderr.on('data', (d) => {
       err += d;
