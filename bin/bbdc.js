@@ -22,7 +22,7 @@ if (args.length === 1 && args[0] === '--version') {
   process.stdout.write(readFileSync(help, 'utf8').replace('{{version}}', version()));
 } else {
   // A checkout runs its sources (TypeScript), or the bundle `npm run build` made of them while it is fresh: one
-  // JavaScript file, so no TypeScript stripping (45 ms of CPU, 17 MB) and no 50 module loads. BBDC_CHECKOUT_BUNDLE=0
+  // JavaScript file instead of about 50 modules (7-14 ms less CPU for `pr get`). BBDC_CHECKOUT_BUNDLE=0
   // runs the sources even then (stack traces name the source files). An installed package runs its build.
   enableCompileCache();
   const root = fileURLToPath(new URL('..', import.meta.url));
