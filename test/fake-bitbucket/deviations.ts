@@ -47,6 +47,31 @@ export const deviations: Deviation[] = [
     evidence: ['https://jira.atlassian.com/browse/BSERV-12774'],
   },
   {
+    name: 'branch-model-get',
+    why: "a repository's branching model is read with GET /rest/branch-utils/latest/.../branchmodel/configuration; Atlassian keeps it out of the published REST documents (BSERV-7284 asks to make it public), but live servers serve it and widely used clients call it",
+    evidence: [
+      'https://jira.atlassian.com/browse/BSERV-7284',
+      'https://jira.atlassian.com/browse/STASH-5411',
+      'https://github.com/atlassian-api/atlassian-python-api/blob/master/atlassian/bitbucket/__init__.py',
+    ],
+    undocumented: {
+      method: 'GET',
+      template: '/branch-utils/latest/projects/{projectKey}/repos/{repositorySlug}/branchmodel/configuration',
+    },
+  },
+  {
+    name: 'branch-model-set',
+    why: 'the branching model is changed with PUT on the same configuration resource (the body GET answers, changed); undocumented like the read',
+    evidence: [
+      'https://jira.atlassian.com/browse/BSERV-7284',
+      'https://github.com/atlassian-api/atlassian-python-api/blob/master/atlassian/bitbucket/__init__.py',
+    ],
+    undocumented: {
+      method: 'PUT',
+      template: '/branch-utils/latest/projects/{projectKey}/repos/{repositorySlug}/branchmodel/configuration',
+    },
+  },
+  {
     name: 'reviewer-participants',
     why: 'reviewers are added with POST .../participants {user:{name},role:"REVIEWER"}',
     evidence: [],

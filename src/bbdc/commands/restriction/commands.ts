@@ -17,8 +17,8 @@ import { normalizeProjectKey } from '../../config/remote-url.ts';
 import { apply, type Change, planOf } from '../../output/change.ts';
 import type { Ui } from '../../output/ui.ts';
 
-type Kind = 'repo' | 'project';
-type RestRestriction = {
+export type Kind = 'repo' | 'project';
+export type RestRestriction = {
   id: number;
   type: string;
   matcher: RestRefMatcher;
@@ -26,9 +26,9 @@ type RestRestriction = {
   groups?: string[];
   accessKeys?: { key: { id: number } }[];
 };
-const types = ['read-only', 'no-deletes', 'fast-forward-only', 'pull-request-only', 'no-creates'];
+export const types = ['read-only', 'no-deletes', 'fast-forward-only', 'pull-request-only', 'no-creates'];
 
-async function scopeOf(kind: Kind, project: string | undefined, deps: CommandDeps) {
+export async function scopeOf(kind: Kind, project: string | undefined, deps: CommandDeps) {
   if (kind === 'project') {
     const host = await deps.host();
     return { scope: { type: 'project', project: project! } as Scope, host, client: await deps.client(host) };
@@ -41,7 +41,7 @@ async function scopeOf(kind: Kind, project: string | undefined, deps: CommandDep
   };
 }
 
-function restrictionsPath(scope: Scope, id?: number): string {
+export function restrictionsPath(scope: Scope, id?: number): string {
   const base =
     scope.type === 'project'
       ? `/rest/branch-permissions/latest/projects/${segment('project', scope.project)}/restrictions`
@@ -49,7 +49,7 @@ function restrictionsPath(scope: Scope, id?: number): string {
   return id === undefined ? base : `${base}/${id}`;
 }
 
-const toRestriction = (r: RestRestriction) => ({
+export const toRestriction = (r: RestRestriction) => ({
   id: r.id,
   type: r.type,
   branches: formatRefMatcher(r.matcher),
@@ -71,7 +71,7 @@ function print(d: BranchRestrictionListOutput, ui: Ui) {
   );
 }
 
-const list = (xs: unknown) =>
+export const list = (xs: unknown) =>
   ((Array.isArray(xs) ? xs : xs === undefined ? [] : [xs]) as string[])
     .flatMap((v) => String(v).split(','))
     .map((v) => v.trim())
