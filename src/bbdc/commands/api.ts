@@ -148,6 +148,11 @@ export const command = defineCommand<Options, unknown>({
     const method = explicit ?? (input !== undefined || fields.length ? 'POST' : 'GET');
     const paginate = flags.paginate === true;
     if (paginate && method !== 'GET') throw new UsageError('--paginate follows the pages of a GET only');
+    const paging = fields.find(([k]) => k === 'start' || k === 'limit');
+    if (paginate && paging)
+      throw new UsageError(
+        `--paginate sets ${paging[0]} itself (pages of 1000 from the first); leave out --field ${paging[0]}`,
+      );
     if (input !== undefined && (method === 'GET' || method === 'DELETE'))
       throw new UsageError(
         `--input sends a body, which a ${method} does not take here; use --field for its query`,

@@ -94,13 +94,13 @@ export function restrictionUpdateCommand(kind: Kind) {
         type: 'string',
         isMultiple: true,
         value: 'USERS',
-        description: 'Exempt users (replaces the list; "" for none)',
+        description: 'Exempt users (replaces the list)',
       },
       groups: {
         type: 'string',
         isMultiple: true,
         value: 'GROUPS',
-        description: 'Exempt groups (replaces the list; "" for none)',
+        description: 'Exempt groups (replaces the list)',
       },
     },
     outputSchema: 'branch-restriction',
@@ -120,8 +120,10 @@ export function restrictionUpdateCommand(kind: Kind) {
         if (o.branch.type.id === 'ANY_REF')
           throw new UsageError('--branch any is not allowed: use pattern:* for every branch');
       }
-      if (flags.users !== undefined) o.users = list(flags.users);
-      if (flags.groups !== undefined) o.groups = list(flags.groups);
+      // A repeatable flag parses to [] when absent.
+      const given = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v !== undefined);
+      if (given(flags.users)) o.users = list(flags.users);
+      if (given(flags.groups)) o.groups = list(flags.groups);
       if (Object.keys(o).length === (kind === 'project' ? 2 : 1))
         throw new UsageError('nothing to change: pass at least one of --type, --branch, --users, --groups');
       return o;
