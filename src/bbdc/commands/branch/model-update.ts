@@ -52,7 +52,7 @@ async function prepare(o: Options, deps: CommandDeps, dryRun: boolean) {
   if (dryRun) await requirePermission(client, repo, 'REPO_ADMIN', 'changing the branching model');
   const current = (await client.get<RestBranchModel | undefined>(modelPath(repo))) ?? {};
   const body = nextModel(current, o);
-  const same = isDeepStrictEqual(toModel(repo, body), toModel(repo, current));
+  const same = isDeepStrictEqual(body, nextModel(current, { prefixes: {}, enable: [], disable: [] }));
   const change: Change = {
     client,
     intent: 'bbdc branch model update',
