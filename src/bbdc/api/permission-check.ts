@@ -3,6 +3,7 @@
 // server would refuse says so instead of "would ..." (a read-only user's auto-merge, a webhook without REPO_ADMIN).
 import { RealmforgeError } from '../../core/errors.ts';
 import type { BitbucketClient } from './client.ts';
+import { getIfExists } from './optional.ts';
 import { collectPages } from './paging.ts';
 
 /** The permissions bbdc's writes need, as the 9.4 document names them. */
@@ -51,4 +52,38 @@ export async function requirePermission(
     'auth',
     `${client.username ?? 'you'} lack${client.username ? 's' : ''} ${needed} on ${where}, which ${action} needs: the server would refuse it; nothing was changed`,
   );
+}
+
+/** What a command declares it needs (CommandDefinition.needs), checked by the dry-run before it plans. */
+export type Needs<O, D> = {
+  permission: NeededPermission;
+  action: string;
+  target?(options: O, deps: D): Promise<PermissionTarget | undefined>;
+};
+
+/**
+ * The one check every dry-run makes: the declared permission on the declared target (the current repository by
+ * default), asked of the server as it would decide; refuses with exit 3 naming it.
+ */
+export async function checkNeeds<
+  O,
+  D extends {
+    repo(): Promise<PermissionTarget & { host: unknown }>;
+    client(host?: never): Promise<BitbucketClient>;
+  },
+>(needs: Needs<O, D>, options: O, deps: D): Promise<void> {
+  const target = needs.target
+    ? await needs.target(options, deps)
+    : await deps.repo().then((r) => ({ project: r.project, slug: (r as { slug?: string }).slug }));
+  if (!target) return;
+  await requirePermission(await deps.client(), target, needs.permission, needs.action);
+}
+
+/** A `needs.target` for a resource that may not exist: the target when GET `path` answers, else no check. */
+export async function ifExists(
+  client: BitbucketClient,
+  path: string,
+  target: PermissionTarget,
+): Promise<PermissionTarget | undefined> {
+  return (await getIfExists(client, path)) ? target : undefined;
 }

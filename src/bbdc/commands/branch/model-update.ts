@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { BranchModelOutput } from '../../../../generated/types/cli/output/branch-model.ts';
 import { UsageError } from '../../../core/errors.ts';
-import { requirePermission } from '../../api/permission-check.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { apply, type Change, planOf } from '../../output/change.ts';
 import { modelPath, printModel, type RestBranchModel, toModel } from './model.ts';
@@ -46,10 +45,9 @@ export function nextModel(current: RestBranchModel, o: Options): RestBranchModel
   };
 }
 
-async function prepare(o: Options, deps: CommandDeps, dryRun: boolean) {
+async function prepare(o: Options, deps: CommandDeps) {
   const repo = await deps.repo();
   const client = await deps.client(repo.host);
-  if (dryRun) await requirePermission(client, repo, 'REPO_ADMIN', 'changing the branching model');
   const current = (await client.get<RestBranchModel | undefined>(modelPath(repo))) ?? {};
   const body = nextModel(current, o);
   const same = isDeepStrictEqual(body, nextModel(current, { prefixes: {}, enable: [], disable: [] }));
@@ -109,6 +107,7 @@ export const command = defineCommand<Options, BranchModelOutput>({
   },
   outputSchema: 'branch-model',
   effect: 'mutating',
+  needs: { permission: 'REPO_ADMIN', action: 'changing the branching model' },
   examples: [
     'bbdc branch model update --development develop --prefix feature=feat/ -R PROJ/api',
     'bbdc branch model update --production none --disable hotfix --dry-run',
@@ -148,9 +147,9 @@ export const command = defineCommand<Options, BranchModelOutput>({
       );
     return o;
   },
-  plan: async (o, deps) => planOf((await prepare(o, deps, true)).change),
+  plan: async (o, deps) => planOf((await prepare(o, deps)).change),
   async run(o, deps) {
-    const { change, repo, body } = await prepare(o, deps, false);
+    const { change, repo, body } = await prepare(o, deps);
     const res = await apply<RestBranchModel | undefined>(change);
     return { ...toModel(repo, res?.data ?? body), changed: res !== undefined };
   },

@@ -1,6 +1,5 @@
 import type { PrCommentApplySuggestionOutput } from '../../../../generated/types/cli/output/pr-comment-apply-suggestion.ts';
 import { UsageError } from '../../../core/errors.ts';
-import { requirePermission } from '../../api/permission-check.ts';
 import { fetchPullRequest, parsePrId } from '../../api/pull-requests.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { apply, planOf } from '../../output/change.ts';
@@ -13,10 +12,9 @@ type Options = { id: number; comment: number; index: number; message?: string };
 /** How many ```suggestion blocks a comment holds (Bitbucket numbers them from 0). */
 export const suggestionCount = (text: string | undefined) => text?.match(/^```suggestion\s*$/gm)?.length ?? 0;
 
-async function prepare(o: Options, deps: CommandDeps, dryRun: boolean) {
+async function prepare(o: Options, deps: CommandDeps) {
   const { repo, client } = await prContext(deps);
   const pr = await fetchPullRequest(client, repo, o.id);
-  if (dryRun) await requirePermission(client, repo, 'REPO_WRITE', 'applying a suggestion');
   const prepared = await commentChange(
     deps,
     o.id,
@@ -71,6 +69,7 @@ export const command = defineCommand<Options, PrCommentApplySuggestionOutput>({
   },
   outputSchema: 'pr-comment-apply-suggestion',
   effect: 'mutating',
+  needs: { permission: 'REPO_WRITE', action: 'applying a suggestion' },
   examples: [
     'bbdc pr comment apply-suggestion 42 1234',
     'bbdc pr comment apply-suggestion 42 1234 --index 1 -m "Rename"',
@@ -86,9 +85,9 @@ export const command = defineCommand<Options, PrCommentApplySuggestionOutput>({
       message: flags.message as string | undefined,
     };
   },
-  plan: async (o, deps) => planOf((await prepare(o, deps, true)).change),
+  plan: async (o, deps) => planOf((await prepare(o, deps)).change),
   async run(o, deps) {
-    const { change, repository } = await prepare(o, deps, false);
+    const { change, repository } = await prepare(o, deps);
     await apply(change);
     return { pullRequest: o.id, repository, comment: o.comment, suggestion: o.index, applied: true as const };
   },

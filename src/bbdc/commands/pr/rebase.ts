@@ -1,5 +1,4 @@
 import type { PrRebaseOutput } from '../../../../generated/types/cli/output/pr-rebase.ts';
-import { requirePermission } from '../../api/permission-check.ts';
 import { fetchPullRequest, parsePrId, prPath } from '../../api/pull-requests.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { apply, type Change, planOf } from '../../output/change.ts';
@@ -13,11 +12,9 @@ const rebasePath = (repo: { project: string; slug: string }, id: number) =>
   prPath(repo, id, '/rebase').replace('/rest/api/latest/', '/rest/git/latest/');
 
 /** Reads the pull request and what would stop a rebase, and builds the POST both the plan and the run use. */
-async function prepare(id: number, deps: CommandDeps, dryRun: boolean) {
+async function prepare(id: number, deps: CommandDeps) {
   const { repo, client } = await prContext(deps);
   const pr = await fetchPullRequest(client, repo, id);
-  // The server checks REPO_WRITE on the source branch's repository: a dry-run asks first.
-  if (dryRun) await requirePermission(client, repo, 'REPO_WRITE', 'rebasing a pull request');
   const { vetoes = [] } = await client.get<{ vetoes?: Veto[] }>(rebasePath(repo, id));
   const change: Change = {
     client,
@@ -45,11 +42,12 @@ export const command = defineCommand<{ id: number }, PrRebaseOutput>({
   flags: {},
   outputSchema: 'pr-rebase',
   effect: 'mutating',
+  needs: { permission: 'REPO_WRITE', action: 'rebasing a pull request' },
   examples: ['bbdc pr rebase 42 --dry-run', 'bbdc pr rebase 42'],
   parse: ({ args }) => ({ id: parsePrId(args[0]) }),
-  plan: async (o, deps) => planOf((await prepare(o.id, deps, true)).change),
+  plan: async (o, deps) => planOf((await prepare(o.id, deps)).change),
   async run(o, deps) {
-    const { change, repository } = await prepare(o.id, deps, false);
+    const { change, repository } = await prepare(o.id, deps);
     const res = await apply<RestRebaseResult | undefined>(change);
     const ref = res?.data?.refChange;
     return {

@@ -1,7 +1,6 @@
 import type { RepoSyncRunOutput } from '../../../../generated/types/cli/output/repo-sync-run.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { pluginRepoPath } from '../../api/path.ts';
-import { requirePermission } from '../../api/permission-check.ts';
 import { findBranch } from '../../api/refs.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { apply, type Change, planOf } from '../../output/change.ts';
@@ -9,10 +8,9 @@ import { apply, type Change, planOf } from '../../output/change.ts';
 type Action = RepoSyncRunOutput['action'];
 type Options = { branch: string; action: Action };
 
-async function prepare(o: Options, deps: CommandDeps, dryRun: boolean) {
+async function prepare(o: Options, deps: CommandDeps) {
   const repo = await deps.repo();
   const client = await deps.client(repo.host);
-  if (dryRun) await requirePermission(client, repo, 'REPO_WRITE', 'syncing a fork branch');
   const branch = await findBranch(client, repo, o.branch);
   const change: Change = {
     client,
@@ -50,6 +48,7 @@ export const command = defineCommand<Options, RepoSyncRunOutput>({
   },
   outputSchema: 'repo-sync-run',
   effect: 'mutating',
+  needs: { permission: 'REPO_WRITE', action: 'syncing a fork branch' },
   examples: ['bbdc repo sync run main -R ~alice/api', 'bbdc repo sync run main --action rebase --dry-run'],
   parse: ({ args, flags }) => {
     const action = String(flags.action ?? 'merge').toUpperCase();
@@ -57,9 +56,9 @@ export const command = defineCommand<Options, RepoSyncRunOutput>({
       throw new UsageError(`--action "${flags.action}" must be merge, rebase or discard`);
     return { branch: args[0].replace(/^refs\/heads\//, ''), action: action as Action };
   },
-  plan: async (o, deps) => planOf((await prepare(o, deps, true)).change),
+  plan: async (o, deps) => planOf((await prepare(o, deps)).change),
   async run(o, deps) {
-    const { change, repository } = await prepare(o, deps, false);
+    const { change, repository } = await prepare(o, deps);
     const res = await apply<{ state?: string } | undefined>(change);
     // 204: in sync now; 200: the action ran but the branch is still not in sync (its state says how).
     const inSync = res?.status !== 200;

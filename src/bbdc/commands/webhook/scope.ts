@@ -33,3 +33,12 @@ export async function webhookScope(
 export function webhookId(text: string): number {
   return parseId('webhook id', text, 'int32', 'run `bbdc webhook list` to see the ids');
 }
+
+/** What changing a webhook needs: REPO_ADMIN on the repository, PROJECT_ADMIN on the project. */
+export function webhookNeeds(kind: WebhookKind) {
+  return {
+    permission: kind === 'project' ? ('PROJECT_ADMIN' as const) : ('REPO_ADMIN' as const),
+    action: 'changing webhooks',
+    target: async (o: { project?: string }, deps: CommandDeps) => (await webhookScope(deps, o.project)).scope,
+  };
+}

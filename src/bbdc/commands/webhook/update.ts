@@ -2,7 +2,6 @@ import { isDeepStrictEqual } from 'node:util';
 import type { WebhookUpdateOutput } from '../../../../generated/types/cli/output/webhook-update.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
-import { requirePermission } from '../../api/permission-check.ts';
 import { scopeId, scopeLabel } from '../../api/scope.ts';
 import { type RestWebhook, redactBody, toWebhook, webhooksPath } from '../../api/webhooks.ts';
 import { defineCommand } from '../../command.ts';
@@ -15,6 +14,7 @@ import {
   type WebhookKind,
   webhookCommandName,
   webhookId,
+  webhookNeeds,
   webhookScope,
 } from './scope.ts';
 
@@ -35,6 +35,7 @@ export function webhookUpdateCommand(kind: WebhookKind) {
     flags: webhookFlags,
     outputSchema: 'webhook-update',
     effect: 'mutating',
+    needs: webhookNeeds(kind),
     examples: [
       `bbdc ${name}${kind === 'project' ? ' PROJ 3' : ' 3 -R PROJ/api'} --events repo:refs_changed --active false`,
     ],
@@ -51,12 +52,6 @@ export function webhookUpdateCommand(kind: WebhookKind) {
       const { scope, host } = await webhookScope(deps, o.project);
       const client = await deps.client(host);
       const { username } = await identify(client, host.url);
-      await requirePermission(
-        client,
-        scope,
-        scope.type === 'project' ? 'PROJECT_ADMIN' : 'REPO_ADMIN',
-        'changing webhooks',
-      );
       const current = await client.get<RestWebhook>(webhooksPath(scope, o.id));
       const next = updateBody(current, o.fields);
       const before = updateBody(current, {});
