@@ -7,7 +7,7 @@ import { getIfExists } from './optional.ts';
 import { collectPages } from './paging.ts';
 
 /** The permissions bbdc's writes need, as the 9.4 document names them. */
-export type NeededPermission = 'REPO_WRITE' | 'REPO_ADMIN' | 'PROJECT_ADMIN';
+export type NeededPermission = 'REPO_WRITE' | 'REPO_ADMIN' | 'PROJECT_WRITE' | 'PROJECT_ADMIN';
 
 /** Where the permission is needed: a repository, or a project. */
 export type PermissionTarget = { project: string; slug?: string };
@@ -76,7 +76,29 @@ export async function checkNeeds<
     ? await needs.target(options, deps)
     : await deps.repo().then((r) => ({ project: r.project, slug: (r as { slug?: string }).slug }));
   if (!target) return;
-  await requirePermission(await deps.client(), target, needs.permission, needs.action);
+  // On a project (no repository named) the same rule is the project's permission of that level.
+  const needed =
+    target.slug === undefined
+      ? (needs.permission.replace('REPO_', 'PROJECT_') as NeededPermission)
+      : needs.permission;
+  await requirePermission(await deps.client(), target, needed, needs.action);
+}
+
+/**
+ * The needs of a command that acts on the current repository, or on the project its options name (`project`,
+ * as the project variants of the factories parse it): REPO_* there is PROJECT_* here.
+ */
+export function scopedNeeds(permission: 'REPO_WRITE' | 'REPO_ADMIN', action: string) {
+  return {
+    permission,
+    action,
+    target: async (o: unknown, deps: { repo(): Promise<PermissionTarget> }): Promise<PermissionTarget> => {
+      const project = (o as { project?: unknown }).project;
+      if (typeof project === 'string') return { project };
+      const repo = await deps.repo();
+      return { project: repo.project, slug: repo.slug };
+    },
+  };
 }
 
 /** A `needs.target` for a resource that may not exist: the target when GET `path` answers, else no check. */

@@ -5,6 +5,7 @@ import type { DefaultTaskListOutput } from '../../../../generated/types/cli/outp
 import { UsageError } from '../../../core/errors.ts';
 import { collectPages } from '../../api/paging.ts';
 import { segment } from '../../api/path.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import {
   formatRefMatcher,
   parseRefMatcher,
@@ -176,6 +177,7 @@ export function defaultTaskCommands(kind: Kind) {
     flags: taskFlags,
     outputSchema: 'default-task',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing default tasks'),
     examples: [
       `bbdc ${kind} default-task add ${kind === 'project' ? 'PROJ ' : ''}--description "Update the changelog" --target main`,
     ],
@@ -199,6 +201,7 @@ export function defaultTaskCommands(kind: Kind) {
     flags: taskFlags,
     outputSchema: 'default-task',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing default tasks'),
     examples: [
       `bbdc ${kind} default-task update ${kind === 'project' ? 'PROJ ' : ''}3 --description "Update CHANGELOG.md"`,
     ],
@@ -223,6 +226,7 @@ export function defaultTaskCommands(kind: Kind) {
     flags: {},
     outputSchema: 'default-task',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing default tasks'),
     examples: [`bbdc ${kind} default-task delete ${kind === 'project' ? 'PROJ ' : ''}3`],
     parse: ({ args: a }) => ({ project: project(a), id: taskId(a) }),
     plan: async (o, deps) => planOf((await prepare('delete', o, deps)).change),

@@ -5,6 +5,7 @@ import type { BranchRestrictionListOutput } from '../../../../generated/types/cl
 import { UsageError } from '../../../core/errors.ts';
 import { collectPages } from '../../api/paging.ts';
 import { segment } from '../../api/path.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import {
   formatRefMatcher,
   parseRefMatcher,
@@ -181,6 +182,7 @@ export function restrictionCommands(kind: Kind) {
     },
     outputSchema: 'branch-restriction',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing branch restrictions'),
     examples: [
       `bbdc ${word} create ${example}--type fast-forward-only --branch main --groups release-managers`,
     ],
@@ -230,6 +232,7 @@ export function restrictionCommands(kind: Kind) {
     flags: {},
     outputSchema: 'branch-restriction',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing branch restrictions'),
     examples: [`bbdc ${word} delete ${example}12`],
     parse: ({ args: a }) => ({ project: project(a), id: idOf(a) }),
     plan: async (o, deps) => planOf((await prepareDelete(o, deps)).change),

@@ -4,6 +4,7 @@
 // failure leaves the old one (create failed) or both (delete failed, and the message says so), never neither.
 import type { BranchRestrictionOutput } from '../../../../generated/types/cli/output/branch-restriction.ts';
 import { RealmforgeError, UsageError } from '../../../core/errors.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import { formatRefMatcher, parseRefMatcher, refMatcherSyntax } from '../../api/ref-matcher.ts';
 import { scopeId } from '../../api/scope.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
@@ -105,6 +106,7 @@ export function restrictionUpdateCommand(kind: Kind) {
     },
     outputSchema: 'branch-restriction',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing branch restrictions'),
     examples: [`bbdc ${word} update ${kind === 'project' ? 'PROJ ' : ''}12 --groups release-managers,admins`],
     parse: ({ args, flags }) => {
       const id = String(args[at] ?? '');
