@@ -7,18 +7,11 @@ import { RealmforgeError, UsageError } from '../../../core/errors.ts';
 import { scopedNeeds } from '../../api/permission-check.ts';
 import { formatRefMatcher, parseRefMatcher, refMatcherSyntax } from '../../api/ref-matcher.ts';
 import { scopeId } from '../../api/scope.ts';
+import { scopeClient } from '../../cli/scope.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
 import { apply, type Change, planOf } from '../../output/change.ts';
-import {
-  type Kind,
-  list,
-  type RestRestriction,
-  restrictionsPath,
-  scopeOf,
-  toRestriction,
-  types,
-} from './commands.ts';
+import { type Kind, list, type RestRestriction, restrictionsPath, toRestriction, types } from './commands.ts';
 
 type Options = {
   project?: string;
@@ -30,7 +23,7 @@ type Options = {
 };
 
 async function prepare(word: string, o: Options, deps: CommandDeps) {
-  const s = await scopeOf(o.project ? 'project' : 'repo', o.project, deps);
+  const s = await scopeClient(deps, o.project);
   const current = await s.client.get<RestRestriction>(restrictionsPath(s.scope, o.id));
   const body = {
     type: o.type ?? current.type,
