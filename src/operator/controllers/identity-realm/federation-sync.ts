@@ -77,6 +77,7 @@ export function compileAll(realm: IdentityRealm, t: FederationTarget) {
   const idps = (realm.spec.identityProviders ?? []).map((idp, i) =>
     compileIdentityProvider(t.realmName, idp, i, {
       clientSecret: t.secrets.identityProviders.get(idp.alias),
+      signingKey: t.secrets.signingKeys?.get(idp.alias),
       keycloakMajor: t.keycloakMajor,
     }),
   );

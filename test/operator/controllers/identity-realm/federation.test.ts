@@ -218,8 +218,40 @@ test('a secret inline in an identity provider config is refused before anything 
   assert.is(out.outcome?.reason, 'InvalidSpec');
   assert.match(
     statusOf(world, 'IdentityRealm', 'identity', 'corp').message ?? '',
-    'spec.identityProviders[0] (upstream): config.clientSecret is a secret',
+    'spec.identityProviders[0] (upstream): config.clientSecret is refused inline',
   );
+  assert.equal(world.keycloak.writes(), []);
+});
+
+
+test('signingKeyRef: the key from the Secret is sent; a rotated Secret or a hand edit is corrected', async () => {
+  const signed = { ...idp, signingKeyRef: { name: 'signing', key: 'value' } };
+  const world = keycloakWorld([corp({ identityProviders: [signed] }), secret('idp', 'idp-secret')]);
+  world.keycloak.world.fetchable.add('http://up/realms/up/.well-known/openid-configuration');
+  world.kube.put(secret('signing', 'KEY-1\n'));
+  assert.is((await reconcile(world)).outcome?.reason, 'Ready');
+  const live = () => state(world).identityProviders[0]?.config as Record<string, string>;
+  assert.equal(
+    [live().publicKeySignatureVerifier, live().validateSignature, live().useJwksUrl],
+    ['KEY-1', 'true', 'false'],
+  );
+  world.keycloak.reset();
+  assert.equal((await reconcile(world)).outcome?.writes, [], 'Keycloak echoes the key: no drift');
+  world.kube.put(secret('signing', 'KEY-2'));
+  assert.equal((await reconcile(world)).outcome?.writes, ['update identity provider upstream']);
+  assert.is(live().publicKeySignatureVerifier, 'KEY-2');
+  live().publicKeySignatureVerifier = 'BY-HAND';
+  assert.equal((await reconcile(world)).outcome?.writes, ['update identity provider upstream']);
+  assert.is(live().publicKeySignatureVerifier, 'KEY-2');
+  assert.is(live().clientSecret, 'idp-secret', 'the client secret is kept');
+});
+
+test('a missing signing key Secret writes nothing and names the field', async () => {
+  const signed = { ...idp, signingKeyRef: { name: 'absent', key: 'value' } };
+  const world = keycloakWorld([corp({ identityProviders: [signed] }), secret('idp', 'idp-secret')]);
+  await reconcile(world);
+  const status = statusOf(world, 'IdentityRealm', 'identity', 'corp');
+  assert.match(status.message ?? '', 'spec.identityProviders[0].signingKeyRef');
   assert.equal(world.keycloak.writes(), []);
 });
 
