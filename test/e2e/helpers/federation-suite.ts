@@ -189,20 +189,29 @@ async function upstream() {
   await ready('identityclients', 'broker', 120_000);
 }
 
+/** The environment, the operator, the directory, the server on Keycloak `version`, and the upstream realm. */
+async function setUp(version: string, prefix: string) {
+  env = await testEnv();
+  ({ ns, operator } = await operatorSuite(env, prefix));
+  ldap = await startLdap(mkdtempSync(join(tmpdir(), 'realmforge-ldap-')), people, { engineers: ['ann'] });
+  const server = identityServer(ns, 'idp', 'pg');
+  await env.apply({ ...server, spec: { ...server.spec, image: { tag: version } } } as never);
+  await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
+  keycloakUrl = loadEndpointMap(env.state.endpointMapFile)
+    .resolve(`http://idp.${ns}.svc:8080`)
+    .replace(/\/$/, '');
+  await env.apply(bindSecret(ldap.bindPassword) as never);
+  await upstream();
+}
+
 /** Registers the suite on Keycloak `version` (an image tag); `prefix` names its namespace. */
 export function federationSuite(version: string, prefix: string) {
   test.before(async () => {
-    env = await testEnv();
-    ({ ns, operator } = await operatorSuite(env, prefix));
-    ldap = await startLdap(mkdtempSync(join(tmpdir(), 'realmforge-ldap-')), people, { engineers: ['ann'] });
-    const server = identityServer(ns, 'idp', 'pg');
-    await env.apply({ ...server, spec: { ...server.spec, image: { tag: version } } } as never);
-    await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
-    keycloakUrl = loadEndpointMap(env.state.endpointMapFile)
-      .resolve(`http://idp.${ns}.svc:8080`)
-      .replace(/\/$/, '');
-    await env.apply(bindSecret(ldap.bindPassword) as never);
-    await upstream();
+    // uvu does not print a hook's error: say what failed before rethrowing it.
+    await setUp(version, prefix).catch((error: Error) => {
+      console.error(`the federation suite could not set up: ${error.stack ?? error}`);
+      throw error;
+    });
   });
   test.after(async () => {
     await operator?.stop();
