@@ -29,6 +29,8 @@ let operator: OperatorProcess;
 let ldap: Ldap;
 let ns: string;
 let keycloakUrl: string;
+/** The key id of the upstream realm's RS256 signing key (its tokens carry it). */
+let upstreamKid: string;
 
 const people = [
   { uid: 'ann', password: 'ann-pw', givenName: 'Ann', sn: 'Lee', mail: 'ann@corp.test' },
@@ -94,6 +96,7 @@ const federated = () => ({
         clientId: 'broker',
         clientAuthMethod: 'client_secret_post',
         defaultScope: 'openid profile email',
+        publicKeySignatureVerifierKeyId: upstreamKid,
       },
       syncMode: 'IMPORT',
       // The upstream client's credentials Secret, written by the operator for the IdentityClient below.
@@ -181,6 +184,12 @@ async function upstream() {
     credentials: [{ type: 'password', value: 'carol-pw', temporary: false }],
   });
   const info = (await (await fetch(`${keycloakUrl}/realms/upstream`)).json()) as { public_key: string };
+  const certs = (await (
+    await fetch(`${keycloakUrl}/realms/upstream/protocol/openid-connect/certs`)
+  ).json()) as {
+    keys: { kid: string; alg: string; use: string }[];
+  };
+  upstreamKid = certs.keys.find((k) => k.alg === 'RS256' && k.use === 'sig')?.kid ?? '';
   await env.apply({
     ...bindSecret(''),
     metadata: { name: 'upstream-signing', namespace: ns },
