@@ -93,14 +93,14 @@ const federated = () => ({
         issuer: `${keycloakUrl}/realms/upstream`,
         authorizationUrl: `${keycloakUrl}/realms/upstream/protocol/openid-connect/auth`,
         tokenUrl: `${keycloakUrl}/realms/upstream/protocol/openid-connect/token`,
-        clientId: 'broker',
+        clientId: 'corp-sso',
         clientAuthMethod: 'client_secret_post',
         defaultScope: 'openid profile email',
         publicKeySignatureVerifierKeyId: upstreamKid,
       },
       syncMode: 'IMPORT',
       // The upstream client's credentials Secret, written by the operator for the IdentityClient below.
-      clientSecretRef: { name: 'broker-credentials', key: 'client-secret' },
+      clientSecretRef: { name: 'corp-sso-credentials', key: 'client-secret' },
       // The upstream realm's public key, put in a Secret by the suite: the broker verifies ID tokens with it.
       signingKeyRef: { name: 'upstream-signing', key: 'public-key' },
       mappers: [
@@ -156,7 +156,8 @@ async function upstream() {
   await env.apply({ ...corp({}), metadata: { name: 'upstream', namespace: ns } } as never);
   await ready('identityrealms', 'upstream', 120_000);
   await env.apply(
-    client('broker', 'upstream', {
+    // Not 'broker': every Keycloak realm has a built-in client of that name.
+    client('corp-sso', 'upstream', {
       redirectUris: [`${keycloakUrl}/realms/corp/broker/upstream/endpoint`],
       protocolMappers: [
         {
@@ -195,7 +196,7 @@ async function upstream() {
     metadata: { name: 'upstream-signing', namespace: ns },
     stringData: { 'public-key': info.public_key },
   } as never);
-  await ready('identityclients', 'broker', 120_000);
+  await ready('identityclients', 'corp-sso', 120_000);
 }
 
 /** The environment, the operator, the directory, the server on Keycloak `version`, and the upstream realm. */
