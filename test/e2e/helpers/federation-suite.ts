@@ -23,12 +23,15 @@ import { type Ldap, startLdap } from '../../../scripts/testenv/ldap.ts';
 import type { OperatorProcess } from '../../../scripts/testenv/operator-process.ts';
 import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
 import { brokerLogin, jwtClaims } from './broker-login.ts';
+import { upstreamRealm } from './federation-upstream.ts';
+import { type KeycloakAdmin, keycloakAdmin } from './keycloak-admin.ts';
 
 let env: TestEnv;
 let operator: OperatorProcess;
 let ldap: Ldap;
 let ns: string;
 let keycloakUrl: string;
+let admin: KeycloakAdmin;
 /** The key id of the upstream realm's RS256 signing key (its tokens carry it). */
 let upstreamKid: string;
 
@@ -114,30 +117,6 @@ const federated = () => ({
   ],
 });
 
-async function adminToken(): Promise<string> {
-  const secret = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
-  const text = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
-  const res = await fetch(`${keycloakUrl}/realms/master/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'password',
-      client_id: 'admin-cli',
-      username: text('username'),
-      password: text('password'),
-    }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-async function admin(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${keycloakUrl}/admin/realms${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await adminToken()}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300 && res.status !== 404) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return res.status === 404 ? undefined : text ? JSON.parse(text) : undefined;
-}
 const status = async () => (await getResource(env, 'identityrealms', ns, 'corp')).status ?? {};
 const ldapComponent = async () => {
   const realm = await admin('GET', '/corp');
@@ -151,54 +130,6 @@ const ldapComponent = async () => {
 const ready = (plural: string, name: string, ms: number) =>
   waitStatus(env, plural, ns, name, ms, (s) => s.phase === 'Ready', 'to be Ready');
 
-/** The upstream realm (the corporate IdP stand-in): its broker client with a claim, a person, its public key. */
-async function upstream() {
-  await env.apply({ ...corp({}), metadata: { name: 'upstream', namespace: ns } } as never);
-  await ready('identityrealms', 'upstream', 120_000);
-  await env.apply(
-    // Not 'broker': every Keycloak realm has a built-in client of that name.
-    client('corp-sso', 'upstream', {
-      redirectUris: [`${keycloakUrl}/realms/corp/broker/upstream/endpoint`],
-      protocolMappers: [
-        {
-          name: 'department',
-          protocolMapper: 'oidc-hardcoded-claim-mapper',
-          config: {
-            'claim.name': 'department',
-            'claim.value': 'research',
-            'jsonType.label': 'String',
-            'id.token.claim': 'true',
-            'access.token.claim': 'true',
-            'userinfo.token.claim': 'true',
-          },
-        },
-      ],
-    }) as never,
-  );
-  await admin('POST', '/upstream/users', {
-    username: 'carol',
-    email: 'carol@upstream.test',
-    firstName: 'Carol',
-    lastName: 'Upstream',
-    enabled: true,
-    emailVerified: true,
-    credentials: [{ type: 'password', value: 'carol-pw', temporary: false }],
-  });
-  const info = (await (await fetch(`${keycloakUrl}/realms/upstream`)).json()) as { public_key: string };
-  const certs = (await (
-    await fetch(`${keycloakUrl}/realms/upstream/protocol/openid-connect/certs`)
-  ).json()) as {
-    keys: { kid: string; alg: string; use: string }[];
-  };
-  upstreamKid = certs.keys.find((k) => k.alg === 'RS256' && k.use === 'sig')?.kid ?? '';
-  await env.apply({
-    ...bindSecret(''),
-    metadata: { name: 'upstream-signing', namespace: ns },
-    stringData: { 'public-key': info.public_key },
-  } as never);
-  await ready('identityclients', 'corp-sso', 120_000);
-}
-
 /** The environment, the operator, the directory, the server on Keycloak `version`, and the upstream realm. */
 async function setUp(version: string, prefix: string) {
   env = await testEnv();
@@ -210,8 +141,9 @@ async function setUp(version: string, prefix: string) {
   keycloakUrl = loadEndpointMap(env.state.endpointMapFile)
     .resolve(`http://idp.${ns}.svc:8080`)
     .replace(/\/$/, '');
+  admin = keycloakAdmin(env, ns, keycloakUrl);
   await env.apply(bindSecret(ldap.bindPassword) as never);
-  await upstream();
+  upstreamKid = await upstreamRealm(env, ns, keycloakUrl, admin);
 }
 
 /** Registers the suite on Keycloak `version` (an image tag); `prefix` names its namespace. */
