@@ -74,7 +74,7 @@ export async function* streamPages<T>(
   let sent = 0;
   // One page at a time: the page just written is dropped before the next one is asked for (a generator keeps a
   // loop's variables alive across its awaits, so they are cleared by hand), so memory holds one page, not two.
-  let page: Page<T> | undefined;
+  let page: Page<T> | T[] | undefined;
   let got: T[] | undefined;
   for (;;) {
     const remaining = limit === undefined ? maxPageSize : limit - sent;
