@@ -33,6 +33,11 @@ import {
 import { clientRoles, roleItem } from '../../keycloak/collections/roles.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { StuckError } from '../shared/stuck-error.ts';
+import {
+  type AuthorizationSummary,
+  authorizationLedgers,
+  syncAuthorization,
+} from './client-authorization.ts';
 
 export { ownerAttribute };
 
@@ -42,6 +47,8 @@ export type ClientSyncResult = {
   secret?: string;
   attributes?: Record<string, string>;
   writes: string[];
+  /** The authorization summary, when the spec declares authorization services. */
+  authorization?: AuthorizationSummary;
 };
 
 const enc = encodeURIComponent;
@@ -72,6 +79,7 @@ export function desiredClient(client: IdentityClient, inputs: ClientInputs = {})
       [ownerAttribute]: ownerOf(client),
       ...(mappers ? { [mappersLedger]: mappers } : {}),
       ...(saRoles ? { [serviceAccountRolesLedger]: saRoles } : {}),
+      ...authorizationLedgers(client),
     },
   };
 }
@@ -296,8 +304,9 @@ export async function syncClient(
   );
   writes.push(...roleResult.writes);
   await syncServiceAccountRoles(admin, ns, realm, base, client, live, writes);
+  const authorization = await syncAuthorization(admin, ns, realm, uuid, client, live, writes);
   const attributes = live.attributes as Record<string, string> | undefined;
-  return { uuid: live.id as string, secret: live.secret, attributes, writes };
+  return { uuid: live.id as string, secret: live.secret, attributes, writes, authorization };
 }
 
 /**

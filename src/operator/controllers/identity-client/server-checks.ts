@@ -3,8 +3,9 @@
 // the client and left the mapper silently inert (a client with mapper type no-such-mapper-type was Ready); so is a
 // client authenticator it does not have.
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
+import { authorizationProblems } from '../../compile/client-authorization-checks.ts';
 import { rotationSpecProblems } from '../../compile/secret-rotation.ts';
-import { hasMapperType, hasProvider, type ServerInfo } from '../../keycloak/server-info.ts';
+import { hasFeature, hasMapperType, hasProvider, type ServerInfo } from '../../keycloak/server-info.ts';
 
 /** What the server cannot honour in `client`'s spec, one message per field (empty: nothing). */
 export function serverRefusals(client: IdentityClient, info: ServerInfo): string[] {
@@ -30,5 +31,28 @@ export function serverRefusals(client: IdentityClient, info: ServerInfo): string
       `spec.authentication.method: ${on} has no client authenticator "${method}" (its client-authenticator providers: ${[...(info.providers.get('client-authenticator') ?? [])].sort().join(', ') || 'none'})`,
     );
   problems.push(...rotationSpecProblems(client));
+  problems.push(...authorizationRefusals(client, info, on));
+  return problems;
+}
+
+/** spec.authorization against the server: the feature on, and every policy type one of its policy providers. */
+function authorizationRefusals(client: IdentityClient, info: ServerInfo, on: string): string[] {
+  const a = client.spec.authorization;
+  if (!a) return [];
+  if (!hasFeature(info, 'authorization'))
+    return [
+      `spec.authorization: ${on} runs without the authorization feature; enable it on the IdentityServer (features: authorization) or remove the section`,
+    ];
+  const problems = authorizationProblems(client);
+  const kinds = [
+    ['policies', a.policies ?? []],
+    ['permissions', a.permissions ?? []],
+  ] as const;
+  for (const [field, items] of kinds)
+    for (const p of items)
+      if (!hasProvider(info, 'policy', p.type))
+        problems.push(
+          `spec.authorization.${field}[${p.name}].type: ${on} has no policy provider "${p.type}" (its policy providers: ${[...(info.providers.get('policy') ?? [])].sort().join(', ') || 'none'})`,
+        );
   return problems;
 }

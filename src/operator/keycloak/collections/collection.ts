@@ -48,7 +48,12 @@ export type Collection = {
   /** How items are written: one call per item, arrays posted to and deleted from one path (role mappings), or
    * links added and removed one by one. */
   readonly write:
-    | { readonly mode: 'each'; readonly createPath: string; itemPath(live: Item): string }
+    | {
+        readonly mode: 'each';
+        /** Where a new item is posted (per item where the type decides: authorization policies). */
+        readonly createPath: string | ((item: Item) => string);
+        itemPath(live: Item): string;
+      }
     | { readonly mode: 'batch'; readonly path: string }
     /** Links to existing objects (a realm's default client scopes): PUT to add, DELETE to remove, no body. */
     | { readonly mode: 'link'; itemPath(item: Item): string };
@@ -58,6 +63,10 @@ export type Collection = {
   resolve?(admin: AdminClient, namespace: string, desired: Item): Promise<Item>;
   /** Drops what Keycloak writes into a live item by itself (a component's lastSync) before comparing. */
   normalize?(live: Item): Item;
+  /** What a create (no `live`) or an update sends, for items read in one form and written in another
+   * (authorization policies: read in Keycloak's export form, written typed). Default: the desired item, merged
+   * over the live one for an update. */
+  send?(desired: Item, live?: Item): Item;
 };
 
 /** What a collection sync did: the writes (for the log), the keys now managed (the next ledger), and the live
@@ -158,12 +167,14 @@ export async function syncCollection(
     const target = marked(want);
     if (c.write.mode === 'each' && !sameItem(c, target, have)) {
       const body = await (c.resolve?.(admin, namespace, target) ?? target);
-      await admin.call(namespace, 'PUT', c.write.itemPath(have), {
-        ...have,
-        ...comparedPart(c, body),
-        ...body,
-        ...emptied(c, body, have),
-      });
+      await admin.call(
+        namespace,
+        'PUT',
+        c.write.itemPath(have),
+        c.send
+          ? c.send(body, have)
+          : { ...have, ...comparedPart(c, body), ...body, ...emptied(c, body, have) },
+      );
       writes.push(`update ${c.noun} ${key}`);
     }
   }
@@ -171,13 +182,11 @@ export async function syncCollection(
     if (!wanted.has(key) && owned(ownership, have, key, false)) toDelete.push(have);
   }
   if (c.write.mode === 'each') {
+    const { createPath } = c.write;
     for (const want of toCreate) {
-      await admin.call(
-        namespace,
-        'POST',
-        c.write.createPath,
-        await (c.resolve?.(admin, namespace, want) ?? want),
-      );
+      const body = await (c.resolve?.(admin, namespace, want) ?? want);
+      const path = typeof createPath === 'string' ? createPath : createPath(want);
+      await admin.call(namespace, 'POST', path, c.send ? c.send(body) : body);
       writes.push(`create ${c.noun} ${c.key(want)}`);
     }
     for (const have of toDelete) {
