@@ -57,7 +57,11 @@ async function tokenStatus(c: { clientId: string; tokenUrl: string }, secret: st
   return res.status;
 }
 
-async function admin(method: string, path: string): Promise<{ status: number; text: string }> {
+async function admin(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
   const creds = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
   const text = (k: string) => Buffer.from(creds.data?.[k] ?? '', 'base64').toString('utf8');
   const url = loadEndpointMap(env.state.endpointMapFile)
@@ -75,7 +79,11 @@ async function admin(method: string, path: string): Promise<{ status: number; te
   const bearer = ((await token.json()) as { access_token: string }).access_token;
   const res = await fetch(`${url}/admin/realms${path}`, {
     method,
-    headers: { authorization: `Bearer ${bearer}` },
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, text: await res.text() };
 }
@@ -255,6 +263,161 @@ test('a SAML client: Keycloak serves its metadata with the entity ID and certifi
   const body = pem.replace(/-----[A-Z ]+-----|\s/g, '');
   assert.ok(sp.text.includes(body), 'the SP metadata has the certificate from the Secret');
   assert.ok(sp.text.includes('https://sp.example.test/acs'), 'and the assertion consumer service URL');
+});
+
+/** A user made by hand in the realm, with a password and the realm roles given. */
+async function user(username: string, roles: string[]) {
+  const made = await admin('POST', '/apps/users', {
+    username,
+    enabled: true,
+    email: `${username}@example.test`,
+    emailVerified: true,
+    firstName: username,
+    lastName: 'Test',
+    credentials: [{ type: 'password', value: 'pw-Secret-1', temporary: false }],
+  });
+  assert.ok([201, 409].includes(made.status), `user ${username}: ${made.status} ${made.text}`);
+  const id = JSON.parse((await admin('GET', `/apps/users?username=${username}&exact=true`)).text)[0].id;
+  for (const name of roles) {
+    const role = JSON.parse((await admin('GET', `/apps/roles/${name}`)).text);
+    await admin('POST', `/apps/users/${id}/role-mappings/realm`, [role]);
+  }
+}
+
+/** Keycloak's decision for `user` asking `permission` (resource#scope) of `audience`: an UMA ticket request. */
+async function umaDecision(
+  c: { clientId: string; secret: string; tokenUrl: string },
+  username: string,
+  permission: string,
+) {
+  const login = await fetch(c.tokenUrl, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'password',
+      client_id: c.clientId,
+      client_secret: c.secret,
+      username,
+      password: 'pw-Secret-1',
+    }),
+  });
+  const token = ((await login.json()) as { access_token?: string }).access_token;
+  assert.ok(token, `${username} logs in (${login.status})`);
+  const res = await fetch(c.tokenUrl, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:uma-ticket',
+      audience: c.clientId,
+      permission,
+      response_mode: 'decision',
+    }),
+  });
+  return { status: res.status, body: await res.text() };
+}
+
+test('authorization services: a role policy grants the scoped permission to a user with the role, denies one without; a policy changed by hand is reverted; removed from the spec, it is deleted', async () => {
+  const roleMade = await admin('POST', '/apps/roles', { name: 'orders-reader' });
+  assert.ok([201, 409].includes(roleMade.status), roleMade.text);
+  await user('alice', ['orders-reader']);
+  await user('bob', []);
+  const authorization = (extra: Record<string, unknown>[] = []) => ({
+    policyEnforcementMode: 'ENFORCING',
+    scopes: [{ name: 'read' }, { name: 'write' }],
+    resources: [{ name: 'orders', type: 'urn:orders', uris: ['/orders/*'], scopes: ['read', 'write'] }],
+    policies: [
+      { name: 'readers', type: 'role', roles: [{ role: 'orders-reader' }] },
+      { name: 'office-hours', type: 'time', time: { hour: 0, hourEnd: 23 } },
+      {
+        name: 'readers-any-time',
+        type: 'aggregate',
+        policies: ['readers', 'office-hours'],
+        decisionStrategy: 'AFFIRMATIVE',
+      },
+      ...extra,
+    ],
+    permissions: [
+      { name: 'read-orders', type: 'scope', resources: ['orders'], scopes: ['read'], policies: ['readers'] },
+      { name: 'write-orders', type: 'resource', resources: ['orders'], policies: ['readers-any-time'] },
+    ],
+  });
+  const spec = (extra?: Record<string, unknown>[]) => ({
+    directAccessGrants: true,
+    authorization: authorization(extra),
+  });
+  await env.apply(client('orders', spec([{ name: 'only-bob', type: 'user', users: ['bob'] }])) as never);
+  const ready = await waitStatus(
+    env,
+    'identityclients',
+    team,
+    'orders',
+    180_000,
+    (s) => s.phase === 'Ready' || s.phase === 'Failed',
+    'to settle',
+  );
+  assert.is(ready.status.phase, 'Ready', JSON.stringify(ready.status));
+  assert.equal(ready.status.authorization, { resources: 1, scopes: 2, policies: 4, permissions: 2 });
+  const uuid = ready.status.clientUuid as string;
+  const rs = `/apps/clients/${uuid}/authz/resource-server`;
+  const exported = JSON.parse((await admin('GET', `${rs}/settings`)).text);
+  const policyNames = (exported.policies as { name: string }[]).map((p) => p.name).sort();
+  assert.equal(
+    policyNames,
+    ['office-hours', 'only-bob', 'read-orders', 'readers', 'readers-any-time', 'write-orders'],
+    `Keycloak's default policy and permission are removed: ${JSON.stringify(exported.policies)}`,
+  );
+  assert.equal(
+    (exported.resources as { name: string }[]).map((r) => r.name),
+    ['orders'],
+    "Keycloak's Default Resource is removed",
+  );
+  const c = await credentials('orders');
+  const granted = await umaDecision(c, 'alice', 'orders#read');
+  assert.is(granted.status, 200, granted.body);
+  assert.match(granted.body, /"result":\s*true/);
+  const denied = await umaDecision(c, 'bob', 'orders#read');
+  assert.is(denied.status, 403, `bob has no orders-reader role: ${denied.body}`);
+  // Steady state: nothing written over two drift intervals.
+  await sleep(6_000);
+  const writesBefore = await writes();
+  await sleep(12_000);
+  assert.is(await writes(), writesBefore, 'a steady resync writes nothing');
+  // By hand: the role policy inverted (NEGATIVE); the operator reverts it within a drift interval.
+  const listed = JSON.parse((await admin('GET', `${rs}/policy?name=readers`)).text) as {
+    id: string;
+    name: string;
+  }[];
+  const id = listed.find((p) => p.name === 'readers')?.id;
+  const typed = JSON.parse((await admin('GET', `${rs}/policy/role/${id}`)).text);
+  const changed = await admin('PUT', `${rs}/policy/role/${id}`, { ...typed, logic: 'NEGATIVE' });
+  assert.ok([200, 201, 204].includes(changed.status), changed.text);
+  let logic = 'NEGATIVE';
+  for (let i = 0; i < 60 && logic !== 'POSITIVE'; i++) {
+    await sleep(500);
+    logic = JSON.parse((await admin('GET', `${rs}/policy/role/${id}`)).text).logic;
+  }
+  assert.is(logic, 'POSITIVE', 'the hand-made change is reverted');
+  assert.is((await umaDecision(c, 'alice', 'orders#read')).status, 200);
+  // Removed from the spec: deleted in Keycloak.
+  await env.apply(client('orders', spec()) as never);
+  let names: string[] = ['only-bob'];
+  for (let i = 0; i < 60 && names.includes('only-bob'); i++) {
+    await sleep(500);
+    names = (JSON.parse((await admin('GET', `${rs}/policy?first=0&max=100`)).text) as { name: string }[]).map(
+      (p) => p.name,
+    );
+  }
+  assert.not.ok(names.includes('only-bob'), 'the policy removed from the spec is deleted');
+  assert.ok(names.includes('readers'), 'the others stay');
+});
+
+test('authorization: a JavaScript policy is refused at admission', async () => {
+  const refused = await env
+    .apply(client('js-policy', { authorization: { policies: [{ name: 'js', type: 'js' }] } }) as never)
+    .then(
+      () => 'accepted',
+      (e: Error) => String(e.message ?? e),
+    );
+  assert.match(refused, /Unsupported value: "js"/);
 });
 
 test.run();
