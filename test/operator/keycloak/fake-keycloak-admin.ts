@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { RealmforgeError } from '../../../src/core/errors.ts';
 import { realmFieldDefaults } from '../../../src/operator/compile/realm-representation.ts';
 import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
+import { authzOnClientWrite, authzRoute, lookupRoute, policyProviders } from './fake-keycloak-authz.ts';
 import { type FakeDirectory, federationRoutes } from './fake-keycloak-federation.ts';
 import {
   builtInScopes,
@@ -95,11 +96,13 @@ export const serverInfo = {
     'client-authenticator': {
       providers: { 'client-secret': {}, 'client-jwt': {}, 'client-secret-jwt': {}, 'client-x509': {} },
     },
+    policy: { providers: Object.fromEntries(policyProviders.map((id) => [id, {}])) },
   },
   // Keycloak's defaults: client-secret-rotation is a preview feature, off unless the server enables it.
   features: [
     { name: 'CLIENT_SECRET_ROTATION', enabled: false },
     { name: 'ORGANIZATION', enabled: true },
+    { name: 'AUTHORIZATION', enabled: true },
   ],
 };
 
@@ -264,7 +267,7 @@ export function fakeKeycloakAdmin() {
         return reply(
           200,
           copy(realm.clients.filter((c) => !wanted || c.clientId === wanted)).map(
-            ({ roles: _, ...c }: Obj) => c,
+            ({ roles: _, authz: _a, ...c }: Obj) => c,
           ),
         );
       }
@@ -281,6 +284,7 @@ export function fakeKeycloakAdmin() {
         roles: [],
       };
       realm.clients.push(client);
+      authzOnClientWrite(client);
       if (body.serviceAccountsEnabled)
         realm.users.push({
           id: randomUUID(),
@@ -299,9 +303,12 @@ export function fakeKeycloakAdmin() {
           const { attributes, protocolMappers: _, ...fields } = body;
           Object.assign(client, fields);
           client.attributes = dropEmpty({ ...client.attributes, ...attributes });
+          authzOnClientWrite(client);
         }
         return reply(204);
       }
+      if (sub === 'authz' && rest[0] === 'resource-server')
+        return authzRoute(realm, client, method, rest.slice(1), body);
       if (sub === 'client-secret' && method === 'GET')
         return reply(200, { type: 'secret', value: client.secret });
       if (sub === 'roles' && !rest.length) {
@@ -337,6 +344,8 @@ export function fakeKeycloakAdmin() {
           : reply(400, { error: 'Service account not enabled for the client' });
       }
     }
+    if ((col === 'users' && !id && method === 'GET') || col === 'group-by-path')
+      return lookupRoute(realm, col, parts.slice(2), query);
     if (col === 'users' && sub === 'role-mappings') {
       const user = realm.users.find((u) => u.id === id);
       if (!user) return reply(404);
