@@ -8,6 +8,11 @@ import { RealmforgeError } from '../../../src/core/errors.ts';
 import { realmFieldDefaults } from '../../../src/operator/compile/realm-representation.ts';
 import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
 import { authzOnClientWrite, authzRoute, lookupRoute, policyProviders } from './fake-keycloak-authz.ts';
+import {
+  clientPoliciesRoute,
+  conditionProviders,
+  executorProviders,
+} from './fake-keycloak-client-policies.ts';
 import { type FakeDirectory, federationRoutes } from './fake-keycloak-federation.ts';
 import {
   builtInScopes,
@@ -97,6 +102,8 @@ export const serverInfo = {
       providers: { 'client-secret': {}, 'client-jwt': {}, 'client-secret-jwt': {}, 'client-x509': {} },
     },
     policy: { providers: Object.fromEntries(policyProviders.map((id) => [id, {}])) },
+    'client-policy-executor': { providers: Object.fromEntries(executorProviders.map((id) => [id, {}])) },
+    'client-policy-condition': { providers: Object.fromEntries(conditionProviders.map((id) => [id, {}])) },
   },
   // Keycloak's defaults: client-secret-rotation is a preview feature, off unless the server enables it.
   features: [
@@ -155,6 +162,8 @@ export function fakeKeycloakAdmin() {
           clientScopes: undefined,
           scopeLinks: undefined,
           organizations: undefined,
+          clientProfiles: undefined,
+          clientPolicies: undefined,
         });
       if (method === 'DELETE') return reply(204, realms.delete(parts[0] ?? ''));
       const { attributes, smtpServer, browserSecurityHeaders, passwordPolicy, ...fields } = body;
@@ -181,6 +190,7 @@ export function fakeKeycloakAdmin() {
       return reply(204);
     }
     if (col === 'organizations') return organizationRoute(realm, method, id, body);
+    if (col === 'client-policies') return clientPoliciesRoute(realm, method, id, query, body);
     if (col === 'client-scopes') return clientScopeRoute(realm, method, id, sub, rest, body, parts[0] ?? '');
     if (col === 'default-default-client-scopes' || col === 'default-optional-client-scopes')
       return scopeLinkRoute(

@@ -22,6 +22,7 @@ import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/ro
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
+import { clientPolicyLedgers, syncClientPolicies } from './client-policies-sync.ts';
 import { syncClientScopes } from './client-scopes-sync.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
 import { compileAll, federationAttributes, syncFederation } from './federation-sync.ts';
@@ -104,6 +105,7 @@ export async function syncRealm(
     ...compiled.attributes,
     ...ownershipAttributes(realm, inputs.smtpPassword),
     ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets),
+    ...clientPolicyLedgers(realm.spec),
   };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
@@ -154,6 +156,7 @@ export async function syncRealm(
         ...(await syncClientScopes(admin, ns, name, realm.spec, realmOwnerOf(realm), after as Item, false)),
       );
     if (orgItems.length) await syncOrganizations(false);
+    writes.push(...(await syncClientPolicies(admin, ns, name, realm.spec, after?.attributes)));
     const federation = after?.id
       ? await syncFederation(
           admin,
@@ -198,6 +201,15 @@ export async function syncRealm(
       realmOwnerOf(realm),
       liveRealm,
       before('clientScopes'),
+    )),
+  );
+  writes.push(
+    ...(await syncClientPolicies(
+      admin,
+      ns,
+      name,
+      realm.spec,
+      liveRealm.attributes as Record<string, unknown>,
     )),
   );
   const federation = await syncFederation(

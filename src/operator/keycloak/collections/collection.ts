@@ -56,7 +56,10 @@ export type Collection = {
       }
     | { readonly mode: 'batch'; readonly path: string }
     /** Links to existing objects (a realm's default client scopes): PUT to add, DELETE to remove, no body. */
-    | { readonly mode: 'link'; itemPath(item: Item): string };
+    | { readonly mode: 'link'; itemPath(item: Item): string }
+    /** One document holding the whole list (a realm's client profiles or policies): a change PUTs the new list,
+     * the items the operator does not own sent back as read. */
+    | { readonly mode: 'document'; readonly path: string; wrap(items: Item[]): unknown };
   /** The form compared (a set-valued field sorted); default: as is. */
   canonical?(item: Item): Item;
   /** Turns a desired item into what is sent (e.g. a role mapping needs the live role's id). Default: as is. */
@@ -152,6 +155,7 @@ export async function syncCollection(
   const marked = (item: Item) => (ownership.by === 'marker' ? ownership.mark(item) : item);
   const toCreate: Item[] = [];
   const toDelete: Item[] = [];
+  const updated = new Map<string, Item>();
   for (const [key, want] of wanted) {
     const have = liveByKey.get(key);
     if (!have) {
@@ -165,6 +169,7 @@ export async function syncCollection(
       );
     }
     const target = marked(want);
+    if (c.write.mode === 'document' && !sameItem(c, target, have)) updated.set(key, target);
     if (c.write.mode === 'each' && !sameItem(c, target, have)) {
       const body = await (c.resolve?.(admin, namespace, target) ?? target);
       await admin.call(
@@ -192,6 +197,16 @@ export async function syncCollection(
     for (const have of toDelete) {
       await admin.call(namespace, 'DELETE', c.write.itemPath(have));
       writes.push(`delete ${c.noun} ${c.key(have)}`);
+    }
+  } else if (c.write.mode === 'document') {
+    if (toCreate.length || toDelete.length || updated.size) {
+      const kept = live.filter((i) => !toDelete.includes(i)).map((i) => updated.get(c.key(i)) ?? i);
+      await admin.call(namespace, 'PUT', c.write.path, c.write.wrap([...kept, ...toCreate]));
+      writes.push(
+        ...toCreate.map((i) => `create ${c.noun} ${c.key(i)}`),
+        ...[...updated.keys()].map((k) => `update ${c.noun} ${k}`),
+        ...toDelete.map((i) => `delete ${c.noun} ${c.key(i)}`),
+      );
     }
   } else if (c.write.mode === 'link') {
     for (const want of toCreate) {
