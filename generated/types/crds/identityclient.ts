@@ -165,7 +165,7 @@ export interface IdentityClientSpec {
    */
   secretName?: string;
   /**
-   * Rotates the client secret of a confidential client using a shared secret (client-secret or client-secret-jwt). Every period the operator gives the client a new secret and writes it to the credentials Secret; the previous secret stops working at once (applications must reload the Secret). A grace is refused for now (see grace). A rotation can also be requested at any time with the annotation realmforge.dev/rotate-secret=<any new value>. Without secretRotation the secret never changes.
+   * Rotates the client secret of a confidential client using a shared secret (client-secret or client-secret-jwt). Every period the operator gives the client a new secret and writes it to the credentials Secret. Without grace the previous secret stops working at once (applications must reload the Secret); with grace it keeps working for that long. A rotation can also be requested at any time with the annotation realmforge.dev/rotate-secret=<any new value>. Without secretRotation the secret never changes.
    */
   secretRotation?: {
     /**
@@ -173,7 +173,7 @@ export interface IdentityClientSpec {
      */
     period: string;
     /**
-     * Not supported yet, refused (Failed/InvalidSpec): Keycloak keeps a previous secret only under a realm client policy with its secret-rotation executor, which realmforge does not manage yet.
+     * How long the previous secret keeps working after a rotation (shorter than period), e.g. 10m. Needs Keycloak's preview feature client-secret-rotation (IdentityServer option features: client-secret-rotation); the operator keeps a realm client profile and policy realmforge-secret-rotation-<seconds>s (secret-rotation executor, client-attributes condition on the client attribute realmforge.dev/secret-rotation-grace) and lets Keycloak regenerate the secret and keep the previous one.
      */
     grace?: string;
   };

@@ -12,6 +12,7 @@ import {
   clientPoliciesRoute,
   conditionProviders,
   executorProviders,
+  rotationGraceFor,
 } from './fake-keycloak-client-policies.ts';
 import { type FakeDirectory, federationRoutes } from './fake-keycloak-federation.ts';
 import {
@@ -314,6 +315,10 @@ export function fakeKeycloakAdmin() {
           Object.assign(client, fields);
           client.attributes = dropEmpty({ ...client.attributes, ...attributes });
           authzOnClientWrite(client);
+          // Keycloak drops a rotated secret on an admin update unless a secret-rotation policy applies.
+          if (rotationGraceFor(realm, client) === undefined)
+            for (const k of Object.keys(client.attributes))
+              if (k.startsWith('client.secret.rotated')) delete client.attributes[k];
         }
         return reply(204);
       }
@@ -321,6 +326,19 @@ export function fakeKeycloakAdmin() {
         return authzRoute(realm, client, method, rest.slice(1), body);
       if (sub === 'client-secret' && method === 'GET')
         return reply(200, { type: 'secret', value: client.secret });
+      if (sub === 'client-secret' && method === 'POST') {
+        // Regenerated; under a secret-rotation policy the previous secret is kept for its grace.
+        const grace = rotationGraceFor(realm, client);
+        const now = Math.floor(Date.now() / 1000);
+        if (grace)
+          Object.assign(client.attributes, {
+            'client.secret.rotated': client.secret,
+            'client.secret.rotated.creation.time': String(now),
+            'client.secret.rotated.expiration.time': String(now + grace),
+          });
+        client.secret = randomUUID();
+        return reply(200, { type: 'secret', value: client.secret });
+      }
       if (sub === 'roles' && !rest.length) {
         if (method === 'GET') return reply(200, copy(client.roles));
         if (client.roles.some((r: Obj) => r.name === body.name))

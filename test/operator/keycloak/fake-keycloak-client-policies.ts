@@ -84,3 +84,26 @@ export function clientPoliciesRoute(
   realm.clientPolicies = copy(body.policies ?? []);
   return reply(204);
 }
+
+/** The grace (rotated-expiration-period) of the secret-rotation executor a realm policy applies to `client`, as
+ * Keycloak decides it: an enabled policy whose client-attributes conditions all match, applying a profile with
+ * that executor. Undefined: no such policy, so Keycloak drops a rotated secret on any admin update. */
+export function rotationGraceFor(realm: Realm, client: Obj): number | undefined {
+  const profiles = (realm.clientProfiles ?? []) as Obj[];
+  for (const policy of (realm.clientPolicies ?? []) as Obj[]) {
+    if (policy.enabled === false || !policy.conditions?.length) continue;
+    const matches = policy.conditions.every((c: Obj) => {
+      if (c.condition !== 'client-attributes') return false;
+      const wanted = JSON.parse(c.configuration?.attributes ?? '[]') as { key: string; value: string }[];
+      return wanted.every((w) => client.attributes?.[w.key] === w.value);
+    });
+    if (!matches) continue;
+    for (const name of policy.profiles ?? []) {
+      const executor = profiles
+        .find((p) => p.name === name)
+        ?.executors?.find((e: Obj) => e.executor === 'secret-rotation');
+      if (executor) return Number(executor.configuration?.['rotated-expiration-period'] ?? 0);
+    }
+  }
+  return undefined;
+}

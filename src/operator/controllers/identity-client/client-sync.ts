@@ -8,6 +8,7 @@ import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import { type ClientInputs, compileClient } from '../../compile/client-representation.ts';
+import { graceAttribute, graceSecondsOf } from '../../compile/secret-rotation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { clientFields } from '../../keycloak/collections/client-fields.ts';
 import {
@@ -80,6 +81,7 @@ export function desiredClient(client: IdentityClient, inputs: ClientInputs = {})
       ...(mappers ? { [mappersLedger]: mappers } : {}),
       ...(saRoles ? { [serviceAccountRolesLedger]: saRoles } : {}),
       ...authorizationLedgers(client),
+      ...(graceSecondsOf(client) ? { [graceAttribute]: String(graceSecondsOf(client)) } : {}),
     },
   };
 }

@@ -31,7 +31,27 @@ export function serverRefusals(client: IdentityClient, info: ServerInfo): string
       `spec.authentication.method: ${on} has no client authenticator "${method}" (its client-authenticator providers: ${[...(info.providers.get('client-authenticator') ?? [])].sort().join(', ') || 'none'})`,
     );
   problems.push(...rotationSpecProblems(client));
+  if (client.spec.secretRotation?.grace) problems.push(...graceRefusals(info, on));
   problems.push(...authorizationRefusals(client, info, on));
+  return problems;
+}
+
+/** What a grace needs of the server: Keycloak's rotated-secret support (the preview feature client-secret-rotation)
+ * and the client-policy pieces the operator's grace policy is made of. */
+function graceRefusals(info: ServerInfo, on: string): string[] {
+  const problems: string[] = [];
+  if (!hasFeature(info, 'client-secret-rotation'))
+    problems.push(
+      `spec.secretRotation.grace: ${on} runs without the preview feature client-secret-rotation, which keeps a previous secret working; enable it on the IdentityServer (option features: client-secret-rotation) or remove grace`,
+    );
+  for (const [spi, id] of [
+    ['client-policy-executor', 'secret-rotation'],
+    ['client-policy-condition', 'client-attributes'],
+  ] as const)
+    if (!hasProvider(info, spi, id))
+      problems.push(
+        `spec.secretRotation.grace: ${on} has no ${spi.replace('client-policy-', 'client policy ')} "${id}", which the grace is made of; remove grace`,
+      );
   return problems;
 }
 
