@@ -1,7 +1,8 @@
 // Clients in the real Keycloak beyond the basics, one IdentityServer for the whole suite (started with the
-// feature client-secret-rotation): scheduled and manual secret rotation, a grace refused (Keycloak drops a rotated
-// secret on every admin update unless a client policy's secret-rotation executor runs), a steady resync that
-// writes nothing, and a SAML client whose metadata Keycloak serves with the configured entity ID and certificate.
+// feature client-secret-rotation): scheduled and manual secret rotation, rotation with a grace through the
+// operator's realm client policy (tokens keep coming with the old and the new secret), the realm's own client
+// policies, a steady resync that writes nothing, a SAML client whose metadata Keycloak serves with the configured
+// entity ID and certificate, and authorization services decided by Keycloak.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
@@ -162,22 +163,135 @@ test('scheduled rotation: the Secret switches to a new secret that works, the ol
   await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${team}/identityclients/rotor`);
 });
 
-test('a grace is Failed/InvalidSpec (Keycloak drops a rotated secret written by the admin API), nothing created', async () => {
-  await env.apply(client('graceful', { secretRotation: { period: '1h', grace: '10m' } }) as never);
-  const failed = await waitStatus(
-    env,
-    'identityclients',
-    team,
-    'graceful',
-    120_000,
-    (s) => s.phase === 'Failed',
-    'to fail',
+test('rotation with a grace: tokens keep coming through a rotation with the old secret (within grace) and the new one; after the grace the old one is refused', async () => {
+  await env.apply(client('graceful', { secretRotation: { period: '40s', grace: '20s' } }) as never);
+  assert.match(await kubectlWait(env, 'identityclient/graceful', team, 120), /condition met/);
+  const first = await credentials('graceful');
+  assert.is(await tokenStatus(first, first.secret), 200);
+  const failures: string[] = [];
+  let current = first;
+  let switchedAt = 0;
+  let oldAccepted = 0;
+  // Keep asking for tokens, as an application would, until well after the Secret switched.
+  for (let i = 0; i < 400; i++) {
+    const now = Date.now();
+    if (switchedAt && now - switchedAt > 12_000) break;
+    current = await credentials('graceful');
+    if (current.secret !== first.secret && !switchedAt) switchedAt = now;
+    const withCurrent = await tokenStatus(current, current.secret);
+    if (withCurrent !== 200) failures.push(`${i}: the Secret's secret refused (${withCurrent})`);
+    const withOld = await tokenStatus(first, first.secret);
+    if (withOld !== 200) failures.push(`${i}: the old secret refused within the grace (${withOld})`);
+    else if (switchedAt) oldAccepted++;
+    await sleep(250);
+  }
+  assert.ok(switchedAt, 'the Secret switched to a new secret within the first period');
+  assert.equal(failures, [], 'every request with the old (within grace) or the new secret succeeded');
+  assert.ok(oldAccepted > 0, 'the old secret was used successfully after the switch');
+  const policies = JSON.parse((await admin('GET', '/apps/client-policies/policies')).text).policies as {
+    name: string;
+  }[];
+  assert.ok(
+    policies.some((p) => p.name === 'realmforge-secret-rotation-20s'),
+    'the grace policy is in the realm',
   );
-  assert.is(failed.status.reason, 'InvalidSpec');
-  assert.match(failed.status.message, /spec\.secretRotation\.grace is not supported yet/);
-  const found = await admin('GET', '/apps/clients?clientId=graceful');
-  assert.equal(JSON.parse(found.text), [], 'nothing is created in Keycloak');
+  // The grace (20s from Keycloak's rotation, before the switch was seen) ends before the next rotation (40s).
+  await sleep(Math.max(0, switchedAt + 24_000 - Date.now()));
+  const after = await credentials('graceful');
+  assert.is(after.secret, current.secret, 'no second rotation yet');
+  assert.is(await tokenStatus(after, after.secret), 200, 'the new secret works');
+  const refused = await tokenStatus(first, first.secret);
+  assert.ok([400, 401].includes(refused), `after the grace the old secret is refused (${refused})`);
   await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${team}/identityclients/graceful`);
+});
+
+test("the realm's client policies: profiles and policies applied, a hand change reverted, removed ones deleted, the operator's grace policy kept", async () => {
+  const realm = (clientPolicies?: Record<string, unknown>) => ({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityRealm',
+    metadata: { name: 'apps', namespace: ns },
+    spec: {
+      serverRef: { name: 'idp' },
+      clientAuthorizationGrants: [team],
+      ...(clientPolicies ? { clientPolicies } : {}),
+    },
+  });
+  const declared = {
+    profiles: [
+      {
+        name: 'pkce-public',
+        description: 'PKCE for public clients',
+        executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': true } }],
+      },
+    ],
+    policies: [
+      {
+        name: 'public-pkce',
+        conditions: [{ condition: 'client-access-type', configuration: { type: ['public'] } }],
+        profiles: ['pkce-public'],
+      },
+    ],
+  };
+  await env.apply(realm(declared) as never);
+  const read = async () => ({
+    profiles: JSON.parse(
+      (await admin('GET', '/apps/client-policies/profiles?include-global-profiles=false')).text,
+    ).profiles as { name: string }[],
+    policies: JSON.parse((await admin('GET', '/apps/client-policies/policies')).text).policies as {
+      name: string;
+      enabled?: boolean;
+    }[],
+  });
+  let live = await read();
+  for (let i = 0; i < 60 && !live.policies.some((p) => p.name === 'public-pkce'); i++) {
+    await sleep(500);
+    live = await read();
+  }
+  assert.ok(
+    live.profiles.some((p) => p.name === 'pkce-public'),
+    JSON.stringify(live),
+  );
+  assert.ok(
+    live.policies.some((p) => p.name === 'public-pkce'),
+    JSON.stringify(live),
+  );
+  await sleep(6_000);
+  const writesBefore = await writes();
+  await sleep(12_000);
+  assert.is(await writes(), writesBefore, `a steady resync writes nothing: ${JSON.stringify(await read())}`);
+  const edited = live.policies.map((p) => (p.name === 'public-pkce' ? { ...p, enabled: false } : p));
+  const put = await admin('PUT', '/apps/client-policies/policies', { policies: edited });
+  assert.ok([200, 204].includes(put.status), put.text);
+  for (
+    let i = 0;
+    (i < 60 && live.policies.find((p) => p.name === 'public-pkce')?.enabled === false) || i === 0;
+    i++
+  ) {
+    await sleep(500);
+    live = await read();
+  }
+  assert.is(
+    live.policies.find((p) => p.name === 'public-pkce')?.enabled,
+    true,
+    'the hand change is reverted',
+  );
+  await env.apply(realm() as never);
+  for (let i = 0; i < 60 && live.profiles.some((p) => p.name === 'pkce-public'); i++) {
+    await sleep(500);
+    live = await read();
+  }
+  assert.not.ok(
+    live.policies.some((p) => p.name === 'public-pkce'),
+    'the policy removed from the spec is deleted',
+  );
+  assert.not.ok(
+    live.profiles.some((p) => p.name === 'pkce-public'),
+    'and its profile',
+  );
+  assert.ok(
+    live.policies.some((p) => p.name === 'realmforge-secret-rotation-20s'),
+    "the operator's grace policy is kept",
+  );
 });
 
 test('a manual rotation by annotation, once per value; then a steady resync writes nothing', async () => {
