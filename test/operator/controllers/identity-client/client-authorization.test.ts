@@ -7,9 +7,12 @@ import * as assert from 'uvu/assert';
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import { compileRealm } from '../../../../src/operator/compile/realm-representation.ts';
 import { syncClient } from '../../../../src/operator/controllers/identity-client/client-sync.ts';
+import { identityClientController } from '../../../../src/operator/controllers/identity-client/identity-client.ts';
 import { serverRefusals } from '../../../../src/operator/controllers/identity-client/server-checks.ts';
+import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import { compactServerInfo } from '../../../../src/operator/keycloak/server-info.ts';
 import { fakeKeycloakAdmin, serverInfo } from '../../keycloak/fake-keycloak-admin.ts';
+import { clientResource, keycloakWorld, realmResource } from '../keycloak-world.ts';
 
 type Authorization = NonNullable<IdentityClient['spec']['authorization']>;
 
@@ -191,6 +194,32 @@ test('server checks: undeclared names, a policy type the server lacks, and autho
     serverRefusals(api(regex), off).join(),
     /spec\.authorization: Keycloak 26\.7\.3 runs without the authorization feature/,
   );
+});
+
+test('status.authorization counts what the client holds as declared; it goes when the section does', async () => {
+  const spec: Partial<IdentityClient['spec']> = {
+    serviceAccount: { enabled: true },
+    authorization: {
+      scopes: [{ name: 'read' }],
+      resources: [{ name: 'docs', scopes: ['read'] }],
+      policies: [{ name: 'weekdays', type: 'time', time: { dayMonth: 1, dayMonthEnd: 31 } }],
+      permissions: [{ name: 'read-docs', type: 'resource', resources: ['docs'], policies: ['weekdays'] }],
+    },
+  };
+  const w = keycloakWorld([
+    realmResource('apps', 'identity', { clientAuthorizationGrants: ['team'] }),
+    clientResource('docs', 'team', spec),
+  ]);
+  await identityRealmController(w.deps)('identity/apps');
+  const outcome = await identityClientController(w.deps)('team/docs');
+  assert.is(outcome.outcome?.phase, 'Ready');
+  const status = () => w.kube.find('IdentityClient', 'team', 'docs')?.status as Record<string, unknown>;
+  assert.equal(status().authorization, { resources: 1, scopes: 1, policies: 1, permissions: 1 });
+  const c = w.kube.find('IdentityClient', 'team', 'docs');
+  if (!c) throw new Error('no client');
+  w.kube.put({ ...c, spec: { ...(c.spec as object), authorization: undefined } });
+  await identityClientController(w.deps)('team/docs');
+  assert.is(status().authorization, undefined);
 });
 
 test.run();
