@@ -165,7 +165,7 @@ export interface IdentityClientSpec {
    */
   secretName?: string;
   /**
-   * Rotates the client secret of a confidential client using a shared secret (client-secret or client-secret-jwt). Every period the operator gives the client a new secret and writes it to the credentials Secret; the previous secret stops working at once (applications must reload the Secret). A grace is refused for now (see grace). A rotation can also be requested at any time with the annotation realmforge.dev/rotate-secret=<any new value>. Without secretRotation the secret never changes.
+   * Rotates the client secret of a confidential client using a shared secret (client-secret or client-secret-jwt). Every period the operator gives the client a new secret and writes it to the credentials Secret. Without grace the previous secret stops working at once (applications must reload the Secret); with grace it keeps working for that long. A rotation can also be requested at any time with the annotation realmforge.dev/rotate-secret=<any new value>. Without secretRotation the secret never changes.
    */
   secretRotation?: {
     /**
@@ -173,7 +173,7 @@ export interface IdentityClientSpec {
      */
     period: string;
     /**
-     * Not supported yet, refused (Failed/InvalidSpec): Keycloak keeps a previous secret only under a realm client policy with its secret-rotation executor, which realmforge does not manage yet.
+     * How long the previous secret keeps working after a rotation (shorter than period), e.g. 10m. Needs Keycloak's preview feature client-secret-rotation (IdentityServer option features: client-secret-rotation); the operator keeps a realm client profile and policy realmforge-secret-rotation-<seconds>s (secret-rotation executor, client-attributes condition on the client attribute realmforge.dev/secret-rotation-grace) and lets Keycloak regenerate the secret and keep the previous one.
      */
     grace?: string;
   };
@@ -321,6 +321,188 @@ export interface IdentityClientSpec {
   attributes?: {
     [k: string]: string;
   };
+  /**
+   * Keycloak's authorization services on this confidential client (a resource server): its resources, scopes, policies and permissions, each created, corrected and, when removed from the spec, deleted. Keycloak's own Default Resource, Default Policy and Default Permission, created when authorization is switched on, are deleted by the operator in the reconcile that switched it on (they grant every user of the realm access to /*); anything else made by hand is left alone. Removing the whole section switches authorization services off, which deletes all of it in Keycloak.
+   */
+  authorization?: {
+    /**
+     * ENFORCING (default): a request with no permission for it is denied; PERMISSIVE: allowed; DISABLED: every request is allowed.
+     */
+    policyEnforcementMode?: 'ENFORCING' | 'PERMISSIVE' | 'DISABLED';
+    /**
+     * How the permissions for a resource are combined: UNANIMOUS (default, all must grant), AFFIRMATIVE (one), CONSENSUS (more grants than denials).
+     */
+    decisionStrategy?: 'UNANIMOUS' | 'AFFIRMATIVE' | 'CONSENSUS';
+    /**
+     * Lets the resource server manage its resources through the protection API. Default false.
+     */
+    allowRemoteResourceManagement?: boolean;
+    /**
+     * @maxItems 256
+     */
+    scopes?: {
+      /**
+       * The scope, e.g. read.
+       */
+      name: string;
+      displayName?: string;
+      iconUri?: string;
+    }[];
+    /**
+     * @maxItems 256
+     */
+    resources?: {
+      /**
+       * The resource's unique name.
+       */
+      name: string;
+      displayName?: string;
+      /**
+       * A type shared by resources, e.g. urn:orders:resources:order.
+       */
+      type?: string;
+      /**
+       * The URIs (paths) the resource protects, e.g. /orders/*.
+       */
+      uris?: string[];
+      /**
+       * Scope names; each must be declared in authorization.scopes.
+       */
+      scopes?: string[];
+      /**
+       * User-managed access: the owner may grant access to others. Default false.
+       */
+      ownerManagedAccess?: boolean;
+      attributes?: {
+        [k: string]: string[];
+      };
+    }[];
+    /**
+     * @maxItems 256
+     *
+     * Items: A policy: who or what is granted. The type's own field (roles, groups, clients, users, time, policies, clientScopes, regex) says what it matches.
+     */
+    policies?: {
+      /**
+       * The policy's unique name (policies and permissions share one namespace).
+       */
+      name: string;
+      description?: string;
+      /**
+       * Never js: Keycloak runs JavaScript policies only when deployed inside a JAR on the server, and an operator must not ship code into Keycloak; express the rule with the other types (aggregate combines them).
+       */
+      type: 'role' | 'group' | 'client' | 'user' | 'time' | 'aggregate' | 'client-scope' | 'regex';
+      /**
+       * NEGATIVE inverts the policy's decision. Default POSITIVE.
+       */
+      logic?: 'POSITIVE' | 'NEGATIVE';
+      /**
+       * How the decisions of the policies it applies are combined. Default UNANIMOUS.
+       */
+      decisionStrategy?: 'UNANIMOUS' | 'AFFIRMATIVE' | 'CONSENSUS';
+      roles?: {
+        /**
+         * A realm role, or clientId/role for a client role.
+         */
+        role: string;
+        required?: boolean;
+      }[];
+      /**
+       * role: read the user's roles from Keycloak instead of the token. Default false.
+       */
+      fetchRoles?: boolean;
+      groups?: {
+        /**
+         * The group path, e.g. /staff/sales.
+         */
+        path: string;
+        extendChildren?: boolean;
+      }[];
+      /**
+       * group: the token claim holding the user's groups (default: read from Keycloak).
+       */
+      groupsClaim?: string;
+      /**
+       * client: client IDs.
+       */
+      clients?: string[];
+      /**
+       * user: usernames.
+       */
+      users?: string[];
+      /**
+       * aggregate: the policies combined (by name).
+       */
+      policies?: string[];
+      clientScopes?: {
+        scope: string;
+        required?: boolean;
+      }[];
+      /**
+       * time: when access is granted (all bounds inclusive, server time).
+       */
+      time?: {
+        /**
+         * yyyy-MM-dd HH:mm:ss
+         */
+        notBefore?: string;
+        /**
+         * yyyy-MM-dd HH:mm:ss
+         */
+        notOnOrAfter?: string;
+        dayMonth?: number;
+        dayMonthEnd?: number;
+        month?: number;
+        monthEnd?: number;
+        year?: number;
+        yearEnd?: number;
+        hour?: number;
+        hourEnd?: number;
+        minute?: number;
+        minuteEnd?: number;
+      };
+      regex?: {
+        targetClaim: string;
+        pattern: string;
+        /**
+         * Match a context attribute instead of a token claim.
+         */
+        targetContextAttributes?: boolean;
+      };
+    }[];
+    /**
+     * @maxItems 256
+     */
+    permissions?: {
+      /**
+       * The permission's unique name.
+       */
+      name: string;
+      description?: string;
+      /**
+       * resource: grants the listed resources; scope: grants the listed scopes (of the listed resources, or of any).
+       */
+      type: 'resource' | 'scope';
+      /**
+       * Resource names (declared in authorization.resources).
+       */
+      resources?: string[];
+      /**
+       * scope: scope names.
+       */
+      scopes?: string[];
+      /**
+       * The policies that decide (declared in authorization.policies).
+       *
+       * @minItems 1
+       */
+      policies: [string, ...string[]];
+      /**
+       * How the decisions of the policies it applies are combined. Default UNANIMOUS.
+       */
+      decisionStrategy?: 'UNANIMOUS' | 'AFFIRMATIVE' | 'CONSENSUS';
+    }[];
+  };
 }
 /**
  * The application's PEM certificate: when set, its requests must be signed with the matching key (client signature required).
@@ -371,6 +553,15 @@ export interface IdentityClientStatus {
   };
   reason?: string;
   message?: string;
+  /**
+   * What the client's authorization services hold as declared (present while spec.authorization is).
+   */
+  authorization?: {
+    resources?: number;
+    scopes?: number;
+    policies?: number;
+    permissions?: number;
+  };
 }
 /**
  * A Kubernetes-style condition (metav1.Condition).

@@ -430,6 +430,62 @@ export interface IdentityRealmSpec {
    * Take over a realm that already exists in Keycloak without a realmforge owner marker (a migration from another tool): the operator marks it as this resource's and manages it from then on, deletion included. A realm another IdentityRealm owns is never taken.
    */
   adoptExisting?: boolean;
+  /**
+   * Client policies (Keycloak >= 15): profiles of executors, and policies that apply profiles to the clients their conditions match. Only what the spec declares is managed: Keycloak's global (built-in) profiles are never touched, and realm profiles and policies made by hand are kept; one the operator created and the spec drops is deleted (the realm attributes realmforge.dev/client-profiles and realmforge.dev/client-policies record which).
+   */
+  clientPolicies?: {
+    /**
+     * @maxItems 64
+     */
+    profiles?: {
+      /**
+       * The profile's name; not one of Keycloak's global profiles (fapi-1-baseline, ...).
+       */
+      name: string;
+      description?: string;
+      /**
+       * @maxItems 32
+       */
+      executors?: {
+        /**
+         * An executor provider of the server, e.g. pkce-enforcer, secret-rotation, holder-of-key-enforcer.
+         */
+        executor: string;
+        /**
+         * The provider's configuration as Keycloak's admin console exports it (e.g. {"auto-configure": true}).
+         */
+        configuration?: {};
+      }[];
+    }[];
+    /**
+     * @maxItems 64
+     */
+    policies?: {
+      name: string;
+      description?: string;
+      /**
+       * Default true.
+       */
+      enabled?: boolean;
+      /**
+       * @maxItems 32
+       */
+      conditions?: {
+        /**
+         * A condition provider of the server, e.g. client-access-type, client-roles, client-scopes, any-client.
+         */
+        condition: string;
+        /**
+         * The provider's configuration as Keycloak's admin console exports it (e.g. {"auto-configure": true}).
+         */
+        configuration?: {};
+      }[];
+      /**
+       * Profile names: declared in clientPolicies.profiles, or global ones.
+       */
+      profiles: string[];
+    }[];
+  };
 }
 /**
  * A key in a Secret in the resource's own namespace.

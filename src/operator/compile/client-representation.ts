@@ -127,6 +127,7 @@ export function compileClient(client: IdentityClient, inputs: ClientInputs = {})
     directAccessGrantsEnabled: !saml && !bearerOnly && (spec.directAccessGrants ?? false),
     implicitFlowEnabled: !saml && !bearerOnly && (spec.implicitFlow ?? false),
     serviceAccountsEnabled: !saml && type === 'confidential' && (spec.serviceAccount?.enabled ?? false),
+    authorizationServicesEnabled: spec.authorization ? true : undefined,
     consentRequired: spec.consent?.required,
     fullScopeAllowed: spec.fullScopeAllowed,
     frontchannelLogout: spec.frontchannelLogout?.enabled,

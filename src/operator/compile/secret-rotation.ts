@@ -1,7 +1,9 @@
 // When a client's secret is rotated, and what Keycloak is told when it is. Pure: the live client's attributes,
-// the resource's annotation and the time are inputs. The rotation write also clears Keycloak's rotated-secret
-// attributes (client.secret.rotated*): a grace (keeping the previous secret there until an expiration time) is
-// refused for now, see graceRefusal; the grace arithmetic below is what a policy-based grace will send.
+// the resource's annotation and the time are inputs. Without a grace the rotation write clears Keycloak's
+// rotated-secret attributes (client.secret.rotated*). With a grace, Keycloak itself keeps the previous secret: only
+// under a realm client policy whose secret-rotation executor applies to the client (Keycloak drops a rotated
+// secret on every admin update otherwise), so the operator keeps one such profile and policy per grace (see
+// gracePolicy) matching the clients whose attribute realmforge.dev/secret-rotation-grace holds that grace.
 import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
 
 /** The annotation that asks for a rotation now: any value not yet handled. */
@@ -33,14 +35,55 @@ export const hasSharedSecret = (client: IdentityClient) =>
   (client.spec.type ?? 'confidential') === 'confidential' &&
   ['client-secret', 'client-secret-jwt'].includes(client.spec.authentication?.method ?? 'client-secret');
 
+/** The client attribute naming the grace (in seconds) of a client rotating with one: the condition of the
+ * realm client policy that keeps its previous secret. */
+export const graceAttribute = 'realmforge.dev/secret-rotation-grace';
+
+/** The grace of `client` in seconds (0: none). */
+export const graceSecondsOf = (client: IdentityClient) =>
+  client.spec.secretRotation?.grace ? durationSeconds(client.spec.secretRotation.grace) : 0;
+
+/** Five years: the executor's own secret expiration (Keycloak adds it to the time as a Java int of seconds, so it
+ * must stay well below 2^31 - now), set this far so
+ * Keycloak never rotates by itself (the operator decides when). */
+const farExpirationSeconds = 5 * 365 * 86_400;
+
 /**
- * Why a grace is refused for now. Keycloak drops a client's rotated secret on every admin update of the client
- * (ClientResource.update removes the rotation info unless a client policy's secret-rotation executor ran), so the
- * previous secret cannot be kept by writing its attributes; it needs a realm client policy with that executor,
- * which the operator does not manage yet. Refused rather than a grace promised and not given.
+ * The realm client profile and policy that make Keycloak keep a rotated secret for `grace` seconds, for the
+ * clients whose grace attribute says so. Named realmforge-secret-rotation-<grace>s; kept by the operator, never
+ * by the IdentityRealm (it does not record them, so it leaves them alone).
  */
-export const graceRefusal =
-  'spec.secretRotation.grace is not supported yet: Keycloak keeps a previous secret only under a realm client policy with the secret-rotation executor, which realmforge does not manage yet; remove grace (the previous secret then stops working at each rotation, so applications must reload the credentials Secret)';
+export function gracePolicy(grace: number) {
+  const name = `realmforge-secret-rotation-${grace}s`;
+  return {
+    profile: {
+      name,
+      description: `realmforge: keeps a rotated client secret for ${grace}s (clients with ${graceAttribute}=${grace})`,
+      executors: [
+        {
+          executor: 'secret-rotation',
+          configuration: {
+            'expiration-period': farExpirationSeconds,
+            'rotated-expiration-period': grace,
+            'remaining-rotation-period': grace,
+          },
+        },
+      ],
+    },
+    policy: {
+      name,
+      description: `realmforge: applies ${name} to the clients rotating with a ${grace}s grace`,
+      enabled: true,
+      conditions: [
+        {
+          condition: 'client-attributes',
+          configuration: { attributes: JSON.stringify([{ key: graceAttribute, value: String(grace) }]) },
+        },
+      ],
+      profiles: [name],
+    },
+  };
+}
 
 /** What is wrong with spec.secretRotation, one message per problem (empty: nothing). */
 export function rotationSpecProblems(client: IdentityClient): string[] {
@@ -62,7 +105,6 @@ export function rotationSpecProblems(client: IdentityClient): string[] {
     problems.push(
       `spec.secretRotation.grace: "${r.grace}" is not shorter than the period "${r.period}"; two rotations would overlap`,
     );
-  else if (r.grace !== undefined) problems.push(graceRefusal);
   return problems;
 }
 
@@ -98,11 +140,17 @@ export function planRotation(
   const stamped = Number(attrs[rotatedAtAttribute]);
   const dueAt = period !== undefined && Number.isFinite(stamped) ? stamped + period : undefined;
   if (requested || (dueAt !== undefined && now >= dueAt)) {
+    // With a grace Keycloak's executor writes its own attributes when it regenerates the secret; without one the
+    // rotated-secret attributes are sent empty (removed) with the new secret.
     const attributes: Record<string, string> = {
       [rotatedAtAttribute]: String(now),
-      [keycloakRotated.secretCreation]: String(now),
-      [keycloakRotated.creation]: grace ? String(now) : '',
-      [keycloakRotated.expiration]: grace ? String(now + grace) : '',
+      ...(grace
+        ? {}
+        : {
+            [keycloakRotated.secretCreation]: String(now),
+            [keycloakRotated.creation]: '',
+            [keycloakRotated.expiration]: '',
+          }),
       ...(request !== undefined ? { [rotationRequestAttribute]: request } : {}),
     };
     const nextInMs = period !== undefined ? period * 1000 : undefined;

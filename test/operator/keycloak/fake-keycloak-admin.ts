@@ -7,6 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { RealmforgeError } from '../../../src/core/errors.ts';
 import { realmFieldDefaults } from '../../../src/operator/compile/realm-representation.ts';
 import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
+import { authzOnClientWrite, authzRoute, lookupRoute, policyProviders } from './fake-keycloak-authz.ts';
+import {
+  clientPoliciesRoute,
+  conditionProviders,
+  executorProviders,
+  rotationGraceFor,
+} from './fake-keycloak-client-policies.ts';
 import { type FakeDirectory, federationRoutes } from './fake-keycloak-federation.ts';
 import {
   builtInScopes,
@@ -95,11 +102,15 @@ export const serverInfo = {
     'client-authenticator': {
       providers: { 'client-secret': {}, 'client-jwt': {}, 'client-secret-jwt': {}, 'client-x509': {} },
     },
+    policy: { providers: Object.fromEntries(policyProviders.map((id) => [id, {}])) },
+    'client-policy-executor': { providers: Object.fromEntries(executorProviders.map((id) => [id, {}])) },
+    'client-policy-condition': { providers: Object.fromEntries(conditionProviders.map((id) => [id, {}])) },
   },
   // Keycloak's defaults: client-secret-rotation is a preview feature, off unless the server enables it.
   features: [
     { name: 'CLIENT_SECRET_ROTATION', enabled: false },
     { name: 'ORGANIZATION', enabled: true },
+    { name: 'AUTHORIZATION', enabled: true },
   ],
 };
 
@@ -152,6 +163,8 @@ export function fakeKeycloakAdmin() {
           clientScopes: undefined,
           scopeLinks: undefined,
           organizations: undefined,
+          clientProfiles: undefined,
+          clientPolicies: undefined,
         });
       if (method === 'DELETE') return reply(204, realms.delete(parts[0] ?? ''));
       const { attributes, smtpServer, browserSecurityHeaders, passwordPolicy, ...fields } = body;
@@ -178,6 +191,7 @@ export function fakeKeycloakAdmin() {
       return reply(204);
     }
     if (col === 'organizations') return organizationRoute(realm, method, id, body);
+    if (col === 'client-policies') return clientPoliciesRoute(realm, method, id, query, body);
     if (col === 'client-scopes') return clientScopeRoute(realm, method, id, sub, rest, body, parts[0] ?? '');
     if (col === 'default-default-client-scopes' || col === 'default-optional-client-scopes')
       return scopeLinkRoute(
@@ -264,7 +278,7 @@ export function fakeKeycloakAdmin() {
         return reply(
           200,
           copy(realm.clients.filter((c) => !wanted || c.clientId === wanted)).map(
-            ({ roles: _, ...c }: Obj) => c,
+            ({ roles: _, authz: _a, ...c }: Obj) => c,
           ),
         );
       }
@@ -281,6 +295,7 @@ export function fakeKeycloakAdmin() {
         roles: [],
       };
       realm.clients.push(client);
+      authzOnClientWrite(client);
       if (body.serviceAccountsEnabled)
         realm.users.push({
           id: randomUUID(),
@@ -299,11 +314,31 @@ export function fakeKeycloakAdmin() {
           const { attributes, protocolMappers: _, ...fields } = body;
           Object.assign(client, fields);
           client.attributes = dropEmpty({ ...client.attributes, ...attributes });
+          authzOnClientWrite(client);
+          // Keycloak drops a rotated secret on an admin update unless a secret-rotation policy applies.
+          if (rotationGraceFor(realm, client) === undefined)
+            for (const k of Object.keys(client.attributes))
+              if (k.startsWith('client.secret.rotated')) delete client.attributes[k];
         }
         return reply(204);
       }
+      if (sub === 'authz' && rest[0] === 'resource-server')
+        return authzRoute(realm, client, method, rest.slice(1), body);
       if (sub === 'client-secret' && method === 'GET')
         return reply(200, { type: 'secret', value: client.secret });
+      if (sub === 'client-secret' && method === 'POST') {
+        // Regenerated; under a secret-rotation policy the previous secret is kept for its grace.
+        const grace = rotationGraceFor(realm, client);
+        const now = Math.floor(Date.now() / 1000);
+        if (grace)
+          Object.assign(client.attributes, {
+            'client.secret.rotated': client.secret,
+            'client.secret.rotated.creation.time': String(now),
+            'client.secret.rotated.expiration.time': String(now + grace),
+          });
+        client.secret = randomUUID();
+        return reply(200, { type: 'secret', value: client.secret });
+      }
       if (sub === 'roles' && !rest.length) {
         if (method === 'GET') return reply(200, copy(client.roles));
         if (client.roles.some((r: Obj) => r.name === body.name))
@@ -337,6 +372,8 @@ export function fakeKeycloakAdmin() {
           : reply(400, { error: 'Service account not enabled for the client' });
       }
     }
+    if ((col === 'users' && !id && method === 'GET') || col === 'group-by-path')
+      return lookupRoute(realm, col, parts.slice(2), query);
     if (col === 'users' && sub === 'role-mappings') {
       const user = realm.users.find((u) => u.id === id);
       if (!user) return reply(404);

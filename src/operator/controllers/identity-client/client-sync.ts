@@ -8,6 +8,7 @@ import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import { type ClientInputs, compileClient } from '../../compile/client-representation.ts';
+import { graceAttribute, graceSecondsOf } from '../../compile/secret-rotation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { clientFields } from '../../keycloak/collections/client-fields.ts';
 import {
@@ -23,17 +24,19 @@ import {
   planFields,
 } from '../../keycloak/collections/managed-fields.ts';
 import { mappersLedger, protocolMappers } from '../../keycloak/collections/protocol-mappers.ts';
-import {
-  clientMappingKey,
-  realmMappingKey,
-  serviceAccountRolesLedger,
-  userClientRoles,
-  userRealmRoles,
-} from '../../keycloak/collections/role-mappings.ts';
+import { serviceAccountRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { clientRoles, roleItem } from '../../keycloak/collections/roles.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { StuckError } from '../shared/stuck-error.ts';
+import {
+  type AuthorizationSummary,
+  authorizationLedgers,
+  syncAuthorization,
+} from './client-authorization.ts';
+import { findClient } from './find-client.ts';
+import { serviceAccountKeys, syncServiceAccountRoles } from './service-account-roles.ts';
 
+export { findClient } from './find-client.ts';
 export { ownerAttribute };
 
 /** What a sync did. */
@@ -42,22 +45,14 @@ export type ClientSyncResult = {
   secret?: string;
   attributes?: Record<string, string>;
   writes: string[];
+  /** The authorization summary, when the spec declares authorization services. */
+  authorization?: AuthorizationSummary;
 };
 
 const enc = encodeURIComponent;
 
 /** The owner attribute value of a resource. */
 export const ownerOf = (client: IdentityClient) => `${client.metadata.namespace}/${client.metadata.name}`;
-
-/** The ledger of service-account role mappings the spec declares (see role-mappings.ts). */
-function serviceAccountKeys(client: IdentityClient): string[] {
-  const sa = client.spec.serviceAccount;
-  if (!sa?.enabled) return [];
-  return [
-    ...(sa.realmRoles ?? []).map(realmMappingKey),
-    ...(sa.clientRoles ?? []).flatMap((c) => c.roles.map((r) => clientMappingKey(c.client, r))),
-  ].sort();
-}
 
 /** The representation to create or compare: the compiled fields plus the ownership and ledger attributes. */
 export function desiredClient(client: IdentityClient, inputs: ClientInputs = {}): ClientRepresentation {
@@ -72,6 +67,8 @@ export function desiredClient(client: IdentityClient, inputs: ClientInputs = {})
       [ownerAttribute]: ownerOf(client),
       ...(mappers ? { [mappersLedger]: mappers } : {}),
       ...(saRoles ? { [serviceAccountRolesLedger]: saRoles } : {}),
+      ...authorizationLedgers(client),
+      ...(graceSecondsOf(client) ? { [graceAttribute]: String(graceSecondsOf(client)) } : {}),
     },
   };
 }
@@ -87,17 +84,6 @@ export function clientDrift(desired: ClientRepresentation, live: ClientRepresent
   return planFields(ownFields(desired), live as Item, clientFields).drift.filter(
     (f) => f !== managedFieldsAttribute,
   );
-}
-
-/** Finds the client with `clientId` in `realm` (one read). */
-export async function findClient(admin: AdminClient, ns: string, realm: string, clientId: string) {
-  const res = await admin.call<ClientRepresentation[]>(
-    ns,
-    'GET',
-    `/${enc(realm)}/clients?clientId=${enc(clientId)}&max=2`,
-  );
-  if (res.status === 404) throw new RealmforgeError('not_found', `realm ${realm} does not exist in Keycloak`);
-  return (res.body ?? []).find((c) => c.clientId === clientId);
 }
 
 async function syncScopes(
@@ -139,66 +125,6 @@ async function syncScopes(
         writes.push(`${method === 'PUT' ? 'add' : 'remove'} ${path} ${name}`);
       }
     }
-  }
-}
-
-type RoleMappings = {
-  realmMappings?: Item[];
-  clientMappings?: Record<string, { id?: string; mappings?: Item[] }>;
-};
-
-/** The service account's realm and client roles: one read of its mappings, then one collection per role owner. */
-async function syncServiceAccountRoles(
-  admin: AdminClient,
-  ns: string,
-  realm: string,
-  base: string,
-  client: IdentityClient,
-  live: ClientRepresentation,
-  writes: string[],
-) {
-  const sa = client.spec.serviceAccount;
-  const owned = ledger(live.attributes, serviceAccountRolesLedger);
-  if (!sa?.enabled || (!serviceAccountKeys(client).length && !owned.managed.size)) return;
-  const user = (await admin.call<{ id: string }>(ns, 'GET', `${base}/service-account-user`)).body;
-  const mappings =
-    (await admin.call<RoleMappings>(ns, 'GET', `/${enc(realm)}/users/${enc(user.id)}/role-mappings`)).body ??
-    {};
-  const realmResult = await syncCollection(
-    admin,
-    ns,
-    userRealmRoles(realm, user.id),
-    (sa.realmRoles ?? []).map((name) => ({ name })),
-    owned,
-    { live: mappings.realmMappings ?? [] },
-  );
-  writes.push(...realmResult.writes);
-  // Every client named by the spec or by the ledger (a client dropped from the spec still has roles to take back).
-  const declared = new Map((sa.clientRoles ?? []).map((c) => [c.client, c.roles]));
-  const recorded = [...owned.managed]
-    .filter((k) => k.startsWith('client/'))
-    .map((k) => decodeURIComponent(k.split('/')[1] ?? ''));
-  for (const clientId of new Set([...declared.keys(), ...recorded])) {
-    const held = mappings.clientMappings?.[clientId];
-    const want = (declared.get(clientId) ?? []).map((name) => ({ name }));
-    if (!want.length && !held?.mappings?.length) continue;
-    const uuid = held?.id ?? (await findClient(admin, ns, realm, clientId))?.id;
-    if (!uuid)
-      throw new RealmforgeError(
-        'validation',
-        `spec.serviceAccount.clientRoles names client "${clientId}", which realm ${realm} does not have`,
-      );
-    const result = await syncCollection(
-      admin,
-      ns,
-      userClientRoles(realm, user.id, clientId, uuid),
-      want,
-      owned,
-      {
-        live: held?.mappings ?? [],
-      },
-    );
-    writes.push(...result.writes);
   }
 }
 
@@ -296,8 +222,9 @@ export async function syncClient(
   );
   writes.push(...roleResult.writes);
   await syncServiceAccountRoles(admin, ns, realm, base, client, live, writes);
+  const authorization = await syncAuthorization(admin, ns, realm, uuid, client, live, writes);
   const attributes = live.attributes as Record<string, string> | undefined;
-  return { uuid: live.id as string, secret: live.secret, attributes, writes };
+  return { uuid: live.id as string, secret: live.secret, attributes, writes, authorization };
 }
 
 /**

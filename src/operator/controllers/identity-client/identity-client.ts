@@ -193,6 +193,7 @@ export function identityClientController(deps: KeycloakDeps) {
         clientUuid: sync.uuid,
         credentialsSecret: credentialsSecretName(client),
         endpoints: statusEndpoints,
+        ...(sync.authorization ? { authorization: sync.authorization } : {}),
       };
       await report('Ready', 'Ready', `client ${clientId} is ready in realm ${realmName}`, extra);
       // A rotation due before the next drift check is not left waiting for it.

@@ -16,11 +16,13 @@ import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
+import { serverInfo } from '../../keycloak/server-info.ts';
 import { readSecretKey, SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
 import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
 import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
+import { clientPolicyRefusals } from './client-policies-sync.ts';
 import { federationSecrets } from './federation-secrets.ts';
 import { federationProblem, federationStatus } from './federation-status.ts';
 import { realmOwnership, realmRefusal } from './realm-ownership.ts';
@@ -145,6 +147,10 @@ export function identityRealmController(deps: KeycloakDeps) {
       const federation = await federationSecrets(deps, realm);
       const keycloakMajor = majorVersion(server.status?.version ?? server.spec.image?.tag ?? '26');
       const admin = await deps.admins.forServer(server);
+      if (realm.spec.clientPolicies) {
+        const refused = clientPolicyRefusals(realm.spec, await serverInfo(admin, ns, deps.clock));
+        if (refused.length) return await report('Failed', 'InvalidSpec', refused.join('; '));
+      }
       const live = await readRealm(admin, ns, realmName);
       const ownership = realmOwnership(realm, live);
       if (ownership.state === 'conflict')

@@ -24,6 +24,7 @@ import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { timedRealmCreate } from '../../keycloak/realm-create-timeout.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
 import { type Clock, systemClock } from '../../runtime/clock.ts';
+import { clientPolicyLedgers, syncClientPolicies } from './client-policies-sync.ts';
 import { syncClientScopes } from './client-scopes-sync.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
 import { compileAll, federationAttributes, syncFederation } from './federation-sync.ts';
@@ -118,6 +119,7 @@ export async function syncRealm(
     ...compiled.attributes,
     ...ownershipAttributes(realm, inputs.smtpPassword),
     ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets),
+    ...clientPolicyLedgers(realm.spec),
   };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
@@ -179,6 +181,7 @@ export async function syncRealm(
         ...(await syncClientScopes(admin, ns, name, realm.spec, realmOwnerOf(realm), after as Item, false)),
       );
     if (orgItems.length) await syncOrganizations(false);
+    writes.push(...(await syncClientPolicies(admin, ns, name, realm.spec, after?.attributes)));
     const federation = after?.id
       ? await syncFederation(
           admin,
@@ -237,6 +240,15 @@ export async function syncRealm(
       realmOwnerOf(realm),
       liveRealm,
       before('clientScopes'),
+    )),
+  );
+  writes.push(
+    ...(await syncClientPolicies(
+      admin,
+      ns,
+      name,
+      realm.spec,
+      liveRealm.attributes as Record<string, unknown>,
     )),
   );
   return { realmId: live.id, ...federation, writes: [...writes, ...federation.writes] };

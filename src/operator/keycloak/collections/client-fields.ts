@@ -21,6 +21,7 @@ export const clientFields: FieldRules = {
     directAccessGrantsEnabled: false,
     implicitFlowEnabled: false,
     serviceAccountsEnabled: false,
+    authorizationServicesEnabled: false,
     consentRequired: false,
     fullScopeAllowed: true,
     frontchannelLogout: false,

@@ -48,16 +48,28 @@ export type Collection = {
   /** How items are written: one call per item, arrays posted to and deleted from one path (role mappings), or
    * links added and removed one by one. */
   readonly write:
-    | { readonly mode: 'each'; readonly createPath: string; itemPath(live: Item): string }
+    | {
+        readonly mode: 'each';
+        /** Where a new item is posted (per item where the type decides: authorization policies). */
+        readonly createPath: string | ((item: Item) => string);
+        itemPath(live: Item): string;
+      }
     | { readonly mode: 'batch'; readonly path: string }
     /** Links to existing objects (a realm's default client scopes): PUT to add, DELETE to remove, no body. */
-    | { readonly mode: 'link'; itemPath(item: Item): string };
+    | { readonly mode: 'link'; itemPath(item: Item): string }
+    /** One document holding the whole list (a realm's client profiles or policies): a change PUTs the new list,
+     * the items the operator does not own sent back as read. */
+    | { readonly mode: 'document'; readonly path: string; wrap(items: Item[]): unknown };
   /** The form compared (a set-valued field sorted); default: as is. */
   canonical?(item: Item): Item;
   /** Turns a desired item into what is sent (e.g. a role mapping needs the live role's id). Default: as is. */
   resolve?(admin: AdminClient, namespace: string, desired: Item): Promise<Item>;
   /** Drops what Keycloak writes into a live item by itself (a component's lastSync) before comparing. */
   normalize?(live: Item): Item;
+  /** What a create (no `live`) or an update sends, for items read in one form and written in another
+   * (authorization policies: read in Keycloak's export form, written typed). Default: the desired item, merged
+   * over the live one for an update. */
+  send?(desired: Item, live?: Item): Item;
 };
 
 /** What a collection sync did: the writes (for the log), the keys now managed (the next ledger), and the live
@@ -143,6 +155,7 @@ export async function syncCollection(
   const marked = (item: Item) => (ownership.by === 'marker' ? ownership.mark(item) : item);
   const toCreate: Item[] = [];
   const toDelete: Item[] = [];
+  const updated = new Map<string, Item>();
   for (const [key, want] of wanted) {
     const have = liveByKey.get(key);
     if (!have) {
@@ -156,14 +169,17 @@ export async function syncCollection(
       );
     }
     const target = marked(want);
+    if (c.write.mode === 'document' && !sameItem(c, target, have)) updated.set(key, target);
     if (c.write.mode === 'each' && !sameItem(c, target, have)) {
       const body = await (c.resolve?.(admin, namespace, target) ?? target);
-      await admin.call(namespace, 'PUT', c.write.itemPath(have), {
-        ...have,
-        ...comparedPart(c, body),
-        ...body,
-        ...emptied(c, body, have),
-      });
+      await admin.call(
+        namespace,
+        'PUT',
+        c.write.itemPath(have),
+        c.send
+          ? c.send(body, have)
+          : { ...have, ...comparedPart(c, body), ...body, ...emptied(c, body, have) },
+      );
       writes.push(`update ${c.noun} ${key}`);
     }
   }
@@ -171,18 +187,26 @@ export async function syncCollection(
     if (!wanted.has(key) && owned(ownership, have, key, false)) toDelete.push(have);
   }
   if (c.write.mode === 'each') {
+    const { createPath } = c.write;
     for (const want of toCreate) {
-      await admin.call(
-        namespace,
-        'POST',
-        c.write.createPath,
-        await (c.resolve?.(admin, namespace, want) ?? want),
-      );
+      const body = await (c.resolve?.(admin, namespace, want) ?? want);
+      const path = typeof createPath === 'string' ? createPath : createPath(want);
+      await admin.call(namespace, 'POST', path, c.send ? c.send(body) : body);
       writes.push(`create ${c.noun} ${c.key(want)}`);
     }
     for (const have of toDelete) {
       await admin.call(namespace, 'DELETE', c.write.itemPath(have));
       writes.push(`delete ${c.noun} ${c.key(have)}`);
+    }
+  } else if (c.write.mode === 'document') {
+    if (toCreate.length || toDelete.length || updated.size) {
+      const kept = live.filter((i) => !toDelete.includes(i)).map((i) => updated.get(c.key(i)) ?? i);
+      await admin.call(namespace, 'PUT', c.write.path, c.write.wrap([...kept, ...toCreate]));
+      writes.push(
+        ...toCreate.map((i) => `create ${c.noun} ${c.key(i)}`),
+        ...[...updated.keys()].map((k) => `update ${c.noun} ${k}`),
+        ...toDelete.map((i) => `delete ${c.noun} ${c.key(i)}`),
+      );
     }
   } else if (c.write.mode === 'link') {
     for (const want of toCreate) {

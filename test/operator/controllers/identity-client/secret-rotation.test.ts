@@ -1,5 +1,6 @@
-// Secret rotation through the client controller against the in-memory cluster and Keycloak: the new secret and
-// the previous one's grace are written in one PUT, the credentials Secret follows, an Event records it, a steady
+// Secret rotation through the client controller against the in-memory cluster and Keycloak: without a grace the
+// new secret is written in one PUT; with one, the realm gets the operator's grace profile and policy and Keycloak
+// regenerates the secret keeping the previous one; the credentials Secret follows, an Event records it, a steady
 // resync writes nothing, and a grace the server cannot honour is refused before anything is written.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -85,15 +86,62 @@ test('without secretRotation nor annotation the secret never changes', async () 
   assert.is(stored(w), original);
 });
 
-test('a grace is Failed/InvalidSpec before anything is written, even on a server with client-secret-rotation', async () => {
+test('a grace: the realm gets the grace profile and policy, Keycloak regenerates and keeps the old secret, updates keep it', async () => {
   const w = await world({ secretRotation: { period: '24h', grace: '1h' } });
+  await reconcile(w);
+  const original = stored(w);
+  assert.is(
+    kcClient(w)?.attributes['realmforge.dev/secret-rotation-grace'],
+    '3600',
+    'the condition attribute',
+  );
+  w.clock.advance(24 * hour);
+  w.keycloak.reset();
+  const rotated = await reconcile(w);
+  assert.equal(rotated.outcome?.writes?.slice(0, 3), [
+    'create client profile realmforge-secret-rotation-3600s',
+    'create client policy realmforge-secret-rotation-3600s',
+    'rotate secret (scheduled, grace 3600s)',
+  ]);
+  assert.ok(
+    w.keycloak.writes().some((c) => c.endsWith('/client-secret')),
+    'Keycloak regenerates it (POST client-secret)',
+  );
+  assert.is.not(stored(w), original);
+  assert.is(stored(w), kcClient(w)?.secret, 'the Secret holds the new secret');
+  assert.is(kcClient(w)?.attributes['client.secret.rotated'], original, 'Keycloak keeps the previous one');
+  const event = w.kube.events.find((e) => e.reason === 'SecretRotated');
+  assert.match(event?.message ?? '', /the previous secret keeps working until about/);
+  // A drift fix (an admin update of the client) keeps the rotated secret: the policy applies to the client.
+  const c = kcClient(w) as Record<string, unknown>;
+  c.standardFlowEnabled = false;
+  w.keycloak.reset();
+  const fixed = await reconcile(w);
+  assert.ok(fixed.outcome?.writes?.some((x) => x.startsWith('update client')));
+  assert.is(kcClient(w)?.attributes['client.secret.rotated'], original, 'kept through the update');
+  w.keycloak.reset();
+  await reconcile(w);
+  assert.equal(w.keycloak.writes(), [], 'a steady resync writes nothing');
+  // Another rotation reuses the profile and policy (read, not rewritten).
+  w.clock.advance(24 * hour);
+  w.keycloak.reset();
+  const again = await reconcile(w);
+  assert.ok(again.outcome?.writes?.includes('rotate secret (scheduled, grace 3600s)'));
+  assert.not.ok(
+    again.outcome?.writes?.some((x) => x.includes('client p')),
+    'profile and policy already right',
+  );
+});
+
+test('a grace on a server without client-secret-rotation is Failed/InvalidSpec before anything is written', async () => {
+  const w = await world({ secretRotation: { period: '24h', grace: '1h' } }, false);
   w.keycloak.reset();
   await reconcile(w);
   const status = statusOf(w, 'IdentityClient', 'team', 'api');
   assert.is(status.reason, 'InvalidSpec');
   assert.match(
     status.message ?? '',
-    /spec\.secretRotation\.grace is not supported yet: .*secret-rotation executor/,
+    /spec\.secretRotation\.grace: .* without the preview feature client-secret-rotation/,
   );
   assert.equal(w.keycloak.writes(), []);
 });

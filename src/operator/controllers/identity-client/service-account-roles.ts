@@ -1,0 +1,88 @@
+// The roles of a client's service account (spec.serviceAccount.realmRoles and clientRoles): one read of its
+// mappings, then one collection per role owner (the realm, each client named); the client records the mappings it
+// manages in its attribute (see role-mappings.ts), so roles granted by hand stay.
+import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
+import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
+import {
+  clientMappingKey,
+  realmMappingKey,
+  serviceAccountRolesLedger,
+  userClientRoles,
+  userRealmRoles,
+} from '../../keycloak/collections/role-mappings.ts';
+import { findClient } from './find-client.ts';
+
+const enc = encodeURIComponent;
+
+/** The ledger of service-account role mappings the spec declares (see role-mappings.ts). */
+export function serviceAccountKeys(client: IdentityClient): string[] {
+  const sa = client.spec.serviceAccount;
+  if (!sa?.enabled) return [];
+  return [
+    ...(sa.realmRoles ?? []).map(realmMappingKey),
+    ...(sa.clientRoles ?? []).flatMap((c) => c.roles.map((r) => clientMappingKey(c.client, r))),
+  ].sort();
+}
+
+type RoleMappings = {
+  realmMappings?: Item[];
+  clientMappings?: Record<string, { id?: string; mappings?: Item[] }>;
+};
+
+/** The service account's realm and client roles: one read of its mappings, then one collection per role owner. */
+export async function syncServiceAccountRoles(
+  admin: AdminClient,
+  ns: string,
+  realm: string,
+  base: string,
+  client: IdentityClient,
+  live: ClientRepresentation,
+  writes: string[],
+) {
+  const sa = client.spec.serviceAccount;
+  const owned = ledger(live.attributes, serviceAccountRolesLedger);
+  if (!sa?.enabled || (!serviceAccountKeys(client).length && !owned.managed.size)) return;
+  const user = (await admin.call<{ id: string }>(ns, 'GET', `${base}/service-account-user`)).body;
+  const mappings =
+    (await admin.call<RoleMappings>(ns, 'GET', `/${enc(realm)}/users/${enc(user.id)}/role-mappings`)).body ??
+    {};
+  const realmResult = await syncCollection(
+    admin,
+    ns,
+    userRealmRoles(realm, user.id),
+    (sa.realmRoles ?? []).map((name) => ({ name })),
+    owned,
+    { live: mappings.realmMappings ?? [] },
+  );
+  writes.push(...realmResult.writes);
+  // Every client named by the spec or by the ledger (a client dropped from the spec still has roles to take back).
+  const declared = new Map((sa.clientRoles ?? []).map((c) => [c.client, c.roles]));
+  const recorded = [...owned.managed]
+    .filter((k) => k.startsWith('client/'))
+    .map((k) => decodeURIComponent(k.split('/')[1] ?? ''));
+  for (const clientId of new Set([...declared.keys(), ...recorded])) {
+    const held = mappings.clientMappings?.[clientId];
+    const want = (declared.get(clientId) ?? []).map((name) => ({ name }));
+    if (!want.length && !held?.mappings?.length) continue;
+    const uuid = held?.id ?? (await findClient(admin, ns, realm, clientId))?.id;
+    if (!uuid)
+      throw new RealmforgeError(
+        'validation',
+        `spec.serviceAccount.clientRoles names client "${clientId}", which realm ${realm} does not have`,
+      );
+    const result = await syncCollection(
+      admin,
+      ns,
+      userClientRoles(realm, user.id, clientId, uuid),
+      want,
+      owned,
+      {
+        live: held?.mappings ?? [],
+      },
+    );
+    writes.push(...result.writes);
+  }
+}
