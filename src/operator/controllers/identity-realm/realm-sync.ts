@@ -9,8 +9,8 @@ import type { IdentityRealm } from '../../../../generated/types/crds/identityrea
 import { RealmforgeError } from '../../../core/errors.ts';
 import { compileRealm, realmNameOf } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
-import { attributeMarker, type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
-import { groupItem, groups } from '../../keycloak/collections/groups.ts';
+import { attributeMarker, type Item, syncCollection } from '../../keycloak/collections/collection.ts';
+import { groupItem } from '../../keycloak/collections/groups.ts';
 import { declaredBefore, fieldPaths, planFields } from '../../keycloak/collections/managed-fields.ts';
 import {
   organizationItem,
@@ -18,14 +18,15 @@ import {
   requireOrganizations,
 } from '../../keycloak/collections/organizations.ts';
 import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
-import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
-import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
+import { roleItem } from '../../keycloak/collections/roles.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
 import { syncClientScopes } from './client-scopes-sync.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
 import { compileAll, federationAttributes, syncFederation } from './federation-sync.ts';
+import { checkGroupTree, syncGroupTree } from './groups-sync.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
+import { defaultRolesAttributes, syncDefaultRoles, syncRoles } from './roles-sync.ts';
 
 /** What a realm sync reads from the world: Secrets, the live realm (undefined: absent), Keycloak's major. */
 export type RealmSyncInputs = {
@@ -59,30 +60,6 @@ const declaredCollections = (spec: IdentityRealm['spec']) =>
     spec.organizations?.length ? 'organizations' : '',
   ].filter(Boolean);
 
-async function syncGroupRoles(
-  admin: AdminClient,
-  ns: string,
-  realm: string,
-  spec: IdentityRealm['spec'],
-  liveGroups: readonly Item[],
-  writes: string[],
-) {
-  for (const group of spec.groups ?? []) {
-    const live = liveGroups.find((g) => g.name === group.name);
-    if (!live?.id) continue;
-    const mapped = ((live.realmRoles as string[] | undefined) ?? []).map((name) => ({ name }));
-    const result = await syncCollection(
-      admin,
-      ns,
-      groupRealmRoles(realm, String(live.id), group.name),
-      (group.realmRoles ?? []).map((name) => ({ name })),
-      ledger(live.attributes as Record<string, unknown>, groupRolesLedger),
-      { live: mapped },
-    );
-    writes.push(...result.writes);
-  }
-}
-
 /**
  * Creates or corrects the realm; `ns` is the IdentityRealm's namespace (its rate-limit bucket). `live` is the
  * realm as the caller just read it to decide ownership (realm-ownership.ts; undefined: absent), else read here. The
@@ -104,12 +81,21 @@ export async function syncRealm(
     ...compiled.attributes,
     ...ownershipAttributes(realm, inputs.smtpPassword),
     ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets),
+    ...defaultRolesAttributes(realm.spec),
   };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
   const marker = attributeMarker(realmOwnerOf(realm));
   const roles = (realm.spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
-  const groupItems = (realm.spec.groups ?? []).map(groupItem);
+  // The create call carries the top-level groups; subgroups, composites and client roles follow it.
+  const topGroups = (realm.spec.groups ?? []).filter((g) => !g.parent);
+  checkGroupTree(realm.spec);
+  const clients = new Map<string, string>();
+  const rolesAndGroups = async (after: Item, before: (collection: string) => boolean) => [
+    ...(await syncRoles(admin, ns, name, realm.spec, marker, before('roles'), clients)),
+    ...(await syncGroupTree(admin, ns, name, realm.spec, marker, before('groups'), clients)),
+    ...(await syncDefaultRoles(admin, ns, name, realm.spec, after, clients)),
+  ];
   const declared = declaredCollections(realm.spec);
   const realmFields = realmFieldsFor(inputs.keycloakVersion);
   // Refused before anything is written: no half-applied realm on a Keycloak without organizations.
@@ -126,10 +112,10 @@ export async function syncRealm(
     const full = {
       ...body,
       ...(roles.length ? { roles: { realm: roles } } : {}),
-      ...(groupItems.length
+      ...(topGroups.length
         ? {
-            groups: (realm.spec.groups ?? []).map((g, i) => ({
-              ...marker.mark(groupItems[i] as Item),
+            groups: topGroups.map((g) => ({
+              ...marker.mark(groupItem(g)),
               realmRoles: g.realmRoles ?? [],
             })),
           }
@@ -148,6 +134,11 @@ export async function syncRealm(
     }
     writes.push('create realm');
     const after = 'found' in outcome ? outcome.found : await readRealm(admin, ns, name);
+    const deeper =
+      realm.spec.roles?.some((r) => r.composites) ||
+      realm.spec.groups?.some((g) => g.parent || g.clientRoles) ||
+      realm.spec.defaultRoles;
+    if (after && deeper) writes.push(...(await rolesAndGroups(after as Item, () => true)));
     const scopes = realm.spec.clientScopes?.length || realm.spec.realmDefaultClientScopes;
     if (scopes)
       writes.push(
@@ -175,20 +166,7 @@ export async function syncRealm(
     writes.push(`update realm (${plan.drift.join(', ')})`);
   }
   if (!orgsFirst) await syncOrganizations(before('organizations'));
-  const roleResult = await syncCollection(admin, ns, realmRoles(name), roles, marker, {
-    declaredBefore: before('roles'),
-  });
-  writes.push(...roleResult.writes);
-  let groupResult = await syncCollection(admin, ns, groups(name), groupItems, marker, {
-    declaredBefore: before('groups'),
-  });
-  writes.push(...groupResult.writes);
-  if (groupResult.created)
-    groupResult = {
-      ...groupResult,
-      live: (await admin.call<Item[]>(ns, 'GET', groups(name).listPath)).body ?? [],
-    };
-  await syncGroupRoles(admin, ns, name, realm.spec, groupResult.live, writes);
+  writes.push(...(await rolesAndGroups(liveRealm, before)));
   writes.push(
     ...(await syncClientScopes(
       admin,

@@ -206,7 +206,11 @@ export async function syncCollection(
       writes.push(`add ${c.noun} ${toCreate.map((i) => c.key(i)).join(',')}`);
     }
     if (toDelete.length) {
-      await admin.call(namespace, 'DELETE', c.write.path, toDelete);
+      // Keycloak removes a mapping by the role's id and name: a live item read as a name alone is resolved.
+      const bodies = [];
+      for (const have of toDelete)
+        bodies.push(have.id || !c.resolve ? have : await c.resolve(admin, namespace, have));
+      await admin.call(namespace, 'DELETE', c.write.path, bodies);
       writes.push(`remove ${c.noun} ${toDelete.map((i) => c.key(i)).join(',')}`);
     }
   }
