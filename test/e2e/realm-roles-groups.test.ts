@@ -61,7 +61,9 @@ async function group(path: string): Promise<Rep | undefined> {
 }
 const clientNamed = async (roles: Rep[]) => {
   const [rm, account] = [await clientUuid('realm-management'), await clientUuid('account')];
-  return names(roles).map((n) => n.replace(rm, 'realm-management').replace(account, 'account'));
+  return names(roles)
+    .map((n) => n.replace(rm, 'realm-management').replace(account, 'account'))
+    .sort();
 };
 
 test('roles and groups in full read back equal; a steady resync writes nothing', async () => {

@@ -30,6 +30,48 @@ export type Groups = {
   clientRoles?: ClientRoles;
 }[];
 /**
+ * Custom authentication flows. A top-level flow the operator created and the spec no longer declares is deleted (after the bindings stop naming it); Keycloak's built-in flows are never edited or deleted (declaring one's alias is Failed/NameConflict), nor are flows made by hand. A sub-flow (topLevel false) is declared here too and placed by the execution that names it (subFlow).
+ *
+ * @maxItems 64
+ */
+export type AuthenticationFlows = {
+  alias: string;
+  description?: string;
+  /**
+   * basic-flow (users), client-flow (client authentication, top level), form-flow (a registration form, as a sub-flow).
+   */
+  providerId?: 'basic-flow' | 'client-flow' | 'form-flow';
+  /**
+   * False: a sub-flow, placed inside the one flow whose execution names it in subFlow.
+   */
+  topLevel?: boolean;
+  /**
+   * The steps, in order (Keycloak's priority follows this order).
+   *
+   * @maxItems 64
+   */
+  executions?: {
+    /**
+     * An authenticator provider id the server offers (auth-username-password-form, deny-access-authenticator, conditional-user-role, ...; client-secret for a client flow, a form action for a form flow).
+     */
+    authenticator?: string;
+    /**
+     * The alias of a sub-flow declared in spec.authenticationFlows with topLevel false.
+     */
+    subFlow?: string;
+    requirement: 'REQUIRED' | 'ALTERNATIVE' | 'DISABLED' | 'CONDITIONAL';
+    /**
+     * The authenticator's configuration (Keycloak's config names, for example condUserRole and negate for conditional-user-role).
+     */
+    authenticatorConfig?: {
+      alias: string;
+      config?: {
+        [k: string]: string;
+      };
+    };
+  }[];
+}[];
+/**
  * Identity providers the realm brokers to. An item the operator created and the spec no longer declares is deleted; providers made by hand are never touched.
  *
  * @maxItems 64
@@ -173,6 +215,8 @@ export interface IdentityRealmSpec {
   roles?: Roles;
   defaultRoles?: DefaultRoles;
   groups?: Groups;
+  authenticationFlows?: AuthenticationFlows;
+  authenticationFlowBindings?: AuthenticationFlowBindings;
   identityProviders?: IdentityProviders;
   userFederation?: UserFederation;
   /**
@@ -497,6 +541,17 @@ export interface DefaultRoles {
    */
   realm?: string[];
   client?: ClientRoles;
+}
+/**
+ * The realm's flow bindings, each the alias of a top-level flow (declared in spec.authenticationFlows, or Keycloak's own); a binding left out or removed goes back to Keycloak's built-in flow. First broker login is bound per identity provider (spec.identityProviders[].firstBrokerLoginFlowAlias), as Keycloak does.
+ */
+export interface AuthenticationFlowBindings {
+  browser?: string;
+  registration?: string;
+  directGrant?: string;
+  resetCredentials?: string;
+  clientAuthentication?: string;
+  docker?: string;
 }
 export interface IdentityProvider {
   alias: string;

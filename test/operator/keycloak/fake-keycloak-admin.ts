@@ -8,6 +8,7 @@ import { RealmforgeError } from '../../../src/core/errors.ts';
 import { realmFieldDefaults } from '../../../src/operator/compile/realm-representation.ts';
 import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
 import { type FakeDirectory, federationRoutes } from './fake-keycloak-federation.ts';
+import { authenticators, builtInFlows, flowRoute, unknownBinding } from './fake-keycloak-flows.ts';
 import {
   allRoles,
   compositeRoute,
@@ -65,6 +66,8 @@ function freshRealm(rep: Obj): Realm {
     defaultRole: { id: defaultRole.id, name: defaultRole.name, composite: true, clientRole: false },
     compositeIds: { [defaultRole.id]: [offline.id] },
     groups: [],
+    flows: builtInFlows(),
+    authConfigs: {},
     clients: [],
     users: [],
     clientScopes: [...builtInScopes.default, ...builtInScopes.optional].map((name) => ({
@@ -109,6 +112,10 @@ export const serverInfo = {
     saml: ['saml-user-attribute-mapper', 'saml-role-list-mapper'].map((id) => ({ id })),
   },
   providers: {
+    authenticator: { providers: Object.fromEntries(authenticators.authenticator?.map((a) => [a, {}]) ?? []) },
+    'form-action': {
+      providers: Object.fromEntries(authenticators['form-action']?.map((a) => [a, {}]) ?? []),
+    },
     'client-authenticator': {
       providers: { 'client-secret': {}, 'client-jwt': {}, 'client-secret-jwt': {}, 'client-x509': {} },
     },
@@ -171,6 +178,8 @@ export function fakeKeycloakAdmin() {
           roles: undefined,
           groups: undefined,
           compositeIds: undefined,
+          flows: undefined,
+          authConfigs: undefined,
           clients: undefined,
           users: undefined,
           clientScopes: undefined,
@@ -179,6 +188,8 @@ export function fakeKeycloakAdmin() {
         });
       if (method === 'DELETE') return reply(204, realms.delete(parts[0] ?? ''));
       const { attributes, smtpServer, browserSecurityHeaders, passwordPolicy, ...fields } = body;
+      const unbound = unknownBinding(realm, fields);
+      if (unbound) return reply(400, { error: `${unbound}: no flow ${fields[unbound]}` });
       if (passwordPolicy !== undefined) {
         const unknown = unknownPolicy(passwordPolicy);
         if (unknown) return reply(400, { error: `Invalid config for ${unknown}: Password policy not found` });
@@ -248,6 +259,7 @@ export function fakeKeycloakAdmin() {
       });
       return reply(204);
     }
+    if (col === 'authentication') return flowRoute(realm, parts, method, body);
     if (col === 'groups')
       return groupRoute(realm, parts[0] ?? '', parts, query, method, body, (roles, holder, f, m, b) =>
         mappings({ roles }, holder, f, m, b),

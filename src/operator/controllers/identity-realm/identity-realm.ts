@@ -16,6 +16,7 @@ import { majorVersion, resolveServer, serverEndpoints } from '../../compile/reso
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
+import { serverInfo } from '../../keycloak/server-info.ts';
 import { readSecretKey, SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
 import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
@@ -153,6 +154,10 @@ export function identityRealmController(deps: KeycloakDeps) {
         federation,
         keycloakMajor,
         keycloakVersion: server.status?.version,
+        // Authenticators are checked against what the server offers (read once per server per ten minutes).
+        ...(realm.spec.authenticationFlows?.length
+          ? { serverInfo: await serverInfo(admin, ns, deps.clock) }
+          : {}),
       });
       const issuer = realmIssuer(server, realmName);
       const status = await federationStatus(admin, realm, result.ldapIds, federation);

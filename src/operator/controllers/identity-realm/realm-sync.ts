@@ -20,10 +20,12 @@ import {
 import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
 import { roleItem } from '../../keycloak/collections/roles.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
+import type { ServerInfo } from '../../keycloak/server-info.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
 import { syncClientScopes } from './client-scopes-sync.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
 import { compileAll, federationAttributes, syncFederation } from './federation-sync.ts';
+import { checkFlows, flowsAttributes, syncFlows } from './flows-sync.ts';
 import { checkGroupTree, syncGroupTree } from './groups-sync.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
 import { defaultRolesAttributes, syncDefaultRoles, syncRoles } from './roles-sync.ts';
@@ -35,6 +37,8 @@ export type RealmSyncInputs = {
   federation?: FederationSecrets;
   keycloakMajor?: number;
   keycloakVersion?: string;
+  /** What the server offers (authenticators are checked against it); absent: not checked. */
+  serverInfo?: ServerInfo;
 };
 const noSecrets: FederationSecrets = { identityProviders: new Map(), ldap: new Map() };
 
@@ -82,6 +86,7 @@ export async function syncRealm(
     ...ownershipAttributes(realm, inputs.smtpPassword),
     ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets),
     ...defaultRolesAttributes(realm.spec),
+    ...flowsAttributes(realm.spec),
   };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
@@ -90,6 +95,8 @@ export async function syncRealm(
   // The create call carries the top-level groups; subgroups, composites and client roles follow it.
   const topGroups = (realm.spec.groups ?? []).filter((g) => !g.parent);
   checkGroupTree(realm.spec);
+  checkFlows(realm.spec, inputs.serverInfo);
+  const flowsOf = (live: Item) => syncFlows(admin, ns, name, realm.spec, live, realm.spec.adoptExisting);
   const clients = new Map<string, string>();
   const rolesAndGroups = async (after: Item, before: (collection: string) => boolean) => [
     ...(await syncRoles(admin, ns, name, realm.spec, marker, before('roles'), clients)),
@@ -109,8 +116,12 @@ export async function syncRealm(
   const live = 'live' in inputs ? inputs.live : await readRealm(admin, ns, name);
   if (!live) {
     const { body } = planFields(desired, {}, realmFields, declared);
+    // A binding to a declared flow is set once the flow exists (below).
+    const customFlows = new Set((realm.spec.authenticationFlows ?? []).map((f) => f.alias));
     const full = {
-      ...body,
+      ...Object.fromEntries(
+        Object.entries(body).filter(([k, v]) => !(k.endsWith('Flow') && customFlows.has(String(v)))),
+      ),
       ...(roles.length ? { roles: { realm: roles } } : {}),
       ...(topGroups.length
         ? {
@@ -139,6 +150,16 @@ export async function syncRealm(
       realm.spec.groups?.some((g) => g.parent || g.clientRoles) ||
       realm.spec.defaultRoles;
     if (after && deeper) writes.push(...(await rolesAndGroups(after as Item, () => true)));
+    if (after && customFlows.size) {
+      writes.push(...(await flowsOf(after as Item)).writes);
+      const bindings = planFields(desired, after as Item, realmFields, declared);
+      if (bindings.drift.length) {
+        await refusedAsSpec('realm', bindings.drift, () =>
+          admin.call(ns, 'PUT', `/${enc(name)}`, bindings.body),
+        );
+        writes.push(`update realm (${bindings.drift.join(', ')})`);
+      }
+    }
     const scopes = realm.spec.clientScopes?.length || realm.spec.realmDefaultClientScopes;
     if (scopes)
       writes.push(
@@ -160,12 +181,15 @@ export async function syncRealm(
   // The organization API answers only while organizations are on: prune before an update turns them off,
   // create after one turns them on.
   const orgsFirst = liveRealm.organizationsEnabled === true;
+  const flows = await flowsOf(liveRealm);
+  writes.push(...flows.writes);
   if (orgsFirst) await syncOrganizations(before('organizations'));
   if (plan.drift.length) {
     await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
     writes.push(`update realm (${plan.drift.join(', ')})`);
   }
   if (!orgsFirst) await syncOrganizations(before('organizations'));
+  writes.push(...(await flows.prune()));
   writes.push(...(await rolesAndGroups(liveRealm, before)));
   writes.push(
     ...(await syncClientScopes(
