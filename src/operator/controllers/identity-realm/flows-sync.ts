@@ -49,7 +49,7 @@ export function flowProblems(spec: Spec, info?: ServerInfo): string[] {
       const field = `spec.authenticationFlows[${flow.alias}].executions[${i}]`;
       if (e.subFlow) {
         const sub = flows.find((f) => f.alias === e.subFlow);
-        if (!sub || sub.topLevel !== false)
+        if (sub?.topLevel !== false)
           problems.push(`${field}.subFlow: "${e.subFlow}" is not a flow declared with topLevel: false`);
         else if (placed.has(e.subFlow))
           problems.push(`${field}.subFlow: "${e.subFlow}" is already placed in ${placed.get(e.subFlow)}`);
