@@ -154,6 +154,39 @@ const groupTree = (groups: GroupSpec[], parent: string): Record<string, unknown>
     .filter((g) => (g.parent ?? '') === parent)
     .map(({ parent: _, ...g }) => ({ ...g, subGroups: groupTree(groups, `${parent}/${g.name}`) }));
 
+type FlowSpec = {
+  alias: string;
+  description?: string;
+  providerId?: string;
+  topLevel?: boolean;
+  executions?: {
+    authenticator?: string;
+    subFlow?: string;
+    requirement: string;
+    authenticatorConfig?: { alias: string; config?: Record<string, string> };
+  }[];
+};
+/** Flows as Keycloak's realm import takes them: executions by priority, sub-flows by alias, configs apart. */
+const importedFlows = (flows: FlowSpec[]) => ({
+  authenticationFlows: flows.map((f) => ({
+    alias: f.alias,
+    description: f.description ?? '',
+    providerId: f.providerId ?? 'basic-flow',
+    topLevel: f.topLevel !== false,
+    builtIn: false,
+    authenticationExecutions: (f.executions ?? []).map((e, i) => ({
+      ...(e.subFlow ? { flowAlias: e.subFlow, authenticatorFlow: true } : { authenticator: e.authenticator }),
+      ...(e.authenticatorConfig ? { authenticatorConfig: e.authenticatorConfig.alias } : {}),
+      requirement: e.requirement,
+      priority: (i + 1) * 10,
+      userSetupAllowed: false,
+    })),
+  })),
+  authenticatorConfig: flows.flatMap((f) =>
+    (f.executions ?? []).flatMap((e) => (e.authenticatorConfig ? [e.authenticatorConfig] : [])),
+  ),
+});
+
 /** The production example's settings (everything but its server, grants and SMTP), and the same realm as the
  * direct script posts it: the compiled representation with its roles and groups, in one call. */
 function productionRealm() {
@@ -187,6 +220,7 @@ function productionRealm() {
     },
     defaultRole: { name: `default-roles-${name}` },
     groups: groupTree(spec.groups, ''),
+    ...importedFlows(spec.authenticationFlows ?? []),
     clientScopes: spec.clientScopes.map((c: Record<string, any>) => ({
       ...c,
       protocol: 'openid-connect',
