@@ -370,6 +370,14 @@ export interface IdentityRealmSpec {
      */
     supportedLocales: [string, ...string[]];
     defaultLocale?: string;
+    /**
+     * Realm-level message overrides (Keycloak's Realm overrides), by locale then message key, for example en: {loginTitle: Sign in to Acme}. Keys the spec stops naming are deleted; overrides made by hand stay.
+     */
+    messages?: {
+      [k: string]: {
+        [k: string]: string;
+      };
+    };
   };
   /**
    * Keycloak's Events settings: user events, admin events and the listeners.

@@ -67,6 +67,7 @@ function freshRealm(rep: Obj): Realm {
     compositeIds: { [defaultRole.id]: [offline.id] },
     groups: [],
     flows: builtInFlows(),
+    messages: {},
     authConfigs: {},
     clients: [],
     users: [],
@@ -180,6 +181,7 @@ export function fakeKeycloakAdmin() {
           compositeIds: undefined,
           flows: undefined,
           authConfigs: undefined,
+          messages: undefined,
           clients: undefined,
           users: undefined,
           clientScopes: undefined,
@@ -260,6 +262,14 @@ export function fakeKeycloakAdmin() {
       return reply(204);
     }
     if (col === 'authentication') return flowRoute(realm, parts, method, body);
+    // Realm message overrides: a map per locale; POST merges a map in, DELETE removes one key (404 when absent).
+    if (col === 'localization' && id) {
+      const texts = (realm.messages[id] ??= {});
+      if (method === 'GET' && !sub) return reply(200, copy(texts));
+      if (method === 'POST' && !sub) return reply(204, Object.assign(texts, body) && undefined);
+      if (method === 'DELETE' && sub && sub in texts) return reply(204, delete texts[sub]);
+      return reply(404, { error: 'Key does not exist' });
+    }
     if (col === 'groups')
       return groupRoute(realm, parts[0] ?? '', parts, query, method, body, (roles, holder, f, m, b) =>
         mappings({ roles }, holder, f, m, b),

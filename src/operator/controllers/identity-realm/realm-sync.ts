@@ -27,6 +27,7 @@ import type { FederationSecrets } from './federation-secrets.ts';
 import { compileAll, federationAttributes, syncFederation } from './federation-sync.ts';
 import { checkFlows, flowsAttributes, syncFlows } from './flows-sync.ts';
 import { checkGroupTree, syncGroupTree } from './groups-sync.ts';
+import { messagesAttributes, syncMessages } from './messages-sync.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
 import { defaultRolesAttributes, syncDefaultRoles, syncRoles } from './roles-sync.ts';
 
@@ -87,6 +88,7 @@ export async function syncRealm(
     ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets),
     ...defaultRolesAttributes(realm.spec),
     ...flowsAttributes(realm.spec),
+    ...messagesAttributes(realm.spec),
   };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
@@ -102,6 +104,7 @@ export async function syncRealm(
     ...(await syncRoles(admin, ns, name, realm.spec, marker, before('roles'), clients)),
     ...(await syncGroupTree(admin, ns, name, realm.spec, marker, before('groups'), clients)),
     ...(await syncDefaultRoles(admin, ns, name, realm.spec, after, clients)),
+    ...(await syncMessages(admin, ns, name, realm.spec, after)),
   ];
   const declared = declaredCollections(realm.spec);
   const realmFields = realmFieldsFor(inputs.keycloakVersion);
@@ -148,7 +151,8 @@ export async function syncRealm(
     const deeper =
       realm.spec.roles?.some((r) => r.composites) ||
       realm.spec.groups?.some((g) => g.parent || g.clientRoles) ||
-      realm.spec.defaultRoles;
+      realm.spec.defaultRoles ||
+      realm.spec.localization?.messages;
     if (after && deeper) writes.push(...(await rolesAndGroups(after as Item, () => true)));
     if (after && customFlows.size) {
       writes.push(...(await flowsOf(after as Item)).writes);

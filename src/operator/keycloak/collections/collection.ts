@@ -51,7 +51,10 @@ export type Collection = {
     | { readonly mode: 'each'; readonly createPath: string; itemPath(live: Item): string }
     | { readonly mode: 'batch'; readonly path: string }
     /** Links to existing objects (a realm's default client scopes): PUT to add, DELETE to remove, no body. */
-    | { readonly mode: 'link'; itemPath(item: Item): string };
+    | { readonly mode: 'link'; itemPath(item: Item): string }
+    /** Entries of one map (a locale's message texts, items `{key, value}`): one POST of `{key: value}` creates
+     * and changes, DELETE removes one key. */
+    | { readonly mode: 'map'; readonly path: string; itemPath(item: Item): string };
   /** The form compared (a set-valued field sorted); default: as is. */
   canonical?(item: Item): Item;
   /** Turns a desired item into what is sent (e.g. a role mapping needs the live role's id). Default: as is. */
@@ -143,6 +146,7 @@ export async function syncCollection(
   const marked = (item: Item) => (ownership.by === 'marker' ? ownership.mark(item) : item);
   const toCreate: Item[] = [];
   const toDelete: Item[] = [];
+  const toChange: Item[] = [];
   for (const [key, want] of wanted) {
     const have = liveByKey.get(key);
     if (!have) {
@@ -156,6 +160,7 @@ export async function syncCollection(
       );
     }
     const target = marked(want);
+    if (c.write.mode === 'map' && !sameItem(c, target, have)) toChange.push(target);
     if (c.write.mode === 'each' && !sameItem(c, target, have)) {
       const body = await (c.resolve?.(admin, namespace, target) ?? target);
       await admin.call(namespace, 'PUT', c.write.itemPath(have), {
@@ -179,6 +184,17 @@ export async function syncCollection(
         await (c.resolve?.(admin, namespace, want) ?? want),
       );
       writes.push(`create ${c.noun} ${c.key(want)}`);
+    }
+    for (const have of toDelete) {
+      await admin.call(namespace, 'DELETE', c.write.itemPath(have));
+      writes.push(`delete ${c.noun} ${c.key(have)}`);
+    }
+  } else if (c.write.mode === 'map') {
+    const upserts = [...toCreate, ...toChange];
+    if (upserts.length) {
+      const entries = upserts.map((i) => [c.key(i), i.value]);
+      await admin.call(namespace, 'POST', c.write.path, Object.fromEntries(entries));
+      writes.push(`set ${c.noun} ${upserts.map((i) => c.key(i)).join(',')}`);
     }
     for (const have of toDelete) {
       await admin.call(namespace, 'DELETE', c.write.itemPath(have));
