@@ -264,10 +264,17 @@ export function fakeKeycloakAdmin() {
     if (col === 'authentication') return flowRoute(realm, parts, method, body);
     // Realm message overrides: a map per locale; POST merges a map in, DELETE removes one key (404 when absent).
     if (col === 'localization' && id) {
-      const texts = (realm.messages[id] ??= {});
+      realm.messages[id] ??= {};
+      const texts = realm.messages[id];
       if (method === 'GET' && !sub) return reply(200, copy(texts));
-      if (method === 'POST' && !sub) return reply(204, Object.assign(texts, body) && undefined);
-      if (method === 'DELETE' && sub && sub in texts) return reply(204, delete texts[sub]);
+      if (method === 'POST' && !sub) {
+        Object.assign(texts, body);
+        return reply(204);
+      }
+      if (method === 'DELETE' && sub && sub in texts) {
+        delete texts[sub];
+        return reply(204);
+      }
       return reply(404, { error: 'Key does not exist' });
     }
     if (col === 'groups')
