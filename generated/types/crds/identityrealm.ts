@@ -215,6 +215,20 @@ export interface IdentityRealmSpec {
   roles?: Roles;
   defaultRoles?: DefaultRoles;
   groups?: Groups;
+  /**
+   * Keycloak's required actions (provided by Keycloak, never created or deleted): enabled, set as a default action on new users, priority. An action the spec stops declaring goes back to the settings it had before the spec first declared it (recorded in the realm's attribute realmforge.dev/required-actions-before). Their config is not managed.
+   *
+   * @maxItems 64
+   */
+  requiredActions?: {
+    /**
+     * The action's alias as Keycloak lists it (CONFIGURE_TOTP, UPDATE_PASSWORD, VERIFY_EMAIL, TERMS_AND_CONDITIONS, webauthn-register, ...).
+     */
+    alias: string;
+    enabled?: boolean;
+    defaultAction?: boolean;
+    priority?: number;
+  }[];
   authenticationFlows?: AuthenticationFlows;
   authenticationFlowBindings?: AuthenticationFlowBindings;
   identityProviders?: IdentityProviders;

@@ -8,7 +8,13 @@ import { RealmforgeError } from '../../../src/core/errors.ts';
 import { realmFieldDefaults } from '../../../src/operator/compile/realm-representation.ts';
 import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
 import { type FakeDirectory, federationRoutes } from './fake-keycloak-federation.ts';
-import { authenticators, builtInFlows, flowRoute, unknownBinding } from './fake-keycloak-flows.ts';
+import {
+  authenticators,
+  builtInFlows,
+  builtInRequiredActions,
+  flowRoute,
+  unknownBinding,
+} from './fake-keycloak-flows.ts';
 import {
   allRoles,
   compositeRoute,
@@ -67,6 +73,7 @@ function freshRealm(rep: Obj): Realm {
     compositeIds: { [defaultRole.id]: [offline.id] },
     groups: [],
     flows: builtInFlows(),
+    requiredActions: builtInRequiredActions(),
     messages: {},
     authConfigs: {},
     clients: [],
@@ -181,6 +188,7 @@ export function fakeKeycloakAdmin() {
           compositeIds: undefined,
           flows: undefined,
           authConfigs: undefined,
+          requiredActions: undefined,
           messages: undefined,
           clients: undefined,
           users: undefined,

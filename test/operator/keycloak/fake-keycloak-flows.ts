@@ -101,10 +101,45 @@ function removeExecution(realm: Realm, e: Obj) {
   if (sub) deleteFlow(realm, sub);
 }
 
+/** A new realm's required actions (a few of Keycloak's, with its settings). */
+export const builtInRequiredActions = () =>
+  (
+    [
+      ['CONFIGURE_TOTP', true, 10],
+      ['TERMS_AND_CONDITIONS', false, 20],
+      ['UPDATE_PASSWORD', true, 30],
+      ['UPDATE_PROFILE', true, 40],
+      ['VERIFY_EMAIL', true, 50],
+      ['webauthn-register', true, 70],
+    ] as const
+  ).map(([alias, enabled, priority]) => ({
+    alias,
+    name: alias,
+    providerId: alias,
+    enabled,
+    defaultAction: false,
+    priority,
+    config: {},
+  }));
+
 /** /authentication routes: parts from the realm name on, e.g. [realm, 'authentication', 'flows', alias, ...]. */
 export function flowRoute(realm: Realm, parts: string[], method: string, body: any) {
   const [, , kind, id, sub, what] = parts;
   const byAlias = (alias: string | undefined) => realm.flows.find((f: Obj) => f.alias === alias);
+  if (kind === 'required-actions') {
+    if (method === 'GET' && !id)
+      return reply(200, copy([...realm.requiredActions].sort((a: Obj, b: Obj) => a.priority - b.priority)));
+    const action = realm.requiredActions.find((a: Obj) => a.alias === id);
+    if (!action) return reply(404, { error: 'Failed to find required action' });
+    if (method !== 'PUT') return reply(405);
+    // Keycloak sets every setting from the body: one left out becomes false / 0.
+    Object.assign(action, {
+      enabled: Boolean(body.enabled),
+      defaultAction: Boolean(body.defaultAction),
+      priority: body.priority ?? 0,
+    });
+    return reply(204);
+  }
   const nextPriority = (f: Obj) => Math.max(0, ...f.executions.map((e: Obj) => e.priority)) + 10;
   if (kind === 'flows' && !id) {
     if (method === 'GET')

@@ -29,6 +29,7 @@ import { checkFlows, flowsAttributes, syncFlows } from './flows-sync.ts';
 import { checkGroupTree, syncGroupTree } from './groups-sync.ts';
 import { messagesAttributes, syncMessages } from './messages-sync.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
+import { planRequiredActions } from './required-actions-sync.ts';
 import { defaultRolesAttributes, syncDefaultRoles, syncRoles } from './roles-sync.ts';
 
 /** What a realm sync reads from the world: Secrets, the live realm (undefined: absent), Keycloak's major. */
@@ -154,15 +155,18 @@ export async function syncRealm(
       realm.spec.defaultRoles ||
       realm.spec.localization?.messages;
     if (after && deeper) writes.push(...(await rolesAndGroups(after as Item, () => true)));
-    if (after && customFlows.size) {
-      writes.push(...(await flowsOf(after as Item)).writes);
-      const bindings = planFields(desired, after as Item, realmFields, declared);
+    if (after && (customFlows.size || realm.spec.requiredActions?.length)) {
+      if (customFlows.size) writes.push(...(await flowsOf(after as Item)).writes);
+      const actions = await planRequiredActions(admin, ns, name, realm.spec, after as Item);
+      const withActions = { ...desired, attributes: { ...attributes, ...actions.attributes } };
+      const bindings = planFields(withActions, after as Item, realmFields, declared);
       if (bindings.drift.length) {
         await refusedAsSpec('realm', bindings.drift, () =>
           admin.call(ns, 'PUT', `/${enc(name)}`, bindings.body),
         );
         writes.push(`update realm (${bindings.drift.join(', ')})`);
       }
+      writes.push(...(await actions.apply()));
     }
     const scopes = realm.spec.clientScopes?.length || realm.spec.realmDefaultClientScopes;
     if (scopes)
@@ -180,6 +184,9 @@ export async function syncRealm(
     return { realmId: after?.id, writes: [...writes, ...federation.writes], ldapIds: federation.ldapIds };
   }
   const liveRealm = live as Item;
+  // Required actions record their settings from before the spec in the realm update, then are applied after it.
+  const actions = await planRequiredActions(admin, ns, name, realm.spec, liveRealm);
+  desired.attributes = { ...attributes, ...actions.attributes };
   const plan = planFields(desired, liveRealm, realmFields, declared);
   const before = (collection: string) => declaredBefore(liveRealm, realmFields, collection);
   // The organization API answers only while organizations are on: prune before an update turns them off,
@@ -194,6 +201,7 @@ export async function syncRealm(
   }
   if (!orgsFirst) await syncOrganizations(before('organizations'));
   writes.push(...(await flows.prune()));
+  writes.push(...(await actions.apply()));
   writes.push(...(await rolesAndGroups(liveRealm, before)));
   writes.push(
     ...(await syncClientScopes(
