@@ -221,6 +221,7 @@ function productionRealm() {
     defaultRole: { name: `default-roles-${name}` },
     groups: groupTree(spec.groups, ''),
     ...importedFlows(spec.authenticationFlows ?? []),
+    localizationTexts: spec.localization?.messages ?? {},
     clientScopes: spec.clientScopes.map((c: Record<string, any>) => ({
       ...c,
       protocol: 'openid-connect',
