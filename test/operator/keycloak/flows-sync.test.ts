@@ -174,6 +174,24 @@ test("a built-in flow's alias, or a flow made by hand, is NameConflict; nothing 
   }
 });
 
+test('a sub-flow alias taken by another flow of the realm is refused naming it, not left half-built quietly', async () => {
+  const kc = fakeKeycloakAdmin();
+  await sync(kc, {});
+  await kc.admin.call('t', 'POST', '/login/authentication/flows', {
+    alias: 'blocked-users',
+    providerId: 'basic-flow',
+  });
+  const error = await sync(kc, strict).then(
+    () => undefined,
+    (e: Error & { kind?: string }) => e,
+  );
+  assert.is(error?.kind, 'conflict');
+  assert.match(
+    String(error?.message),
+    /spec\.authenticationFlows\[strict-grant\]: Keycloak answered HTTP 409 adding sub-flow "blocked-users"/,
+  );
+});
+
 test('an authenticator the server lacks, or a sub-flow placed wrong, is InvalidSpec naming the field', async () => {
   const kc = fakeKeycloakAdmin();
   for (const [flows, message] of [

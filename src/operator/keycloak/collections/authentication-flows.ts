@@ -7,6 +7,7 @@
 // converge: Keycloak gives each new execution the next priority, so the order written is the order kept.
 import type AuthenticationExecutionInfoRepresentation from '@keycloak/keycloak-admin-client/lib/defs/authenticationExecutionInfoRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
 import { canonicalJson } from '../../runtime/desired-state.ts';
 import type { AdminClient } from '../admin-client.ts';
 import type { Collection, Item } from './collection.ts';
@@ -135,14 +136,20 @@ export async function rebuildExecutions(
     await admin.call(ns, 'DELETE', `/${enc(realm)}/authentication/executions/${enc(String(e.id))}`);
   for (const step of steps) {
     const path = executionsPath(realm, step.parent);
-    if (step.subFlow)
-      await admin.call(ns, 'POST', `${path}/flow`, {
-        alias: step.subFlow.alias,
-        type: step.subFlow.providerId,
-        description: step.subFlow.description,
-        ...(step.subFlow.providerId === 'form-flow' ? { provider: 'registration-page-form' } : {}),
-      });
-    else await admin.call(ns, 'POST', `${path}/execution`, { provider: step.authenticator });
+    const res = step.subFlow
+      ? await admin.call(ns, 'POST', `${path}/flow`, {
+          alias: step.subFlow.alias,
+          type: step.subFlow.providerId,
+          description: step.subFlow.description,
+          ...(step.subFlow.providerId === 'form-flow' ? { provider: 'registration-page-form' } : {}),
+        })
+      : await admin.call(ns, 'POST', `${path}/execution`, { provider: step.authenticator });
+    // A sub-flow alias taken by another flow (409) would leave the flow half-built: say so instead.
+    if (res.status >= 300)
+      throw new RealmforgeError(
+        res.status === 409 ? 'conflict' : 'validation',
+        `spec.authenticationFlows[${step.parent}]: Keycloak answered HTTP ${res.status} adding ${step.subFlow ? `sub-flow "${step.subFlow.alias}" (its alias is taken by another flow of the realm: rename it)` : `authenticator "${step.authenticator}"`}`,
+      );
   }
   const made = (await admin.call<LiveExecution[]>(ns, 'GET', executionsPath(realm, flowAlias))).body ?? [];
   for (const [i, step] of steps.entries()) {
