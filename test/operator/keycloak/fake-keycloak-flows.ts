@@ -79,7 +79,8 @@ function flatten(realm: Realm, f: Obj, level: number): Obj[] {
             authenticationFlow: true,
             displayName: sub.alias,
             description: sub.description,
-            providerId: sub.providerId,
+            // As Keycloak: no provider for a basic sub-flow, the form's provider for a form sub-flow.
+            ...(sub.providerId === 'form-flow' ? { providerId: 'registration-page-form' } : {}),
             flowId: sub.id,
           }
         : { providerId: e.authenticator, displayName: e.authenticator, configurable: true }),

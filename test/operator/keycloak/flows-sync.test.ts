@@ -89,6 +89,33 @@ test('a created realm gets its flow, in order, and its binding in the first reco
   assert.is(kc.calls.length, 4, kc.calls.join('; '));
 });
 
+test('a form sub-flow (registration) is steady too: Keycloak names it by its form provider', async () => {
+  const kc = fakeKeycloakAdmin();
+  const registration: Spec = {
+    authenticationFlows: [
+      { alias: 'signup', executions: [{ subFlow: 'signup-form', requirement: 'REQUIRED' }] },
+      {
+        alias: 'signup-form',
+        providerId: 'form-flow',
+        topLevel: false,
+        executions: [
+          { authenticator: 'registration-user-creation', requirement: 'REQUIRED' },
+          { authenticator: 'registration-password-action', requirement: 'REQUIRED' },
+        ],
+      },
+    ],
+    authenticationFlowBindings: { registration: 'signup' },
+  };
+  await sync(kc, registration);
+  assert.equal(await outline(kc, 'signup'), [
+    '0:signup-form:REQUIRED',
+    '1:registration-user-creation:REQUIRED',
+    '1:registration-password-action:REQUIRED',
+  ]);
+  kc.reset();
+  assert.equal(await sync(kc, registration), []);
+});
+
 test('hand edits are rebuilt: a requirement, the order, a config value, a removed step', async () => {
   const kc = fakeKeycloakAdmin();
   await sync(kc, resource({}).spec);

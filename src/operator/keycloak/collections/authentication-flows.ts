@@ -108,7 +108,8 @@ export async function liveSteps(
             subFlow: {
               alias: String(e.displayName ?? ''),
               description: e.description ?? '',
-              providerId: String(e.providerId ?? 'basic-flow'),
+              // Keycloak names no provider for a basic sub-flow and the form's provider for a form sub-flow.
+              providerId: e.providerId && e.providerId !== 'basic-flow' ? 'form-flow' : 'basic-flow',
             },
           }
         : { authenticator: String(e.providerId ?? '') }),
