@@ -6,68 +6,26 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
-import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
 import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
-import { syncRealm } from '../../src/operator/controllers/identity-realm/realm-sync.ts';
-import { type AdminClient, createAdminClient } from '../../src/operator/keycloak/admin-client.ts';
 import { planFields, sameField } from '../../src/operator/keycloak/collections/managed-fields.ts';
 import { realmFieldsFor } from '../../src/operator/keycloak/collections/realm-fields.ts';
-import { createRateLimiter, type RateLimiter } from '../../src/operator/keycloak/rate-limits.ts';
-import { systemClock } from '../../src/operator/runtime/clock.ts';
 import { everyRealmField } from '../operator/keycloak/realm-everything.ts';
+import { realmAdmin, realmResource as resource } from './helpers/realm-admin.ts';
 
-let env: TestEnv;
-let admin: AdminClient;
-let limiter: RateLimiter;
-let writes = 0;
+let kc: Awaited<ReturnType<typeof realmAdmin>>;
 let version: string | undefined;
 /** The rules of the Keycloak under test (its defaults table). */
 const rules = () => realmFieldsFor(version);
 /** The realm sync as the operator runs it for this Keycloak. */
-const sync = (realm: IdentityRealm) => syncRealm(admin, realm, { keycloakVersion: version });
-
-const resource = (name: string, spec: Partial<IdentityRealm['spec']>): IdentityRealm => ({
-  apiVersion: 'realmforge.dev/v1',
-  kind: 'IdentityRealm',
-  metadata: { name, namespace: 'e2e' },
-  spec: { serverRef: { name: 'kc' }, ...spec },
-});
-const get = async (path: string) => (await admin.call<Record<string, any>>('e2e', 'GET', path)).body;
+const sync = (realm: IdentityRealm) => kc.sync(realm);
+const get = (path: string) => kc.get(path);
 
 test.before(async () => {
-  env = await testEnv();
-  const kc = env.state.keycloak;
-  if (!kc) throw new Error('the environment has no Keycloak');
+  kc = await realmAdmin();
   version = kc.version;
-  limiter = createRateLimiter(
-    { global: { tps: 100, burst: 200 }, namespace: { tps: 100, burst: 200 } },
-    { waited: () => {}, queued: () => {} },
-  );
-  admin = createAdminClient(
-    kc.httpUrl,
-    { username: kc.adminUsername, password: kc.adminPassword },
-    {
-      http: (url, init) => fetch(url, init),
-      limiter,
-      clock: systemClock,
-      random: Math.random,
-      count: (_ns, method) => {
-        if (method !== 'GET') writes++;
-      },
-      countToken: () => writes--,
-      canWrite: () => true,
-      // A slow machine: long answers are waited for, and a retry's wait keeps the process alive (the system
-      // clock's timers do not).
-      timeoutMs: 60_000,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-    },
-  );
 });
 test.after(async () => {
-  for (const realm of ['bare', 'everything', 'behaviour', 'scopes', 'orgs'])
-    await admin?.call('e2e', 'DELETE', `/${realm}`).catch(() => {});
-  await limiter?.stop();
-  await env?.cleanup();
+  await kc?.close(['bare', 'everything', 'behaviour', 'scopes', 'orgs']);
 });
 
 test("the defaults table is Keycloak's: a bare realm has every default the operator resets to", async () => {
@@ -79,7 +37,7 @@ test("the defaults table is Keycloak's: a bare realm has every default the opera
     wrong.push(`${field}: table ${JSON.stringify(value)}, Keycloak ${JSON.stringify(live[field])}`);
   }
   if (wrong.length) console.error(`defaults table vs Keycloak:\n${wrong.join('\n')}`);
-  assert.equal(wrong, [], `Keycloak ${env.state.keycloak?.version} disagrees:\n${wrong.join('\n')}`);
+  assert.equal(wrong, [], `Keycloak ${version} disagrees:\n${wrong.join('\n')}`);
 });
 
 test('every section applied reads back equal; a steady resync writes nothing', async () => {
@@ -93,16 +51,16 @@ test('every section applied reads back equal; a steady resync writes nothing', a
     [],
     'every compiled field reads back equal',
   );
-  writes = 0;
+  kc.counter.writes = 0;
   assert.equal((await sync(everything)).writes, []);
-  assert.is(writes, 0, 'no write reached Keycloak');
+  assert.is(kc.counter.writes, 0, 'no write reached Keycloak');
 });
 
 test('a hand edit is reverted by the next sync', async () => {
   const everything = resource('everything', everyRealmField);
   // As the admin console does: the whole realm read, changed and sent back.
   const live = await get('/everything');
-  await admin.call('e2e', 'PUT', '/everything', {
+  await kc.admin.call('e2e', 'PUT', '/everything', {
     ...live,
     passwordPolicy: 'length(4)',
     failureFactor: 100,
@@ -147,9 +105,9 @@ test('removing every section resets every field to what a bare realm has', async
     [],
   );
   assert.is(reset.attributes?.['team.owner'] ?? '', '', 'the free-form attribute is emptied');
-  writes = 0;
+  kc.counter.writes = 0;
   assert.equal((await sync(resource('everything', {}))).writes, []);
-  assert.is(writes, 0);
+  assert.is(kc.counter.writes, 0);
 });
 
 const behaviour = resource('behaviour', {
@@ -162,10 +120,18 @@ const behaviour = resource('behaviour', {
 });
 
 async function passwordGrant(password: string) {
-  const res = await fetch(`${env.state.keycloak?.httpUrl}/realms/behaviour/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username: 'ann', password }),
-  });
+  const res = await fetch(
+    `${kc.env.state.keycloak?.httpUrl}/realms/behaviour/protocol/openid-connect/token`,
+    {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'password',
+        client_id: 'admin-cli',
+        username: 'ann',
+        password,
+      }),
+    },
+  );
   return res.status;
 }
 
@@ -178,7 +144,7 @@ test('the settings act: a weak password refused, a login recorded, brute force l
     firstName: 'Ann',
     lastName: 'Lee',
   };
-  const weak = await admin
+  const weak = await kc.admin
     .call('e2e', 'POST', '/behaviour/users', {
       ...user,
       credentials: [{ type: 'password', value: 'short1' }],
@@ -189,7 +155,7 @@ test('the settings act: a weak password refused, a login recorded, brute force l
     );
   assert.match(weak, /HTTP 400.*(invalidPasswordMinLength|length)/i, 'the policy refuses a short password');
   const strong = 'correct-horse-battery-9';
-  const created = await admin.call('e2e', 'POST', '/behaviour/users', {
+  const created = await kc.admin.call('e2e', 'POST', '/behaviour/users', {
     ...user,
     credentials: [{ type: 'password', value: strong, temporary: false }],
   });
@@ -239,10 +205,10 @@ test('client scopes: created with mappers and realm links, steady, hand edit rev
   );
   assert.ok((await linkNames('default')).includes('orders'));
   assert.ok((await linkNames('optional')).includes('billing'));
-  writes = 0;
+  kc.counter.writes = 0;
   assert.equal((await sync(scopesFull)).writes, [], 'steady');
-  assert.is(writes, 0);
-  await admin.call('e2e', 'PUT', `/scopes/client-scopes/${orders?.id}`, {
+  assert.is(kc.counter.writes, 0);
+  await kc.admin.call('e2e', 'PUT', `/scopes/client-scopes/${orders?.id}`, {
     ...orders,
     description: 'by hand',
   });
@@ -257,9 +223,9 @@ test('client scopes: created with mappers and realm links, steady, hand edit rev
     'remove realm default client scope orders',
   ])
     assert.ok(result.writes.includes(w), `${w} in ${result.writes.join('; ')}`);
-  writes = 0;
+  kc.counter.writes = 0;
   assert.equal((await sync(trimmed)).writes, [], 'steady after pruning (the emptied attribute too)');
-  assert.is(writes, 0);
+  assert.is(kc.counter.writes, 0);
   await sync(resource('scopes', {}));
   scopes = (await get('/scopes/client-scopes')) as unknown as Record<string, any>[];
   assert.not.ok(scopes.some((s) => s.name === 'orders'));
@@ -287,7 +253,7 @@ test('organizations: on 26 created, steady, hand edit reverted, pruned; on 25 re
       (e: Error) => e.message,
     );
     assert.match(refused, /spec\.organizations needs Keycloak 26 or later; this server runs Keycloak 25/);
-    assert.is((await admin.call('e2e', 'GET', '/orgs')).status, 404, 'no realm created half-way');
+    assert.is((await kc.admin.call('e2e', 'GET', '/orgs')).status, 404, 'no realm created half-way');
     return;
   }
   assert.equal((await sync(orgs)).writes, ['create realm', 'create organization acme']);
@@ -297,17 +263,17 @@ test('organizations: on 26 created, steady, hand edit reverted, pruned; on 25 re
   >[];
   assert.equal(org?.domains?.map((d: { name: string }) => d.name).sort(), ['acme.example', 'acme.test']);
   assert.equal(org?.attributes?.tier, ['gold']);
-  writes = 0;
+  kc.counter.writes = 0;
   assert.equal((await sync(orgs)).writes, [], 'steady');
-  assert.is(writes, 0);
-  await admin.call('e2e', 'PUT', `/orgs/organizations/${org?.id}`, { ...org, description: 'by hand' });
+  assert.is(kc.counter.writes, 0);
+  await kc.admin.call('e2e', 'PUT', `/orgs/organizations/${org?.id}`, { ...org, description: 'by hand' });
   assert.equal((await sync(orgs)).writes, ['update organization acme']);
   const pruned = await sync(resource('orgs', {}));
   assert.is(pruned.writes[0], 'delete organization acme', pruned.writes.join('; '));
   assert.is((await get('/orgs')).organizationsEnabled, false);
-  writes = 0;
+  kc.counter.writes = 0;
   assert.equal((await sync(resource('orgs', {}))).writes, []);
-  assert.is(writes, 0);
+  assert.is(kc.counter.writes, 0);
 });
 
 test.run();

@@ -12,6 +12,7 @@ import {
   compileAuthenticationPolicies,
 } from './realm/authentication-policies.ts';
 import { scopeLinkAttributes } from './realm/client-scopes.ts';
+import { compileFlowBindings, flowBindingDefaults } from './realm/flow-bindings.ts';
 import {
   compileGeneral,
   compileLogin,
@@ -56,6 +57,7 @@ export const realmFieldDefaults: Fields = {
   ...authenticationPolicyDefaults,
   ...localizationDefaults,
   ...eventsDefaults,
+  ...flowBindingDefaults,
   organizationsEnabled: false,
 };
 
@@ -95,6 +97,7 @@ export function compileRealm(realm: IdentityRealm, inputs: RealmInputs = {}): Re
     ...compileAuthenticationPolicies(spec, defaults),
     ...compileLocalization(spec),
     ...compileEvents(spec),
+    ...compileFlowBindings(spec),
     // Declaring organizations turns the feature on (Keycloak 26; the sync refuses the section on 25).
     ...(spec.organizations?.length ? { organizationsEnabled: true } : {}),
     ...attributes(spec),

@@ -77,20 +77,29 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
 
   async function fetchToken(namespace: string): Promise<Token> {
     const started = deps.clock.now();
-    deps.countToken?.(namespace);
     const form = tokenForm(admin);
-    // A token request creates nothing that a second one would duplicate: it is retried like a read.
-    const res = await exchange(exchangeDeps, {
-      namespace,
-      method: 'POST',
-      url: `${baseUrl}/realms/master/protocol/openid-connect/token`,
-      path: '/realms/master/protocol/openid-connect/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: form.toString(),
-      write: false,
-      idempotent: true,
-      limitAs: tokenBucketName,
-    });
+    // A token request creates nothing that a second one would duplicate: it is retried like a read. Each attempt
+    // is counted as a token request too, so requests minus token requests counts admin calls exactly (counted
+    // once per token while a retried attempt counted twice in the requests, a loaded Keycloak's retried token
+    // showed as a steady-state write that no reconcile had made).
+    const count: ExchangeDeps['count'] = (ns, method, status) => {
+      deps.count(ns, method, status);
+      deps.countToken?.(ns);
+    };
+    const res = await exchange(
+      { ...exchangeDeps, count },
+      {
+        namespace,
+        method: 'POST',
+        url: `${baseUrl}/realms/master/protocol/openid-connect/token`,
+        path: '/realms/master/protocol/openid-connect/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+        write: false,
+        idempotent: true,
+        limitAs: tokenBucketName,
+      },
+    );
     const body = res.body as { access_token?: string; expires_in?: number };
     if (res.status !== 200 || typeof body?.access_token !== 'string') {
       const message = `Keycloak at ${baseUrl} refused the admin credentials (HTTP ${res.status} ${errorMessage(res.body)}) of ${identityName(admin)}`;

@@ -83,6 +83,28 @@ test('password grant on master with admin-cli, cached until shortly before expir
   assert.ok(d.counted.includes('team-a GET 200') && d.counted.includes('team-a POST 200'));
 });
 
+test('a retried token request counts as many token requests as requests: no admin write appears', async () => {
+  let refused = 0;
+  const kc = await keycloak((req, res, body) => {
+    // A loaded Keycloak: the first token attempt is answered 503, the retry succeeds.
+    if (req.url?.startsWith('/realms/master/'))
+      return refused++ ? tokenAnswer(req, res, body) : json(res, 503, { error: 'busy' });
+    json(res, 200, { realm: 'x' });
+  });
+  const d = deps();
+  let tokenRequests = 0;
+  const admin = createAdminClient(
+    kc.url,
+    { username: 'admin', password: 'pw' },
+    { ...d.value, countToken: () => tokenRequests++ },
+  );
+  await admin.call('team-a', 'GET', '/x');
+  await kc.close();
+  const posts = d.counted.filter((c) => c.includes(' POST ')).length;
+  assert.is(posts, 2, 'two token attempts reached Keycloak');
+  assert.is(tokenRequests, posts, 'requests minus token requests: zero writes');
+});
+
 test('a 401 on an admin call gets one retry with a fresh token', async () => {
   tokens = 0;
   let rejected = false;

@@ -159,11 +159,21 @@ test('a client: removed pkce, last mapper, client role and service-account role 
 });
 
 test('every field the realm compiler can set has a known default, so any of them can be reset', () => {
-  // Organizations (Keycloak 26 only) are left out of the shared fixture, which the e2e also applies on 25.
+  // Organizations (Keycloak 26 only) are left out of the shared fixture, which the e2e also applies on 25; so are
+  // flow bindings (they need flows: test/e2e/realm-flows.test.ts binds, resets and checks them).
+  const custom = 'custom-flow';
   const compiled = compileRealm(
     realmResource({
       ...everyRealmField,
       organizations: [{ name: 'acme', domains: [{ name: 'acme.test' }] }],
+      authenticationFlowBindings: {
+        browser: custom,
+        registration: custom,
+        directGrant: custom,
+        resetCredentials: custom,
+        clientAuthentication: 'custom-client-flow',
+        docker: custom,
+      },
     }),
     {},
   ) as Record<string, unknown>;

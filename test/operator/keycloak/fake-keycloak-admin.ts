@@ -16,6 +16,21 @@ import {
 } from './fake-keycloak-client-policies.ts';
 import { type FakeDirectory, federationRoutes } from './fake-keycloak-federation.ts';
 import {
+  authenticators,
+  builtInFlows,
+  builtInRequiredActions,
+  flowRoute,
+  unknownBinding,
+} from './fake-keycloak-flows.ts';
+import {
+  allRoles,
+  compositeRoute,
+  forgetRole,
+  groupRoute,
+  newGroup,
+  roleView,
+} from './fake-keycloak-groups.ts';
+import {
   builtInScopes,
   clientScopeRoute,
   copy,
@@ -44,17 +59,30 @@ function freshRealm(rep: Obj): Realm {
     'eventsExpiration',
   ]);
   const defaults = Object.fromEntries(Object.entries(realmFieldDefaults).filter(([k]) => !unset.has(k)));
+  const id = randomUUID();
+  const role = (name: string) => ({
+    id: randomUUID(),
+    name,
+    attributes: {},
+    clientRole: false,
+    containerId: id,
+  });
+  const [offline, defaultRole] = [role('offline_access'), role(`default-roles-${rep.realm}`)];
   return {
     ...copy(defaults),
     attributes: {},
     smtpServer: {},
     ...rep,
-    id: randomUUID(),
-    roles: [
-      { id: randomUUID(), name: 'offline_access', attributes: {} },
-      { id: randomUUID(), name: `default-roles-${rep.realm}`, attributes: {} },
-    ],
+    id,
+    roles: [offline, defaultRole],
+    // Keycloak's default roles: a composite every new user gets (offline_access among Keycloak's own).
+    defaultRole: { id: defaultRole.id, name: defaultRole.name, composite: true, clientRole: false },
+    compositeIds: { [defaultRole.id]: [offline.id] },
     groups: [],
+    flows: builtInFlows(),
+    requiredActions: builtInRequiredActions(),
+    messages: {},
+    authConfigs: {},
     clients: [],
     users: [],
     clientScopes: [...builtInScopes.default, ...builtInScopes.optional].map((name) => ({
@@ -99,6 +127,10 @@ export const serverInfo = {
     saml: ['saml-user-attribute-mapper', 'saml-role-list-mapper'].map((id) => ({ id })),
   },
   providers: {
+    authenticator: { providers: Object.fromEntries(authenticators.authenticator?.map((a) => [a, {}]) ?? []) },
+    'form-action': {
+      providers: Object.fromEntries(authenticators['form-action']?.map((a) => [a, {}]) ?? []),
+    },
     'client-authenticator': {
       providers: { 'client-secret': {}, 'client-jwt': {}, 'client-secret-jwt': {}, 'client-x509': {} },
     },
@@ -138,8 +170,14 @@ export function fakeKeycloakAdmin() {
       if (unknown) return reply(400, { error: `Invalid config for ${unknown}: Password policy not found` });
       const realm = freshRealm({ ...body, roles: undefined, groups: undefined });
       for (const role of body.roles?.realm ?? [])
-        realm.roles.push({ attributes: {}, ...role, id: randomUUID() });
-      for (const g of body.groups ?? []) realm.groups.push({ attributes: {}, ...g, id: randomUUID() });
+        realm.roles.push({
+          attributes: {},
+          ...role,
+          id: randomUUID(),
+          clientRole: false,
+          containerId: realm.id,
+        });
+      for (const g of body.groups ?? []) realm.groups.push(newGroup(g, ''));
       for (const kind of ['default', 'optional'] as const)
         realm.scopeLinks[kind] = realm.clientScopes
           .filter((c) => builtInScopes[kind].includes(c.name))
@@ -158,6 +196,11 @@ export function fakeKeycloakAdmin() {
           ...(realm.smtpServer?.password ? { smtpServer: { ...realm.smtpServer, password: smtpMask } } : {}),
           roles: undefined,
           groups: undefined,
+          compositeIds: undefined,
+          flows: undefined,
+          authConfigs: undefined,
+          requiredActions: undefined,
+          messages: undefined,
           clients: undefined,
           users: undefined,
           clientScopes: undefined,
@@ -168,6 +211,8 @@ export function fakeKeycloakAdmin() {
         });
       if (method === 'DELETE') return reply(204, realms.delete(parts[0] ?? ''));
       const { attributes, smtpServer, browserSecurityHeaders, passwordPolicy, ...fields } = body;
+      const unbound = unknownBinding(realm, fields);
+      if (unbound) return reply(400, { error: `${unbound}: no flow ${fields[unbound]}` });
       if (passwordPolicy !== undefined) {
         const unknown = unknownPolicy(passwordPolicy);
         if (unknown) return reply(400, { error: `Invalid config for ${unknown}: Password policy not found` });
@@ -201,25 +246,34 @@ export function fakeKeycloakAdmin() {
         id,
       );
     if (col === 'roles' && !id) {
-      if (method === 'GET') return reply(200, copy(realm.roles));
+      if (method === 'GET')
+        return reply(
+          200,
+          realm.roles.map((r) => roleView(realm, r)),
+        );
       if (realmRole(realm, body.name))
         return reply(409, { errorMessage: `Role with name ${body.name} already exists` });
-      realm.roles.push({ attributes: {}, ...body, id: randomUUID() });
+      realm.roles.push({
+        attributes: {},
+        ...body,
+        id: randomUUID(),
+        clientRole: false,
+        containerId: realm.id,
+      });
       return reply(201);
     }
     if (col === 'roles' && id)
-      return realmRole(realm, id) ? reply(200, copy(realmRole(realm, id))) : reply(404);
+      return realmRole(realm, id) ? reply(200, roleView(realm, realmRole(realm, id) as Obj)) : reply(404);
     if (col === 'roles-by-id') {
       const i = realm.roles.findIndex((r) => r.id === id);
-      const all = [...realm.roles, ...realm.clients.flatMap((c) => c.roles)];
-      const role = all.find((r) => r.id === id);
+      const role = allRoles(realm).find((r) => r.id === id);
       if (!role) return reply(404);
+      if (sub === 'composites' && !rest.length) return compositeRoute(realm, role.id, method, body);
       if (method === 'DELETE') {
         if (i >= 0) realm.roles.splice(i, 1);
         for (const c of realm.clients) c.roles = c.roles.filter((r: Obj) => r.id !== id);
-        // Keycloak removes a deleted role from every group and user holding it.
-        for (const holder of [...realm.groups, ...realm.users])
-          holder.realmRoles = (holder.realmRoles ?? []).filter((n: string) => n !== role.name);
+        // Keycloak removes a deleted role from every composite, group and user holding it.
+        forgetRole(realm, role);
         return reply(204);
       }
       Object.assign(role, {
@@ -229,24 +283,26 @@ export function fakeKeycloakAdmin() {
       });
       return reply(204);
     }
-    if (col === 'groups' && !id) {
-      if (method === 'GET') return reply(200, copy(realm.groups));
-      if (realm.groups.some((g) => g.name === body.name))
-        return reply(409, { errorMessage: 'Top level group named already exists.' });
-      const gid = randomUUID();
-      realm.groups.push({ attributes: {}, realmRoles: [], ...body, id: gid });
-      return reply(201, undefined, `http://kc/admin/realms/${parts[0]}/groups/${gid}`);
-    }
-    if (col === 'groups' && id) {
-      const group = realm.groups.find((g) => g.id === id);
-      if (!group) return reply(404);
-      if (!sub) {
-        if (method === 'DELETE') realm.groups = realm.groups.filter((g) => g.id !== id);
-        else Object.assign(group, { name: body.name, attributes: body.attributes ?? {} });
+    if (col === 'authentication') return flowRoute(realm, parts, method, body);
+    // Realm message overrides: a map per locale; POST merges a map in, DELETE removes one key (404 when absent).
+    if (col === 'localization' && id) {
+      realm.messages[id] ??= {};
+      const texts = realm.messages[id];
+      if (method === 'GET' && !sub) return reply(200, copy(texts));
+      if (method === 'POST' && !sub) {
+        Object.assign(texts, body);
         return reply(204);
       }
-      return mappings(realm, group, 'realmRoles', method, body);
+      if (method === 'DELETE' && sub && sub in texts) {
+        delete texts[sub];
+        return reply(204);
+      }
+      return reply(404, { error: 'Key does not exist' });
     }
+    if (col === 'groups')
+      return groupRoute(realm, parts[0] ?? '', parts, query, method, body, (roles, holder, f, m, b) =>
+        mappings({ roles }, holder, f, m, b),
+      );
     // The realm's keys (GET only, as the admin API): an HMAC key and the RSA signing key with its certificate.
     if (col === 'keys' && !id && method === 'GET')
       return reply(200, {
@@ -340,15 +396,25 @@ export function fakeKeycloakAdmin() {
         return reply(200, { type: 'secret', value: client.secret });
       }
       if (sub === 'roles' && !rest.length) {
-        if (method === 'GET') return reply(200, copy(client.roles));
+        if (method === 'GET')
+          return reply(
+            200,
+            client.roles.map((r: Obj) => roleView(realm, r)),
+          );
         if (client.roles.some((r: Obj) => r.name === body.name))
           return reply(409, { errorMessage: 'Role already exists' });
-        client.roles.push({ attributes: {}, ...body, id: randomUUID(), clientRole: true });
+        client.roles.push({
+          attributes: {},
+          ...body,
+          id: randomUUID(),
+          clientRole: true,
+          containerId: client.id,
+        });
         return reply(201);
       }
       if (sub === 'roles') {
         const role = client.roles.find((r: Obj) => r.name === rest[0]);
-        return role ? reply(200, copy(role)) : reply(404);
+        return role ? reply(200, roleView(realm, role)) : reply(404);
       }
       if (sub === 'protocol-mappers') {
         if (method === 'GET') return reply(200, copy(client.protocolMappers));

@@ -162,6 +162,10 @@ export function identityRealmController(deps: KeycloakDeps) {
         keycloakMajor,
         keycloakVersion: server.status?.version,
         clock: deps.clock,
+        // Authenticators are checked against what the server offers (read once per server per ten minutes).
+        ...(realm.spec.authenticationFlows?.length
+          ? { serverInfo: await serverInfo(admin, ns, deps.clock) }
+          : {}),
       });
       const issuer = realmIssuer(server, realmName);
       const status = await federationStatus(admin, realm, result.ldapIds, federation, {

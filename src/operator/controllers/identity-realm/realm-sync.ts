@@ -9,8 +9,8 @@ import type { IdentityRealm } from '../../../../generated/types/crds/identityrea
 import { RealmforgeError } from '../../../core/errors.ts';
 import { compileRealm, realmNameOf } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
-import { attributeMarker, type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
-import { groupItem, groups } from '../../keycloak/collections/groups.ts';
+import { attributeMarker, type Item, syncCollection } from '../../keycloak/collections/collection.ts';
+import { groupItem } from '../../keycloak/collections/groups.ts';
 import { declaredBefore, fieldPaths, planFields } from '../../keycloak/collections/managed-fields.ts';
 import {
   organizationItem,
@@ -18,17 +18,22 @@ import {
   requireOrganizations,
 } from '../../keycloak/collections/organizations.ts';
 import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
-import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
-import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
+import { roleItem } from '../../keycloak/collections/roles.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { timedRealmCreate } from '../../keycloak/realm-create-timeout.ts';
+import type { ServerInfo } from '../../keycloak/server-info.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
 import { type Clock, systemClock } from '../../runtime/clock.ts';
 import { clientPolicyLedgers, syncClientPolicies } from './client-policies-sync.ts';
 import { syncClientScopes } from './client-scopes-sync.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
 import { compileAll, federationAttributes, syncFederation } from './federation-sync.ts';
+import { checkFlows, flowsAttributes, syncFlows } from './flows-sync.ts';
+import { checkGroupTree, syncGroupTree } from './groups-sync.ts';
+import { messagesAttributes, syncMessages } from './messages-sync.ts';
 import { ownershipAttributes, realmOwnerAttribute, realmOwnerOf } from './realm-ownership.ts';
+import { planRequiredActions } from './required-actions-sync.ts';
+import { defaultRolesAttributes, syncDefaultRoles, syncRoles } from './roles-sync.ts';
 
 /** What a realm sync reads from the world: Secrets, the live realm (undefined: absent), Keycloak's major. */
 export type RealmSyncInputs = {
@@ -37,6 +42,8 @@ export type RealmSyncInputs = {
   federation?: FederationSecrets;
   keycloakMajor?: number;
   keycloakVersion?: string;
+  /** What the server offers (authenticators are checked against it); absent: not checked. */
+  serverInfo?: ServerInfo;
   /** Times realm creates (their timeout scales with what Keycloak needed before); the system clock when unset. */
   clock?: Clock;
 };
@@ -74,30 +81,6 @@ const declaredCollections = (spec: IdentityRealm['spec']) =>
     spec.organizations?.length ? 'organizations' : '',
   ].filter(Boolean);
 
-async function syncGroupRoles(
-  admin: AdminClient,
-  ns: string,
-  realm: string,
-  spec: IdentityRealm['spec'],
-  liveGroups: readonly Item[],
-  writes: string[],
-) {
-  for (const group of spec.groups ?? []) {
-    const live = liveGroups.find((g) => g.name === group.name);
-    if (!live?.id) continue;
-    const mapped = ((live.realmRoles as string[] | undefined) ?? []).map((name) => ({ name }));
-    const result = await syncCollection(
-      admin,
-      ns,
-      groupRealmRoles(realm, String(live.id), group.name),
-      (group.realmRoles ?? []).map((name) => ({ name })),
-      ledger(live.attributes as Record<string, unknown>, groupRolesLedger),
-      { live: mapped },
-    );
-    writes.push(...result.writes);
-  }
-}
-
 /**
  * Creates or corrects the realm; `ns` is the IdentityRealm's namespace (its rate-limit bucket). `live` is the
  * realm as the caller just read it to decide ownership (realm-ownership.ts; undefined: absent), else read here. The
@@ -119,13 +102,27 @@ export async function syncRealm(
     ...compiled.attributes,
     ...ownershipAttributes(realm, inputs.smtpPassword),
     ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets),
+    ...defaultRolesAttributes(realm.spec),
+    ...flowsAttributes(realm.spec),
+    ...messagesAttributes(realm.spec),
     ...clientPolicyLedgers(realm.spec),
   };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
   const marker = attributeMarker(realmOwnerOf(realm));
   const roles = (realm.spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
-  const groupItems = (realm.spec.groups ?? []).map(groupItem);
+  // The create call carries the top-level groups; subgroups, composites and client roles follow it.
+  const topGroups = (realm.spec.groups ?? []).filter((g) => !g.parent);
+  checkGroupTree(realm.spec);
+  checkFlows(realm.spec, inputs.serverInfo);
+  const flowsOf = (live: Item) => syncFlows(admin, ns, name, realm.spec, live, realm.spec.adoptExisting);
+  const clients = new Map<string, string>();
+  const rolesAndGroups = async (after: Item, before: (collection: string) => boolean) => [
+    ...(await syncRoles(admin, ns, name, realm.spec, marker, before('roles'), clients)),
+    ...(await syncGroupTree(admin, ns, name, realm.spec, marker, before('groups'), clients)),
+    ...(await syncDefaultRoles(admin, ns, name, realm.spec, after, clients)),
+    ...(await syncMessages(admin, ns, name, realm.spec, after)),
+  ];
   const declared = declaredCollections(realm.spec);
   const realmFields = realmFieldsFor(inputs.keycloakVersion);
   // Refused before anything is written: no half-applied realm on a Keycloak without organizations.
@@ -139,13 +136,17 @@ export async function syncRealm(
   const live = 'live' in inputs ? inputs.live : await readRealm(admin, ns, name);
   if (!live) {
     const { body } = planFields(desired, {}, realmFields, declared);
+    // A binding to a declared flow is set once the flow exists (below).
+    const customFlows = new Set((realm.spec.authenticationFlows ?? []).map((f) => f.alias));
     const full = {
-      ...body,
+      ...Object.fromEntries(
+        Object.entries(body).filter(([k, v]) => !(k.endsWith('Flow') && customFlows.has(String(v)))),
+      ),
       ...(roles.length ? { roles: { realm: roles } } : {}),
-      ...(groupItems.length
+      ...(topGroups.length
         ? {
-            groups: (realm.spec.groups ?? []).map((g, i) => ({
-              ...marker.mark(groupItems[i] as Item),
+            groups: topGroups.map((g) => ({
+              ...marker.mark(groupItem(g)),
               realmRoles: g.realmRoles ?? [],
             })),
           }
@@ -175,6 +176,25 @@ export async function syncRealm(
     }
     writes.push('create realm');
     const after = 'found' in outcome ? outcome.found : (existing ?? (await readRealm(admin, ns, name)));
+    const deeper =
+      realm.spec.roles?.some((r) => r.composites) ||
+      realm.spec.groups?.some((g) => g.parent || g.clientRoles) ||
+      realm.spec.defaultRoles ||
+      realm.spec.localization?.messages;
+    if (after && deeper) writes.push(...(await rolesAndGroups(after as Item, () => true)));
+    if (after && (customFlows.size || realm.spec.requiredActions?.length)) {
+      if (customFlows.size) writes.push(...(await flowsOf(after as Item)).writes);
+      const actions = await planRequiredActions(admin, ns, name, realm.spec, after as Item);
+      const withActions = { ...desired, attributes: { ...attributes, ...actions.attributes } };
+      const bindings = planFields(withActions, after as Item, realmFields, declared);
+      if (bindings.drift.length) {
+        await refusedAsSpec('realm', bindings.drift, () =>
+          admin.call(ns, 'PUT', `/${enc(name)}`, bindings.body),
+        );
+        writes.push(`update realm (${bindings.drift.join(', ')})`);
+      }
+      writes.push(...(await actions.apply()));
+    }
     const scopes = realm.spec.clientScopes?.length || realm.spec.realmDefaultClientScopes;
     if (scopes)
       writes.push(
@@ -192,11 +212,16 @@ export async function syncRealm(
     return { realmId: after?.id, ...federation, writes: [...writes, ...federation.writes] };
   }
   const liveRealm = live as Item;
+  // Required actions record their settings from before the spec in the realm update, then are applied after it.
+  const actions = await planRequiredActions(admin, ns, name, realm.spec, liveRealm);
+  desired.attributes = { ...attributes, ...actions.attributes };
   const plan = planFields(desired, liveRealm, realmFields, declared);
   const before = (collection: string) => declaredBefore(liveRealm, realmFields, collection);
   // The organization API answers only while organizations are on: prune before an update turns them off,
   // create after one turns them on.
   const orgsFirst = liveRealm.organizationsEnabled === true;
+  const flows = await flowsOf(liveRealm);
+  writes.push(...flows.writes);
   if (orgsFirst) await syncOrganizations(before('organizations'));
   // Federation before the realm's own update: the realm records a bind password's hash only once the component
   // has the password, and drops a provider from its LDAP ledger only once the provider is deleted, so a write
@@ -217,20 +242,9 @@ export async function syncRealm(
     writes.push(`update realm (${plan.drift.join(', ')})`);
   }
   if (!orgsFirst) await syncOrganizations(before('organizations'));
-  const roleResult = await syncCollection(admin, ns, realmRoles(name), roles, marker, {
-    declaredBefore: before('roles'),
-  });
-  writes.push(...roleResult.writes);
-  let groupResult = await syncCollection(admin, ns, groups(name), groupItems, marker, {
-    declaredBefore: before('groups'),
-  });
-  writes.push(...groupResult.writes);
-  if (groupResult.created)
-    groupResult = {
-      ...groupResult,
-      live: (await admin.call<Item[]>(ns, 'GET', groups(name).listPath)).body ?? [],
-    };
-  await syncGroupRoles(admin, ns, name, realm.spec, groupResult.live, writes);
+  writes.push(...(await flows.prune()));
+  writes.push(...(await actions.apply()));
+  writes.push(...(await rolesAndGroups(liveRealm, before)));
   writes.push(
     ...(await syncClientScopes(
       admin,

@@ -59,7 +59,10 @@ export type Collection = {
     | { readonly mode: 'link'; itemPath(item: Item): string }
     /** One document holding the whole list (a realm's client profiles or policies): a change PUTs the new list,
      * the items the operator does not own sent back as read. */
-    | { readonly mode: 'document'; readonly path: string; wrap(items: Item[]): unknown };
+    | { readonly mode: 'document'; readonly path: string; wrap(items: Item[]): unknown }
+    /** Entries of one map (a locale's message texts, items `{key, value}`): one POST of `{key: value}` creates
+     * and changes, DELETE removes one key. */
+    | { readonly mode: 'map'; readonly path: string; itemPath(item: Item): string };
   /** The form compared (a set-valued field sorted); default: as is. */
   canonical?(item: Item): Item;
   /** Turns a desired item into what is sent (e.g. a role mapping needs the live role's id). Default: as is. */
@@ -156,6 +159,7 @@ export async function syncCollection(
   const toCreate: Item[] = [];
   const toDelete: Item[] = [];
   const updated = new Map<string, Item>();
+  const toChange: Item[] = [];
   for (const [key, want] of wanted) {
     const have = liveByKey.get(key);
     if (!have) {
@@ -170,6 +174,7 @@ export async function syncCollection(
     }
     const target = marked(want);
     if (c.write.mode === 'document' && !sameItem(c, target, have)) updated.set(key, target);
+    if (c.write.mode === 'map' && !sameItem(c, target, have)) toChange.push(target);
     if (c.write.mode === 'each' && !sameItem(c, target, have)) {
       const body = await (c.resolve?.(admin, namespace, target) ?? target);
       await admin.call(
@@ -208,6 +213,17 @@ export async function syncCollection(
         ...toDelete.map((i) => `delete ${c.noun} ${c.key(i)}`),
       );
     }
+  } else if (c.write.mode === 'map') {
+    const upserts = [...toCreate, ...toChange];
+    if (upserts.length) {
+      const entries = upserts.map((i) => [c.key(i), i.value]);
+      await admin.call(namespace, 'POST', c.write.path, Object.fromEntries(entries));
+      writes.push(`set ${c.noun} ${upserts.map((i) => c.key(i)).join(',')}`);
+    }
+    for (const have of toDelete) {
+      await admin.call(namespace, 'DELETE', c.write.itemPath(have));
+      writes.push(`delete ${c.noun} ${c.key(have)}`);
+    }
   } else if (c.write.mode === 'link') {
     for (const want of toCreate) {
       const target = await (c.resolve?.(admin, namespace, want) ?? want);
@@ -230,7 +246,11 @@ export async function syncCollection(
       writes.push(`add ${c.noun} ${toCreate.map((i) => c.key(i)).join(',')}`);
     }
     if (toDelete.length) {
-      await admin.call(namespace, 'DELETE', c.write.path, toDelete);
+      // Keycloak removes a mapping by the role's id and name: a live item read as a name alone is resolved.
+      const bodies = [];
+      for (const have of toDelete)
+        bodies.push(have.id || !c.resolve ? have : await c.resolve(admin, namespace, have));
+      await admin.call(namespace, 'DELETE', c.write.path, bodies);
       writes.push(`remove ${c.noun} ${toDelete.map((i) => c.key(i)).join(',')}`);
     }
   }

@@ -9,11 +9,13 @@ const enc = encodeURIComponent;
 
 /** The group attribute listing the realm roles the operator mapped to it. */
 export const groupRolesLedger = 'realmforge.dev/managed-realm-roles';
+/** The group attribute listing the client roles the operator mapped to it (`client/<clientId>/<role>` keys). */
+export const groupClientRolesLedger = 'realmforge.dev/managed-client-roles';
 /** The client attribute listing the roles the operator mapped to its service account. */
 export const serviceAccountRolesLedger = 'realmforge.dev/managed-service-account-roles';
 
 /** Looks a role up by name (a mapping is posted with the role's id); a missing role names the field. */
-function resolveRole(rolesPath: string, field: string, what: string) {
+export function resolveRole(rolesPath: string, field: string, what: string) {
   return async (admin: AdminClient, namespace: string, desired: Item): Promise<Item> => {
     const name = String(desired.name);
     const res = await admin.call<Item>(namespace, 'GET', `${rolesPath}/${enc(name)}`);
@@ -23,18 +25,39 @@ function resolveRole(rolesPath: string, field: string, what: string) {
   };
 }
 
-/** The realm roles mapped to a group (by id) of `realm`; keys are role names. */
-export function groupRealmRoles(realm: string, groupId: string, groupName: string): Collection {
+/** The realm roles mapped to a group (by id, `groupPath` for messages) of `realm`; keys are role names. */
+export function groupRealmRoles(realm: string, groupId: string, groupPath: string): Collection {
   const path = `/${enc(realm)}/groups/${enc(groupId)}/role-mappings/realm`;
-  const field = `spec.groups[${groupName}].realmRoles`;
+  const field = `spec.groups[${groupPath}].realmRoles`;
   return {
-    noun: `realm role mapping of group ${groupName}`,
+    noun: `realm role mapping of group ${groupPath}`,
     field,
     listPath: path,
     key: (r) => String(r.name),
     compared: { name: '' },
     write: { mode: 'batch', path },
     resolve: resolveRole(`/${enc(realm)}/roles`, field, 'realm'),
+  };
+}
+
+/** The roles of client `clientId` (internal id `clientUuid`) mapped to a group; keys as the group's ledger. */
+export function groupClientRoles(
+  realm: string,
+  groupId: string,
+  groupPath: string,
+  clientId: string,
+  clientUuid: string,
+): Collection {
+  const path = `/${enc(realm)}/groups/${enc(groupId)}/role-mappings/clients/${enc(clientUuid)}`;
+  const field = `spec.groups[${groupPath}].clientRoles[${clientId}]`;
+  return {
+    noun: `${clientId} role mapping of group ${groupPath}`,
+    field,
+    listPath: path,
+    key: (r) => clientMappingKey(clientId, String(r.name)),
+    compared: { name: '' },
+    write: { mode: 'batch', path },
+    resolve: resolveRole(`/${enc(realm)}/clients/${enc(clientUuid)}/roles`, field, `${clientId} client`),
   };
 }
 

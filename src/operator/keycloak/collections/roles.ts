@@ -4,9 +4,17 @@ import type { Collection, Item } from './collection.ts';
 
 const enc = encodeURIComponent;
 
-/** A declared role as Keycloak represents it. */
-export function roleItem(role: { name: string; description?: string }): Item {
-  return { name: role.name, ...(role.description ? { description: role.description } : {}) };
+/** A declared role as Keycloak represents it (its composites are a collection of their own). */
+export function roleItem(role: {
+  name: string;
+  description?: string;
+  attributes?: Record<string, string[]>;
+}): Item {
+  return {
+    name: role.name,
+    ...(role.description ? { description: role.description } : {}),
+    ...(role.attributes ? { attributes: { ...role.attributes } } : {}),
+  };
 }
 
 function roles(noun: string, field: string, base: string, realmBase: string): Collection {

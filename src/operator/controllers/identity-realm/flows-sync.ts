@@ -1,0 +1,150 @@
+// A realm's custom authentication flows (see keycloak/collections/authentication-flows.ts), in two steps around the
+// realm update: before it, the declared flows are created or corrected (so a binding can name a new flow); after
+// it, flows the operator made and the spec no longer declares are deleted (Keycloak refuses to delete a bound
+// flow, and the update has just unbound it). Declared flows are checked first, before anything is written: sub-flow
+// references, and every authenticator against what the server offers.
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import type { AdminClient } from '../../keycloak/admin-client.ts';
+import {
+  desiredSteps,
+  executionsPath,
+  flowItem,
+  flowsLedger,
+  type LiveExecution,
+  liveSteps,
+  rebuildExecutions,
+  sameSteps,
+  topLevelFlows,
+} from '../../keycloak/collections/authentication-flows.ts';
+import {
+  type Item,
+  ItemConflictError,
+  ledger,
+  syncCollection,
+} from '../../keycloak/collections/collection.ts';
+import { hasProvider, type ServerInfo } from '../../keycloak/server-info.ts';
+
+type Spec = IdentityRealm['spec'];
+const spiOf = {
+  'basic-flow': 'authenticator',
+  'client-flow': 'client-authenticator',
+  'form-flow': 'form-action',
+};
+
+/** The realm attribute recording the top-level flows the spec declares (none: no attribute). */
+export function flowsAttributes(spec: Spec): Record<string, string> {
+  const aliases = (spec.authenticationFlows ?? []).filter((f) => f.topLevel !== false).map((f) => f.alias);
+  return aliases.length ? { [flowsLedger]: aliases.sort().join(',') } : {};
+}
+
+/** What is wrong with the declared flows, one message per field (empty: nothing). */
+export function flowProblems(spec: Spec, info?: ServerInfo): string[] {
+  const flows = spec.authenticationFlows ?? [];
+  const problems: string[] = [];
+  const placed = new Map<string, string>();
+  const on = info?.version ? `Keycloak ${info.version}` : 'this Keycloak';
+  for (const flow of flows) {
+    for (const [i, e] of (flow.executions ?? []).entries()) {
+      const field = `spec.authenticationFlows[${flow.alias}].executions[${i}]`;
+      if (e.subFlow) {
+        const sub = flows.find((f) => f.alias === e.subFlow);
+        if (sub?.topLevel !== false)
+          problems.push(`${field}.subFlow: "${e.subFlow}" is not a flow declared with topLevel: false`);
+        else if (placed.has(e.subFlow))
+          problems.push(`${field}.subFlow: "${e.subFlow}" is already placed in ${placed.get(e.subFlow)}`);
+        else placed.set(e.subFlow, flow.alias);
+      }
+      const spi = spiOf[flow.providerId ?? 'basic-flow'];
+      if (e.authenticator && info && !hasProvider(info, spi, e.authenticator))
+        problems.push(`${field}.authenticator: ${on} has no ${spi} provider "${e.authenticator}"`);
+    }
+  }
+  for (const flow of flows)
+    if (flow.topLevel === false && !placed.has(flow.alias))
+      problems.push(
+        `spec.authenticationFlows[${flow.alias}]: a sub-flow (topLevel false) no execution names in subFlow`,
+      );
+  // Sub-flows placed only inside each other (a cycle) are reached from no top-level flow.
+  const reached = new Set<string>();
+  const visit = (alias: string) => {
+    for (const e of flows.find((f) => f.alias === alias)?.executions ?? [])
+      if (e.subFlow && placed.get(e.subFlow) === alias && !reached.has(e.subFlow)) {
+        reached.add(e.subFlow);
+        visit(e.subFlow);
+      }
+  };
+  for (const flow of flows.filter((f) => f.topLevel !== false)) visit(flow.alias);
+  for (const [alias, parent] of placed)
+    if (!reached.has(alias))
+      problems.push(
+        `spec.authenticationFlows[${parent}]: sub-flow "${alias}" is reached from no top-level flow`,
+      );
+  return problems;
+}
+
+/** Refuses a spec whose flows are wrong, before anything is written. */
+export function checkFlows(spec: Spec, info?: ServerInfo): void {
+  const problems = flowProblems(spec, info);
+  if (problems.length) throw new RealmforgeError('validation', problems.join('; '));
+}
+
+/**
+ * Creates and corrects the declared flows; returns the writes and the pruning step to run after the realm update.
+ * `liveRealm` is the realm as read before this sync (its attributes hold the ledger); `adopt` takes over a flow of a
+ * declared alias made by hand (never a built-in one).
+ */
+export async function syncFlows(
+  admin: AdminClient,
+  ns: string,
+  realm: string,
+  spec: Spec,
+  liveRealm: Item,
+  adopt = false,
+): Promise<{ writes: string[]; prune: () => Promise<string[]> }> {
+  const owned = ledger(liveRealm.attributes as Record<string, unknown>, flowsLedger);
+  const all = spec.authenticationFlows ?? [];
+  const declared = all.filter((f) => f.topLevel !== false);
+  if (!declared.length && !owned.managed.size) return { writes: [], prune: async () => [] };
+  const collection = topLevelFlows(realm);
+  const live = (await admin.call<Item[]>(ns, 'GET', collection.listPath)).body ?? [];
+  for (const flow of declared) {
+    const have = live.find((f) => f.alias === flow.alias);
+    if (have && (have.builtIn || (!owned.managed.has(flow.alias) && !adopt)))
+      throw new ItemConflictError(
+        `spec.authenticationFlows declares flow "${flow.alias}", which already exists ${have.builtIn ? "as one of Keycloak's built-in flows (never edited)" : 'and was not created by realmforge'}: rename it in the spec`,
+      );
+  }
+  // Create and update only: nothing is owned yet, so nothing is deleted before the bindings move.
+  const upsert = await syncCollection(
+    admin,
+    ns,
+    collection,
+    declared.map(flowItem),
+    {
+      by: 'ledger',
+      managed: new Set(),
+    },
+    { live },
+  );
+  const writes = [...upsert.writes];
+  for (const flow of declared) {
+    const steps = desiredSteps(flow, all);
+    const path = executionsPath(realm, flow.alias);
+    const current = (await admin.call<LiveExecution[]>(ns, 'GET', path)).body ?? [];
+    if (sameSteps(steps, await liveSteps(admin, ns, realm, current))) continue;
+    writes.push(...(await rebuildExecutions(admin, ns, realm, flow.alias, current, steps)));
+  }
+  const stale = live.filter(
+    (f) => owned.managed.has(String(f.alias)) && !declared.some((d) => d.alias === f.alias),
+  );
+  const prune = async () => {
+    const deleted: string[] = [];
+    for (const flow of stale) {
+      await admin.call(ns, 'DELETE', collection.write.mode === 'each' ? collection.write.itemPath(flow) : '');
+      deleted.push(`delete authentication flow ${flow.alias}`);
+    }
+    return deleted;
+  };
+  return { writes, prune };
+}
