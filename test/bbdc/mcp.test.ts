@@ -252,4 +252,77 @@ test('results are bounded in size with a note on how to narrow them', async () =
   await s.close();
 });
 
+test('one naming rule: project is a key and repository a slug in every tool; positional arguments never shadow them', async () => {
+  const r = await world.run(['ai', 'mcp', 'tools', '--yolo', '--json']);
+  const names = (r.json().data.tools as { name: string }[]).map((t) => t.name);
+  const s = await session(['--yolo']);
+  const tools = (await s.client.listTools()).tools;
+  for (const t of tools) {
+    const props = Object.keys(t.inputSchema.properties ?? {});
+    assert.ok(props.includes('project') && props.includes('repository'), `${t.name}: ${props}`);
+    // A `key` input may still be a flag of its own (an SSH key's text), never the project key.
+    const key = (t.inputSchema.properties as Record<string, { description?: string }> | undefined)?.key;
+    assert.not.ok(/project key/i.test(key?.description ?? ''), `${t.name} takes project, not key`);
+  }
+  assert.equal(tools.map((t) => t.name).sort(), names.sort());
+  const repo = await s.call('repo_get', { project: 'PROJ', repository: 'api' });
+  assert.not.ok(repo.isError, repo.text);
+  assert.is(JSON.parse(repo.text).slug, 'api');
+  const project = await s.call('project_get', { project: 'PROJ' });
+  assert.not.ok(project.isError, project.text);
+  assert.is(JSON.parse(project.text).key, 'PROJ');
+  const perms = await s.call('repo_permissions_show', { project: 'PROJ', repository: 'api' });
+  assert.not.ok(perms.isError, perms.text);
+  const missing = await s.call('repo_get', { project: 'PROJ' });
+  assert.ok(missing.isError);
+  assert.match(missing.text, 'project and repository');
+  await s.close();
+});
+
+test('calls in flight are answered before the server exits on end of input', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(
+    process.execPath,
+    [bin, 'ai', 'mcp', 'serve', '--host', large.url, '--token', credentials.alice.token],
+    {
+      env: { PATH: process.env.PATH ?? '', HOME: world.dir, BBDC_CONFIG_DIR: world.configDir },
+      cwd: world.dir,
+    },
+  );
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  // A call that needs the server (50 repositories), then end of input at once.
+  send({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'repo_list', arguments: { limit: '50' } },
+  });
+  child.stdin.end();
+  // A server that never exits must fail the test, not hang the suite.
+  const timer = setTimeout(() => child.kill(), 30_000);
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  const answers = out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  const call = answers.find((a) => a.id === 2);
+  assert.ok(call, `no answer to the call before exit ${code}: ${out.slice(0, 300)}`);
+  const text: string = call.result.content[0].text;
+  assert.not.ok(call.result.isError, text.slice(0, 300));
+  assert.is(JSON.parse(text).count, 50);
+  assert.is(code, 0);
+});
+
 test.run();

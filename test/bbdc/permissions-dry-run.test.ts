@@ -19,10 +19,13 @@ const cases: [string[], string][] = [
   [['pr', 'auto-merge', 'enable', '2'], 'REPO_WRITE on PROJ/api, which turning on auto-merge needs'],
   [['pr', 'auto-merge', 'disable', '2'], 'REPO_WRITE on PROJ/api, which turning off auto-merge needs'],
   [['pr', 'merge', '1'], 'REPO_WRITE on PROJ/api, which merging needs'],
+  [['webhook', 'delete', '1'], 'REPO_ADMIN on PROJ/api, which changing webhooks needs'],
+  [['webhook', 'update', '1', '--name', 'x'], 'REPO_ADMIN on PROJ/api, which changing webhooks needs'],
+  [['tag', 'delete', 'v1.0'], 'REPO_WRITE on PROJ/api, which deleting a tag needs'],
 ];
 
 for (const [argv, message] of cases) {
-  test(`bob (REPO_READ) --dry-run ${argv.join(' ')}: exit 3 naming the permission; the real run is refused too`, async () => {
+  test(`bob (read only) --dry-run ${argv.join(' ')}: exit 3 naming the permission; the real run is refused too`, async () => {
     const w = prWorld(fake, 'bob');
     const n = fake.requests.length;
     const dry = await w.run([...argv, '--dry-run', '--json']);
@@ -32,7 +35,7 @@ for (const [argv, message] of cases) {
     assert.equal(writesSince(fake, n), []);
     const real = await w.run(argv);
     assert.is(real.code, 3, real.stderr);
-    assert.match(real.stderr, 'REPO_WRITE is needed on PROJ/api');
+    assert.match(real.stderr, new RegExp(`${message.split(' ')[0]} is (needed|required) on PROJ/api`));
     w.dispose();
   });
 }

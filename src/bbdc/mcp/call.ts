@@ -6,7 +6,7 @@ import { errorEnvelope } from '../output/envelope.ts';
 import { createLogger } from '../output/logger.ts';
 import { materialize } from '../output/stream-json.ts';
 import { createUi } from '../output/ui.ts';
-import type { McpTool } from './tools.ts';
+import { type McpTool, scopeArgument } from './tools.ts';
 
 /** The largest tool result, in characters; longer results are cut with a note saying how to narrow them. */
 export const maxResultChars = 100_000;
@@ -34,19 +34,26 @@ export function toolInput(tool: McpTool, input: Record<string, unknown>) {
       );
     }
   }
+  const project = input.project === undefined ? undefined : String(input.project);
+  const repository = input.repository === undefined ? undefined : String(input.repository);
+  if (repository && !project) throw new UsageError(`${tool.name}: repository needs project as well`);
   const args: string[] = [];
   for (const a of command.args) {
-    const value = input[a.name];
+    const scope = scopeArgument(command.name, a.name);
+    const value =
+      scope === 'repository'
+        ? project && repository && `${project}/${repository}`
+        : scope === 'project'
+          ? project
+          : input[a.name];
     if (value === undefined || value === '') {
-      if (a.required) throw new UsageError(`${tool.name} needs ${a.name}: ${a.description}`);
+      const needed = scope === 'repository' ? 'project and repository' : (scope ?? a.name);
+      if (a.required) throw new UsageError(`${tool.name} needs ${needed}: ${a.description}`);
       break;
     }
     if (a.variadic && Array.isArray(value)) args.push(...value.map(String));
     else args.push(String(value));
   }
-  const project = input.project === undefined ? undefined : String(input.project);
-  const repository = input.repository === undefined ? undefined : String(input.repository);
-  if (repository && !project) throw new UsageError(`${tool.name}: repository needs project as well`);
   return { flags, args, repo: project && repository ? `${project}/${repository}` : undefined };
 }
 

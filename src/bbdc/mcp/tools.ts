@@ -66,6 +66,18 @@ export const contextInputs: Record<string, Property> = {
   },
 };
 
+/**
+ * One naming rule for scope inputs across every tool: `project` is a project key and `repository` a slug. A command
+ * whose positional argument names the scope (`repo get PROJ/slug`, `project get KEY`, `project permissions show
+ * PROJ`) takes it from those inputs, so a positional argument never shadows them.
+ */
+export function scopeArgument(commandName: string, argName: string): 'repository' | 'project' | undefined {
+  if (argName === 'repository') return 'repository';
+  if (argName === 'project') return 'project';
+  if (argName === 'key' && commandName.startsWith('project ')) return 'project';
+  return undefined;
+}
+
 /** Builds one tool per registry command that can run unattended; mutating commands are YOLO. */
 export function toolsFromCommands(commands: AnyCommand[]): McpTool[] {
   return commands
@@ -74,10 +86,17 @@ export function toolsFromCommands(commands: AnyCommand[]): McpTool[] {
       const properties: Record<string, Property> = {};
       for (const [name, spec] of Object.entries(c.flags)) properties[name] = property(spec);
       for (const a of c.args)
-        properties[a.name] = a.variadic
-          ? { type: 'array', items: { type: 'string' }, description: a.description }
-          : { type: 'string', description: a.description };
+        if (!scopeArgument(c.name, a.name))
+          properties[a.name] = a.variadic
+            ? { type: 'array', items: { type: 'string' }, description: a.description }
+            : { type: 'string', description: a.description };
       for (const [name, p] of Object.entries(contextInputs)) properties[name] ??= p;
+      const required = c.args
+        .filter((a) => a.required)
+        .flatMap((a) => {
+          const scope = scopeArgument(c.name, a.name);
+          return scope === 'repository' ? ['project', 'repository'] : [scope ?? a.name];
+        });
       if (c.effect === 'mutating' && c.plan) {
         properties.dryRun = {
           type: 'boolean',
@@ -94,7 +113,7 @@ export function toolsFromCommands(commands: AnyCommand[]): McpTool[] {
         inputSchema: {
           type: 'object',
           properties,
-          required: c.args.filter((a) => a.required).map((a) => a.name),
+          required: [...new Set(required)],
           additionalProperties: false,
         },
       };

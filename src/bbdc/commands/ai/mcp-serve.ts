@@ -42,13 +42,24 @@ export const command = defineCommand<Options, AiMcpServeOutput>({
       import('../../mcp/server.ts'),
     ]);
     const base: Deps = { ...deps, env: { ...deps.env, ...(o.token && { BBDC_TOKEN: o.token }) } };
-    const server = createMcpServer(tools, readVersion(), (tool, input) =>
-      callTool(tool, input, { deps: base, globals: deps.globals }),
-    );
+    // Calls still running when the client closes stdin are answered before the server closes: end of input
+    // means "no more requests", not "drop the answers".
+    const inFlight = new Set<Promise<unknown>>();
+    const server = createMcpServer(tools, readVersion(), (tool, input) => {
+      const call = callTool(tool, input, { deps: base, globals: deps.globals });
+      inFlight.add(call);
+      void call.finally(() => inFlight.delete(call));
+      return call;
+    });
     const closed = new Promise<void>((resolve) => {
       server.onclose = () => resolve();
     });
-    process.stdin.once('end', () => void server.close());
+    process.stdin.once('end', async () => {
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
+      // Let the transport write the last answers before it closes.
+      await new Promise((resolve) => setImmediate(resolve));
+      await server.close();
+    });
     await server.connect(new StdioServerTransport(process.stdin, process.stdout));
     deps.logger.log('info', 'mcp server ready', { tools: tools.length });
     await closed;

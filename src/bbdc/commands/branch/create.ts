@@ -1,6 +1,7 @@
 import type { BranchOutput } from '../../../../generated/types/cli/output/branch.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
+import { requirePermission } from '../../api/permission-check.ts';
 import {
   defaultBranch,
   findBranch,
@@ -58,6 +59,7 @@ export const command = defineCommand<Options, BranchOutput>({
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     const { username } = await identify(client, repo.host.url);
+    await requirePermission(client, repo, 'REPO_WRITE', 'creating a branch');
     const from = await resolveFrom(o, deps, repo);
     const existing = await findBranch(client, repo, o.name);
     const missing = await missingStartPoint(client, repo, from);

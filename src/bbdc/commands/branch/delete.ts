@@ -1,6 +1,7 @@
 import type { DeletionOutput } from '../../../../generated/types/cli/output/deletion.ts';
 import { identify } from '../../api/identity.ts';
 import { pluginRepoPath } from '../../api/path.ts';
+import { requirePermission } from '../../api/permission-check.ts';
 import { defaultBranch, findBranch } from '../../api/refs.ts';
 import { defineCommand } from '../../command.ts';
 import { httpPlan } from '../../output/http-plan.ts';
@@ -24,6 +25,7 @@ export const command = defineCommand<Options, DeletionOutput>({
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     const { username } = await identify(client, repo.host.url);
+    await requirePermission(client, repo, 'REPO_WRITE', 'deleting a branch');
     const branch = await findBranch(client, repo, o.name);
     const def = await defaultBranch(client, repo);
     const blocking = !branch

@@ -2,6 +2,7 @@ import type { DeletionOutput } from '../../../../generated/types/cli/output/dele
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
 import type { Page } from '../../api/paging.ts';
+import { requirePermission } from '../../api/permission-check.ts';
 import { projectPath, type RestProject } from '../../api/projects.ts';
 import { confirmByName } from '../../cli/confirm.ts';
 import { defineCommand } from '../../command.ts';
@@ -27,6 +28,7 @@ export const command = defineCommand<Options, DeletionOutput>({
     const client = await deps.client(host);
     const { username } = await identify(client, host.url);
     const project = await getIfExists<RestProject>(client, projectPath(o.key));
+    if (project) await requirePermission(client, { project: o.key }, 'PROJECT_ADMIN', 'deleting a project');
     const repos = project
       ? await client.get<Page<unknown>>(`${projectPath(o.key)}/repos`, { limit: 1 })
       : undefined;

@@ -2,6 +2,7 @@ import type { ProjectOutput } from '../../../../generated/types/cli/output/proje
 import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
+import { requirePermission } from '../../api/permission-check.ts';
 import { projectPath, type RestProject, toProject } from '../../api/projects.ts';
 import { defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
@@ -57,6 +58,7 @@ export const command = defineCommand<Options, ProjectOutput>({
     const client = await deps.client(host);
     const { username } = await identify(client, host.url);
     const current = await getIfExists<RestProject>(client, projectPath(o.key));
+    if (current) await requirePermission(client, { project: o.key }, 'PROJECT_ADMIN', 'changing a project');
     const diff = current ? differences(current, o.changes) : [];
     return httpPlan({
       intent: `bbdc project update ${o.key}`,

@@ -1,6 +1,7 @@
 import type { DeletionOutput } from '../../../../generated/types/cli/output/deletion.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
+import { requirePermission } from '../../api/permission-check.ts';
 import { type RestRepository, repoPath } from '../../api/repositories.ts';
 import { confirmByName } from '../../cli/confirm.ts';
 import { repoFromArg } from '../../cli/repo-arg.ts';
@@ -28,6 +29,7 @@ export const command = defineCommand<Options, DeletionOutput>({
     const { username } = await identify(client, repo.host.url);
     const path = repoPath(repo.project, repo.slug);
     const current = await getIfExists<RestRepository>(client, path);
+    if (current) await requirePermission(client, repo, 'REPO_ADMIN', 'deleting a repository');
     return httpPlan({
       intent: `bbdc repo delete ${repo.project}/${repo.slug}`,
       host: repo.host.url,

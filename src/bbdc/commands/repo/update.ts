@@ -2,6 +2,7 @@ import type { RepositoryOutput } from '../../../../generated/types/cli/output/re
 import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
+import { requirePermission } from '../../api/permission-check.ts';
 import { type RestRepository, repoPath, toRepository } from '../../api/repositories.ts';
 import { repoFromArg } from '../../cli/repo-arg.ts';
 import { defineCommand } from '../../command.ts';
@@ -62,6 +63,7 @@ export const command = defineCommand<Options, RepositoryOutput>({
     const { username } = await identify(client, repo.host.url);
     const path = repoPath(repo.project, repo.slug);
     const current = await getIfExists<RestRepository>(client, path);
+    if (current) await requirePermission(client, repo, 'REPO_ADMIN', 'changing a repository');
     const diff = current ? differences(current, o.changes) : [];
     return httpPlan({
       intent: `bbdc repo update ${repo.project}/${repo.slug}`,

@@ -1,6 +1,7 @@
 import type { TagOutput } from '../../../../generated/types/cli/output/tag.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
+import { requirePermission } from '../../api/permission-check.ts';
 import {
   defaultBranch,
   findTag,
@@ -61,6 +62,7 @@ export const command = defineCommand<Options, TagOutput>({
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     const { username } = await identify(client, repo.host.url);
+    await requirePermission(client, repo, 'REPO_WRITE', 'creating a tag');
     const from = await resolveFrom(o, deps, repo);
     const existing = await findTag(client, repo, o.name);
     const missing = await missingStartPoint(client, repo, from);

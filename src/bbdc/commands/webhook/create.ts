@@ -1,6 +1,7 @@
 import type { WebhookCreateOutput } from '../../../../generated/types/cli/output/webhook-create.ts';
 import { identify } from '../../api/identity.ts';
 import { collectPages } from '../../api/paging.ts';
+import { requirePermission } from '../../api/permission-check.ts';
 import { scopeId, scopeLabel } from '../../api/scope.ts';
 import { type RestWebhook, redactBody, toWebhook, webhooksPath } from '../../api/webhooks.ts';
 import { defineCommand } from '../../command.ts';
@@ -33,6 +34,12 @@ export function webhookCreateCommand(kind: WebhookKind) {
       const { scope, host } = await webhookScope(deps, o.project);
       const client = await deps.client(host);
       const { username } = await identify(client, host.url);
+      await requirePermission(
+        client,
+        scope,
+        scope.type === 'project' ? 'PROJECT_ADMIN' : 'REPO_ADMIN',
+        'changing webhooks',
+      );
       const { values } = await collectPages<RestWebhook>(client, webhooksPath(scope), {}, undefined);
       const alike = values.filter((w) => w.name === o.body.name || w.url === o.body.url);
       return makePlan({

@@ -1,6 +1,7 @@
 import type { WebhookDeleteOutput } from '../../../../generated/types/cli/output/webhook-delete.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
+import { requirePermission } from '../../api/permission-check.ts';
 import { scopeId, scopeLabel } from '../../api/scope.ts';
 import { type RestWebhook, webhooksPath } from '../../api/webhooks.ts';
 import { defineCommand } from '../../command.ts';
@@ -37,6 +38,12 @@ export function webhookDeleteCommand(kind: WebhookKind) {
       const { scope, host } = await webhookScope(deps, o.project);
       const client = await deps.client(host);
       const { username } = await identify(client, host.url);
+      await requirePermission(
+        client,
+        scope,
+        scope.type === 'project' ? 'PROJECT_ADMIN' : 'REPO_ADMIN',
+        'changing webhooks',
+      );
       const current = await getIfExists<RestWebhook>(client, webhooksPath(scope, o.id));
       return makePlan({
         intent: `bbdc ${webhookCommandName(kind, 'delete')} ${o.id}`,

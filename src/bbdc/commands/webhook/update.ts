@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { WebhookUpdateOutput } from '../../../../generated/types/cli/output/webhook-update.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
+import { requirePermission } from '../../api/permission-check.ts';
 import { scopeId, scopeLabel } from '../../api/scope.ts';
 import { type RestWebhook, redactBody, toWebhook, webhooksPath } from '../../api/webhooks.ts';
 import { defineCommand } from '../../command.ts';
@@ -35,6 +36,12 @@ export const command = defineCommand<Options, WebhookUpdateOutput>({
     const { scope, host } = await webhookScope(deps, undefined);
     const client = await deps.client(host);
     const { username } = await identify(client, host.url);
+    await requirePermission(
+      client,
+      scope,
+      scope.type === 'project' ? 'PROJECT_ADMIN' : 'REPO_ADMIN',
+      'changing webhooks',
+    );
     const current = await client.get<RestWebhook>(webhooksPath(scope, o.id));
     const next = updateBody(current, o.fields);
     const before = updateBody(current, {});
