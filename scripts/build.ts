@@ -1,8 +1,10 @@
 // `npm run build`: emits JavaScript to dist/ (relative .ts imports rewritten to .js) so the published package
-// runs on Node versions without type stripping.
+// runs on Node versions without type stripping, and bundles bbdc into dist/bbdc/bbdc.cjs, which the checkout's
+// bin/bbdc.js runs instead of the sources while none of them has changed (bin/start-up.js).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { bundleForCheckout } from './release/bundle.ts';
 
 const root = join(import.meta.dirname, '..');
 rmSync(join(root, 'dist'), { recursive: true, force: true });
@@ -11,3 +13,5 @@ execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.j
   stdio: 'inherit',
 });
 console.log('built dist/');
+await bundleForCheckout();
+console.log('bundled bbdc into dist/bbdc/bbdc.cjs');

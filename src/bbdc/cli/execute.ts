@@ -1,5 +1,6 @@
 // Runs one parsed command: options, a dry-run plan or the run itself, then --json (streamed) or human output.
 import { RealmforgeError } from '../../core/errors.ts';
+import { checkNeeds } from '../api/permission-check.ts';
 import { takeTimestampWarnings } from '../api/timestamps.ts';
 import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.ts';
 import type { Deps } from '../deps.ts';
@@ -7,6 +8,7 @@ import { dataEnvelope } from '../output/envelope.ts';
 import { createLogger } from '../output/logger.ts';
 import { bufferWriter, isLong, pagerCommand } from '../output/pager.ts';
 import { printPlan } from '../output/plan.ts';
+import { printHuman } from '../output/stream-human.ts';
 import { bufferedWriter, materialize, writeJson } from '../output/stream-json.ts';
 import { createUi } from '../output/ui.ts';
 
@@ -78,6 +80,7 @@ export async function execute(
           `bbdc ${command.name} cannot preview changes yet, so --dry-run refuses to run it; nothing was changed`,
         );
       }
+      if (command.needs) await checkNeeds(command.needs as never, options, cd as never);
       const plan = await command.plan(options, cd);
       if (globals.json) await print(plan, true);
       else printPlan(plan, ui);
@@ -88,6 +91,8 @@ export async function execute(
     const warnings = takeTimestampWarnings();
     for (const w of warnings) deps.stderr.write(`warning: ${w}\n`);
     if (globals.json) await print(data, false, warnings.length ? warnings : undefined);
+    // A list still arriving is printed a window at a time where the command's human output allows it.
+    else if (command.humanStreams) await printHuman(data as never, command.human, ui);
     else command.human((await materialize(data)) as never, ui);
     return command.exitCode?.(data as never) ?? 0;
   } catch (error) {
