@@ -32,10 +32,12 @@ export function quickstartResources(): {
   const server = example<IdentityServerSpec>('identityserver-minimal.yaml');
   const realm = example<IdentityRealmSpec>('identityrealm.yaml');
   const client = example<IdentityClientSpec>('identityclient.yaml');
+  const image = server.spec.image;
+  if (!image) throw new Error('examples/identityserver-minimal.yaml has no spec.image');
   const changes = [
-    `examples/identityserver-minimal.yaml: image tag ${server.spec.image.tag} -> ${devKeycloak} (the Keycloak this machine has)`,
+    `examples/identityserver-minimal.yaml: image tag ${image.tag} -> ${devKeycloak} (the Keycloak this machine has)`,
   ];
-  server.spec.image.tag = devKeycloak;
+  image.tag = devKeycloak;
   if (realm.spec.serverRef.name !== server.metadata.name) {
     changes.push(
       `examples/identityrealm.yaml: serverRef ${realm.spec.serverRef.name} -> ${server.metadata.name}`,
@@ -55,7 +57,9 @@ export async function applyQuickstart(
     await env.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as never);
     await grantSecretAccess(env, name);
   }
-  await databaseCluster(env, r.server.metadata.namespace, r.server.spec.database.cluster);
+  const cluster = r.server.spec.database?.cluster;
+  if (!cluster) throw new Error('examples/identityserver-minimal.yaml has no spec.database');
+  await databaseCluster(env, r.server.metadata.namespace, cluster);
   for (const o of [r.server, r.realm, r.client]) await env.apply(o as never);
 }
 

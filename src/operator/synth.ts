@@ -51,6 +51,8 @@ export function synth(documents: readonly SourceDocument[], validate: ResourceVa
   for (const r of sorted) counts[r.kind]++;
   const objects = sorted
     .filter((r): r is IdentityServer => r.kind === 'IdentityServer')
+    // An existing Keycloak (spec.external) compiles to nothing: the operator deploys nothing for it.
+    .filter((server) => !server.spec.external)
     .flatMap((server) => {
       const s = resolveServer(server);
       const databaseUser = `(username in Secret ${s.database.namespace}/${s.database.credentialsSecret})`;

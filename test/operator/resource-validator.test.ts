@@ -25,6 +25,14 @@ const srv = (spec: object) => ({
   spec: { image: { tag: '26.0.7' }, database: { cluster: 'pg' }, ...spec },
 });
 
+/** An IdentityServer with only spec.external (undefined: an empty spec). */
+const ext = (external: object | undefined) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityServer',
+  metadata: meta,
+  spec: external === undefined ? {} : { external },
+});
+
 function problems(data: unknown): string[] {
   try {
     validate(data, 'f.yaml');
@@ -123,6 +131,54 @@ const cases: [string, unknown, string | null][] = [
   ['a non-version tag', srv({ image: { tag: 'latest' } }), 'spec.image.tag: must match pattern'],
   ['a pre-release of 25.0.0', srv({ image: { tag: '25.0.0-rc1' } }), 'is a pre-release of 25.0.0'],
   ['a pre-release of 25.0.1', srv({ image: { tag: '25.0.1-rc1' } }), null],
+  [
+    'an existing Keycloak (spec.external) alone',
+    ext({
+      url: 'https://kc.example.com/auth',
+      credentialsSecret: 'kc-admin',
+      caConfigMapRef: { name: 'ca', key: 'ca.crt' },
+    }),
+    null,
+  ],
+  [
+    'an existing Keycloak with an image',
+    {
+      ...ext({ url: 'https://kc.example.com', credentialsSecret: 's' }),
+      spec: { external: { url: 'https://kc.example.com', credentialsSecret: 's' }, image: { tag: '26.0.7' } },
+    },
+    'spec.external points at a Keycloak the operator does not deploy: remove spec.image',
+  ],
+  [
+    'an existing Keycloak with replicas',
+    { ...ext({}), spec: { external: { url: 'http://kc:8080', credentialsSecret: 's' }, replicas: 2 } },
+    'remove spec.image, spec.database, spec.replicas',
+  ],
+  [
+    'a server with neither spec.external nor image and database',
+    ext(undefined),
+    'spec.image and spec.database are required',
+  ],
+  ['an existing Keycloak without credentials', ext({ url: 'https://kc.example.com' }), 'credentialsSecret'],
+  [
+    'an existing Keycloak with a URL that is not http(s)',
+    ext({ url: 'kc.example.com', credentialsSecret: 's' }),
+    'spec.external.url: must match pattern',
+  ],
+  [
+    'an existing Keycloak with two CAs',
+    ext({
+      url: 'https://kc',
+      credentialsSecret: 's',
+      caSecretRef: { name: 'a', key: 'k' },
+      caConfigMapRef: { name: 'b', key: 'k' },
+    }),
+    'takes one CA',
+  ],
+  [
+    'a CA for an http URL',
+    ext({ url: 'http://kc', credentialsSecret: 's', caSecretRef: { name: 'a', key: 'k' } }),
+    'a CA is only used for an https url',
+  ],
   [
     'an IdentityRealm named master without realmName',
     { ...realm({}), metadata: { name: 'master', namespace: 'team' } },

@@ -6,7 +6,7 @@
 export type Conditions = Condition[];
 
 /**
- * One Keycloak server: its Deployment, Services, optional Ingress and its link to a CloudNativePG database.
+ * One Keycloak server: either one the operator deploys (its Deployment, Services, optional Ingress and its link to a CloudNativePG database) or, with spec.external, an existing Keycloak it only manages realms and clients on.
  */
 export interface IdentityServer {
   apiVersion: 'realmforge.dev/v1';
@@ -33,9 +33,30 @@ export interface ObjectMeta {
 }
 export interface IdentityServerSpec {
   /**
+   * An existing Keycloak (25.0.0 or newer) the operator did not deploy: it gets no Deployment, Service, Ingress or database; realms and clients on it are managed exactly as on a deployed one, with the same ownership rules. Excludes every field about deploying (image, database, replicas, resources, probes, ingress, hostname, additionalOptions).
+   */
+  external?: {
+    /**
+     * Base URL of Keycloak as the operator reaches it, for example https://keycloak.example.com (with the context path, if any, such as https://host/auth); the admin API is <url>/admin and tokens come from <url>/realms/master.
+     */
+    url: string;
+    /**
+     * Secret in the IdentityServer's namespace with either keys client-id and client-secret (a confidential client in master with a service account holding the master role admin, used as is) or keys username and password of a master admin (on Keycloak 26 or newer the operator uses it once to create its own client realmforge-operator and keeps that client's credentials in <server>-operator-client; on 25 it keeps using the account).
+     */
+    credentialsSecret: string;
+    caSecretRef?: SecretKeyRef;
+    /**
+     * A PEM CA bundle in a ConfigMap of the IdentityServer's namespace (for example a trust bundle) that signs Keycloak's certificate.
+     */
+    caConfigMapRef?: {
+      name: string;
+      key: string;
+    };
+  };
+  /**
    * The Keycloak image.
    */
-  image: {
+  image?: {
     /**
      * Image repository; a mirror of quay.io/keycloak/keycloak.
      */
@@ -46,6 +67,9 @@ export interface IdentityServerSpec {
     tag: string;
     pullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
   };
+  /**
+   * Keycloak pods; 1 when not set.
+   */
   replicas?: number;
   /**
    * Namespaces whose IdentityRealms may hold realms on this server; defaults to the server's own namespace. Revoking a namespace never deletes its realms: the operator stops writing to them.
@@ -89,7 +113,7 @@ export interface IdentityServerSpec {
   /**
    * The CloudNativePG cluster that holds Keycloak's database.
    */
-  database: {
+  database?: {
     type?: 'cnpg';
     /**
      * Name of the CloudNativePG Cluster.
@@ -129,8 +153,15 @@ export interface IdentityServerSpec {
   additionalOptions?: {
     name: string;
     value?: string;
-    secret?: SecretKeyRef;
+    secret?: SecretKeyRef1;
   }[];
+}
+/**
+ * A PEM CA bundle in a Secret of the IdentityServer's namespace that signs Keycloak's certificate (for an https url signed by a private CA).
+ */
+export interface SecretKeyRef {
+  name: string;
+  key: string;
 }
 export interface ProbeTiming {
   initialDelaySeconds?: number;
@@ -141,7 +172,7 @@ export interface ProbeTiming {
 /**
  * A key in a Secret in the resource's own namespace.
  */
-export interface SecretKeyRef {
+export interface SecretKeyRef1 {
   name: string;
   key: string;
 }
@@ -154,7 +185,7 @@ export interface IdentityServerStatus {
   observedGeneration?: number;
   endpoints?: {
     /**
-     * In-cluster URL on port 8080.
+     * In-cluster URL on port 8080 (spec.external: its url).
      */
     internal?: string;
     /**
@@ -167,12 +198,12 @@ export interface IdentityServerStatus {
     management?: string;
   };
   /**
-   * Name of the Secret with the admin username and password.
+   * Name of the Secret with the admin username and password (spec.external: spec.external.credentialsSecret).
    */
   adminSecret?: string;
   readyReplicas?: number;
   /**
-   * The Keycloak version that serves: it changes only once a rollout to a new version is complete.
+   * The Keycloak version that serves: it changes only once a rollout to a new version is complete; for spec.external, the version Keycloak reports in its server info.
    */
   version?: string;
   /**

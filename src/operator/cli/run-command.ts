@@ -46,9 +46,17 @@ function leveled(logger: Logger, level: string): Logger {
   };
 }
 
-/** Keycloak over undici: keep-alive connections with connect and header timeouts. */
-function keycloakHttp(): HttpClient {
-  const dispatcher = new Agent({ connectTimeout: 5000, headersTimeout: 35_000, bodyTimeout: 35_000 });
+/** Keycloak over undici: keep-alive connections with connect and header timeouts; `ca` is trusted (PEM) instead of
+ * the system's roots when given (an existing Keycloak's spec.external CA). */
+function keycloakHttp(ca?: string): HttpClient {
+  const dispatcher = new Agent({
+    connectTimeout: 5000,
+    // Above the longest per-call timeout (a realm create may be given up to 10 minutes, realm-create-timeout.ts):
+    // each call's own AbortSignal decides when to give up.
+    headersTimeout: 610_000,
+    bodyTimeout: 610_000,
+    ...(ca ? { connect: { ca } } : {}),
+  });
   return (url, init) => undiciFetch(url, { ...init, dispatcher });
 }
 
@@ -102,9 +110,20 @@ export async function runOperator(
     newPassword: () => randomBytes(24).toString('base64url'),
     logger,
   };
-  const admins = keycloakAdmins(base, (url, admin) =>
+  // One connection pool per CA in use (few: one per existing Keycloak with a private CA).
+  const httpWithCa = new Map<string, HttpClient>();
+  const httpFor = (ca?: string) => {
+    if (!ca) return http;
+    let client = httpWithCa.get(ca);
+    if (!client) {
+      client = keycloakHttp(ca);
+      httpWithCa.set(ca, client);
+    }
+    return client;
+  };
+  const admins = keycloakAdmins(base, (url, admin, ca) =>
     createAdminClient(url, admin, {
-      http,
+      http: httpFor(ca),
       limiter,
       clock,
       random: Math.random,

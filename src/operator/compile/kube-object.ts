@@ -24,7 +24,8 @@ export function serverLabels(server: IdentityServer): Record<string, string> {
     'app.kubernetes.io/managed-by': 'realmforge',
     'app.kubernetes.io/name': 'keycloak',
     'app.kubernetes.io/part-of': 'realmforge',
-    'app.kubernetes.io/version': server.spec.image.tag,
+    // An existing Keycloak (spec.external) has no image: its children (the operator's client Secret) carry no version.
+    ...(server.spec.image ? { 'app.kubernetes.io/version': server.spec.image.tag } : {}),
   };
 }
 

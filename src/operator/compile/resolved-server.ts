@@ -1,4 +1,9 @@
-import type { IdentityServer, ProbeTiming } from '../../../generated/types/crds/identityserver.ts';
+import type {
+  IdentityServer,
+  IdentityServerSpec,
+  ProbeTiming,
+} from '../../../generated/types/crds/identityserver.ts';
+import { ValidationError } from '../../core/errors.ts';
 
 /** An IdentityServer with every default applied and every derived name computed once. */
 export type ResolvedServer = {
@@ -39,9 +44,28 @@ function publicUrl(server: IdentityServer): string | undefined {
   return undefined;
 }
 
+/** The parts of a deployed server's spec the CRD requires unless spec.external is set. */
+export type DeployedSpec = Required<Pick<IdentityServerSpec, 'image' | 'database'>>;
+
+/** Whether the server points at an existing Keycloak (spec.external) instead of one the operator deploys. */
+export const isExternal = (server: IdentityServer) => server.spec.external !== undefined;
+
+/** The image and database of a server the operator deploys; a ValidationError naming the fields otherwise. */
+export function deployedSpec(server: IdentityServer): DeployedSpec {
+  const { image, database } = server.spec;
+  if (image && database) return { image, database };
+  const key = `${server.metadata.namespace ?? 'default'}/${server.metadata.name}`;
+  throw new ValidationError(
+    server.spec.external
+      ? `IdentityServer ${key} has spec.external: the operator deploys nothing for it`
+      : `IdentityServer ${key}: spec.image and spec.database are required (or set spec.external for an existing Keycloak)`,
+  );
+}
+
 /** Applies the schema's defaults and the naming rules; the one place where names are derived. */
 export function resolveServer(server: IdentityServer): ResolvedServer {
-  const { metadata, spec } = server;
+  const { metadata } = server;
+  const spec = { ...server.spec, ...deployedSpec(server) };
   const namespace = metadata.namespace ?? 'default';
   const dbNamespace = spec.database.namespace ?? namespace;
   const ingress = spec.ingress;
@@ -89,4 +113,18 @@ export function serverEndpoints(s: ResolvedServer): {
 } {
   const base = `${s.serviceName}.${s.namespace}.svc`;
   return { internal: `http://${base}:8080`, management: `http://${base}:9000`, public: s.hostname };
+}
+
+/**
+ * The URLs of any server as its status shows them and the operator calls them: a deployed one's in-cluster
+ * Service (and public URL), an existing one's spec.external.url (the operator calls it as given; no management URL).
+ */
+export function serverUrls(server: IdentityServer): {
+  internal: string;
+  management?: string;
+  public?: string;
+} {
+  const external = server.spec.external;
+  if (external) return { internal: external.url.replace(/\/+$/, '') };
+  return serverEndpoints(resolveServer(server));
 }

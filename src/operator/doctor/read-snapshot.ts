@@ -177,7 +177,13 @@ export async function readSnapshot(
     metrics,
     access: await reviewAccess(deps, op, namespaces),
     bindings,
-    servers: await Promise.all(serverObjects.sort(byName).map((s) => serverFacts(deps, s))),
+    // An existing Keycloak (spec.external) has no Deployment, database or Ingress to check.
+    servers: await Promise.all(
+      serverObjects
+        .filter((s) => !(s.spec as { external?: unknown } | undefined)?.external)
+        .sort(byName)
+        .map((s) => serverFacts(deps, s)),
+    ),
     realms: realms.sort(byName),
     clients: clients.sort(byName),
     ingressClasses: await kube.list({ apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass' }, ''),

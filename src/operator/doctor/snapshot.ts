@@ -76,9 +76,9 @@ export function namespacesNeedingAccess(
 ): string[] {
   const set = new Set<string>();
   for (const s of servers) {
-    const r = resolveServer(s as unknown as IdentityServer);
-    set.add(r.namespace);
-    set.add(r.database.namespace);
+    set.add(s.metadata.namespace ?? 'default');
+    if ((s.spec as { external?: unknown } | undefined)?.external) continue;
+    set.add(resolveServer(s as unknown as IdentityServer).database.namespace);
   }
   for (const c of clients) set.add(c.metadata.namespace ?? 'default');
   return [...set].sort();

@@ -23,8 +23,12 @@ export type AdminClient = {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     body?: unknown,
+    options?: CallOptions,
   ): Promise<AdminResponse<T>>;
 };
+
+/** Per call: how long to wait for the answer (default: the client's timeoutMs), e.g. longer for a realm create. */
+export type CallOptions = { readonly timeoutMs?: number };
 
 /** What an admin client needs: HTTP, the limiter, a clock, the request counter and whether it may write. */
 export type AdminClientDeps = {
@@ -47,6 +51,13 @@ export type AdminClientDeps = {
 };
 
 type Token = { value: string; expiresAt: number };
+
+/**
+ * The rate-limit bucket of token requests (not a namespace name: it has a colon). A token serves every namespace, so
+ * its request must not wait in the queue of the namespace that happened to need it first: at its limit, that
+ * namespace would hold up every other namespace's calls until the token comes.
+ */
+export const tokenBucketName = 'realmforge:token';
 
 /** An admin client for the Keycloak at `baseUrl` (already resolved through the endpoint map). */
 export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: AdminClientDeps): AdminClient {
@@ -78,6 +89,7 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
       body: form.toString(),
       write: false,
       idempotent: true,
+      limitAs: tokenBucketName,
     });
     const body = res.body as { access_token?: string; expires_in?: number };
     if (res.status !== 200 || typeof body?.access_token !== 'string') {
@@ -106,6 +118,7 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
       method: 'GET' | 'POST' | 'PUT' | 'DELETE',
       path: string,
       body?: unknown,
+      options?: CallOptions,
     ) {
       // A follower does not even fetch a token for a write.
       if (method !== 'GET' && !deps.canWrite()) throw notLeader();
@@ -127,6 +140,7 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
           body: payload,
           write: method !== 'GET',
           idempotent: method !== 'POST',
+          timeoutMs: options?.timeoutMs,
         });
         if (res.status === 401 && !fresh) continue;
         if (headersTooLarge(res.status, res.body)) {

@@ -56,6 +56,10 @@ export type Exchange = {
   /** A write is fenced; a non-idempotent one is never re-sent after an unknown outcome. */
   write: boolean;
   idempotent: boolean;
+  /** This exchange's timeout per attempt, instead of deps.timeoutMs. */
+  timeoutMs?: number;
+  /** The rate-limit bucket, when not the namespace's own (a token shared by every namespace). */
+  limitAs?: string;
 };
 
 export type Answer = { status: number; body: unknown; location?: string };
@@ -100,12 +104,12 @@ export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer>
   let lastError = '';
   for (let attempt = 0; attempt <= deps.retry.retries; attempt++) {
     fence();
-    await deps.limiter.acquire(x.namespace);
+    await deps.limiter.acquire(x.limitAs ?? x.namespace);
     fence();
     deps.breaker.admit(what);
     let wait: number | undefined;
     let unknown: string | undefined;
-    const signals = [AbortSignal.timeout(deps.timeoutMs)];
+    const signals = [AbortSignal.timeout(x.timeoutMs ?? deps.timeoutMs)];
     if (x.write && deps.signal) signals.push(deps.signal);
     try {
       const res = await deps.http(x.url, {

@@ -1,56 +1,73 @@
-// Finds the admin client for an IdentityServer: its Keycloak URL (the in-cluster Service, through the endpoint
-// map outside a cluster) and the operator's own identity (operator-client.ts). When <server>-operator-client is
-// missing, the bootstrap admin from <server>-admin-credentials creates the operator's client once (event
-// OperatorClientCreated); when Keycloak refuses that client's credentials, it is re-keyed the same way
-// (OperatorClientRotated). Without the bootstrap admin either is impossible: OperatorIdentityLost, with the fix.
-// Keycloak 25 keeps using the bootstrap admin (see current()).
-// Clients are kept per server and credentials, so the token cache survives across reconciles.
+// Finds the admin client for an IdentityServer: its Keycloak URL (a deployed server's in-cluster Service, through
+// the endpoint map outside a cluster; an existing one's spec.external.url) and the operator's own identity
+// (operator-client.ts, external-identity.ts). When <server>-operator-client is missing, the bootstrap admin from
+// <server>-admin-credentials creates the operator's client once (event OperatorClientCreated); when Keycloak refuses
+// that client's credentials, it is re-keyed the same way (OperatorClientRotated). Without the bootstrap admin either
+// is impossible: OperatorIdentityLost, with the fix. Keycloak 25 keeps using the bootstrap admin (see current()).
+// Clients are kept per server, credentials and CA, so the token cache survives across reconciles; each is handed
+// out as one stable object, so what is cached per client (the server info) is found again.
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
-import { resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
+import { resolveServer, serverUrls } from '../compile/resolved-server.ts';
 import type { Deps } from '../runtime/deps.ts';
 import { decodeCredentials, readSecret } from '../runtime/read-secret.ts';
 import type { AdminClient } from './admin-client.ts';
-import { type AdminIdentity, identityKey, type OperatorClient, TokenRefusedError } from './admin-identity.ts';
 import {
-  decodeOperatorClient,
+  type AdminIdentity,
+  identityKey,
+  identityName,
+  isOperatorClient,
+  TokenRefusedError,
+} from './admin-identity.ts';
+import {
+  decodeIdentity,
+  ExternalSettingsError,
+  externalIdentity,
+  readExternalCa,
+  readExternalCredentials,
+  storedIdentitySecret,
+} from './external-identity.ts';
+import {
   OperatorIdentityLostError,
   operatorClientId,
-  operatorSecret,
   operatorSecretName,
   provisionOperatorClient,
 } from './operator-client.ts';
+import { KeycloakReasonError } from './reason-error.ts';
 
-/** Builds an admin client for a base URL and identity (createAdminClient with the process's shared deps). */
-export type AdminClientFactory = (baseUrl: string, identity: AdminIdentity) => AdminClient;
+/** Builds an admin client for a base URL, identity and optional PEM CA (createAdminClient with shared deps). */
+export type AdminClientFactory = (baseUrl: string, identity: AdminIdentity, ca?: string) => AdminClient;
 
-/** The admin clients of every server, created on first use. */
-export type KeycloakAdmins = { forServer(server: IdentityServer): Promise<AdminClient> };
+/** The admin clients of every server, created on first use; `reload` re-reads an existing Keycloak's settings
+ * (its credentials Secret and CA: the server reconcile does, once per drift interval). */
+export type KeycloakAdmins = {
+  forServer(server: IdentityServer, options?: { reload?: boolean }): Promise<AdminClient>;
+};
+
+const idOf = (server: IdentityServer) => `${server.metadata.namespace ?? 'default'}/${server.metadata.name}`;
 
 /** Keeps one admin client per server and identity; provisions the operator's client when needed. */
 export function keycloakAdmins(deps: Deps, create: AdminClientFactory): KeycloakAdmins {
   const cache = new Map<string, AdminClient>();
-  const provisioning = new Map<string, Promise<OperatorClient>>();
+  const handed = new WeakMap<AdminClient, AdminClient>();
+  const provisioning = new Map<string, Promise<AdminIdentity>>();
   // Credentials just provisioned, until the Secret read (from the watch cache) shows them too.
-  const fresh = new Map<string, OperatorClient>();
+  const fresh = new Map<string, AdminIdentity>();
+  const cas = new Map<string, string | undefined>();
 
-  const clientFor = (server: string, baseUrl: string, identity: AdminIdentity) => {
-    const key = `${server}|${baseUrl}|${identityKey(identity)}`;
+  const clientFor = (server: string, baseUrl: string, identity: AdminIdentity, ca?: string) => {
+    const key = `${server}|${baseUrl}|${identityKey(identity)}|${ca ?? ''}`;
     let client = cache.get(key);
     if (!client) {
       for (const k of cache.keys()) if (k.startsWith(`${server}|`)) cache.delete(k);
-      client = create(baseUrl, identity);
+      client = create(baseUrl, identity, ca);
       cache.set(key, client);
     }
     return client;
   };
 
-  /** Creates or re-keys the operator's client with the bootstrap admin and stores its Secret. */
-  async function provision(
-    server: IdentityServer,
-    baseUrl: string,
-    rotated: boolean,
-  ): Promise<OperatorClient> {
+  /** Creates or re-keys the operator's client with the bootstrap admin of a deployed server. */
+  async function provisionDeployed(server: IdentityServer, baseUrl: string, rotated: boolean) {
     const r = resolveServer(server);
     const bootstrap = decodeCredentials(await readSecret(deps, r.namespace, r.adminSecretName));
     const stored = `Secret ${r.namespace}/${operatorSecretName(r.name)}`;
@@ -62,34 +79,92 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
           'master admin (kubectl create secret generic ...); the operator then re-keys its client',
       );
     }
-    const created = await provisionOperatorClient(create(baseUrl, bootstrap), r.namespace);
-    await deps.kube.apply(operatorSecret(server, created));
+    return {
+      identity: await provisionOperatorClient(create(baseUrl, bootstrap), r.namespace),
+      created: true,
+    };
+  }
+
+  /** The identity for an existing Keycloak from the user's Secret; refused credentials used as given are named. */
+  async function provisionExternal(
+    server: IdentityServer,
+    baseUrl: string,
+    ca: string | undefined,
+    rotated: boolean,
+  ) {
+    const given = await readExternalCredentials(deps, server);
+    const kept = rotated ? await stored(server) : undefined;
+    if (kept && identityKey(kept) === identityKey(given)) {
+      const ns = server.metadata.namespace ?? 'default';
+      throw new KeycloakReasonError(
+        'auth',
+        'ExternalCredentialsRefused',
+        `Keycloak at ${baseUrl} refuses ${identityName(given)} from Secret ${ns}/${server.spec.external?.credentialsSecret} (spec.external.credentialsSecret): put valid credentials there (a client of master with a service account holding the master role admin, or a master admin); the operator reads them again at once`,
+      );
+    }
+    return externalIdentity(given, create(baseUrl, given, ca), server);
+  }
+
+  /** Stores the identity to use (a provisioned client, or the user's credentials of an existing Keycloak). */
+  async function provision(
+    server: IdentityServer,
+    baseUrl: string,
+    ca: string | undefined,
+    rotated: boolean,
+  ) {
+    const ns = server.metadata.namespace ?? 'default';
+    const { identity, created } = server.spec.external
+      ? await provisionExternal(server, baseUrl, ca, rotated)
+      : await provisionDeployed(server, baseUrl, rotated);
+    await deps.kube.apply(storedIdentitySecret(server, identity));
+    const where = `Secret ${ns}/${operatorSecretName(server.metadata.name)}`;
     await deps.kube.event(server as unknown as KubeObject, {
       type: 'Normal',
-      reason: rotated ? 'OperatorClientRotated' : 'OperatorClientCreated',
-      message: `the operator's client ${operatorClientId} in master ${rotated ? 'has a new secret' : 'was created'}; its credentials are in ${stored}`,
+      reason: created
+        ? rotated
+          ? 'OperatorClientRotated'
+          : 'OperatorClientCreated'
+        : 'OperatorCredentialsStored',
+      message: created
+        ? `the operator's client ${isOperatorClient(identity) ? identity.clientId : operatorClientId} in master ${rotated ? 'has a new secret' : 'was created'}; its credentials are in ${where}`
+        : `the credentials of spec.external.credentialsSecret are kept in ${where} for the operator's calls`,
     });
-    fresh.set(`${r.namespace}/${r.name}`, created);
-    return created;
+    fresh.set(idOf(server), identity);
+    return identity;
   }
 
   /** One provisioning per server at a time; concurrent reconciles wait for it. */
-  const provisionOnce = (server: IdentityServer, baseUrl: string, rotated: boolean) => {
-    const key = `${server.metadata.namespace}/${server.metadata.name}`;
+  const provisionOnce = (
+    server: IdentityServer,
+    baseUrl: string,
+    ca: string | undefined,
+    rotated: boolean,
+  ) => {
+    const key = idOf(server);
     let running = provisioning.get(key);
     if (!running) {
-      running = provision(server, baseUrl, rotated).finally(() => provisioning.delete(key));
+      running = provision(server, baseUrl, ca, rotated).finally(() => provisioning.delete(key));
       provisioning.set(key, running);
     }
     return running;
   };
 
-  async function current(server: IdentityServer, baseUrl: string): Promise<AdminClient> {
-    const r = resolveServer(server);
-    const id = `${r.namespace}/${r.name}`;
-    // Keycloak 25 refuses a lightweight service-account token on the admin API (403, measured on 25.0.6) and its
-    // full token grows with every realm, while its admin-cli token stays flat: 25 keeps the bootstrap admin.
-    if (r.majorVersion < 26) {
+  /** The identity kept in <server>-operator-client (or just provisioned). */
+  async function stored(server: IdentityServer): Promise<AdminIdentity | undefined> {
+    const id = idOf(server);
+    const ns = server.metadata.namespace ?? 'default';
+    const kept = decodeIdentity(await readSecret(deps, ns, operatorSecretName(server.metadata.name)));
+    const recent = fresh.get(id);
+    if (recent && kept && identityKey(recent) === identityKey(kept)) fresh.delete(id);
+    return recent ?? kept;
+  }
+
+  async function current(server: IdentityServer, baseUrl: string, ca?: string): Promise<AdminClient> {
+    const id = idOf(server);
+    if (!server.spec.external && resolveServer(server).majorVersion < 26) {
+      // Keycloak 25 refuses a lightweight service-account token on the admin API (403, measured on 25.0.6) and its
+      // full token grows with every realm, while its admin-cli token stays flat: 25 keeps the bootstrap admin.
+      const r = resolveServer(server);
       const bootstrap = decodeCredentials(await readSecret(deps, r.namespace, r.adminSecretName));
       if (!bootstrap) {
         throw new OperatorIdentityLostError(
@@ -99,32 +174,59 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
       }
       return clientFor(id, baseUrl, bootstrap);
     }
-    const stored = decodeOperatorClient(await readSecret(deps, r.namespace, operatorSecretName(r.name)));
-    const recent = fresh.get(id);
-    if (recent && stored && identityKey(recent) === identityKey(stored)) fresh.delete(id);
-    const identity = (recent ?? stored) || (await provisionOnce(server, baseUrl, false));
-    return clientFor(id, baseUrl, identity);
+    const identity = (await stored(server)) ?? (await provisionOnce(server, baseUrl, ca, false));
+    return clientFor(id, baseUrl, identity, ca);
+  }
+
+  /** An existing Keycloak's CA, read on first use and on reload. */
+  async function caOf(server: IdentityServer, reload: boolean): Promise<string | undefined> {
+    const key = `${idOf(server)}|${JSON.stringify(server.spec.external)}`;
+    if (!reload && cas.has(key)) return cas.get(key);
+    const ca = await readExternalCa(deps, server);
+    cas.set(key, ca);
+    return ca;
+  }
+
+  /** On reload: the user changed the credentials the operator uses as given (a client, or an account on 25). */
+  async function outdated(server: IdentityServer): Promise<boolean> {
+    const kept = await stored(server);
+    if (!kept) return false;
+    // Once the operator keeps an identity, the user's Secret may go (an admin account is needed only once).
+    const given = await readExternalCredentials(deps, server).catch((error: unknown) => {
+      if (error instanceof ExternalSettingsError) return undefined;
+      throw error;
+    });
+    if (!given) return false;
+    const ours = !isOperatorClient(given) && isOperatorClient(kept);
+    return !ours && identityKey(given) !== identityKey(kept);
   }
 
   return {
-    async forServer(server) {
-      const baseUrl = deps.endpoints
-        .resolve(serverEndpoints(resolveServer(server)).internal)
-        .replace(/\/$/, '');
-      const client = await current(server, baseUrl);
-      // A refused client (deleted or re-keyed in Keycloak) is re-keyed once with the bootstrap admin.
-      return {
-        baseUrl: client.baseUrl,
-        async call(namespace, method, path, body) {
-          try {
-            return await client.call(namespace, method, path, body);
-          } catch (error) {
-            if (!(error instanceof TokenRefusedError)) throw error;
-            await provisionOnce(server, baseUrl, true);
-            return (await current(server, baseUrl)).call(namespace, method, path, body);
-          }
-        },
-      } as AdminClient;
+    async forServer(server, options = {}) {
+      const external = server.spec.external !== undefined;
+      const baseUrl = deps.endpoints.resolve(serverUrls(server).internal).replace(/\/$/, '');
+      const ca = external ? await caOf(server, options.reload === true) : undefined;
+      if (external && options.reload && (await outdated(server)))
+        await provisionOnce(server, baseUrl, ca, false);
+      const client = await current(server, baseUrl, ca);
+      let wrapper = handed.get(client);
+      if (!wrapper) {
+        // A refused client (deleted or re-keyed in Keycloak) is re-keyed once with the bootstrap admin.
+        wrapper = {
+          baseUrl: client.baseUrl,
+          async call(namespace, method, path, body, options) {
+            try {
+              return await client.call(namespace, method, path, body, options);
+            } catch (error) {
+              if (!(error instanceof TokenRefusedError)) throw error;
+              await provisionOnce(server, baseUrl, ca, true);
+              return (await current(server, baseUrl, ca)).call(namespace, method, path, body, options);
+            }
+          },
+        } as AdminClient;
+        handed.set(client, wrapper);
+      }
+      return wrapper;
     },
   };
 }

@@ -69,23 +69,17 @@ export function operatorSecret(server: IdentityServer, client: OperatorClient): 
 export async function provisionOperatorClient(
   admin: AdminClient,
   namespace: string,
+  clientId: string = operatorClientId,
 ): Promise<OperatorClient> {
   const find = async () =>
-    (
-      await admin.call<{ id: string }[]>(
-        namespace,
-        'GET',
-        `/master/clients?clientId=${enc(operatorClientId)}`,
-      )
-    ).body?.[0]?.id;
+    (await admin.call<{ id: string }[]>(namespace, 'GET', `/master/clients?clientId=${enc(clientId)}`))
+      .body?.[0]?.id;
   let id = await find();
   if (!id) {
-    await admin.call(namespace, 'POST', '/master/clients', operatorClientRepresentation);
+    await admin.call(namespace, 'POST', '/master/clients', { ...operatorClientRepresentation, clientId });
     id = await find();
     if (!id)
-      throw new OperatorIdentityLostError(
-        `Keycloak did not keep the new client ${operatorClientId} in master`,
-      );
+      throw new OperatorIdentityLostError(`Keycloak did not keep the new client ${clientId} in master`);
   }
   const user = await admin.call<{ id: string }>(
     namespace,
@@ -95,7 +89,7 @@ export async function provisionOperatorClient(
   const role = await admin.call<{ id: string; name: string }>(namespace, 'GET', '/master/roles/admin');
   if (!user.body?.id || !role.body?.id) {
     throw new OperatorIdentityLostError(
-      `client ${operatorClientId} in master has no service-account user, or master has no role admin`,
+      `client ${clientId} in master has no service-account user, or master has no role admin`,
     );
   }
   const granted = await admin.call<{ name: string }[]>(
@@ -113,7 +107,6 @@ export async function provisionOperatorClient(
     'POST',
     `/master/clients/${enc(id)}/client-secret`,
   );
-  if (!secret.body?.value)
-    throw new OperatorIdentityLostError(`Keycloak returned no secret for ${operatorClientId}`);
-  return { clientId: operatorClientId, clientSecret: secret.body.value };
+  if (!secret.body?.value) throw new OperatorIdentityLostError(`Keycloak returned no secret for ${clientId}`);
+  return { clientId, clientSecret: secret.body.value };
 }

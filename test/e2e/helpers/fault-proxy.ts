@@ -3,7 +3,7 @@
 // that Keycloak is. A test switches its mode: pass through, answer slowly, answer 500, or forward the next
 // matching request and then drop the connection without an answer (a lost response), forward the next matching
 // request and hold its answer back (the caller dies waiting), or drop every connection at once (Keycloak down).
-// Every request is counted.
+// Every request is counted. An existing Keycloak (spec.external) is pointed at the proxy's url directly.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
 export type FaultMode =
   | { kind: 'pass' }
   | { kind: 'slow'; ms: number }
-  | { kind: 'status'; status: number }
+  | { kind: 'status'; status: number; path?: RegExp }
   | { kind: 'lose'; method: string; path: RegExp }
   | { kind: 'hold'; method: string; path: RegExp }
   | { kind: 'refuse' };
@@ -39,7 +39,7 @@ export async function faultProxy(envMapFile: string, service: string, mapFile: s
       req.socket.destroy();
       return;
     }
-    if (current.kind === 'status') {
+    if (current.kind === 'status' && (!current.path || current.path.test(req.url ?? ''))) {
       seen.answered = current.status;
       res.writeHead(current.status, { 'content-type': 'application/json' }).end('{"error":"injected"}');
       req.resume();

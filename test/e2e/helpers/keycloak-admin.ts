@@ -1,7 +1,9 @@
-// Keycloak's admin REST API as an e2e test calls it: with a fresh token of the server's bootstrap admin (the
-// `<server>-admin-credentials` Secret), JSON in and out, 404 as undefined, any other failure thrown with its body.
-// The one place for the admin() helper suites used to repeat. Without a fixed URL the address is read from the
-// endpoint map on every call: a restarted Keycloak process listens on a new port.
+// Keycloak's admin REST API as an e2e test calls it, as a person with a master admin account would (password grant
+// with admin-cli): JSON in and out, 404 as undefined, any other failure thrown with its body. keycloakAdmin uses
+// the bootstrap admin of an IdentityServer (the `<server>-admin-credentials` Secret), at a fixed URL or where the
+// endpoint map says on every call (a restarted Keycloak process listens on a new port); keycloakAdminApi any URL
+// and account (an existing Keycloak, or an account changed behind the operator's back). Both read the account on
+// every call.
 import type { TestEnv } from '../../../scripts/testenv/harness.ts';
 import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
 
@@ -12,31 +14,23 @@ export type KeycloakAdmin = Call & {
   call: Call;
   /** Keycloak's base URL as the test reaches it now. */
   url(): string;
-  /** An access token of the bootstrap admin from realm master. */
+  /** An access token of the account from realm master. */
   token(): Promise<string>;
 };
 
-/** The admin API of the IdentityServer `server` in `ns`, at `keycloakUrl` or where the endpoint map says. */
-export function keycloakAdmin(env: TestEnv, ns: string, keycloakUrl?: string, server = 'idp'): KeycloakAdmin {
-  const url = () =>
-    keycloakUrl ??
-    loadEndpointMap(env.state.endpointMapFile).resolve(`http://${server}.${ns}.svc:8080`).replace(/\/$/, '');
+/** A master admin account. */
+export type AdminAccount = { username: string; password: string };
+
+/** The admin API at `baseUrl()` with a fresh token of `account()` for each call. */
+export function keycloakAdminApi(baseUrl: () => string, account: () => Promise<AdminAccount>): KeycloakAdmin {
+  const url = () => baseUrl().replace(/\/$/, '');
   const token = async () => {
-    const secret = await env.core.readNamespacedSecret({
-      namespace: ns,
-      name: `${server}-admin-credentials`,
-    });
-    const text = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+    const { username, password } = await account();
     const res = await fetch(`${url()}/realms/master/protocol/openid-connect/token`, {
       method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'password',
-        client_id: 'admin-cli',
-        username: text('username'),
-        password: text('password'),
-      }),
+      body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username, password }),
     });
-    if (res.status !== 200) throw new Error(`admin token from ${url()}: ${res.status} ${await res.text()}`);
+    if (res.status !== 200) throw new Error(`admin token: HTTP ${res.status} ${await res.text()}`);
     return ((await res.json()) as { access_token: string }).access_token;
   };
   const call: Call = async (method, path, body) => {
@@ -50,4 +44,20 @@ export function keycloakAdmin(env: TestEnv, ns: string, keycloakUrl?: string, se
     return res.status === 404 ? undefined : text ? JSON.parse(text) : undefined;
   };
   return Object.assign(call, { call, url, token });
+}
+
+/** The admin API of the IdentityServer `server` in `ns`, at `keycloakUrl` or where the endpoint map says. */
+export function keycloakAdmin(env: TestEnv, ns: string, keycloakUrl?: string, server = 'idp'): KeycloakAdmin {
+  return keycloakAdminApi(
+    () =>
+      keycloakUrl ?? loadEndpointMap(env.state.endpointMapFile).resolve(`http://${server}.${ns}.svc:8080`),
+    async () => {
+      const secret = await env.core.readNamespacedSecret({
+        namespace: ns,
+        name: `${server}-admin-credentials`,
+      });
+      const text = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+      return { username: text('username'), password: text('password') };
+    },
+  );
 }

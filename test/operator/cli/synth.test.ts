@@ -37,7 +37,7 @@ test('synth never prints a secret value', async () => {
   }
   assert.match(
     r.stderr,
-    '2 IdentityServer(s) compiled into 12 objects; 3 IdentityRealm(s) and 1 IdentityClient(s) validated',
+    '3 IdentityServer(s) compiled into 12 objects; 3 IdentityRealm(s) and 1 IdentityClient(s) validated',
   );
 });
 
@@ -83,7 +83,11 @@ const bad: [string, string, RegExp[]][] = [
     'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n',
     [/kind ConfigMap is not a realmforge.dev resource/],
   ],
-  ['missing database', server('  image:\n    tag: "26.0.7"\n'), [/spec: missing required field "database"/]],
+  [
+    'missing database',
+    server('  image:\n    tag: "26.0.7"\n'),
+    [/spec.image and spec.database are required for a Keycloak the operator deploys/],
+  ],
   [
     'realm sections breaking cross-field rules',
     realm(

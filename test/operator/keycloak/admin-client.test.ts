@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RealmforgeError } from '../../../src/core/errors.ts';
 import { createAdminClient } from '../../../src/operator/keycloak/admin-client.ts';
+import { createRateLimiter } from '../../../src/operator/keycloak/rate-limits.ts';
 import { manualClock } from '../../../src/operator/runtime/clock.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -173,6 +174,31 @@ test('connection refused is retried and then reported as transient', async () =>
     assert.is((e as RealmforgeError).kind, 'transient');
     assert.match((e as Error).message, /failed after 4 attempts: ECONNREFUSED/);
   }
+});
+
+test('a token request waits in a bucket of its own, never in the queue of the namespace that needed it first', async () => {
+  const kc = await keycloak((req, res, body) => {
+    if (req.url?.includes('/token')) tokenAnswer(req, res, body);
+    else json(res, 200, {});
+  });
+  const clock = manualClock();
+  // busy is at its limit: its calls never get a slot in this test; calm's always do.
+  const limiter = createRateLimiter(
+    { global: { tps: 100, burst: 100 }, namespace: { tps: 1, burst: 1 } },
+    { waited: () => {}, queued: () => {} },
+    clock,
+  );
+  await limiter.acquire('busy');
+  const busyCall = { ...deps(clock).value, limiter };
+  const admin = createAdminClient(kc.url, { username: 'admin', password: 'pw' }, busyCall);
+  const queued = admin.call('busy', 'GET', '/queued'); // needs a token, then busy's next slot
+  const calm = await admin.call('calm', 'GET', '/calm'); // shares that token
+  assert.is(calm.status, 200, 'calm was not held up by busy waiting for its limit');
+  assert.ok(!kc.seen.some((s) => s.startsWith('GET /admin/realms/queued')), 'busy still waits for its slot');
+  clock.advance(1000);
+  assert.is((await queued).status, 200);
+  await limiter.stop();
+  await kc.close();
 });
 
 test.run();

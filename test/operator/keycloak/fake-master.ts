@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** The fake's state: the admin password, the operator client once created, what was called. */
 export type MasterState = {
   password?: string;
-  client?: { id: string; secret: string; roles: string[]; lightweight: boolean };
+  client?: { id: string; secret: string; roles: string[]; lightweight: boolean; clientId?: string };
   secrets: number;
   calls: string[];
 };
@@ -36,7 +36,9 @@ export function handleMaster(
     } else {
       const c = state.client;
       const ok =
-        c && form.get('client_id') === 'realmforge-operator' && form.get('client_secret') === c.secret;
+        c &&
+        form.get('client_id') === (c.clientId ?? 'realmforge-operator') &&
+        form.get('client_secret') === c.secret;
       send(
         res,
         ok ? 200 : 401,
@@ -53,12 +55,19 @@ export function handleMaster(
   state.calls.push(`${req.method} ${path}${operator ? ' (operator)' : ''}`);
   const c = state.client;
   if (path === '' && req.method === 'GET') send(res, 200, { realm: 'master' });
-  else if (path === '/clients?clientId=realmforge-operator') send(res, 200, c ? [{ id: c.id }] : []);
-  else if (path === '/clients' && req.method === 'POST') {
-    const rep = JSON.parse(body) as { attributes?: Record<string, string>; serviceAccountsEnabled?: boolean };
+  else if (path.startsWith('/clients?clientId=')) {
+    const asked = decodeURIComponent(path.slice('/clients?clientId='.length));
+    send(res, 200, c && (c.clientId ?? 'realmforge-operator') === asked ? [{ id: c.id }] : []);
+  } else if (path === '/clients' && req.method === 'POST') {
+    const rep = JSON.parse(body) as {
+      clientId?: string;
+      attributes?: Record<string, string>;
+      serviceAccountsEnabled?: boolean;
+    };
     if (c) return send(res, 409, { errorMessage: 'Client realmforge-operator already exists' }), true;
     state.client = {
       id: 'op-uuid',
+      clientId: rep.clientId,
       secret: 'initial',
       roles: [],
       lightweight: rep.attributes?.['client.use.lightweight.access.token.enabled'] === 'true',

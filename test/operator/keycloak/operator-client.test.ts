@@ -151,4 +151,22 @@ test('Keycloak 25 keeps the bootstrap admin: no client is created (its admin API
   }
 });
 
+test('one Keycloak client is handed out as one object, so what is cached per client (server info) is found again', async () => {
+  const state = masterState('bootstrap-pw');
+  const kc = await keycloak(state);
+  try {
+    const kube = fakeKube([adminSecret]);
+    const all = admins(kube, kc.url);
+    const first = await all.forServer(server as never);
+    const second = await all.forServer(server as never);
+    assert.is(first, second);
+    const other = await all
+      .forServer({ ...server, metadata: { ...server.metadata, name: 'kc2' } } as never)
+      .catch(() => undefined);
+    assert.is.not(other, first);
+  } finally {
+    await kc.close();
+  }
+});
+
 test.run();

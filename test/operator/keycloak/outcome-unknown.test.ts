@@ -8,6 +8,8 @@ import { syncClient } from '../../../src/operator/controllers/identity-client/cl
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
 import type { AdminClient } from '../../../src/operator/keycloak/admin-client.ts';
 import { OutcomeUnknownError } from '../../../src/operator/keycloak/outcome-unknown.ts';
+import { realmCreateTimeoutMs } from '../../../src/operator/keycloak/realm-create-timeout.ts';
+import { manualClock } from '../../../src/operator/runtime/clock.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
 
 const realm: IdentityRealm = {
@@ -72,6 +74,73 @@ test('a client created but its answer lost: read back by clientId; exactly one c
   ]);
   assert.is(kc.calls.filter((c) => c === 'POST /apps/clients').length, 1);
   assert.is(kc.realms.get('apps')?.clients.filter((c) => c.clientId === 'web').length, 1);
+});
+
+test('a realm create slower than its timeout: the retry\'s 409 is read back, found ours, never "someone else"', async () => {
+  const kc = fakeKeycloakAdmin();
+  // The first create times out and Keycloak finishes it only after the read-back (a slow Keycloak): the next
+  // reconcile reads nothing, sends the create again and gets 409 from the realm the first one made meanwhile.
+  let pending: unknown;
+  const slow: AdminClient = {
+    baseUrl: kc.admin.baseUrl,
+    async call(namespace, method, p, body, options) {
+      if (method === 'POST' && p === '' && pending === undefined) {
+        pending = body;
+        throw new OutcomeUnknownError(method, p, 'TimeoutError');
+      }
+      if (method === 'POST' && p === '' && pending !== null) {
+        await kc.admin.call(namespace, 'POST', '', pending);
+        pending = null;
+      }
+      return kc.admin.call(namespace, method, p, body, options);
+    },
+  };
+  const first = await syncRealm(slow, realm, {}).catch((e) => e);
+  assert.instance(first, OutcomeUnknownError);
+  const second = await syncRealm(slow, realm, {});
+  assert.equal(second.writes.slice(0, 1), ['create realm']);
+  assert.ok(second.realmId, 'the realm read back after the 409');
+  assert.equal([...kc.realms.keys()], ['apps']);
+});
+
+test('a 409 for a realm made outside realmforge meanwhile is not taken: a conflict that says so', async () => {
+  const kc = fakeKeycloakAdmin();
+  const racing: AdminClient = {
+    baseUrl: kc.admin.baseUrl,
+    async call(namespace, method, p, body, options) {
+      if (method === 'POST' && p === '') await kc.admin.call(namespace, 'POST', '', { realm: 'apps' });
+      return kc.admin.call(namespace, method, p, body, options);
+    },
+  };
+  const error = await syncRealm(racing, realm, {}).catch((e) => e);
+  assert.match(
+    error.message,
+    /realm apps was created outside realmforge while this resource was creating it/,
+  );
+  assert.is(kc.realms.get('apps')?.attributes?.['realmforge.dev/owner'], undefined, 'nothing written to it');
+});
+
+test('a realm create waits as long as its Keycloak needed before: 2 min at least, 4x the slowest, 10 min at most', async () => {
+  const kc = fakeKeycloakAdmin();
+  const clock = manualClock();
+  const timeouts: (number | undefined)[] = [];
+  let takes = 50_000;
+  const timed: AdminClient = {
+    baseUrl: kc.admin.baseUrl,
+    async call(namespace, method, p, body, options) {
+      if (method === 'POST' && p === '') {
+        timeouts.push(options?.timeoutMs);
+        clock.advance(takes);
+      }
+      return kc.admin.call(namespace, method, p, body, options);
+    },
+  };
+  for (const name of ['a', 'b', 'c']) {
+    await syncRealm(timed, { ...realm, metadata: { name, namespace: 'team' } }, { clock });
+    takes = 200_000;
+  }
+  assert.equal(timeouts, [120_000, 200_000, 600_000]);
+  assert.is(realmCreateTimeoutMs(10_000), 120_000);
 });
 
 test.run();

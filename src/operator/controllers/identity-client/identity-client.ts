@@ -9,7 +9,7 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import { clientIdOf, isSaml } from '../../compile/client-representation.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
-import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import { serverUrls } from '../../compile/resolved-server.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
@@ -166,7 +166,7 @@ export function identityClientController(deps: KeycloakDeps) {
       const sync = await syncClient(admin, realmName, client, stored, await clientInputs(deps, client));
       const rotation = await rotateSecret(deps, admin, realmName, client, { ...sync, clientId });
       sync.writes.push(...rotation.writes);
-      const urls = serverEndpoints(resolveServer(server));
+      const urls = serverUrls(server);
       const endpoints = realmEndpoints(urls.public ?? urls.internal, realmIssuer(server, realmName));
       const saml = isSaml(client)
         ? {

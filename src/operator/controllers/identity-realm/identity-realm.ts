@@ -12,7 +12,7 @@ import type { IdentityServer } from '../../../../generated/types/crds/identityse
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
-import { majorVersion, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
@@ -35,7 +35,7 @@ const defaultCheckMs = 30 * 60_000;
 
 /** The issuer URL of a realm: the server's public URL when it has one, else its in-cluster URL. */
 export function realmIssuer(server: IdentityServer, realmName: string): string {
-  const urls = serverEndpoints(resolveServer(server));
+  const urls = serverUrls(server);
   return `${urls.public ?? urls.internal}/realms/${encodeURIComponent(realmName)}`;
 }
 
@@ -155,6 +155,7 @@ export function identityRealmController(deps: KeycloakDeps) {
         federation,
         keycloakMajor,
         keycloakVersion: server.status?.version,
+        clock: deps.clock,
       });
       const issuer = realmIssuer(server, realmName);
       const status = await federationStatus(admin, realm, result.ldapIds, federation, {

@@ -21,11 +21,13 @@ import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
 import { groupRealmRoles, groupRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { realmRoles, roleItem } from '../../keycloak/collections/roles.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
+import { timedRealmCreate } from '../../keycloak/realm-create-timeout.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
+import { type Clock, systemClock } from '../../runtime/clock.ts';
 import { syncClientScopes } from './client-scopes-sync.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
 import { compileAll, federationAttributes, syncFederation } from './federation-sync.ts';
-import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
+import { ownershipAttributes, realmOwnerAttribute, realmOwnerOf } from './realm-ownership.ts';
 
 /** What a realm sync reads from the world: Secrets, the live realm (undefined: absent), Keycloak's major. */
 export type RealmSyncInputs = {
@@ -34,6 +36,8 @@ export type RealmSyncInputs = {
   federation?: FederationSecrets;
   keycloakMajor?: number;
   keycloakVersion?: string;
+  /** Times realm creates (their timeout scales with what Keycloak needed before); the system clock when unset. */
+  clock?: Clock;
 };
 const noSecrets: FederationSecrets = { identityProviders: new Map(), ldap: new Map() };
 
@@ -47,6 +51,10 @@ export type RealmSyncResult = {
 };
 
 const enc = encodeURIComponent;
+
+/** Whether the live realm carries `realm`'s owner marker. */
+const ownedBy = (live: RealmRepresentation | undefined, realm: IdentityRealm) =>
+  live?.attributes?.[realmOwnerAttribute] === realmOwnerOf(realm);
 
 /** The realm named `name` as Keycloak has it, or undefined when there is none. */
 export async function readRealm(admin: AdminClient, ns: string, name: string) {
@@ -143,17 +151,28 @@ export async function syncRealm(
     };
     const fields = [...fieldPaths(desired, realmFields).keys()];
     const outcome = await createReadingBack(
-      () => refusedAsSpec('realm', fields, () => admin.call(ns, 'POST', '', full)),
+      () =>
+        refusedAsSpec('realm', fields, () =>
+          timedRealmCreate(admin, inputs.clock ?? systemClock, (timeoutMs) =>
+            admin.call(ns, 'POST', '', full, { timeoutMs }),
+          ),
+        ),
       () => readRealm(admin, ns, name),
     );
-    if ('created' in outcome && outcome.created.status === 409) {
+    // 409: the realm exists now. Ours when it carries our marker: an earlier create of ours whose answer was lost
+    // finished after the read-back (Keycloak was slower than the timeout); never "created by someone else" then.
+    const existing =
+      'created' in outcome && outcome.created.status === 409 ? await readRealm(admin, ns, name) : undefined;
+    if ('created' in outcome && outcome.created.status === 409 && !ownedBy(existing, realm)) {
       throw new RealmforgeError(
         'conflict',
-        `realm ${name} was created by someone else at the same time; retrying`,
+        existing
+          ? `realm ${name} was created outside realmforge while this resource was creating it; it is not adopted (the next reconcile reports RealmNameConflict)`
+          : `Keycloak answered 409 to creating realm ${name} but does not show it yet (a create still in progress, such as an earlier one whose answer timed out); looking again`,
       );
     }
     writes.push('create realm');
-    const after = 'found' in outcome ? outcome.found : await readRealm(admin, ns, name);
+    const after = 'found' in outcome ? outcome.found : (existing ?? (await readRealm(admin, ns, name)));
     const scopes = realm.spec.clientScopes?.length || realm.spec.realmDefaultClientScopes;
     if (scopes)
       writes.push(

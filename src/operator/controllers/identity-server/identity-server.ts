@@ -9,13 +9,20 @@ import type {
 import { RealmforgeError } from '../../../core/errors.ts';
 import { compileIdentityServer } from '../../compile/identity-server.ts';
 import { apiVersion, type KubeObject, serverSelector } from '../../compile/kube-object.ts';
-import { type ResolvedServer, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import {
+  deployedSpec,
+  isExternal,
+  type ResolvedServer,
+  resolveServer,
+  serverEndpoints,
+} from '../../compile/resolved-server.ts';
 import type { KeycloakAdmins } from '../../keycloak/admins.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { ensureFinalizer } from '../shared/finalizer.ts';
 import { type ResourceStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
+import { reconcileExternal } from './external.ts';
 import { probeAdmin, probeHealth } from './keycloak-probes.ts';
 import { adminLostMessage, keepAdmin } from './server-admin.ts';
 import { syncChildren } from './server-children.ts';
@@ -41,6 +48,13 @@ export type ServerOutcome = {
 };
 
 const skipped: ProbeOutcome = { state: 'skipped' };
+
+/** A server's new status is a Warning event when Failed or Degraded. */
+const degraded = (next: ResourceStatus) =>
+  next.phase === 'Failed' ||
+  (next.conditions as { type: string; status: string }[] | undefined)?.some(
+    (c) => c.type === 'Degraded' && c.status === 'True',
+  ) === true;
 
 function selectorString(labels: Record<string, string>): string {
   return Object.entries(labels)
@@ -140,6 +154,14 @@ export function identityServerController(deps: ServerDeps) {
     }
     const marker = reconcileAnnotations.map((a) => server.metadata.annotations?.[a] ?? '').join('|');
     const force = marker !== '|' && forcedSeen.get(key) !== marker;
+    if (isExternal(server)) {
+      const status = await reconcileExternal(deps, server, new Date(deps.clock.now()));
+      const statusWritten = await writeStatus(deps, server as never, status as ResourceStatus, degraded);
+      forcedSeen.set(key, marker);
+      const outcome = { phase: status.phase, reason: status.reason, applied: [], deleted: [], statusWritten };
+      // Its Secrets and Keycloak are not watched: a server that is not Ready is looked at again soon.
+      return { requeueAfterMs: status.phase === 'Ready' ? undefined : notReadyPollMs, outcome };
+    }
     const resolved = resolveServer(server);
     // Before anything is created outside the namespace, so nothing there can outlive the server.
     if (needsCleanupFinalizer(resolved)) await ensureFinalizer(deps, server as unknown as KubeObject);
@@ -181,7 +203,7 @@ export function identityServerController(deps: ServerDeps) {
         databaseSecretFound: world.database !== undefined,
         databaseDenied: world.databaseDenied,
         stopping,
-        version: server.spec.image.tag,
+        version: deployedSpec(server).image.tag,
       };
       const obs = await observe(deps, resolved, server, base, stored);
       status = computeServerStatus(server, obs, now);
@@ -200,11 +222,7 @@ export function identityServerController(deps: ServerDeps) {
       deps,
       server as unknown as KubeObject & { status?: Record<string, unknown> },
       status as ResourceStatus,
-      (next) =>
-        next.phase === 'Failed' ||
-        (next.conditions as { type: string; status: string }[] | undefined)?.some(
-          (c) => c.type === 'Degraded' && c.status === 'True',
-        ) === true,
+      degraded,
     );
     forcedSeen.set(key, marker);
     outcome.phase = status.phase;

@@ -4,7 +4,7 @@ import type {
   IdentityServer,
   IdentityServerStatus,
 } from '../../../../generated/types/crds/identityserver.ts';
-import { resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
+import { deployedSpec, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
 import { type ConditionInput, mergeConditions } from '../shared/conditions.ts';
 import { type ServerObservation, type StuckReason, stuckReason } from './server-stuck.ts';
 
@@ -103,7 +103,7 @@ export function computeServerStatus(
     message: stuck?.message ?? 'Keycloak is ready',
   };
   // version reports what runs: the spec's tag once Ready, otherwise what ran before (if anything).
-  const version = stuck ? server.status?.version : server.spec.image.tag;
+  const version = stuck ? server.status?.version : deployedSpec(server).image.tag;
   if (version) status.version = version;
   return status;
 }

@@ -2,6 +2,7 @@
 // explicit adoption), the server's realm grants, master, SMTP password rotation, and deletion that never leaks.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
 import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import {
   realmOwnerAttribute,
@@ -191,4 +192,26 @@ test('deleting gives up after the give-up time with a CleanupAbandoned event; a 
   assert.is(gone.kube.find('IdentityRealm', 'identity', 'apps'), undefined);
 });
 
+test('on an existing Keycloak (spec.external): Ready with the issuer under its URL; a hand-made realm is refused', async () => {
+  const external: KubeObject = {
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityServer',
+    metadata: { name: 'kc', namespace: 'identity', uid: 'srv-uid', generation: 1 },
+    spec: { external: { url: 'https://keycloak.example.com/auth/', credentialsSecret: 'kc-login' } },
+    status: { phase: 'Ready', version: '26.7.3' },
+  };
+  const world = keycloakWorld(
+    [realmResource('apps', 'identity'), realmResource('legacy', 'identity')],
+    external,
+  );
+  const done = await reconcile(world, 'identity/apps');
+  assert.is(done.outcome?.phase, 'Ready');
+  const status = world.kube.find('IdentityRealm', 'identity', 'apps')?.status as { issuer?: string };
+  assert.is(status.issuer, 'https://keycloak.example.com/auth/realms/apps');
+  assert.is(world.keycloak.realms.get('apps')?.attributes?.[realmOwnerAttribute], 'identity/apps');
+  await handMadeRealm(world, 'legacy');
+  const refused = await reconcile(world, 'identity/legacy');
+  assert.is(refused.outcome?.reason, 'RealmNameConflict');
+  assert.equal(world.keycloak.writes(), []);
+});
 test.run();

@@ -1,0 +1,89 @@
+// An IdentityServer with spec.external: an existing Keycloak the operator did not deploy (the official operator, a
+// Helm chart, a VM). Nothing is applied for it (no Deployment, Service, Ingress, database or finalizer); the
+// reconcile re-reads its settings (credentials Secret, CA: admins.ts with reload), asks Keycloak for its server
+// info with the operator's identity, and reports Ready with the version Keycloak states. Realms and clients on it
+// are managed as on a deployed server, with the same ownership rules.
+import type {
+  IdentityServer,
+  IdentityServerStatus,
+} from '../../../../generated/types/crds/identityserver.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
+import { TokenRefusedError } from '../../keycloak/admin-identity.ts';
+import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
+import { SecretAccessDeniedError } from '../../runtime/read-secret.ts';
+import { mergeConditions } from '../shared/conditions.ts';
+import type { ServerDeps } from './identity-server.ts';
+import { failedServerStatus } from './server-status.ts';
+
+/** The lowest Keycloak line the operator supports (as for a deployed server's spec.image.tag). */
+const minimumMajor = 25;
+
+function readyStatus(server: IdentityServer, url: string, version: string | undefined, now: Date) {
+  const message = `Keycloak ${version ?? '(version not reported)'} at ${url} accepts the operator's identity; it is an existing Keycloak: the operator deploys nothing for it`;
+  const generation = server.metadata.generation;
+  const ready = (type: string, status: 'True' | 'False') => ({ type, status, reason: 'Ready', message });
+  const status: IdentityServerStatus = {
+    phase: 'Ready',
+    reason: 'Ready',
+    message,
+    observedGeneration: generation,
+    conditions: mergeConditions(
+      server.status?.conditions,
+      [ready('Degraded', 'False'), ready('Progressing', 'False'), ready('Ready', 'True')],
+      generation,
+      now.toISOString(),
+    ),
+    endpoints: { internal: url },
+    adminSecret: server.spec.external?.credentialsSecret,
+  };
+  if (version) status.version = version;
+  return status;
+}
+
+/** The status of an existing Keycloak: Ready when it answers the operator's identity, else why not. */
+export async function reconcileExternal(
+  deps: ServerDeps,
+  server: IdentityServer,
+  now: Date,
+): Promise<IdentityServerStatus> {
+  const ns = server.metadata.namespace ?? 'default';
+  const url = serverUrls(server).internal;
+  const failed = (reason: string, message: string, phase: IdentityServerStatus['phase'] = 'Failed') => ({
+    ...failedServerStatus(server, reason, message, now, phase),
+    endpoints: { internal: url },
+    adminSecret: server.spec.external?.credentialsSecret,
+  });
+  try {
+    const admin = await deps.admins.forServer(server, { reload: true });
+    const info = await admin.call<{ systemInfo?: { version?: string } }>(ns, 'GET', '../serverinfo');
+    let version = info.status === 200 ? info.body?.systemInfo?.version : undefined;
+    if (!version) {
+      // An identity without the right to read the server info can still manage realms: check it can read master.
+      const master = await admin.call(ns, 'GET', '/master');
+      if (master.status !== 200)
+        return failed(
+          'KeycloakAuthFailed',
+          `Keycloak at ${url} answered GET master with HTTP ${master.status}`,
+        );
+      version = server.status?.version;
+    }
+    if (version && majorVersion(version) < minimumMajor) {
+      return failed(
+        'UnsupportedVersion',
+        `Keycloak at ${url} is ${version}, below the minimum version 25.0.0: upgrade it, or manage it without realmforge`,
+      );
+    }
+    return readyStatus(server, url, version, now);
+  } catch (error) {
+    if (error instanceof SecretAccessDeniedError)
+      return failed('SecretAccessDenied', error.message, 'Pending');
+    if (error instanceof KeycloakReasonError) return failed(error.reason, error.message);
+    if (error instanceof TokenRefusedError) return failed('KeycloakAuthFailed', error.message);
+    if (error instanceof RealmforgeError && error.kind === 'auth')
+      return failed('KeycloakAuthFailed', error.message);
+    if (error instanceof RealmforgeError)
+      return failed('KeycloakUnavailable', `Keycloak at ${url}: ${error.message}`, 'Provisioning');
+    throw error;
+  }
+}
