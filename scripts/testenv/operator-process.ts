@@ -86,6 +86,9 @@ function sumSeries(text: string, name: string, labels: Record<string, string>): 
   return total;
 }
 
+/** The drift interval the e2e operator runs with unless a suite passes its own --drift-interval. */
+export const e2eDriftMs = 5_000;
+
 /**
  * Starts `realmforge run` (bin/realmforge.js, or the script `entry`) with `args` and extra `env`, and waits for its
  * metrics endpoint. `containerArgs` replaces the whole command line (a Deployment's container args, run as given,
@@ -105,7 +108,9 @@ export async function startOperator(
   const argv = options.containerArgs ?? [
     'run',
     '--metrics-port=0',
-    ...(options.args?.some((a) => a.startsWith('--drift-interval')) ? [] : ['--drift-interval=5s']),
+    ...(options.args?.some((a) => a.startsWith('--drift-interval'))
+      ? []
+      : [`--drift-interval=${e2eDriftMs / 1000}s`]),
     ...(options.args ?? []),
   ];
   const proc = spawn(process.execPath, [options.entry ?? join(root, 'bin', 'realmforge.js'), ...argv], {

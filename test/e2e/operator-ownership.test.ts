@@ -12,8 +12,13 @@ import {
   operatorSuite,
   waitStatus,
 } from '../../scripts/testenv/identity-fixtures.ts';
-import { grantSecretAccess, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
-import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+import {
+  e2eDriftMs,
+  grantSecretAccess,
+  type OperatorProcess,
+} from '../../scripts/testenv/operator-process.ts';
+import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import { smtpListener } from './helpers/smtp-listener.ts';
 
 let env: TestEnv;
 let operator: OperatorProcess;
@@ -21,7 +26,7 @@ let ns: string; // the server, granted
 let teamA: string; // granted
 let teamB: string; // granted
 let stranger: string; // not granted
-let keycloakUrl: string;
+let kc: KeycloakAdmin;
 
 const realm = (namespace: string, name: string, spec: Record<string, unknown> = {}) => ({
   apiVersion: 'realmforge.dev/v1',
@@ -36,32 +41,7 @@ const client = (namespace: string, name: string, spec: Record<string, unknown> =
   spec: { realmRef: { name: 'apps', namespace: ns }, ...spec },
 });
 
-async function admin(method: string, path: string, body?: unknown): Promise<any> {
-  // Re-read each time: a restarted Keycloak process listens on a new port (the endpoint map follows it).
-  keycloakUrl = loadEndpointMap(env.state.endpointMapFile)
-    .resolve(`http://idp.${ns}.svc:8080`)
-    .replace(/\/$/, '');
-  const secret = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
-  const text = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
-  const token = await fetch(`${keycloakUrl}/realms/master/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'password',
-      client_id: 'admin-cli',
-      username: text('username'),
-      password: text('password'),
-    }),
-  });
-  const { access_token } = (await token.json()) as { access_token: string };
-  const res = await fetch(`${keycloakUrl}/admin/realms${path}`, {
-    method,
-    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const out = await res.text();
-  if (res.status >= 300 && res.status !== 404) throw new Error(`${method} ${path}: ${res.status} ${out}`);
-  return res.status === 404 ? undefined : out ? JSON.parse(out) : undefined;
-}
+const admin = (method: string, path: string, body?: unknown) => kc.call(method, path, body);
 const deleteResource = (plural: string, namespace: string, name: string) =>
   env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${namespace}/${plural}/${name}`);
 const gone = (plural: string, namespace: string, name: string, ms: number) =>
@@ -81,9 +61,7 @@ test.before(async () => {
     identityServer(ns, 'idp', 'pg', { resources, realmAuthorizationGrants: [ns, teamA, teamB] }) as never,
   );
   await waitStatus(env, 'identityservers', ns, 'idp', 600_000, (s) => s.phase === 'Ready', 'to be Ready');
-  keycloakUrl = loadEndpointMap(env.state.endpointMapFile)
-    .resolve(`http://idp.${ns}.svc:8080`)
-    .replace(/\/$/, '');
+  kc = keycloakAdmin(env, ns);
 });
 test.after(async () => {
   await operator?.stop();
@@ -212,6 +190,59 @@ test('realm-management roles for a service account are refused unless the realm 
     roles.some((r: { name: string }) => r.name === 'view-users'),
     'granted with the allowance',
   );
+});
+
+test('a rotated SMTP password Secret reaches Keycloak: its test-connection call logs in with the new password', async () => {
+  const smtp = await smtpListener();
+  try {
+    // Keycloak sends the test mail to the admin who asks for it, and refuses an admin without an address.
+    const creds = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
+    const username = Buffer.from(creds.data?.username ?? '', 'base64').toString('utf8');
+    const [me] = await admin('GET', `/master/users?exact=true&username=${encodeURIComponent(username)}`);
+    await admin('PUT', `/master/users/${me.id}`, { ...me, email: 'admin@example.test' });
+    const password = (value: string) =>
+      env.apply({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'mailer', namespace: ns },
+        stringData: { password: value },
+      } as never);
+    await password('first-password');
+    const mail = {
+      host: '127.0.0.1',
+      port: smtp.port,
+      from: 'identity@example.test',
+      user: 'mailer',
+      passwordSecretRef: { name: 'mailer', key: 'password' },
+    };
+    await env.apply(realm(ns, 'mail', { smtp: mail }) as never);
+    await waitStatus(env, 'identityrealms', ns, 'mail', 60_000, (s) => s.phase === 'Ready', 'to be Ready');
+    // What the admin console's "Test connection" does: send the stored settings back, the password masked;
+    // Keycloak then logs in with the password it stores.
+    const testConnection = async () => {
+      const { smtpServer } = await admin('GET', '/mail');
+      assert.is.not(smtpServer.password, 'first-password', 'Keycloak never echoes the password');
+      await admin('POST', '/mail/testSMTPConnection', smtpServer);
+      return smtp.logins.at(-1);
+    };
+    assert.equal(await testConnection(), { user: 'mailer', password: 'first-password', mechanism: 'LOGIN' });
+    const mails = smtp.messages();
+    assert.ok(mails >= 1, 'the test mail was sent');
+
+    await password('second-password');
+    const rotated = Date.now();
+    await eventually('the rotated password to reach Keycloak', 60_000, async () =>
+      (await testConnection())?.password === 'second-password' ? true : undefined,
+    );
+    const ms = Date.now() - rotated;
+    console.log(
+      `smtp: the rotated password reached Keycloak after ${ms} ms (drift interval ${e2eDriftMs} ms)`,
+    );
+    // A key is resynced at a random point of each interval, so two resyncs can be up to two intervals apart.
+    assert.ok(ms <= 2 * e2eDriftMs + 5_000, `reached Keycloak after ${ms} ms`);
+  } finally {
+    await smtp.close();
+  }
 });
 
 test('a client deleted while its Keycloak restarts is gone from Keycloak once Keycloak is back', async () => {

@@ -22,6 +22,7 @@ import {
   startOperator,
 } from '../../scripts/testenv/operator-process.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
 
 let env: TestEnv;
 let operator: OperatorProcess;
@@ -29,7 +30,7 @@ let ns: string; // server and realms
 let team: string; // granted clients
 let other: string; // not granted at first
 let noAccess: string; // granted, but no RoleBinding for Secrets
-let keycloakUrl: string;
+let kc: KeycloakAdmin;
 
 const realm = (name: string, spec: Record<string, unknown>) => ({
   apiVersion: 'realmforge.dev/v1',
@@ -64,31 +65,7 @@ const webSpec = {
   ],
 };
 
-async function adminToken(): Promise<string> {
-  const secret = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
-  const text = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
-  const res = await fetch(`${keycloakUrl}/realms/master/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'password',
-      client_id: 'admin-cli',
-      username: text('username'),
-      password: text('password'),
-    }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
-async function admin(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${keycloakUrl}/admin/realms${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await adminToken()}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300 && res.status !== 404) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return res.status === 404 ? undefined : text ? JSON.parse(text) : undefined;
-}
+const admin = (method: string, path: string, body?: unknown) => kc.call(method, path, body);
 
 const keycloakClient = async (clientId: string) =>
   (await admin('GET', `/apps/clients?clientId=${clientId}`))?.[0];
@@ -112,9 +89,7 @@ test.before(async () => {
   operator = await startOperator(env);
   await env.apply(identityServer(ns, 'idp', 'pg') as never);
   await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
-  keycloakUrl = loadEndpointMap(env.state.endpointMapFile)
-    .resolve(`http://idp.${ns}.svc:8080`)
-    .replace(/\/$/, '');
+  kc = keycloakAdmin(env, ns);
 });
 test.after(async () => {
   await operator?.stop();
@@ -359,7 +334,7 @@ test('a client-jwt client gets a token with a signed assertion (key from a JWKS 
       (s) => s.phase === 'Ready',
       'to be Ready',
     );
-    const tokenUrl = `${keycloakUrl}/realms/apps/protocol/openid-connect/token`;
+    const tokenUrl = `${kc.url()}/realms/apps/protocol/openid-connect/token`;
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     const now = Math.floor(Date.now() / 1000);
     const unsigned = `${b64({ alg: 'RS256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'signed', sub: 'signed', aud: tokenUrl, jti: randomUUID(), iat: now, exp: now + 60 })}`;

@@ -1,8 +1,9 @@
 // A fault-injecting HTTP proxy between the operator and one Keycloak, placed through the endpoint map: the
 // operator's map sends `<svc>.<ns>.svc:8080` here, and the proxy forwards to wherever the environment's map says
 // that Keycloak is. A test switches its mode: pass through, answer slowly, answer 500, or forward the next
-// matching request and then drop the connection without an answer (a lost response). Every request is counted.
-// An existing Keycloak (spec.external) is pointed at the proxy's url directly.
+// matching request and then drop the connection without an answer (a lost response), forward the next matching
+// request and hold its answer back (the caller dies waiting), or drop every connection at once (Keycloak down).
+// Every request is counted. An existing Keycloak (spec.external) is pointed at the proxy's url directly.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,9 +13,16 @@ export type FaultMode =
   | { kind: 'pass' }
   | { kind: 'slow'; ms: number }
   | { kind: 'status'; status: number; path?: RegExp }
-  | { kind: 'lose'; method: string; path: RegExp };
+  | { kind: 'lose'; method: string; path: RegExp }
+  | { kind: 'hold'; method: string; path: RegExp }
+  | { kind: 'refuse' };
 
-export type SeenCall = { at: number; method: string; path: string; answered: number | 'lost' };
+export type SeenCall = {
+  at: number;
+  method: string;
+  path: string;
+  answered: number | 'lost' | 'held' | 'refused';
+};
 
 /** Starts the proxy for the in-cluster address `service` (host:port) and writes an endpoint map that uses it. */
 export async function faultProxy(envMapFile: string, service: string, mapFile: string) {
@@ -26,16 +34,32 @@ export async function faultProxy(envMapFile: string, service: string, mapFile: s
     const seen: SeenCall = { at: Date.now(), method: req.method ?? '', path: req.url ?? '', answered: 0 };
     calls.push(seen);
     const current = mode;
+    if (current.kind === 'refuse') {
+      seen.answered = 'refused';
+      req.socket.destroy();
+      return;
+    }
     if (current.kind === 'status' && (!current.path || current.path.test(req.url ?? ''))) {
       seen.answered = current.status;
       res.writeHead(current.status, { 'content-type': 'application/json' }).end('{"error":"injected"}');
       req.resume();
       return;
     }
-    const lose = current.kind === 'lose' && current.method === req.method && current.path.test(req.url ?? '');
-    if (lose) mode = { kind: 'pass' }; // only the next matching request
+    const matches =
+      (current.kind === 'lose' || current.kind === 'hold') &&
+      current.method === req.method &&
+      current.path.test(req.url ?? '');
+    const lose = matches && current.kind === 'lose';
+    const hold = matches && current.kind === 'hold';
+    if (matches) mode = { kind: 'pass' }; // only the next matching request
     const upstream = request(`${target()}${req.url}`, { method: req.method, headers: req.headers }, (up) => {
       const answer = () => {
+        if (hold) {
+          // The request reached Keycloak and was applied; its answer is kept until the connection closes.
+          seen.answered = 'held';
+          up.resume();
+          return;
+        }
         if (lose) {
           // The request reached Keycloak and was applied; its answer never arrives.
           seen.answered = 'lost';

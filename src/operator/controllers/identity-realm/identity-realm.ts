@@ -92,7 +92,7 @@ async function smtpPasswordOf(deps: KeycloakDeps, realm: IdentityRealm) {
   if (!ref) return undefined;
   const ns = realm.metadata.namespace ?? 'default';
   try {
-    return await readSecretKey(deps, ns, ref);
+    return await readSecretKey(deps, ns, ref, 'spec.smtp.passwordSecretRef');
   } catch (error) {
     if (!(error instanceof RealmforgeError && error.kind === 'auth')) throw error;
     throw new StuckError(

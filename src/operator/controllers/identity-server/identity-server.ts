@@ -29,7 +29,7 @@ import { syncChildren } from './server-children.ts';
 import { finishServerDeletion, needsCleanupFinalizer } from './server-cleanup.ts';
 import { readServerWorld } from './server-inputs.ts';
 import { computeServerStatus, failedServerStatus } from './server-status.ts';
-import type { ProbeOutcome, ServerObservation } from './server-stuck.ts';
+import { type ProbeOutcome, type ServerObservation, stuckReason } from './server-stuck.ts';
 import { databaseVersion, downgradeRefusal, versionsToStop } from './server-upgrade.ts';
 
 /** How often a server that is not Ready yet is looked at again, since pods and Keycloak are not watched. */
@@ -70,6 +70,12 @@ async function listPods(deps: Deps, namespace: string, server: IdentityServer): 
   return (await deps.kube.list({ apiVersion: 'v1', kind: 'Pod' }, namespace, selector)) as unknown as V1Pod[];
 }
 
+/** The newer of two reads of one object: a higher generation wins (the write this reconcile just made). */
+function newest<T extends KubeObject | V1Deployment>(cached: T | undefined, stored: T | undefined) {
+  if (!stored) return cached;
+  return (stored.metadata?.generation ?? 0) > (cached?.metadata?.generation ?? 0) ? stored : cached;
+}
+
 async function observe(
   deps: ServerDeps,
   resolved: ResolvedServer,
@@ -78,14 +84,18 @@ async function observe(
     ServerObservation,
     'databaseCluster' | 'databaseSecretFound' | 'databaseDenied' | 'stopping' | 'version'
   >,
+  stored: readonly KubeObject[],
 ): Promise<ServerObservation> {
   const ns = resolved.namespace;
-  const deployment = (await deps.kube.get({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    namespace: ns,
-    name: resolved.name,
-  })) as V1Deployment | undefined;
+  const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: ns, name: resolved.name };
+  // The read comes from the watch cache, which may not hold the Deployment this reconcile just applied: its
+  // status would then describe the previous spec as complete, and Ready would be reported before the rollout.
+  const deployment = newest(
+    (await deps.kube.get(ref)) as V1Deployment | undefined,
+    stored.find((o) => o.kind === 'Deployment' && o.metadata.name === resolved.name) as
+      | V1Deployment
+      | undefined,
+  );
   const pods = await listPods(deps, ns, server);
   const claimNames = new Set(
     pods.flatMap((p) =>
@@ -104,16 +114,19 @@ async function observe(
     });
     if (claim) claims.push(claim as V1PersistentVolumeClaim);
   }
-  const available =
-    deployment?.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') &&
-    (deployment.status?.readyReplicas ?? 0) > 0;
+  const cluster: ServerObservation = { ...base, deployment, pods, claims, health: skipped, token: skipped };
+  // Keycloak is probed only when the cluster alone does not already say why the server is not Ready. Probing a
+  // Keycloak that is being stopped (an upgrade) or replaced (a rollout) retries against a dying process for
+  // seconds and only delays the status that says so, long enough for the next reconcile to overwrite it unseen.
+  const known = stuckReason(resolved, cluster);
+  if (known && known.reason !== 'NotChecked') return cluster;
   const urls = serverEndpoints(resolved);
-  let health = available ? await probeHealth(deps, urls.management) : skipped;
+  let health = await probeHealth(deps, urls.management);
   const asked = health.state === 'ok' || (health.state === 'failed' && health.slow);
   const token = asked ? await probeAdmin(deps.admins.forServer(server), ns) : skipped;
   // Slow is not down: a health endpoint that timed out while an admin call succeeds is a loaded Keycloak.
   if (health.state === 'failed' && health.slow && token.state === 'ok') health = { state: 'ok' };
-  return { ...base, deployment, pods, claims, health, token };
+  return { ...cluster, health, token };
 }
 
 /** Creates the IdentityServer reconciler; it remembers the last reconcile annotation seen per key. */
@@ -153,6 +166,7 @@ export function identityServerController(deps: ServerDeps) {
     // Before anything is created outside the namespace, so nothing there can outlive the server.
     if (needsCleanupFinalizer(resolved)) await ensureFinalizer(deps, server as unknown as KubeObject);
     const outcome: ServerOutcome = { applied: [], deleted: [], statusWritten: false };
+    let stored: KubeObject[] = [];
     let status: IdentityServerStatus;
     const now = new Date(deps.clock.now());
     const downgrade = downgradeRefusal(server);
@@ -182,6 +196,7 @@ export function identityServerController(deps: ServerDeps) {
           ...(await keepAdmin(deps, resolved, world.admin, world.keptAdmin)),
         ];
         outcome.deleted = synced.deleted;
+        stored = synced.stored;
       }
       const base = {
         databaseCluster: world.databaseCluster,
@@ -190,7 +205,7 @@ export function identityServerController(deps: ServerDeps) {
         stopping,
         version: deployedSpec(server).image.tag,
       };
-      const obs = await observe(deps, resolved, server, base);
+      const obs = await observe(deps, resolved, server, base, stored);
       status = computeServerStatus(server, obs, now);
       const migrated = databaseVersion(server, starting);
       if (migrated) status.databaseVersion = migrated;

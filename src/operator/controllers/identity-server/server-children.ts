@@ -5,8 +5,11 @@ import type { Deps } from '../../runtime/deps.ts';
 import { applyReason, withAppliedHash } from '../../runtime/desired-state.ts';
 import { refOf, refString } from '../../runtime/kube-client.ts';
 
-/** What one sync did, for the reconcile log line and tests: objects applied (with why) and deleted. */
-export type SyncResult = { applied: string[]; deleted: string[] };
+/**
+ * What one sync did, for the reconcile log line and tests: objects applied (with why) and deleted, and each applied
+ * object as the API server stored it (fresher than the watch cache, which may not have seen the write yet).
+ */
+export type SyncResult = { applied: string[]; deleted: string[]; stored: KubeObject[] };
 
 // The kinds a server may stop wanting; everything else it always emits.
 const optionalKinds = [
@@ -21,13 +24,13 @@ export async function syncChildren(
   desired: readonly KubeObject[],
   force: boolean,
 ): Promise<SyncResult> {
-  const result: SyncResult = { applied: [], deleted: [] };
+  const result: SyncResult = { applied: [], deleted: [], stored: [] };
   for (const object of desired) {
     const want = withAppliedHash(object);
     const live = await deps.kube.get(refOf(want));
     const reason = force ? 'forced' : applyReason(want, live);
     if (!reason) continue;
-    await deps.kube.apply(want);
+    result.stored.push(await deps.kube.apply(want));
     result.applied.push(`${refString(refOf(want))} (${reason})`);
   }
   const wanted = new Set(desired.map((o) => refString(refOf(o))));

@@ -1,120 +1,18 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
-import {
-  identityServerController,
-  type ServerDeps,
-} from '../../../../src/operator/controllers/identity-server/identity-server.ts';
-import { createAdminClient } from '../../../../src/operator/keycloak/admin-client.ts';
-import { keycloakAdmins } from '../../../../src/operator/keycloak/admins.ts';
-import { manualClock } from '../../../../src/operator/runtime/clock.ts';
+import { identityServerController } from '../../../../src/operator/controllers/identity-server/identity-server.ts';
 import type { HttpClient } from '../../../../src/operator/runtime/deps.ts';
-import { loadEndpointMap } from '../../../../src/operator/runtime/endpoint-map.ts';
-import type { Logger } from '../../../../src/operator/runtime/logger.ts';
-import { handleMaster, masterState } from '../../keycloak/fake-master.ts';
-import { type FakeKube, fakeKube } from '../fake-kube.ts';
-
-const b64 = (s: string) => Buffer.from(s).toString('base64');
-const quiet: Logger = { info() {}, warn() {}, error() {} };
-
-/** A Keycloak stand-in on 127.0.0.1: /health/ready and the master token endpoint, accepting one password. */
-async function fakeKeycloak(state: { health: string; password?: string; adminDelayMs?: number }) {
-  const master = masterState(state.password);
-  Object.defineProperty(master, 'password', { get: () => state.password });
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => {
-      body += d;
-    });
-    req.on('end', () => {
-      if (req.url === '/health/ready') {
-        res.writeHead(state.health === 'UP' ? 200 : 503).end(JSON.stringify({ status: state.health }));
-      } else if (req.url === '/admin/realms/master' && req.headers.authorization?.startsWith('Bearer ')) {
-        setTimeout(() => handleMaster(master, req, res, body), state.adminDelayMs ?? 0);
-      } else if (handleMaster(master, req, res, body)) {
-        // the token endpoint and the calls that create the operator's client
-      } else res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, master, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-const idServer = (
-  spec: Partial<IdentityServer['spec']> = {},
-  annotations?: Record<string, string>,
-): KubeObject =>
-  ({
-    apiVersion: 'realmforge.dev/v1',
-    kind: 'IdentityServer',
-    metadata: { name: 'kc', namespace: 'identity', uid: 'srv-uid', generation: 1, annotations },
-    spec: { image: { tag: '26.0.7' }, database: { cluster: 'pg', namespace: 'db' }, ...spec },
-  }) as KubeObject;
-const dbSecret: KubeObject = {
-  apiVersion: 'v1',
-  kind: 'Secret',
-  metadata: { name: 'pg-app', namespace: 'db' },
-  data: { username: b64('app'), password: b64('db-pass') },
-};
-const cluster: KubeObject = {
-  apiVersion: 'postgresql.cnpg.io/v1',
-  kind: 'Cluster',
-  metadata: { name: 'pg', namespace: 'db' },
-  status: { phase: 'Cluster in healthy state' },
-};
-
-function deps(
-  kube: FakeKube,
-  keycloakUrl: string,
-  http: HttpClient = (url, init) => fetch(url, init),
-): ServerDeps {
-  const endpoints = loadEndpointMap(
-    JSON.stringify({
-      endpoints: { 'kc.identity.svc:8080': keycloakUrl, 'kc.identity.svc:9000': keycloakUrl },
-    }),
-  );
-  const clock = manualClock();
-  const base = {
-    kube,
-    http,
-    endpoints,
-    clock,
-    random: () => 0.5,
-    newPassword: () => 'generated-pw',
-    logger: quiet,
-  };
-  // The real admin client: the readiness check goes through its token cache and circuit breaker.
-  const admins = keycloakAdmins(base, (url, admin) =>
-    createAdminClient(url, admin, {
-      http,
-      limiter: { acquire: async () => {}, stop: async () => {} },
-      clock,
-      random: () => 0.5,
-      count: () => {},
-      canWrite: () => true,
-      sleep: async () => {},
-    }),
-  );
-  return { ...base, admins };
-}
-
-/** Marks the Deployment available, as the kubelet and controller-manager would. */
-function makeAvailable(kube: FakeKube) {
-  const d = kube.find('Deployment', 'identity', 'kc') as KubeObject;
-  const replicas = (d.spec as { replicas: number }).replicas;
-  d.status = {
-    observedGeneration: d.metadata.generation,
-    replicas,
-    updatedReplicas: replicas,
-    availableReplicas: replicas,
-    readyReplicas: replicas,
-    conditions: [{ type: 'Available', status: 'True' }],
-  };
-}
+import { fakeKube } from '../fake-kube.ts';
+import {
+  cluster,
+  dbSecret,
+  deployment,
+  deps,
+  fakeKeycloak,
+  idServer,
+  makeAvailable,
+} from './server-fixtures.ts';
 
 test('database cluster missing: Pending, nothing applied, a Warning event', async () => {
   const kube = fakeKube([idServer(), dbSecret]);
@@ -385,81 +283,6 @@ test('resources written 1000m and 1024Mi (stored as 1 and 1Gi) cause no write on
     assert.equal(again.outcome?.applied, []);
     assert.equal(kube.writes, []);
   }
-});
-
-/** A running Keycloak pod of the server, with `tag`. */
-const keycloakPod = (name: string, tag: string): KubeObject => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: {
-    name,
-    namespace: 'identity',
-    labels: { 'app.kubernetes.io/instance': 'kc', 'app.kubernetes.io/name': 'keycloak' },
-  },
-  spec: { containers: [{ name: 'keycloak', image: `quay.io/keycloak/keycloak:${tag}` }] },
-});
-const deployment = (kube: FakeKube) =>
-  kube.find('Deployment', 'identity', 'kc') as KubeObject & {
-    spec: { replicas: number; template: { spec: { containers: { image: string }[] } } };
-  };
-
-test('a version change stops the old pods before the new version starts; version and databaseVersion follow', async () => {
-  const kc = await fakeKeycloak({ health: 'UP', password: 'generated-pw' });
-  try {
-    const kube = fakeKube([idServer({ image: { tag: '25.0.6' } }), dbSecret, cluster]);
-    const reconcile = identityServerController(deps(kube, kc.url));
-    await reconcile('identity/kc');
-    makeAvailable(kube);
-    kube.put(keycloakPod('kc-old', '25.0.6'));
-    assert.is((await reconcile('identity/kc')).outcome?.phase, 'Ready');
-    const ready = kube.find('IdentityServer', 'identity', 'kc') as KubeObject;
-    assert.is((ready.status as { databaseVersion?: string }).databaseVersion, '25.0.6');
-
-    kube.put({ ...ready, spec: { ...(ready.spec as object), image: { tag: '26.0.7' } } });
-    const stopping = await reconcile('identity/kc');
-    assert.is(stopping.outcome?.reason, 'UpgradeInProgress');
-    assert.is(deployment(kube).spec.replicas, 0, 'old version stopped first');
-    assert.match(deployment(kube).spec.template.spec.containers[0]?.image ?? '', ':26.0.7');
-    const during = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, unknown>;
-    assert.is(during.version, '25.0.6', 'status.version is what serves');
-    assert.is(during.databaseVersion, '25.0.6', 'nothing of 26 has started yet');
-    const readyCondition = (during.conditions as { type: string; status: string }[]).find(
-      (c) => c.type === 'Ready',
-    );
-    assert.is(readyCondition?.status, 'False');
-
-    kube.objects.delete('Pod/identity/kc-old');
-    const starting = await reconcile('identity/kc');
-    assert.is(deployment(kube).spec.replicas, 1, 'the new version starts once no old pod is left');
-    assert.is(starting.outcome?.phase, 'Provisioning');
-    const migrating = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, unknown>;
-    assert.is(migrating.version, '25.0.6');
-    assert.is(migrating.databaseVersion, '26.0.7');
-    makeAvailable(kube);
-    kube.put(keycloakPod('kc-new', '26.0.7'));
-    assert.is((await reconcile('identity/kc')).outcome?.phase, 'Ready');
-    const after = kube.find('IdentityServer', 'identity', 'kc')?.status as { version?: string } | undefined;
-    assert.is(after?.version, '26.0.7');
-  } finally {
-    await kc.close();
-  }
-});
-
-test('a downgrade below the version the database was migrated to is refused and changes nothing', async () => {
-  const server = idServer({ image: { tag: '25.0.6' } });
-  const kube = fakeKube([
-    { ...server, status: { phase: 'Ready', version: '26.0.7', databaseVersion: '26.0.7' } },
-    dbSecret,
-    cluster,
-  ]);
-  const out = await identityServerController(deps(kube, 'http://127.0.0.1:1'))('identity/kc');
-  assert.is(out.outcome?.phase, 'Failed');
-  assert.is(out.outcome?.reason, 'DowngradeRefused');
-  assert.equal(out.outcome?.applied, []);
-  assert.is(kube.find('Deployment', 'identity', 'kc'), undefined);
-  const status = kube.find('IdentityServer', 'identity', 'kc')?.status as Record<string, string>;
-  assert.match(status.message, 'below 26.0.7');
-  assert.is(status.version, '26.0.7');
 });
 
 test.run();

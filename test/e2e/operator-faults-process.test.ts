@@ -1,0 +1,170 @@
+// Faults of the processes around the operator, on one IdentityServer: the kube-apiserver process restarted while
+// resources reconcile (watches recover without an operator restart), the operator SIGKILLed right after a create
+// reached Keycloak (its successor makes no duplicate and rotates no credentials), and Keycloak unreachable for two
+// minutes (honest statuses, calls per minute bounded at the fault proxy, convergence once it is back).
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import {
+  databaseCluster,
+  getResource,
+  identityServer,
+  waitStatus,
+} from '../../scripts/testenv/identity-fixtures.ts';
+import {
+  grantSecretAccess,
+  installOperatorRbac,
+  type OperatorProcess,
+  startOperator,
+} from '../../scripts/testenv/operator-process.ts';
+import { restartApiserver } from '../../scripts/testenv/restart-apiserver.ts';
+import { faultProxy } from './helpers/fault-proxy.ts';
+import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import { recordWatch } from './helpers/recorded-watch.ts';
+
+let env: TestEnv;
+let operator: OperatorProcess;
+let proxy: Awaited<ReturnType<typeof faultProxy>>;
+let kc: KeycloakAdmin;
+let ns: string;
+let mapFile: string;
+
+const realm = (name: string) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityRealm',
+  metadata: { name, namespace: ns },
+  spec: { serverRef: { name: 'idp' }, roles: [{ name: 'reader' }], clientAuthorizationGrants: [ns] },
+});
+const client = (name: string, realmName: string) => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityClient',
+  metadata: { name, namespace: ns },
+  spec: { realmRef: { name: realmName }, redirectUris: ['https://app.example.test/callback'] },
+});
+const ready = (s: { phase?: string }) => s.phase === 'Ready';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The operator of this suite, its Keycloak calls sent through the fault proxy. */
+const operatorThroughProxy = () => startOperator(env, { env: { REALMFORGE_ENDPOINT_MAP: mapFile } });
+
+test.before(async () => {
+  env = await testEnv();
+  await installOperatorRbac(env);
+  ns = await env.namespace('procfaults');
+  await grantSecretAccess(env, ns);
+  await databaseCluster(env, ns, 'pg');
+  mapFile = join(tmpdir(), `realmforge-procfaults-${process.pid}.json`);
+  proxy = await faultProxy(env.state.endpointMapFile, `idp.${ns}.svc:8080`, mapFile);
+  operator = await operatorThroughProxy();
+  kc = keycloakAdmin(env, ns);
+  await env.apply(identityServer(ns, 'idp', 'pg') as never);
+  await waitStatus(env, 'identityservers', ns, 'idp', 600_000, ready, 'to be Ready');
+});
+test.after(async () => {
+  await operator?.stop('SIGKILL');
+  await proxy?.close();
+  await env?.cleanup();
+});
+
+test('the kube-apiserver restarted while resources reconcile: watches recover, all converges, no operator restart', async () => {
+  const pid = operator.proc.pid;
+  await env.apply(realm('before') as never);
+  await env.apply(client('before-web', 'before') as never);
+  const { downMs } = await restartApiserver();
+  console.log(`procfaults: kube-apiserver down for ${downMs} ms`);
+  // Only a watch that came back delivers this one: a resync re-reads the objects the cache already knows.
+  await env.apply(realm('after') as never);
+  await env.apply(client('after-web', 'after') as never);
+  for (const [plural, name] of [
+    ['identityrealms', 'before'],
+    ['identityclients', 'before-web'],
+    ['identityrealms', 'after'],
+    ['identityclients', 'after-web'],
+  ] as const)
+    await waitStatus(env, plural, ns, name, 180_000, ready, 'to be Ready after the API server restart');
+  assert.is(operator.proc.exitCode, null, 'the operator kept running');
+  assert.is(operator.proc.pid, pid);
+});
+
+test('the operator SIGKILLed right after a create reached Keycloak: no duplicate, no rotated secret, honest status', async () => {
+  const statuses = await recordWatch(env, `/apis/realmforge.dev/v1/namespaces/${ns}/identityclients`, {});
+  try {
+    for (const step of ['realm', 'client'] as const) {
+      const path = step === 'realm' ? /^\/admin\/realms$/ : /^\/admin\/realms\/crash\/clients$/;
+      const started = Date.now();
+      proxy.setMode({ kind: 'hold', method: 'POST', path });
+      if (step === 'realm') await env.apply(realm('crash') as never);
+      else await env.apply(client('crash-web', 'crash') as never);
+      await eventually(`the ${step} create to reach Keycloak`, 120_000, async () =>
+        proxy.since(started).some((c) => c.answered === 'held') ? true : undefined,
+      );
+      await operator.stop('SIGKILL');
+      operator = await operatorThroughProxy();
+    }
+    const done = await waitStatus(env, 'identityclients', ns, 'crash-web', 180_000, ready, 'to be Ready');
+    await waitStatus(env, 'identityrealms', ns, 'crash', 60_000, ready, 'to be Ready');
+    const realms = (await kc.call('GET', '')) as { realm: string }[];
+    assert.is(realms.filter((r) => r.realm === 'crash').length, 1, 'one realm');
+    const clients = await kc.call('GET', '/crash/clients?clientId=crash-web');
+    assert.is(clients.length, 1, 'one client');
+    const live = await kc.call('GET', `/crash/clients/${clients[0].id}/client-secret`);
+    const secret = await env.core.readNamespacedSecret({ namespace: ns, name: 'crash-web-credentials' });
+    const held = Buffer.from(secret.data?.['client-secret'] ?? '', 'base64').toString('utf8');
+    assert.is(held, live.value, 'the Secret holds the secret the client was created with');
+    assert.is(done.status.clientUuid, clients[0].id);
+    // The restarted operator takes the half-finished client as its own: never a conflict with itself.
+    const reasons = statuses.changes.map((c) => c.object.status?.reason).filter(Boolean);
+    assert.not.ok(reasons.includes('ClientIdConflict'), JSON.stringify(reasons));
+    // A later resync keeps it: the secret is not rotated by the restart.
+    await sleep(12_000);
+    const again = await kc.call('GET', `/crash/clients/${clients[0].id}/client-secret`);
+    assert.is(again.value, live.value);
+  } finally {
+    proxy.setMode({ kind: 'pass' });
+    await statuses.stop();
+  }
+});
+
+test('Keycloak unreachable for two minutes: honest statuses, calls per minute bounded, convergence once back', async () => {
+  const pid = operator.proc.pid;
+  const started = Date.now();
+  proxy.setMode({ kind: 'refuse' });
+  await env.apply(realm('outage') as never);
+  const minutes: number[] = [];
+  let server: any;
+  let during: any;
+  try {
+    for (let m = 1; m <= 2; m++) {
+      await sleep(started + m * 60_000 - Date.now());
+      minutes.push(proxy.since(started + (m - 1) * 60_000).filter((c) => c.at < started + m * 60_000).length);
+      server = (await getResource(env, 'identityservers', ns, 'idp'))?.status;
+      during = (await getResource(env, 'identityrealms', ns, 'outage'))?.status;
+    }
+  } finally {
+    proxy.setMode({ kind: 'pass' });
+  }
+  console.log(`procfaults: calls to Keycloak per minute while unreachable: ${minutes.join(', ')}`);
+  assert.ok(
+    minutes.every((n) => n <= 60),
+    `at most 60 calls a minute: ${minutes}`,
+  );
+  assert.is.not(server?.phase, 'Ready', 'the server does not claim to be Ready');
+  assert.match(
+    String(server?.message),
+    /ECONNRESET|UND_ERR_SOCKET|socket|closed|circuit open|unreachable|refused/i,
+    server?.message,
+  );
+  assert.is.not(during?.phase, 'Ready');
+  assert.ok(
+    ['ServerNotReady', 'KeycloakUnavailable'].includes(during?.reason),
+    `the realm says why: ${during?.reason} ${during?.message}`,
+  );
+  await waitStatus(env, 'identityservers', ns, 'idp', 180_000, ready, 'to be Ready once Keycloak is back');
+  await waitStatus(env, 'identityrealms', ns, 'outage', 180_000, ready, 'to be Ready once Keycloak is back');
+  assert.ok(await kc.call('GET', '/outage'), 'the realm exists in Keycloak');
+  assert.is(operator.proc.exitCode, null, 'converged without a restart');
+  assert.is(operator.proc.pid, pid);
+});
+
+test.run();
