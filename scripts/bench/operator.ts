@@ -8,7 +8,7 @@
 //            groups; SMTP left out: it needs a Secret per namespace) and the script posts the same realm.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { operatorNodeOptions } from '../../src/operator/compile/operator-deployment.ts';
@@ -23,6 +23,7 @@ import {
   type OperatorProcess,
   startOperator,
 } from '../testenv/operator-process.ts';
+import { breakdownLines, callCounts, callsBetween } from './call-breakdown.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
@@ -41,6 +42,29 @@ async function listPhases(env: TestEnv, plural: string, namespace?: string): Pro
   return (res.body.items as { status?: { phase?: string } }[]).map((o) => o.status?.phase ?? '');
 }
 
+// The operator as its image runs it: the built JavaScript (no type stripping) with the Deployment's V8 flags.
+// BENCH_NODE_OPTIONS replaces the flags (BENCH_NODE_OPTIONS= runs without any) to measure their effect.
+const nodeOptions = () => process.env.BENCH_NODE_OPTIONS ?? operatorNodeOptions;
+const runAs = () => `node dist/ with NODE_OPTIONS="${nodeOptions()}"`;
+let built = false;
+function asTheImageRuns(): { env: Record<string, string>; entry: string } {
+  if (!built) {
+    log('building dist/ (the JavaScript the image runs)');
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.ts')], { cwd: root, stdio: 'ignore' });
+    built = true;
+  }
+  return {
+    env: { NODE_OPTIONS: nodeOptions() },
+    entry: join(root, 'dist', 'src', 'operator', 'cli', 'main.js'),
+  };
+}
+
+/** The machine's load averages (1, 5, 15 min): other work on the machine moves every timing. */
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
 const kubeWrites = async (op: OperatorProcess) => {
   let total = 0;
   for (const verb of ['apply', 'apply-status', 'delete', 'event'])
@@ -49,20 +73,12 @@ const kubeWrites = async (op: OperatorProcess) => {
 };
 
 async function servers(env: TestEnv): Promise<void> {
+  const loadAtStart = load();
   const count = 100;
   const ns = await env.namespace('bench-servers');
   await grantSecretAccess(env, ns);
   await databaseCluster(env, ns, 'pg');
-  // The operator as its image runs it: the built JavaScript (no type stripping) with the Deployment's V8 flags.
-  // BENCH_NODE_OPTIONS replaces the flags (BENCH_NODE_OPTIONS= runs without any) to measure their effect.
-  const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? operatorNodeOptions;
-  log('building dist/ (the JavaScript the image runs)');
-  execFileSync(process.execPath, [join(root, 'scripts', 'build.ts')], { cwd: root, stdio: 'ignore' });
-  const op = await startOperator(env, {
-    args: ['--drift-interval=60s'],
-    env: { NODE_OPTIONS: nodeOptions },
-    entry: join(root, 'dist', 'src', 'operator', 'cli', 'main.js'),
-  });
+  const op = await startOperator(env, { args: ['--drift-interval=60s'], ...asTheImageRuns() });
   const started = performance.now();
   await Promise.all(
     Array.from({ length: count }, (_, i) => env.apply(identityServer(ns, `kc-${i}`, 'pg') as never)),
@@ -91,7 +107,8 @@ async function servers(env: TestEnv): Promise<void> {
   console.log(
     `  operator peak RSS             ${rss.toFixed(0)} MB (goal <= 150 MB: ${(rss / 150).toFixed(2)}x of goal)`,
   );
-  console.log(`  operator run as               node dist/ with NODE_OPTIONS="${nodeOptions}"`);
+  console.log(`  operator run as               ${runAs()}`);
+  console.log(`  machine load (1/5/15 min)     ${loadAtStart} at start; ${load()} at end`);
 }
 
 type Admin = (method: string, path: string, body?: unknown) => Promise<Response>;
@@ -179,6 +196,7 @@ function productionRealm() {
 }
 
 async function realms(env: TestEnv, production: boolean): Promise<void> {
+  const loadAtStart = load();
   const example = production ? productionRealm() : undefined;
   const realmCount = 50;
   const clientsPerRealm = 4;
@@ -193,7 +211,12 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
   }
   const limits = { KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS: '100', KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS: '10' };
   const drift = 20;
-  const op = await startOperator(env, { args: [`--drift-interval=${drift}s`], env: limits });
+  const image = asTheImageRuns();
+  const op = await startOperator(env, {
+    args: [`--drift-interval=${drift}s`],
+    env: { ...image.env, ...limits },
+    entry: image.entry,
+  });
   // The teams' realms live in their own namespaces: the server grants them (spec.realmAuthorizationGrants).
   await env.apply(identityServer(ns, 'idp', 'pg', { realmAuthorizationGrants: [ns, ...teams] }) as never);
   log('waiting for the IdentityServer to be Ready (Keycloak starts)');
@@ -274,19 +297,37 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
   const operatorMs = performance.now() - started;
   const creation = (await adminCalls(op)) - before;
   // Steady state: one full drift interval (plus margin) with nothing changed.
-  const reconciles = async () =>
-    (await op.counter('realmforge_reconcile_total', { kind: 'IdentityRealm' })) +
-    (await op.counter('realmforge_reconcile_total', { kind: 'IdentityClient' }));
+  const kinds = ['IdentityServer', 'IdentityRealm', 'IdentityClient'];
+  const reconcilesByKind = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        kinds.map(async (kind) => [kind, await op.counter('realmforge_reconcile_total', { kind })]),
+      ),
+    ) as Record<string, number>;
+  const reconciles = async () => {
+    const by = await reconcilesByKind();
+    return (by.IdentityRealm ?? 0) + (by.IdentityClient ?? 0);
+  };
   const steadyStart = {
     gets: await adminCalls(op, 'GET'),
     writes: (await adminCalls(op)) - (await adminCalls(op, 'GET')),
     reconciles: await reconciles(),
+    byKind: await reconcilesByKind(),
+    calls: callCounts(await op.metrics()),
   };
   const steadyLog = op.logs().length;
   await new Promise((r) => setTimeout(r, (drift + 5) * 1000));
   const gets = (await adminCalls(op, 'GET')) - steadyStart.gets;
   const writes = (await adminCalls(op)) - (await adminCalls(op, 'GET')) - steadyStart.writes;
   const resyncs = (await reconciles()) - steadyStart.reconciles;
+  const byKind = await reconcilesByKind();
+  const resyncsByKind = Object.fromEntries(
+    kinds.map((k) => [k, (byKind[k] ?? 0) - (steadyStart.byKind[k] ?? 0)]),
+  );
+  const breakdown = breakdownLines(
+    callsBetween(steadyStart.calls, callCounts(await op.metrics())),
+    resyncsByKind,
+  );
   // What wrote during the steady state, from the reconcile log lines (each names its writes and errors).
   const steadyWrites = op
     .logs()
@@ -312,7 +353,13 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
     `  steady state (${drift + 5} s, ${resyncs} resyncs)   ${gets} reads = ${(gets / Math.max(1, resyncs)).toFixed(2)} per realm or client resync (goal <= 1), ${writes} writes (goal 0)`,
   );
   for (const line of steadyWrites.slice(0, 10)) console.log(`    wrote: ${line}`);
-  console.log(`  operator peak RSS                            ${rss.toFixed(0)} MB`);
+  console.log('  steady-state Keycloak calls by the kind that made them and by path:');
+  for (const line of breakdown) console.log(`    ${line}`);
+  console.log(
+    `  operator peak RSS                            ${rss.toFixed(0)} MB (goal <= 110 MB: ${(rss / 110).toFixed(2)}x of goal)`,
+  );
+  console.log(`  operator run as                              ${runAs()}`);
+  console.log(`  machine load (1/5/15 min) at start, at end   ${loadAtStart}; ${load()}`);
 }
 
 /** Runs the named cases in one private environment. */
