@@ -4,7 +4,8 @@
 // OperatorClientCreated); when Keycloak refuses that client's credentials, it is re-keyed the same way
 // (OperatorClientRotated). Without the bootstrap admin either is impossible: OperatorIdentityLost, with the fix.
 // Keycloak 25 keeps using the bootstrap admin (see current()).
-// Clients are kept per server and credentials, so the token cache survives across reconciles.
+// Clients are kept per server and credentials, and handed out as the same object each time, so the token cache
+// and the server info survive across reconciles.
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
 import { resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
@@ -106,25 +107,42 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
     return clientFor(id, baseUrl, identity);
   }
 
+  // One wrapper per client, so that what is kept per admin client (the server info, server-info.ts) is kept across
+  // reconciles; it re-keys with the server as last seen.
+  const wrappers = new WeakMap<
+    AdminClient,
+    { wrapper: AdminClient; server: IdentityServer; baseUrl: string }
+  >();
+  const wrapped = (client: AdminClient, server: IdentityServer, baseUrl: string): AdminClient => {
+    const known = wrappers.get(client);
+    if (known) {
+      known.server = server;
+      return known.wrapper;
+    }
+    const entry = { server, baseUrl, wrapper: client };
+    // A refused client (deleted or re-keyed in Keycloak) is re-keyed once with the bootstrap admin.
+    entry.wrapper = {
+      baseUrl: client.baseUrl,
+      async call(namespace, method, path, body) {
+        try {
+          return await client.call(namespace, method, path, body);
+        } catch (error) {
+          if (!(error instanceof TokenRefusedError)) throw error;
+          await provisionOnce(entry.server, entry.baseUrl, true);
+          return (await current(entry.server, entry.baseUrl)).call(namespace, method, path, body);
+        }
+      },
+    } as AdminClient;
+    wrappers.set(client, entry);
+    return entry.wrapper;
+  };
+
   return {
     async forServer(server) {
       const baseUrl = deps.endpoints
         .resolve(serverEndpoints(resolveServer(server)).internal)
         .replace(/\/$/, '');
-      const client = await current(server, baseUrl);
-      // A refused client (deleted or re-keyed in Keycloak) is re-keyed once with the bootstrap admin.
-      return {
-        baseUrl: client.baseUrl,
-        async call(namespace, method, path, body) {
-          try {
-            return await client.call(namespace, method, path, body);
-          } catch (error) {
-            if (!(error instanceof TokenRefusedError)) throw error;
-            await provisionOnce(server, baseUrl, true);
-            return (await current(server, baseUrl)).call(namespace, method, path, body);
-          }
-        },
-      } as AdminClient;
+      return wrapped(await current(server, baseUrl), server, baseUrl);
     },
   };
 }
