@@ -42,10 +42,13 @@ async function listPhases(env: TestEnv, plural: string, namespace?: string): Pro
   return (res.body.items as { status?: { phase?: string } }[]).map((o) => o.status?.phase ?? '');
 }
 
-// The operator as its image runs it: the built JavaScript (no type stripping) with the Deployment's V8 flags.
-// BENCH_NODE_OPTIONS replaces the flags (BENCH_NODE_OPTIONS= runs without any) to measure their effect.
+// The operator as its image runs it: the bundle (dist/operator/realmforge.mjs, no type stripping) with the
+// Deployment's V8 flags. BENCH_NODE_OPTIONS replaces the flags (BENCH_NODE_OPTIONS= runs without any) and
+// BENCH_OPERATOR_BUILD=tsc runs the unbundled tsc output instead, to measure what each is worth.
 const nodeOptions = () => process.env.BENCH_NODE_OPTIONS ?? operatorNodeOptions;
-const runAs = () => `node dist/ with NODE_OPTIONS="${nodeOptions()}"`;
+const unbundled = () => process.env.BENCH_OPERATOR_BUILD === 'tsc';
+const runAs = () =>
+  `node ${unbundled() ? 'dist/src/operator/cli/main.js (tsc, unbundled)' : 'dist/operator/realmforge.mjs (bundle)'} with NODE_OPTIONS="${nodeOptions()}"`;
 let built = false;
 function asTheImageRuns(): { env: Record<string, string>; entry: string } {
   if (!built) {
@@ -55,8 +58,19 @@ function asTheImageRuns(): { env: Record<string, string>; entry: string } {
   }
   return {
     env: { NODE_OPTIONS: nodeOptions() },
-    entry: join(root, 'dist', 'src', 'operator', 'cli', 'main.js'),
+    entry: unbundled()
+      ? join(root, 'dist', 'src', 'operator', 'cli', 'main.js')
+      : join(root, 'dist', 'operator', 'realmforge.mjs'),
   };
+}
+
+/** Peak RSS of the operator started from `entry` with nothing to reconcile yet (its load cost), after `ms`. */
+async function idleRss(env: TestEnv, entry: string, ms = 8000): Promise<number> {
+  const op = await startOperator(env, { env: { NODE_OPTIONS: nodeOptions() }, entry });
+  await new Promise((r) => setTimeout(r, ms));
+  const rss = peakRssMb(op.proc.pid);
+  await op.stop();
+  return rss;
 }
 
 /** The machine's load averages (1, 5, 15 min): other work on the machine moves every timing. */
@@ -212,6 +226,11 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
   const limits = { KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS: '100', KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS: '10' };
   const drift = 20;
   const image = asTheImageRuns();
+  // The load cost side by side: the bundle and the tsc output, each started with nothing to reconcile.
+  const idle = {
+    bundle: await idleRss(env, join(root, 'dist', 'operator', 'realmforge.mjs')),
+    tsc: await idleRss(env, join(root, 'dist', 'src', 'operator', 'cli', 'main.js')),
+  };
   const op = await startOperator(env, {
     args: [`--drift-interval=${drift}s`],
     env: { ...image.env, ...limits },
@@ -359,6 +378,9 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
     `  operator peak RSS                            ${rss.toFixed(0)} MB (goal <= 110 MB: ${(rss / 110).toFixed(2)}x of goal)`,
   );
   console.log(`  operator run as                              ${runAs()}`);
+  console.log(
+    `  idle operator peak RSS (nothing to do yet)   bundle ${idle.bundle.toFixed(0)} MB, tsc output ${idle.tsc.toFixed(0)} MB (${(idle.bundle / idle.tsc).toFixed(2)}x)`,
+  );
   console.log(`  machine load (1/5/15 min) at start, at end   ${loadAtStart}; ${load()}`);
 }
 
