@@ -161,8 +161,8 @@ async function serviceAccountMappings(
   uuid: string,
   fresh: boolean,
 ) {
-  let known = serviceAccountUsers.get(admin);
-  if (!known) serviceAccountUsers.set(admin, (known = new Map()));
+  const known = serviceAccountUsers.get(admin) ?? new Map<string, string>();
+  serviceAccountUsers.set(admin, known);
   for (const cached of fresh ? [false] : [true, false]) {
     const id =
       (cached ? known.get(uuid) : undefined) ??
