@@ -1,9 +1,9 @@
-// Runs every uvu suite in its own process, two at a time, and ends with the line `N passed, N failed`.
+// Runs every uvu suite in its own process, two at a time (e2e: one at a time in each of the environments), and ends with the line `N passed, N failed`.
 // Three tiers: `npm test` (unit, golden and CLI suites: Node only), `npm run test:charts` (test/chart: runs helm,
 // which is built from Go modules on first use) and `npm run test:e2e` (test/e2e: the embedded environment).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { walkFiles } from '../src/core/walk-files.ts';
 
 const e2e = process.argv.includes('--e2e');
@@ -27,12 +27,12 @@ const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
 type Result = { file: string; passed: number; failed: number; output: string; ms: number };
 
-function runSuite(file: string): Promise<Result> {
+function runSuite(file: string, extraEnv: Record<string, string>): Promise<Result> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [file], {
       cwd: root,
-      env: { ...process.env, FORCE_COLOR: '0', NODE_DISABLE_COLORS: '1' },
+      env: { ...process.env, ...extraEnv, FORCE_COLOR: '0', NODE_DISABLE_COLORS: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -61,12 +61,19 @@ const ownsEnvironment = (file: string) =>
   e2e && readFileSync(file, 'utf8').includes('\n// e2e-environment: own\n');
 const shared = files.filter((f) => !ownsEnvironment(f));
 const own = files.filter(ownsEnvironment);
+// Each worker runs its suites in one environment (a shard, scripts/testenv/e2e-run.ts); unit suites need none.
+let workers: Record<string, string>[] = Array.from(
+  { length: Number(process.env.TEST_CONCURRENCY ?? 2) },
+  () => ({}),
+);
 let teardown: (() => Promise<void>) | undefined;
 if (e2e && shared.length) {
   const { prepareE2e } = await import('./testenv/e2e-run.ts');
   const { describeError } = await import('../src/core/errors.ts');
   try {
-    teardown = await prepareE2e();
+    const prepared = await prepareE2e();
+    workers = prepared.shards;
+    teardown = prepared.teardown;
   } catch (error) {
     console.error(`the test environment did not come up: ${describeError(error)}`);
     console.log('0 passed, 1 failed');
@@ -74,25 +81,46 @@ if (e2e && shared.length) {
   }
 }
 
-const concurrency = e2e ? 1 : Number(process.env.TEST_CONCURRENCY ?? 2);
+// e2e suites run longest first (durations of the last run, kept in the cache), so the shards end together.
+const durationsFile = join(
+  process.env.REALMFORGE_CACHE_DIR || join(root, '.cache'),
+  'testenv',
+  'e2e-durations.json',
+);
+const lastDurations: Record<string, number> =
+  e2e && existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : {};
+const longestFirst = (suites: readonly string[]) =>
+  [...suites].sort(
+    (a, b) => (lastDurations[relative(root, b)] ?? Infinity) - (lastDurations[relative(root, a)] ?? Infinity),
+  );
+
 const results: Result[] = [];
-async function runAll(suites: readonly string[]): Promise<void> {
-  const queue = [...suites];
+async function runAll(suites: readonly string[], envs: readonly Record<string, string>[]): Promise<void> {
+  const queue = e2e ? longestFirst(suites) : [...suites];
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    envs.map(async (env, i) => {
       for (let file = queue.shift(); file; file = queue.shift()) {
-        const r = await runSuite(file);
+        const r = await runSuite(file, env);
         results.push(r);
         const mark = r.failed ? 'FAIL' : 'ok  ';
-        console.log(`${mark} ${r.file} (${r.passed} passed, ${r.failed} failed, ${r.ms} ms)`);
+        const shard = e2e && envs.length > 1 ? ` [environment ${i + 1}]` : '';
+        console.log(`${mark} ${r.file} (${r.passed} passed, ${r.failed} failed, ${r.ms} ms)${shard}`);
         if (r.failed || process.env.TEST_VERBOSE) console.log(r.output.replace(/^/gm, '    '));
       }
     }),
   );
 }
-await runAll(shared);
+await runAll(shared, workers);
 await teardown?.();
-await runAll(own);
+// Suites with an environment of their own run one at a time, after the shared ones are torn down.
+await runAll(own, e2e ? [{}] : workers);
+if (e2e && files.length === all.length) {
+  mkdirSync(dirname(durationsFile), { recursive: true });
+  writeFileSync(
+    durationsFile,
+    `${JSON.stringify(Object.fromEntries(results.map((r) => [r.file, r.ms])), null, 2)}\n`,
+  );
+}
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 if (files.length === 0) console.log('no test suites found');

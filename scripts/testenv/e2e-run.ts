@@ -1,5 +1,8 @@
-// The e2e hook of `npm run test:e2e`: one environment for the whole run, exported to every suite process, torn
-// down at the end even on failure or interrupt. An environment already up (`testenv up`) is reused and kept.
+// The e2e hook of `npm run test:e2e`: the environments for the whole run, torn down at the end even on failure or
+// interrupt. Suites are spread over `TEST_E2E_SHARDS` environments (default 2), each a whole environment of its own
+// (etcd, API server, PostgreSQL, Keycloak, process kubelet), so a suite that restarts the API server or stops
+// Keycloak disturbs no other; within one environment suites run one at a time. An environment already up
+// (`testenv up`) is reused and kept, as the only shard.
 import { join } from 'node:path';
 import { describeError } from '../../src/core/errors.ts';
 import { down, isUp, up } from './env.ts';
@@ -8,20 +11,45 @@ import { envVars, readState } from './state.ts';
 
 const log = (line: string) => process.stderr.write(`testenv: ${line}\n`);
 
-/** Brings the environment up and exports its variables into process.env; returns the teardown to run at the end. */
-export async function prepareE2e(): Promise<() => Promise<void>> {
+/** The environments of a run: one set of variables per shard, and the teardown of them all. */
+export type E2eShards = { shards: Record<string, string>[]; teardown: () => Promise<void> };
+
+/** Runs `fn` with REALMFORGE_TESTENV_STATE naming `file` (up/down read their state file from it). */
+async function withState<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  const before = process.env.REALMFORGE_TESTENV_STATE;
+  process.env.REALMFORGE_TESTENV_STATE = file;
+  try {
+    return await fn();
+  } finally {
+    if (before === undefined) delete process.env.REALMFORGE_TESTENV_STATE;
+    else process.env.REALMFORGE_TESTENV_STATE = before;
+  }
+}
+
+/** How many environments to run suites in: TEST_E2E_SHARDS (1 to 4), default 2. */
+export function shardCount(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.TEST_E2E_SHARDS ?? 2);
+  if (!Number.isInteger(n) || n < 1 || n > 4)
+    throw new Error(`TEST_E2E_SHARDS must be a whole number from 1 to 4, not "${env.TEST_E2E_SHARDS}"`);
+  return n;
+}
+
+/** Brings the environments up (one after the other: each start is CPU-bound) and returns their variables. */
+export async function prepareE2e(count = shardCount()): Promise<E2eShards> {
   const existing = readState();
   if (isUp(existing)) {
-    log('reusing the environment that is already up (it stays up)');
-    Object.assign(process.env, envVars(existing), { REALMFORGE_TESTENV_REQUIRED: '1' });
-    return async () => {};
+    log('reusing the environment that is already up (it stays up; one shard)');
+    return { shards: [{ ...envVars(existing), REALMFORGE_TESTENV_REQUIRED: '1' }], teardown: async () => {} };
   }
-  process.env.REALMFORGE_TESTENV_STATE = join(cacheDir(), 'testenv', `e2e-${process.pid}.json`);
+  const files = Array.from({ length: count }, (_, i) =>
+    join(cacheDir(), 'testenv', `e2e-${process.pid}-${i + 1}.json`),
+  );
   let done = false;
   const teardown = async () => {
     if (done) return;
     done = true;
-    await down({ log }).catch((e) => log(`teardown failed: ${describeError(e)}`));
+    for (const file of files)
+      await withState(file, () => down({ log })).catch((e) => log(`teardown failed: ${describeError(e)}`));
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
@@ -29,12 +57,15 @@ export async function prepareE2e(): Promise<() => Promise<void>> {
       void teardown().then(() => process.exit(130));
     });
   }
+  const shards: Record<string, string>[] = [];
   try {
-    const state = await up({ log });
-    Object.assign(process.env, envVars(state), { REALMFORGE_TESTENV_REQUIRED: '1' });
+    for (const file of files) {
+      const state = await withState(file, () => up({ log }));
+      shards.push({ ...envVars(state, file), REALMFORGE_TESTENV_REQUIRED: '1' });
+    }
   } catch (e) {
     await teardown();
     throw e;
   }
-  return teardown;
+  return { shards, teardown };
 }
