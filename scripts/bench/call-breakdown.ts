@@ -29,6 +29,16 @@ export function callsBetween(before: CallCounts, after: CallCounts): CallCounts 
   return delta;
 }
 
+/** The calls whose method and path template `which` accepts. */
+export function callTotal(counts: CallCounts, which: (method: string, path: string) => boolean): number {
+  let total = 0;
+  for (const [key, n] of counts) {
+    const [, method = '', path = ''] = key.split(' ');
+    if (which(method, path)) total += n;
+  }
+  return total;
+}
+
 /**
  * Lines of a table: each kind's reads and writes, per resync of that kind when `resyncs` counts it, then each
  * path with its count and share of a resync, largest first.

@@ -23,7 +23,8 @@ import {
   type OperatorProcess,
   startOperator,
 } from '../testenv/operator-process.ts';
-import { breakdownLines, callCounts, callsBetween } from './call-breakdown.ts';
+import { breakdownLines, callCounts, callsBetween, callTotal } from './call-breakdown.ts';
+import { describeSample, sampleMemory } from './memory-sampler.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
@@ -273,6 +274,8 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
   const directMs = performance.now() - directStarted;
 
   const before = await adminCalls(op);
+  const creationCalls = callCounts(await op.metrics());
+  const memory = sampleMemory(op.metrics);
   const started = performance.now();
   await pool(
     Array.from({ length: realmCount }, (_, i) => i),
@@ -315,6 +318,7 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
   });
   const operatorMs = performance.now() - started;
   const creation = (await adminCalls(op)) - before;
+  const creationBreakdown = breakdownLines(callsBetween(creationCalls, callCounts(await op.metrics())), {});
   // Steady state: one full drift interval (plus margin) with nothing changed.
   const kinds = ['IdentityServer', 'IdentityRealm', 'IdentityClient'];
   const reconcilesByKind = async () =>
@@ -328,25 +332,23 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
     return (by.IdentityRealm ?? 0) + (by.IdentityClient ?? 0);
   };
   const steadyStart = {
-    gets: await adminCalls(op, 'GET'),
-    writes: (await adminCalls(op)) - (await adminCalls(op, 'GET')),
     reconciles: await reconciles(),
     byKind: await reconcilesByKind(),
     calls: callCounts(await op.metrics()),
   };
   const steadyLog = op.logs().length;
   await new Promise((r) => setTimeout(r, (drift + 5) * 1000));
-  const gets = (await adminCalls(op, 'GET')) - steadyStart.gets;
-  const writes = (await adminCalls(op)) - (await adminCalls(op, 'GET')) - steadyStart.writes;
+  // Reads and writes from the counts by path (a token request is neither; counting it by the totals could split
+  // one between the two snapshots).
+  const steadyCalls = callsBetween(steadyStart.calls, callCounts(await op.metrics()));
+  const gets = callTotal(steadyCalls, (method) => method === 'GET');
+  const writes = callTotal(steadyCalls, (method, path) => method !== 'GET' && !path.endsWith('/token'));
   const resyncs = (await reconciles()) - steadyStart.reconciles;
   const byKind = await reconcilesByKind();
   const resyncsByKind = Object.fromEntries(
     kinds.map((k) => [k, (byKind[k] ?? 0) - (steadyStart.byKind[k] ?? 0)]),
   );
-  const breakdown = breakdownLines(
-    callsBetween(steadyStart.calls, callCounts(await op.metrics())),
-    resyncsByKind,
-  );
+  const breakdown = breakdownLines(steadyCalls, resyncsByKind);
   // What wrote during the steady state, from the reconcile log lines (each names its writes and errors).
   const steadyWrites = op
     .logs()
@@ -354,6 +356,7 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
     .filter((l) => l.writes?.length || l.result === 'error')
     .map((l) => `${l.kind} ${l.namespace}/${l.name}: ${l.error ?? l.writes.join(', ')}`);
   const rss = peakRssMb(op.proc.pid);
+  const peak = await memory.stop();
   await op.stop();
   const resources = realmCount * (1 + clientsPerRealm);
   console.log(
@@ -374,9 +377,12 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
   for (const line of steadyWrites.slice(0, 10)) console.log(`    wrote: ${line}`);
   console.log('  steady-state Keycloak calls by the kind that made them and by path:');
   for (const line of breakdown) console.log(`    ${line}`);
+  console.log('  admin calls at creation by kind and path (largest first):');
+  for (const line of creationBreakdown.slice(0, 15)) console.log(`    ${line}`);
   console.log(
     `  operator peak RSS                            ${rss.toFixed(0)} MB (goal <= 110 MB: ${(rss / 110).toFixed(2)}x of goal)`,
   );
+  if (peak) console.log(`  at the largest sampled RSS (every 2 s)       ${describeSample(peak)}`);
   console.log(`  operator run as                              ${runAs()}`);
   console.log(
     `  idle operator peak RSS (nothing to do yet)   bundle ${idle.bundle.toFixed(0)} MB, tsc output ${idle.tsc.toFixed(0)} MB (${(idle.bundle / idle.tsc).toFixed(2)}x)`,

@@ -2,7 +2,7 @@
 // resync of that kind.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { breakdownLines, callCounts, callsBetween } from '../../scripts/bench/call-breakdown.ts';
+import { breakdownLines, callCounts, callsBetween, callTotal } from '../../scripts/bench/call-breakdown.ts';
 
 const metrics = (clients: number, serverinfo: number) => `
 # HELP realmforge_keycloak_api_path_requests_total ...
@@ -33,6 +33,22 @@ test('the window counts only what moved, per kind and per path, with reads per r
   assert.match(
     lines[2] ?? '',
     /20 {2}IdentityClient GET \/admin\/serverinfo = 1.00 per IdentityClient resync/,
+  );
+});
+
+test('a token request is neither a read nor a write', () => {
+  const counts = callCounts(metrics(1, 1));
+  assert.is(
+    callTotal(counts, (method) => method === 'GET'),
+    2,
+  );
+  assert.is(
+    callTotal(counts, (method, path) => method !== 'GET' && !path.endsWith('/token')),
+    0,
+  );
+  assert.is(
+    callTotal(counts, (method) => method === 'POST'),
+    3,
   );
 });
 
