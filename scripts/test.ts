@@ -68,10 +68,10 @@ let workers: Record<string, string>[] = Array.from(
 );
 let teardown: (() => Promise<void>) | undefined;
 if (e2e && shared.length) {
-  const { prepareE2e } = await import('./testenv/e2e-run.ts');
+  const { prepareE2e, shardCount } = await import('./testenv/e2e-run.ts');
   const { describeError } = await import('../src/core/errors.ts');
   try {
-    const prepared = await prepareE2e();
+    const prepared = await prepareE2e(Math.min(shardCount(), shared.length));
     workers = prepared.shards;
     teardown = prepared.teardown;
   } catch (error) {
