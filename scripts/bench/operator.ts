@@ -3,7 +3,9 @@
 //   servers: 100 IdentityServers applied at once, no Keycloak processes (no process kubelet): time until every
 //            one is applied and Provisioning, API writes per server, operator peak RSS.
 //   realms:  50 realms with 4 clients each on one Keycloak: time from apply to all Ready, admin calls per realm and
-//            per client at creation and per steady-state resync, next to a plain script doing the minimal calls.
+//            per client at creation and per steady-state resync (broken down by the kind that made them and by path
+//            template), next to a plain script doing the minimal calls; peak RSS against its goal, split at its
+//            largest sample into V8 heap spaces, external memory and the rest. Both cases run the bundle.
 //            With --production every realm is examples/identityrealm-production.yaml (all its sections, roles and
 //            groups; SMTP left out: it needs a Secret per namespace) and the script posts the same realm.
 import { execFileSync } from 'node:child_process';
