@@ -1,6 +1,6 @@
 // esbuild bundles of bbdc: an ES module package with code splitting for npm (each command stays a chunk that
 // loads only when it runs), and one CommonJS file for the single-executable applications, which need one script.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -32,6 +32,44 @@ export async function bundleForNpm(outdir: string, version: string): Promise<voi
     },
     logLevel: 'warning',
   });
+}
+
+/** Where `npm run build` writes the checkout's bundle of bbdc (bin/bbdc.js runs it while it is fresh). */
+export const checkoutBundleDir = join(root, 'dist', 'bbdc');
+
+/**
+ * Bundles bbdc's own code (src/, generated/) into one CommonJS file for the checkout, `dist/bbdc/bbdc.cjs`, with
+ * the npm packages left to node_modules, and lists its input files with their sizes in `inputs.json`, which
+ * bin/bbdc.js compares (checkout-bundle.ts) to run the bundle only while no input changed. One file instead of 50
+ * ES modules saves about 12 ms of CPU per run; esbuild wraps each module in a function that runs on first use, so
+ * a command still initialises only the code it needs, and CommonJS keeps a require() of a package or of a Node
+ * module (child_process, readline) inside the function that needs it, where an ES import would be hoisted.
+ */
+export async function bundleForCheckout(outDir = checkoutBundleDir): Promise<string> {
+  const outfile = join(outDir, 'bbdc.cjs');
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [join(root, 'src', 'bbdc', 'main.ts')],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    packages: 'external',
+    minifySyntax: true,
+    metafile: true,
+    // version.ts and package-root.ts find package.json from import.meta, which a CommonJS file lacks.
+    define: { 'import.meta': '__bbdcImportMeta' },
+    banner: {
+      js: "const __bbdcImportMeta = { url: require('node:url').pathToFileURL(__filename).href, dirname: __dirname, filename: __filename };",
+    },
+    logLevel: 'error',
+  });
+  const inputs = Object.keys(result.metafile.inputs)
+    .sort()
+    .map((f) => [f, statSync(join(root, f)).size]);
+  writeFileSync(join(outDir, 'inputs.json'), `${JSON.stringify({ bundle: 'bbdc.cjs', inputs })}\n`);
+  return outfile;
 }
 
 /** What a single executable is made of: its main script (the launcher) and the bundled bbdc it compiles. */

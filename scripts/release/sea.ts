@@ -5,6 +5,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { SeaScripts } from './bundle.ts';
 
+/** The V8 flags bbdc runs with (also on bin/bbdc.js's shebang line). */
+export const cliV8Flags = ['--max-semi-space-size=1'];
+
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 /**
@@ -39,6 +42,9 @@ export function makeBlob(
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache: false,
+      // V8 sized for a short-lived CLI: 1 MB semi-spaces (instead of up to 16 MB) keep `repo list --limit 5000`
+      // 3-4 MB smaller at the same CPU (measured with bench:cli startup).
+      execArgv: cliV8Flags,
       assets,
     }),
   );

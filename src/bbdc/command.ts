@@ -114,6 +114,12 @@ export interface CommandDefinition<O = unknown, D = unknown> {
   plan?(options: O, deps: CommandDeps): Promise<Plan>;
   /** Writes the human form of the data to stdout. */
   human(data: D, ui: Ui): void;
+  /**
+   * True when `human` prints a streamed list (output/stream-human.ts) correctly a window of items at a time: it
+   * prints nothing per call but the table and notices that depend on an empty list or on the final count. Such a
+   * list is then printed as its pages arrive instead of being collected first.
+   */
+  humanStreams?: boolean;
   /** The exit code for a successful run's data, when it is not always 0 (e.g. `pr checks`: 1 failed, 8 pending). */
   exitCode?(data: D): number;
 }

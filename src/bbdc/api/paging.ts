@@ -63,20 +63,27 @@ export async function* streamPages<T>(
 ): AsyncGenerator<T> {
   let start = from;
   let sent = 0;
+  // One page at a time: the page just written is dropped before the next one is asked for (a generator keeps a
+  // loop's variables alive across its awaits, so they are cleared by hand), so memory holds one page, not two.
+  let page: Page<T> | undefined;
+  let got: T[] | undefined;
   for (;;) {
     const remaining = limit === undefined ? maxPageSize : limit - sent;
     if (remaining <= 0) return onEnd(true);
-    const page = await client.get<Page<T>>(path, {
+    page = undefined;
+    got = undefined;
+    page = await client.get<Page<T>>(path, {
       ...query,
       start,
       limit: Math.min(maxPageSize, remaining),
     });
     // A page is what the document promises, but an empty answer or a bare array is read rather than crashed on.
     if (!page || typeof page !== 'object') return onEnd(false);
-    const got = Array.isArray(page) ? (page as T[]) : Array.isArray(page.values) ? page.values : [];
-    for (const value of got.slice(0, remaining)) {
+    got = Array.isArray(page) ? (page as T[]) : Array.isArray(page.values) ? page.values : [];
+    const count = Math.min(got.length, remaining);
+    for (let i = 0; i < count; i++) {
       sent++;
-      yield value;
+      yield got[i];
     }
     const next = Array.isArray(page) ? undefined : nextStart(page, start, path);
     if (next === undefined) return onEnd(got.length > remaining);

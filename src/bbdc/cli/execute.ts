@@ -7,6 +7,7 @@ import { dataEnvelope } from '../output/envelope.ts';
 import { createLogger } from '../output/logger.ts';
 import { bufferWriter, isLong, pagerCommand } from '../output/pager.ts';
 import { printPlan } from '../output/plan.ts';
+import { printHuman } from '../output/stream-human.ts';
 import { bufferedWriter, materialize, writeJson } from '../output/stream-json.ts';
 import { createUi } from '../output/ui.ts';
 
@@ -88,6 +89,8 @@ export async function execute(
     const warnings = takeTimestampWarnings();
     for (const w of warnings) deps.stderr.write(`warning: ${w}\n`);
     if (globals.json) await print(data, false, warnings.length ? warnings : undefined);
+    // A list still arriving is printed a window at a time where the command's human output allows it.
+    else if (command.humanStreams) await printHuman(data as never, command.human, ui);
     else command.human((await materialize(data)) as never, ui);
     return command.exitCode?.(data as never) ?? 0;
   } catch (error) {

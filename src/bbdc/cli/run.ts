@@ -9,7 +9,6 @@ import { splitCommand } from './argv.ts';
 import { type CommandInfo, describeCommand } from './command-info.ts';
 import { globalFlags, resolveGlobals } from './global-flags.ts';
 import { commandHelp, groupHelp, topHelp } from './help.ts';
-import { commandInfos } from './manifest.ts';
 import { parseFlags } from './parse-flags.ts';
 import { didYouMean } from './suggest.ts';
 
@@ -27,14 +26,17 @@ export async function runCli(
   deps: Deps,
   entries: RegistryEntry[] = registry,
 ): Promise<number> {
-  // The real registry is described by the generated manifest; a test's own registry is described by loading it.
-  const infos: CommandInfo[] =
-    entries === registry
-      ? commandInfos
-      : (await Promise.all(entries.map((e) => e.load()))).map(describeCommand);
+  // Running a command needs only the names (the registry has them); help and "did you mean" read the generated
+  // manifest (150 KB of JSON, 3 ms to parse), loaded only then. A test's own registry is described by loading it.
+  let described: CommandInfo[] | undefined;
+  const describe = async (): Promise<CommandInfo[]> =>
+    (described ??=
+      entries === registry
+        ? (await import('./manifest.ts')).commandInfos
+        : (await Promise.all(entries.map((e) => e.load()))).map(describeCommand));
   const split = splitCommand(
     argv,
-    infos.map((c) => c.name),
+    entries.map((e) => e.name),
   );
   // After `--` the words belong to another program (git clone's own flags), so a --help there is not bbdc's.
   const own = split.rest.includes('--') ? split.rest.slice(0, split.rest.indexOf('--')) : split.rest;
@@ -54,6 +56,7 @@ export async function runCli(
   };
   try {
     if (!split.command && !split.group) {
+      const infos = await describe();
       if (split.words.length) {
         const tops = [...new Set(infos.map((c) => c.name.split(' ')[0]))];
         throw new UsageError(
@@ -81,6 +84,7 @@ export async function runCli(
       return 0;
     }
     if (split.group) {
+      const infos = await describe();
       const depth = split.group.split(' ').length;
       if (split.words.length > depth) {
         // `bbdc pr lst`: a word after a group that names none of its commands or subgroups.
@@ -105,6 +109,7 @@ export async function runCli(
       return 0;
     }
     if (wantsHelp) {
+      const infos = await describe();
       deps.stdout.write(`${commandHelp(infos.find((c) => c.name === split.command)!)}\n`);
       return 0;
     }

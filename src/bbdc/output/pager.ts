@@ -1,6 +1,5 @@
 // Long human output on a terminal goes through the user's pager (BBDC_PAGER, then PAGER), like git and gh do.
 // Off when stdout is not a terminal, with --json, with --no-pager, or when the pager is empty or `cat`.
-import { spawn } from 'node:child_process';
 import type { Writer } from '../deps.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -31,7 +30,8 @@ export function isLong(text: Buffer, rows: number): boolean {
 /** Runs the pager through the shell with the text on stdin; LESS defaults to FRX (colour kept, no screen clear). */
 export function runPager(command: string, text: Buffer, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], {
+    // node:child_process only when a pager runs: loading it costs every command 4 ms of CPU.
+    const child = process.getBuiltinModule('node:child_process').spawn('sh', ['-c', command], {
       stdio: ['pipe', 'inherit', 'inherit'],
       env: { LESS: 'FRX', LV: '-c', ...env },
     });

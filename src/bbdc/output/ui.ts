@@ -16,6 +16,11 @@ export interface Ui {
   dim(text: string): string;
   /** Prints rows as an aligned table with a header on a TTY, or as tab-separated lines without one. */
   table(headers: string[], rows: string[][]): void;
+  /**
+   * The same table continued: rows printed with the widths `widths` (measured on an earlier window of rows), with
+   * the header only when `header`; returns the widths used. For lists printed while their pages arrive.
+   */
+  tableWindow?(headers: string[], rows: string[][], widths: number[] | undefined, header: boolean): number[];
 }
 
 const esc = String.fromCharCode(27);
@@ -64,11 +69,14 @@ export function createUi(options: {
     bold: (text) => (color ? `${esc}[1m${text}${esc}[22m` : text),
     dim: (text) => (color ? `${esc}[2m${text}${esc}[22m` : text),
     table(headers, rows) {
+      ui.tableWindow?.(headers, rows, undefined, true);
+    },
+    tableWindow(headers, rows, measured, header) {
       if (!tty) {
         for (const row of rows) ui.line(row.map((c) => c.replace(/[\t\n]/g, ' ')).join('\t'));
-        return;
+        return [];
       }
-      const widths = fitWidths(headers, rows, columns);
+      const widths = measured ?? fitWidths(headers, rows, columns);
       const format = (cells: string[]) =>
         cells
           .map((c, i) =>
@@ -76,8 +84,9 @@ export function createUi(options: {
           )
           .join('  ')
           .trimEnd();
-      ui.line(ui.bold(format(headers.map((h) => h.toUpperCase()))));
+      if (header) ui.line(ui.bold(format(headers.map((h) => h.toUpperCase()))));
       for (const row of rows) ui.line(format(row));
+      return widths;
     },
   };
   return ui;

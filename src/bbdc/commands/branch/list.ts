@@ -49,6 +49,8 @@ export const command = defineCommand<Options, BranchListOutput>({
       },
     );
   },
+  // Printed as the pages arrive, a window of rows at a time (the table keeps the first window's widths).
+  humanStreams: true,
   human(d, ui) {
     if (!d.branches.length) ui.notice(`No branches in ${d.repository}.`);
     ui.table(

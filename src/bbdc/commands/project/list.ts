@@ -39,6 +39,8 @@ export const command = defineCommand<Options, ProjectListOutput>({
       (p: RestProject) => toProject(p),
     );
   },
+  // Printed as the pages arrive, a window of rows at a time (the table keeps the first window's widths).
+  humanStreams: true,
   human(d, ui) {
     if (!d.projects.length) ui.notice('No projects found.');
     ui.table(

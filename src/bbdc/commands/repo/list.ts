@@ -45,6 +45,8 @@ export const command = defineCommand<Options, RepoListOutput>({
       (r: RestRepository) => toRepository(r),
     );
   },
+  // Printed as the pages arrive, a window of rows at a time (the table keeps the first window's widths).
+  humanStreams: true,
   human(d, ui) {
     if (!d.repositories.length) ui.notice('No repositories found.');
     ui.table(

@@ -1,0 +1,8 @@
+// Types of bin/start-up.js (plain JavaScript so that starting bbdc never needs the TypeScript stripper).
+export function compileCacheDir(
+  env: Readonly<Record<string, string | undefined>>,
+  homeDir: string,
+  platform: string,
+): string;
+export function enableCompileCache(): void;
+export function freshBundle(root: string, dir?: string): string | undefined;

@@ -1,0 +1,140 @@
+// How bbdc starts: the module compile cache under the user's cache directory, and the checkout's bundle, which runs
+// only while fresh and loads neither the TypeScript stripper nor modules the command does not use.
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { compileCacheDir, freshBundle } from '../../bin/start-up.js';
+import { bundleForCheckout } from '../../scripts/release/bundle.ts';
+import { cliV8Flags } from '../../scripts/release/sea.ts';
+import { credentials } from '../fake-bitbucket/state.ts';
+import { withFake } from './helpers/fake.ts';
+
+const test = suite('bbdc start-up');
+const root = join(import.meta.dirname, '..', '..');
+
+test('the compile cache lives in the user cache directory, or where NODE_COMPILE_CACHE says', () => {
+  const cases: [Record<string, string>, string, string][] = [
+    [{}, 'linux', '/home/u/.cache/bbdc/compile-cache'],
+    [{ XDG_CACHE_HOME: '/xdg' }, 'linux', '/xdg/bbdc/compile-cache'],
+    [{ XDG_CACHE_HOME: '' }, 'linux', '/home/u/.cache/bbdc/compile-cache'],
+    [{}, 'darwin', '/home/u/Library/Caches/bbdc/compile-cache'],
+    [
+      { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' },
+      'win32',
+      'C:\\Users\\u\\AppData\\Local\\bbdc\\compile-cache',
+    ],
+    [{ NODE_COMPILE_CACHE: '/elsewhere', XDG_CACHE_HOME: '/xdg' }, 'linux', '/elsewhere'],
+  ];
+  for (const [env, platform, want] of cases)
+    assert.is(compileCacheDir(env, '/home/u', platform), want, `${platform} ${JSON.stringify(env)}`);
+});
+
+test('bin/bbdc.js fills the compile cache under $XDG_CACHE_HOME/bbdc', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-cache-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_CACHE_HOME: dir,
+    HOME: dir,
+    BBDC_CONFIG_DIR: join(dir, 'config'),
+  };
+  delete env.NODE_COMPILE_CACHE;
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), 'pr', 'lst'], {
+    env,
+    encoding: 'utf8',
+  });
+  assert.is(r.status, 2, r.stderr);
+  const cache = join(dir, 'bbdc', 'compile-cache');
+  const [versionDir] = readdirSync(cache);
+  assert.ok(versionDir?.startsWith(`v${process.versions.node}`), `a per-Node-version directory in ${cache}`);
+  assert.ok(readdirSync(join(cache, versionDir)).length > 0, 'compiled modules were cached');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('bin/bbdc.js runs node with the CLI V8 flags the single executable has (1 MB semi-spaces)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-flags-'));
+  const probe = join(dir, 'probe.mjs');
+  writeFileSync(probe, "process.on('exit', () => process.stderr.write(JSON.stringify(process.execArgv)));\n");
+  // Run as a user runs it: through the shebang line, with this test's node first on PATH.
+  const r = spawnSync(join(root, 'bin', 'bbdc.js'), ['--version'], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+      NODE_OPTIONS: `--import=${pathToFileURL(probe).href}`,
+    },
+  });
+  assert.is(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stderr), cliV8Flags);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a bundle is fresh only while every input keeps its size and is not newer than the bundle', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-fresh-'));
+  mkdirSync(join(dir, 'src'));
+  mkdirSync(join(dir, 'out'));
+  writeFileSync(join(dir, 'src', 'a.ts'), 'export const a = 1;\n');
+  writeFileSync(join(dir, 'out', 'b.cjs'), '');
+  const list = { bundle: 'b.cjs', inputs: [['src/a.ts', 20]] };
+  writeFileSync(join(dir, 'out', 'inputs.json'), JSON.stringify(list));
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(join(dir, 'src', 'a.ts'), past, past);
+  const out = join(dir, 'out');
+  assert.is(freshBundle(dir, out), join(out, 'b.cjs'));
+  utimesSync(join(dir, 'src', 'a.ts'), new Date(), new Date(Date.now() + 60_000));
+  assert.is(freshBundle(dir, out), undefined, 'an input edited after the build');
+  utimesSync(join(dir, 'src', 'a.ts'), past, past);
+  writeFileSync(join(dir, 'src', 'a.ts'), 'export const a = 22;\n');
+  utimesSync(join(dir, 'src', 'a.ts'), past, past);
+  assert.is(freshBundle(dir, out), undefined, 'an input whose size changed (mtime kept)');
+  rmSync(join(dir, 'src', 'a.ts'));
+  assert.is(freshBundle(dir, out), undefined, 'an input that is gone');
+  rmSync(join(out, 'inputs.json'));
+  assert.is(freshBundle(dir, out), undefined, 'no input list');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the checkout bundle runs pr get without the TypeScript stripper, child_process or worker_threads', async () => {
+  const fake = await withFake();
+  // Inside the checkout, so that the bundle finds the npm packages in node_modules, as dist/bbdc does.
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  const out = mkdtempSync(join(root, '.tmp', 'bundle-'));
+  try {
+    const bundle = await bundleForCheckout(out);
+    const probe = `require(${JSON.stringify(bundle)}).main(process.argv.slice(1)).then((code) => {
+      process.exitCode = code;
+      process.stderr.write(JSON.stringify(process.moduleLoadList));
+    });`;
+    // Not spawnSync: the fake answers from this process's event loop.
+    const r = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ['-e', probe, 'pr', 'get', '1', '-R', 'PROJ/api', '--json'],
+        {
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            BBDC_URL: fake.url,
+            BBDC_TOKEN: credentials.alice.token,
+            BBDC_CONFIG_DIR: join(out, 'config'),
+          },
+        },
+        (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
+      ),
+    );
+    assert.is(r.status, 0, r.stderr);
+    assert.is(JSON.parse(r.stdout).data.id, 1);
+    const loaded = (JSON.parse(r.stderr) as string[]).join('\n');
+    assert.match(loaded, 'NativeModule http', 'the probe sees loaded built-ins');
+    for (const unwanted of ['amaro', 'child_process', 'worker_threads', 'readline'])
+      assert.not.match(loaded, unwanted, `pr get loads ${unwanted}`);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+    await fake.stop();
+  }
+});
+
+test.run();
