@@ -282,7 +282,15 @@ export async function syncClient(
   }
   if (!live) {
     const confidential = (client.spec.type ?? 'confidential') === 'confidential';
-    const body = confidential && knownSecret ? { ...desired, secret: knownSecret } : desired;
+    // Created with its managed-fields record, as a realm is: else the first sync PUTs the client only to add it.
+    const declaredNow = client.spec.roles?.length ? ['roles'] : [];
+    const record = (planFields(ownFields(desired), {}, clientFields, declaredNow).body.attributes ??
+      {}) as Record<string, string>;
+    const created = {
+      ...desired,
+      attributes: { ...desired.attributes, [managedFieldsAttribute]: record[managedFieldsAttribute] },
+    } as ClientRepresentation;
+    const body = confidential && knownSecret ? { ...created, secret: knownSecret } : created;
     const outcome = await createReadingBack(
       () => admin.call(ns, 'POST', `/${enc(realm)}/clients`, body),
       () => findClient(admin, ns, realm, clientId),

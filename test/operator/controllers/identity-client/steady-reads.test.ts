@@ -50,6 +50,23 @@ test('drift is still found by that one read and reverted', async () => {
   assert.equal(after?.redirectUris, ['https://app/cb']);
 });
 
+test('a new client is created by one POST carrying its managed-fields record: no PUT right after it', async () => {
+  const world = keycloakWorld([
+    realmResource('apps', 'identity', { clientAuthorizationGrants: ['team'] }),
+    clientResource('web', 'team', { roles: [{ name: 'viewer' }] }),
+  ]);
+  await identityRealmController(world.deps)('identity/apps');
+  world.keycloak.reset();
+  await identityClientController(world.deps)('team/web');
+  assert.equal(
+    world.keycloak.writes().filter((c) => c.includes('/clients')),
+    ['POST /apps/clients', `POST /apps/clients/${world.keycloak.realms.get('apps')?.clients[0]?.id}/roles`],
+  );
+  world.keycloak.reset();
+  await identityClientController(world.deps)('team/web');
+  assert.equal(world.keycloak.writes(), [], 'and the next resync finds nothing to change');
+});
+
 /** A realm with role reader and a client whose service account holds it. */
 async function serviceAccountWorld() {
   const world = keycloakWorld([
