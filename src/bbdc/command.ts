@@ -1,6 +1,7 @@
 import type { BbdcConfig, BbdcHost } from '../../generated/types/cli/config.ts';
 import type { Plan } from '../../generated/types/cli/plan.ts';
 import type { BitbucketClient, Credentials } from './api/client.ts';
+import type { NeededPermission, PermissionTarget } from './api/permission-check.ts';
 import type { SecretStore } from './config/secret-store.ts';
 import type { Deps } from './deps.ts';
 import type { LogFormat, Logger, LogLevel } from './output/logger.ts';
@@ -110,6 +111,16 @@ export interface CommandDefinition<O = unknown, D = unknown> {
   /** Flags and arguments to options; throws a UsageError naming the bad flag. */
   parse(input: ParsedInput): O;
   run(options: O, deps: CommandDeps): Promise<D>;
+  /**
+   * The permission the server checks for this command's write, declared once: a dry-run asks the server whether
+   * the caller holds it on the target (the repository from -R/git unless `target` says otherwise; undefined skips
+   * the check, e.g. when the target does not exist) before planning, and exits 3 naming it when not.
+   */
+  needs?: {
+    permission: NeededPermission;
+    action: string;
+    target?(options: O, deps: CommandDeps): Promise<PermissionTarget | undefined>;
+  };
   /** Builds a dry-run plan from read-only calls; a mutating command without it refuses --dry-run. */
   plan?(options: O, deps: CommandDeps): Promise<Plan>;
   /** Writes the human form of the data to stdout. */

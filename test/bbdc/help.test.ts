@@ -59,7 +59,7 @@ test('bbdc --help lists top-level commands by section, each once, in far fewer l
   for (const word of new Set(commandInfos.map((c) => c.name.split(' ')[0]))) {
     assert.is(r.stdout.match(new RegExp(`^  ${word}:`, 'gm'))?.length, 1, word);
   }
-  assert.ok(r.stdout.split('\n').length < 60, `${r.stdout.split('\n').length} lines`);
+  assert.ok(r.stdout.split('\n').length < 65, `${r.stdout.split('\n').length} lines`);
   assert.ok(commandInfos.length > 100);
 });
 

@@ -162,6 +162,18 @@ const added: Record<string, 'SAFE' | 'YOLO'> = {
   'project ssh-key list': 'SAFE',
   'project ssh-key add': 'YOLO',
   'project ssh-key remove': 'YOLO',
+  api: 'YOLO',
+  'admin health': 'SAFE',
+  'branch model inspect': 'SAFE',
+  'branch model update': 'YOLO',
+  'branch restriction update': 'YOLO',
+  'project branch-restriction update': 'YOLO',
+  'pr comment apply-suggestion': 'YOLO',
+  'pr rebase': 'YOLO',
+  'project webhook update': 'YOLO',
+  'project webhook test': 'SAFE',
+  'repo settings pull-requests merge-checks list': 'SAFE',
+  'repo sync run': 'YOLO',
 };
 
 test('ai mcp tools lists the daily-loop reads as SAFE and its writes as YOLO', async () => {

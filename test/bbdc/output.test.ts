@@ -9,6 +9,7 @@ import { createAjv, formatSchemaErrors } from '../../src/core/schema.ts';
 import { bulkState } from '../fake-bitbucket/bulk-state.ts';
 import { keysState } from '../fake-bitbucket/keys-state.ts';
 import { opsState } from '../fake-bitbucket/ops-state.ts';
+import { pullRequestsOf } from '../fake-bitbucket/pull-request-state.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
 import { bareRepo, fakeSsh } from './helpers/git-remote.ts';
@@ -43,6 +44,8 @@ test.after(async () => {
   rmSync(remotes, { recursive: true, force: true });
 });
 const esc = String.fromCharCode(27);
+const fakePr2Comments = () =>
+  pullRequestsOf(fake.state).pullRequests.find((p) => p.projectKey === 'PROJ' && p.id === 2)!.comments;
 
 test('on a terminal: header, aligned columns, colour, truncation to the width', async () => {
   const w = createWorld({
@@ -107,6 +110,9 @@ const expand = (a: string, w: { configDir: string }) =>
       String(bulkState(fake.state).defaultTasks.find((t) => t.repo === 'PROJ/api')?.id),
     )
     .replace('{task:project}', '1')
+    .replace('{suggestion}', () =>
+      String(fakePr2Comments().findLast((c) => c.text.startsWith('```suggestion'))?.id),
+    )
     .replace('{required}', () =>
       String(opsState(fake.state).requiredBuilds.find((c) => c.repo === 'PROJ/api')?.id),
     )
@@ -139,6 +145,7 @@ const scenarios: [string, string[]][] = [
   ['repo get', ['repo', 'get', 'PROJ/schema-check']],
   ['repo update', ['repo', 'update', 'PROJ/schema-check', '--description', 'checked']],
   ['repo fork', ['repo', 'fork', 'PROJ/schema-check']],
+  ['repo sync run', ['repo', 'sync', 'run', 'master', '-R', '~ALICE/schema-check']],
   ['repo sync enable', ['repo', 'sync', 'enable', '-R', '~alice/schema-check']],
   ['repo sync disable', ['repo', 'sync', 'disable', '-R', '~alice/schema-check']],
   ['repo clone', ['repo', 'clone', 'PROJ/api', 'clone-a']],
@@ -160,6 +167,10 @@ const scenarios: [string, string[]][] = [
   ],
   ['branch restriction list', ['branch', 'restriction', 'list', '-R', 'PROJ/api']],
   ['branch restriction get', ['branch', 'restriction', 'get', '{restriction:branch}', '-R', 'PROJ/api']],
+  [
+    'branch restriction update',
+    ['branch', 'restriction', 'update', '{restriction:branch}', '--groups', 'admins', '-R', 'PROJ/api'],
+  ],
   [
     'branch restriction delete',
     ['branch', 'restriction', 'delete', '{restriction:branch}', '-R', 'PROJ/api'],
@@ -183,6 +194,10 @@ const scenarios: [string, string[]][] = [
   [
     'project branch-restriction get',
     ['project', 'branch-restriction', 'get', 'PROJ', '{restriction:project}', '-R', 'PROJ/api'],
+  ],
+  [
+    'project branch-restriction update',
+    ['project', 'branch-restriction', 'update', 'PROJ', '{restriction:project}', '--groups', 'admins'],
   ],
   [
     'project branch-restriction delete',
@@ -301,6 +316,8 @@ const scenarios: [string, string[]][] = [
     ],
   ],
   ['project webhook stats', ['project', 'webhook', 'stats', 'PROJ', '501']],
+  ['project webhook update', ['project', 'webhook', 'update', 'PROJ', '501', '--name', 'schema-2']],
+  ['project webhook test', ['project', 'webhook', 'test', 'PROJ', '501']],
   ['project webhook delete', ['project', 'webhook', 'delete', 'PROJ', '501']],
   ['bulk plan', ['bulk', 'plan', '-f', policyFile, '-o', planFile]],
   ['bulk apply', ['bulk', 'apply', '--from-plan', planFile]],
@@ -595,6 +612,27 @@ const scenarios: [string, string[]][] = [
   ['search repos', ['search', 'repos', 'api']],
   ['search commits', ['search', 'commits', '--author', 'alice', '-R', 'PROJ/api']],
   ['search prs', ['search', 'prs', 'login', '-R', 'PROJ/api']],
+  ['admin health', ['admin', 'health']],
+  [
+    'api',
+    [
+      'api',
+      'api/latest/projects/PROJ/repos/api/pull-requests/2/comments',
+      '-f',
+      'text=```suggestion\nx\n```',
+    ],
+  ],
+  [
+    'pr comment apply-suggestion',
+    ['pr', 'comment', 'apply-suggestion', '2', '{suggestion}', '-R', 'PROJ/api'],
+  ],
+  ['pr rebase', ['pr', 'rebase', '2', '-R', 'PROJ/api']],
+  ['branch model inspect', ['branch', 'model', 'inspect', '-R', 'PROJ/api']],
+  ['branch model update', ['branch', 'model', 'update', '--prefix', 'feature=feat/', '-R', 'PROJ/api']],
+  [
+    'repo settings pull-requests merge-checks list',
+    ['repo', 'settings', 'pull-requests', 'merge-checks', 'list', '-R', 'PROJ/api'],
+  ],
   ['auth logout', ['auth', 'logout']],
   ['update', ['update']],
 ];

@@ -113,4 +113,41 @@ for (const [label, next] of [
   });
 }
 
+// repo browse file and tree read pages wrapped in their answer (lines; children) through the same loop and guard.
+for (const [argv, wrap] of [
+  [['repo', 'browse', 'file', 'README.md'], (start: number) => ({ lines: [{ text: `line ${start}` }] })],
+  [
+    ['repo', 'browse', 'tree'],
+    (start: number) => ({ children: { values: [{ path: { toString: `f${start}` }, type: 'FILE' }] } }),
+  ],
+] as const) {
+  test(`${argv.join(' ')}: a page that does not advance stops with the endpoint named`, async () => {
+    const page = (start: number, body: Record<string, unknown>) => {
+      const inner = (body.children ?? body) as Record<string, unknown>;
+      Object.assign(inner, { size: 1, limit: 1, start, isLastPage: false, nextPageStart: start });
+      return { status: 200, body };
+    };
+    const route = {
+      auth: 'optional' as const,
+      handle: ({ query }: { query: URLSearchParams }) =>
+        page(Number(query.get('start') ?? 0), wrap(Number(query.get('start') ?? 0))),
+    };
+    const stuck = await withFake('small', { routes: { getContent_1: route, getContent: route } });
+    const w = createWorld({ env: { BBDC_URL: stuck.url, BBDC_TOKEN: credentials.alice.token } });
+    try {
+      const r = await w.run([...argv, '-R', 'PROJ/api']);
+      assert.is(r.code, 1, r.stderr);
+      assert.match(
+        r.stderr,
+        /GET \/rest\/api\/latest\/projects\/PROJ\/repos\/api\/browse.* answered a page at start 0/,
+      );
+      assert.match(r.stderr, 'paging would never end');
+      assert.ok(stuck.requests.length <= 2, `${stuck.requests.length} requests`);
+    } finally {
+      w.dispose();
+      await stuck.stop();
+    }
+  });
+}
+
 test.run();

@@ -221,6 +221,53 @@ test('project webhook list, create and delete act on the named project', async (
   assert.equal([bob.code, bob.json().error.kind], [3, 'auth']);
 });
 
+test('project webhook update changes only the given field of the project webhook; test posts to its URL', async () => {
+  const before = hooksOf('PROJ')[0];
+  const { url, events } = before;
+  const dry = await run([
+    'project',
+    'webhook',
+    'update',
+    'PROJ',
+    '2',
+    '--name',
+    'audit2',
+    '--dry-run',
+    '--json',
+  ]);
+  assert.equal(
+    [dry.json().data.action.method, dry.json().data.action.path, hooksOf('PROJ')[0].name],
+    ['PUT', '/rest/api/latest/projects/PROJ/webhooks/2', 'audit'],
+  );
+  const human = await run(['project', 'webhook', 'update', 'PROJ', '2', '--name', 'audit2']);
+  assert.is(human.code, 0, human.stderr);
+  assert.match(human.stdout, 'Updated webhook 2 "audit2".');
+  assert.equal(
+    [hooksOf('PROJ')[0].name, hooksOf('PROJ')[0].url, hooksOf('PROJ')[0].events],
+    ['audit2', url, events],
+  );
+  const json = await run(['project', 'webhook', 'update', 'PROJ', '2', '--name', 'audit', '--json']);
+  assert.equal([json.json().data.id, json.json().data.name], [2, 'audit']);
+  const tested = await run(['project', 'webhook', 'test', 'PROJ', '2', '--json']);
+  assert.equal(tested.json().data, {
+    id: 2,
+    url,
+    ok: true,
+    statusCode: 200,
+    outcome: 'SUCCESS',
+    description: '200',
+  });
+  const call = fake.requests.findLast((q) => q.path.endsWith('/webhooks/test'))!;
+  assert.equal(
+    [call.path, call.query.get('webhookId')],
+    ['/rest/api/latest/projects/PROJ/webhooks/test', '2'],
+  );
+  const text = await run(['project', 'webhook', 'test', 'PROJ', '2']);
+  assert.is(text.stdout, `OK: ${url} answered HTTP 200 (200)\n`);
+  const missing = await run(['project', 'webhook', 'update', 'PROJ', '99', '--name', 'x', '--json']);
+  assert.equal([missing.code, missing.json().error.kind], [4, 'not_found']);
+});
+
 test('--dry-run plans create, update and delete without changing the webhooks', async () => {
   const before = snapshotOps(fake.state);
   const n = fake.requests.length;

@@ -8,8 +8,8 @@ import { createServer, request, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { allowedQuery } from '../fake-bitbucket/deviations.ts';
-import { loadOperations, matchOperation } from '../fake-bitbucket/openapi.ts';
+import { allowedQuery, allowedUndocumented } from '../fake-bitbucket/deviations.ts';
+import { compileTemplate, loadOperations, matchOperation } from '../fake-bitbucket/openapi.ts';
 
 export const documentPath = join(
   import.meta.dirname,
@@ -107,6 +107,11 @@ function forPrism(method: string, path: string): string {
   return path.endsWith(raw) ? `${path.slice(0, -raw.length)}${raw.replaceAll('/', '%2F')}` : path;
 }
 
+const undocumented = allowedUndocumented().map((d) => ({
+  ...d,
+  pattern: compileTemplate(d.template).pattern,
+}));
+
 /** What Prism said about a request: its own error answers (no such operation, invalid request) and violations. */
 function verdict(status: number, headers: Record<string, unknown>, body: string): string[] {
   const found: string[] = [];
@@ -165,6 +170,21 @@ export async function startPrism(options: {
     }
     const restPath = url.pathname.slice('/rest'.length);
     const op = matchOperation(operations, entry.method, restPath)?.op;
+    // An operation the document lacks but a deviation allows (with evidence) cannot be asked of Prism: it is
+    // answered as a server without it would (404), so the command's handling of that is what gets checked.
+    const deviation = op
+      ? undefined
+      : undocumented.find((d) => d.method === entry.method && d.pattern.test(restPath));
+    if (deviation) {
+      entry.status = 404;
+      entry.unanswered = `not in the document (deviation ${deviation.name})`;
+      res.writeHead(404, { 'content-type': 'application/json', 'x-ausername': options.username }).end(
+        JSON.stringify({
+          errors: [{ message: `${entry.method} ${url.pathname} is not in the 9.4 document` }],
+        }),
+      );
+      return;
+    }
     for (const q of new Set(url.searchParams.keys()))
       if (op && !op.query.includes(q) && !allowedQuery(op.operationId).includes(q))
         entry.violations.push(

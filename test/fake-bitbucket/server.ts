@@ -8,6 +8,7 @@ import { compileTemplate, loadOperations, matchOperation } from './openapi.ts';
 import { documentedPermissions } from './route-permissions.ts';
 import { bitbucketError, type RouteContext, type RouteResult, type RouteTable } from './route-types.ts';
 import { accessTokenRoutes } from './routes/access-tokens.ts';
+import { branchModelRoutes } from './routes/branch-model.ts';
 import { branchRestrictionRoutes } from './routes/branch-restrictions.ts';
 import { buildStatsRoutes } from './routes/build-stats.ts';
 import { buildRoutes } from './routes/builds.ts';
@@ -22,6 +23,7 @@ import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { checkPermission } from './routes/lookup.ts';
 import { projectRepoRoutes } from './routes/projects-repos.ts';
+import { pullRequestCodeRoutes } from './routes/pull-request-code.ts';
 import { pullRequestCommentRoutes } from './routes/pull-request-comments.ts';
 import { pullRequestRoutes } from './routes/pull-requests.ts';
 import { rawDiffRoutes } from './routes/raw-diff.ts';
@@ -63,11 +65,21 @@ export type FakeBitbucket = {
 };
 
 const operations = loadOperations();
+/** The path parameters of an undocumented operation a deviation allows, read from its template. */
+function deviationParams(
+  d: { pattern: RegExp; pathParams: string[] },
+  restPath: string,
+): Record<string, string> {
+  const m = d.pattern.exec(restPath)!;
+  return Object.fromEntries(d.pathParams.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
+}
+
 const defaultRoutes: RouteTable = {
   ...projectRepoRoutes,
   ...hookWebhookRoutes,
   ...pullRequestRoutes,
   ...pullRequestCommentRoutes,
+  ...pullRequestCodeRoutes,
   ...buildRoutes,
   ...repoSettingsRoutes,
   ...bulkRoutes,
@@ -86,6 +98,7 @@ const defaultRoutes: RouteTable = {
   ...commitCommentRoutes,
   ...defaultTaskRoutes,
   ...branchRestrictionRoutes,
+  ...branchModelRoutes,
   ...reviewerGroupRoutes,
   ...reactionRoutes,
   ...conditionRoutes,
@@ -132,7 +145,7 @@ export async function startFakeBitbucket(
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
   const failures: InjectedFailure[] = [];
-  const allowed = allowedUndocumented().map((a) => ({ ...a, pattern: compileTemplate(a.template).pattern }));
+  const allowed = allowedUndocumented().map((a) => ({ ...a, ...compileTemplate(a.template) }));
   let baseUrl = '';
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<RouteResult> {
@@ -209,7 +222,7 @@ export async function startFakeBitbucket(
       );
     }
     const ctx: RouteContext = {
-      params: match?.params ?? {},
+      params: match?.params ?? deviationParams(deviation!, restPath),
       query: url.searchParams,
       body,
       user,

@@ -79,6 +79,25 @@ const cases: [string, unknown, string | null][] = [
   ],
   ['the master realm', realm({ realmName: 'master' }), 'spec.realmName: spec.realmName may not be master'],
   [
+    'a Kerberos user federation provider',
+    realm({ userFederation: { kerberos: [{ name: 'corp', kerberosRealm: 'CORP.EXAMPLE' }] } }),
+    'Kerberos user federation is not supported by realmforge',
+  ],
+  [
+    'a signing key on a social provider',
+    realm({
+      identityProviders: [{ alias: 'gh', providerId: 'github', signingKeyRef: { name: 's', key: 'k' } }],
+    }),
+    'signingKeyRef is for oidc, keycloak-oidc and saml providers',
+  ],
+  [
+    'a signing key on an OIDC provider',
+    realm({
+      identityProviders: [{ alias: 'up', providerId: 'oidc', signingKeyRef: { name: 's', key: 'k' } }],
+    }),
+    null,
+  ],
+  [
     'a grant that is not a namespace name',
     realm({ clientAuthorizationGrants: ['Team_A'] }),
     'spec.clientAuthorizationGrants.0: must match pattern',

@@ -57,6 +57,7 @@ export interface IdentityProvider {
   syncMode?: 'IMPORT' | 'LEGACY' | 'FORCE';
   config?: StringMap1;
   clientSecretRef?: SecretKeyRef;
+  signingKeyRef?: SecretKeyRef1;
   /**
    * @maxItems 128
    */
@@ -72,6 +73,13 @@ export interface StringMap1 {
  * The client secret at the provider (config.clientSecret), compared by hash.
  */
 export interface SecretKeyRef {
+  name: string;
+  key: string;
+}
+/**
+ * The key that verifies the provider's signatures, from a Secret: for oidc and keycloak-oidc the public key or certificate (PEM or base64 DER) that verifies its tokens (config.publicKeySignatureVerifier, with validateSignature on and useJwksUrl off); for saml its signing certificate (config.signingCertificate). Keycloak echoes it, so it is compared by value: a rotated Secret or a hand edit is corrected within one drift interval.
+ */
+export interface SecretKeyRef1 {
   name: string;
   key: string;
 }
@@ -229,6 +237,10 @@ export interface UserFederation {
         LdapProvider,
         LdapProvider
       ];
+  /**
+   * Not supported: Kerberos user federation needs a KDC, a keytab file on every Keycloak pod and the operator cannot prove it (no KDC in the test environment). Any item is refused; configure SPNEGO on the LDAP provider's side by hand if you need it.
+   */
+  kerberos?: {}[];
 }
 /**
  * This interface was referenced by `Federation`'s JSON-Schema
@@ -244,7 +256,7 @@ export interface LdapProvider {
    * Without it the connection binds anonymously.
    */
   bindDn?: string;
-  bindCredentialRef?: SecretKeyRef1;
+  bindCredentialRef?: SecretKeyRef2;
   usersDn: string;
   usernameAttribute?: string;
   rdnAttribute?: string;
@@ -284,7 +296,7 @@ export interface LdapProvider {
 /**
  * The bind password (config.bindCredential), compared by hash. Required with bindDn.
  */
-export interface SecretKeyRef1 {
+export interface SecretKeyRef2 {
   name: string;
   key: string;
 }
@@ -330,6 +342,10 @@ export interface LdapProviderStatus {
    */
   error?: string;
   lastSync?: LdapSyncResult;
+  /**
+   * When Keycloak's connection test last ran (it runs when the provider or its Secret changed, while it fails, and otherwise once every federation check interval).
+   */
+  checkedAt?: string;
 }
 export interface LdapSyncResult {
   /**
@@ -351,4 +367,8 @@ export interface IdentityProviderStatus {
    */
   reachable: boolean;
   error?: string;
+  /**
+   * When the discovery or metadata was last read (as for LDAP).
+   */
+  checkedAt?: string;
 }

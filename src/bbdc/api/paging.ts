@@ -28,6 +28,12 @@ export function nextStart<T>(page: Page<T>, start: number, path: string): number
   return next;
 }
 
+/**
+ * Where the page is in an answer: the answer itself for most lists; a part of it where the answer wraps the page
+ * (a directory's `children`, a file's `lines`). It may throw for an answer that is not a page of what was asked.
+ */
+export type PageOf<T> = (answer: unknown) => Page<T> | T[] | undefined;
+
 /** The largest page Bitbucket serves. */
 export const maxPageSize = 1000;
 
@@ -38,12 +44,14 @@ export async function collectPages<T>(
   query: Query,
   limit: number | undefined,
   from = 0,
+  select?: PageOf<T>,
 ): Promise<{ values: T[]; truncated: boolean }> {
   const values: T[] = [];
   let truncated = false;
-  for await (const value of streamPages<T>(client, path, query, limit, from, (t) => {
+  const onEnd = (t: boolean) => {
     truncated = t;
-  }))
+  };
+  for await (const value of streamPages<T>(client, path, query, limit, from, onEnd, select))
     values.push(value);
   return { values, truncated };
 }
@@ -60,23 +68,22 @@ export async function* streamPages<T>(
   limit: number | undefined,
   from = 0,
   onEnd: (truncated: boolean) => void = () => {},
+  select: PageOf<T> = (answer) => answer as Page<T> | undefined,
 ): AsyncGenerator<T> {
   let start = from;
   let sent = 0;
   // One page at a time: the page just written is dropped before the next one is asked for (a generator keeps a
   // loop's variables alive across its awaits, so they are cleared by hand), so memory holds one page, not two.
-  let page: Page<T> | undefined;
+  let page: Page<T> | T[] | undefined;
   let got: T[] | undefined;
   for (;;) {
     const remaining = limit === undefined ? maxPageSize : limit - sent;
     if (remaining <= 0) return onEnd(true);
     page = undefined;
     got = undefined;
-    page = await client.get<Page<T>>(path, {
-      ...query,
-      start,
-      limit: Math.min(maxPageSize, remaining),
-    });
+    page = select(
+      await client.get<unknown>(path, { ...query, start, limit: Math.min(maxPageSize, remaining) }),
+    );
     // A page is what the document promises, but an empty answer or a bare array is read rather than crashed on.
     if (!page || typeof page !== 'object') return onEnd(false);
     got = Array.isArray(page) ? (page as T[]) : Array.isArray(page.values) ? page.values : [];

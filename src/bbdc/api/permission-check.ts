@@ -3,10 +3,11 @@
 // server would refuse says so instead of "would ..." (a read-only user's auto-merge, a webhook without REPO_ADMIN).
 import { RealmforgeError } from '../../core/errors.ts';
 import type { BitbucketClient } from './client.ts';
+import { getIfExists } from './optional.ts';
 import { collectPages } from './paging.ts';
 
 /** The permissions bbdc's writes need, as the 9.4 document names them. */
-export type NeededPermission = 'REPO_WRITE' | 'REPO_ADMIN' | 'PROJECT_ADMIN';
+export type NeededPermission = 'REPO_WRITE' | 'REPO_ADMIN' | 'PROJECT_WRITE' | 'PROJECT_ADMIN';
 
 /** Where the permission is needed: a repository, or a project. */
 export type PermissionTarget = { project: string; slug?: string };
@@ -51,4 +52,60 @@ export async function requirePermission(
     'auth',
     `${client.username ?? 'you'} lack${client.username ? 's' : ''} ${needed} on ${where}, which ${action} needs: the server would refuse it; nothing was changed`,
   );
+}
+
+/** What a command declares it needs (CommandDefinition.needs), checked by the dry-run before it plans. */
+export type Needs<O, D> = {
+  permission: NeededPermission;
+  action: string;
+  target?(options: O, deps: D): Promise<PermissionTarget | undefined>;
+};
+
+/**
+ * The one check every dry-run makes: the declared permission on the declared target (the current repository by
+ * default), asked of the server as it would decide; refuses with exit 3 naming it.
+ */
+export async function checkNeeds<
+  O,
+  D extends {
+    repo(): Promise<PermissionTarget & { host: unknown }>;
+    client(host?: never): Promise<BitbucketClient>;
+  },
+>(needs: Needs<O, D>, options: O, deps: D): Promise<void> {
+  const target = needs.target
+    ? await needs.target(options, deps)
+    : await deps.repo().then((r) => ({ project: r.project, slug: (r as { slug?: string }).slug }));
+  if (!target) return;
+  // On a project (no repository named) the same rule is the project's permission of that level.
+  const needed =
+    target.slug === undefined
+      ? (needs.permission.replace('REPO_', 'PROJECT_') as NeededPermission)
+      : needs.permission;
+  await requirePermission(await deps.client(), target, needed, needs.action);
+}
+
+/**
+ * The needs of a command that acts on the current repository, or on the project its options name (`project`,
+ * as the project variants of the factories parse it): REPO_* there is PROJECT_* here.
+ */
+export function scopedNeeds(permission: 'REPO_WRITE' | 'REPO_ADMIN', action: string) {
+  return {
+    permission,
+    action,
+    target: async (o: unknown, deps: { repo(): Promise<PermissionTarget> }): Promise<PermissionTarget> => {
+      const project = (o as { project?: unknown }).project;
+      if (typeof project === 'string') return { project };
+      const repo = await deps.repo();
+      return { project: repo.project, slug: repo.slug };
+    },
+  };
+}
+
+/** A `needs.target` for a resource that may not exist: the target when GET `path` answers, else no check. */
+export async function ifExists(
+  client: BitbucketClient,
+  path: string,
+  target: PermissionTarget,
+): Promise<PermissionTarget | undefined> {
+  return (await getIfExists(client, path)) ? target : undefined;
 }

@@ -1,4 +1,4 @@
-import { segment } from './path.ts';
+import { pluginRepoPath, segment } from './path.ts';
 import { repoPath } from './repositories.ts';
 
 /** Where a setting lives: a whole project, or one repository. */
@@ -21,4 +21,11 @@ export function scopePath(scope: Scope): string {
   return scope.type === 'project'
     ? `/rest/api/latest/projects/${segment('project', scope.project)}`
     : repoPath(scope.project, scope.slug);
+}
+
+/** The scope under a plugin's REST root, e.g. `/rest/default-tasks/latest/projects/P` or `.../projects/P/repos/r`. */
+export function pluginScopePath(plugin: string, scope: Scope): string {
+  return scope.type === 'project'
+    ? `/rest/${plugin}/latest/projects/${segment('project', scope.project)}`
+    : pluginRepoPath(plugin, scope.project, scope.slug);
 }

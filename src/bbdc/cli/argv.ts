@@ -9,7 +9,9 @@ export type SplitArgv = { words: string[]; command?: string; group?: string; res
  */
 export function splitCommand(argv: string[], names: string[]): SplitArgv {
   const positions: number[] = [];
-  for (let i = 0; i < argv.length && positions.length < 4; i++) {
+  // As many words as the longest name has (`repo settings pull-requests merge-checks list` has five).
+  const most = Math.max(1, ...names.map((n) => n.split(' ').length));
+  for (let i = 0; i < argv.length && positions.length < most; i++) {
     const token = argv[i];
     if (token === '--') break;
     if (token.startsWith('-')) {

@@ -1,5 +1,6 @@
 // Runs one parsed command: options, a dry-run plan or the run itself, then --json (streamed) or human output.
 import { RealmforgeError } from '../../core/errors.ts';
+import { checkNeeds } from '../api/permission-check.ts';
 import { takeTimestampWarnings } from '../api/timestamps.ts';
 import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.ts';
 import type { Deps } from '../deps.ts';
@@ -79,6 +80,7 @@ export async function execute(
           `bbdc ${command.name} cannot preview changes yet, so --dry-run refuses to run it; nothing was changed`,
         );
       }
+      if (command.needs) await checkNeeds(command.needs as never, options, cd as never);
       const plan = await command.plan(options, cd);
       if (globals.json) await print(plan, true);
       else printPlan(plan, ui);

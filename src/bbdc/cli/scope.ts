@@ -24,3 +24,9 @@ export async function resolveScope(
   const repo = await deps.repo();
   return { scope: { type: 'repository', project: repo.project, slug: repo.slug }, host: repo.host };
 }
+
+/** resolveScope plus a client for its server: what the scoped command factories (restrictions, tasks) start with. */
+export async function scopeClient(deps: CommandDeps, project: string | undefined) {
+  const { scope, host } = await resolveScope(deps, project);
+  return { scope, host, client: await deps.client(host) };
+}

@@ -9,4 +9,7 @@ export type KeycloakDeps = Deps & {
   readonly driftIntervalMs: number;
   /** How long a deletion keeps trying to clean up in a Keycloak that does not answer before it lets go. */
   readonly cleanupGiveUpMs?: number;
+  /** How often an LDAP provider's connection test and an identity provider's discovery read run again when
+   * nothing about them changed and they passed (default: 30 minutes, never under the drift interval). */
+  readonly federationCheckIntervalMs?: number;
 };

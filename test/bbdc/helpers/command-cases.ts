@@ -441,6 +441,27 @@ export const mutatingCases: Record<string, Case> = {
     ],
     argv: ['repo', 'sync', 'disable', '-R', '~ALICE/api'],
   },
+  // The 12 bb paths #21 closed last.
+  api: ['api', 'api/latest/projects/PROJ/repos/api/labels', '-f', 'name=checked'],
+  'branch model update': ['branch', 'model', 'update', '--prefix', 'feature=feat/', ...api],
+  'branch restriction update': {
+    setup: [['branch', 'restriction', 'create', '--type', 'no-deletes', '--branch', 'main', ...api]],
+    argv: ['branch', 'restriction', 'update', '1', '--groups', 'release-managers', ...api],
+  },
+  'project branch-restriction update': {
+    setup: [['project', 'branch-restriction', 'create', 'PROJ', '--type', 'no-deletes', '--branch', 'main']],
+    argv: ['project', 'branch-restriction', 'update', 'PROJ', '1', '--type', 'read-only'],
+  },
+  'pr comment apply-suggestion': {
+    setup: [['pr', 'comment', 'add', '1', '--body', '```suggestion\nconst min = 12;\n```', ...api]],
+    argv: ['pr', 'comment', 'apply-suggestion', '1', '100', '-m', 'Apply review', ...api],
+  },
+  'pr rebase': ['pr', 'rebase', '1', ...api],
+  'project webhook update': ['project', 'webhook', 'update', 'PROJ', '2', '--name', 'renamed'],
+  'repo sync run': {
+    setup: [['repo', 'fork', 'PROJ/api']],
+    argv: ['repo', 'sync', 'run', 'master', '-R', '~ALICE/api'],
+  },
 };
 
 /** One argv per server-reading command (the repository comes from -R or the world's BBDC_PROJECT/BBDC_REPO). */
@@ -533,6 +554,17 @@ export const safeCases: Record<string, string[]> = {
   'repo comment list': ['repo', 'comment', 'list', toolsCommit, '-R', 'OPS/tools'],
   'repo label list': ['repo', 'label', 'list', ...api],
   'repo sync status': ['repo', 'sync', 'status', ...api],
+  'admin health': ['admin', 'health'],
+  'branch model inspect': ['branch', 'model', 'inspect', ...api],
+  'project webhook test': ['project', 'webhook', 'test', 'PROJ', '2'],
+  'repo settings pull-requests merge-checks list': [
+    'repo',
+    'settings',
+    'pull-requests',
+    'merge-checks',
+    'list',
+    ...api,
+  ],
 };
 
 /** Read-only commands that never call the server (configuration, help text, local files). */

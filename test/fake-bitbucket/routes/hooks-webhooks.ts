@@ -216,7 +216,9 @@ export const hookWebhookRoutes: RouteTable = {
   createWebhook_1: createWebhook,
   createWebhook: createWebhook,
   updateWebhook_1: updateWebhook,
+  updateWebhook: updateWebhook,
   deleteWebhook_1: deleteWebhook,
   deleteWebhook: deleteWebhook,
   testWebhook_1: testWebhook,
+  testWebhook: testWebhook,
 };

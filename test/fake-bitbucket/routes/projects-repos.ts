@@ -73,6 +73,26 @@ export const projectRepoRoutes: RouteTable = {
       },
     }),
   },
+  // The cluster needs SYS_ADMIN: the fake's admin users hold it, others get Bitbucket's 401.
+  getInformation: {
+    auth: 'required',
+    handle: (ctx) => {
+      if (!ctx.user?.admin)
+        return bitbucketError(
+          401,
+          'You are not permitted to access this resource',
+          'com.atlassian.bitbucket.AuthorisationException',
+        );
+      const node = {
+        id: 'node-1',
+        name: 'bitbucket-1',
+        address: { address: '10.0.0.1', port: 5701 },
+        buildVersion: '9.4.0',
+        local: true,
+      };
+      return { status: 200, body: { localNode: node, nodes: [node], running: true } };
+    },
+  },
   getUser: {
     auth: 'required',
     handle: (ctx) => {

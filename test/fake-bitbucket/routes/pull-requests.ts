@@ -390,22 +390,4 @@ export const pullRequestRoutes: RouteTable = {
       return { status: 204 };
     }),
   },
-  getDefaultBranch_2: {
-    auth: 'optional',
-    handle: (ctx) => {
-      const d = pullRequestsOf(ctx.state);
-      const key = `${ctx.params.projectKey.toUpperCase()}/${ctx.params.repositorySlug.toLowerCase()}`;
-      const name = d.defaultBranches[key] ?? 'main';
-      return {
-        status: 200,
-        body: {
-          id: `refs/heads/${name}`,
-          displayId: name,
-          type: 'BRANCH',
-          latestCommit: d.branches[key]?.[name],
-          isDefault: true,
-        },
-      };
-    },
-  },
 };

@@ -105,4 +105,32 @@ export const repoAdminRoutes: Record<string, DeclaredRoute> = {
       },
     };
   }),
+  // Fork sync on demand: the ref must be a branch the fork has; the fake records the action and answers 204 (in sync).
+  synchronize: repoRoute('REPO_WRITE', (ctx, repo) => {
+    const b = (ctx.body ?? {}) as { refId?: string; action?: string };
+    if (repo.originId === undefined)
+      return bitbucketError(
+        400,
+        `${repo.projectKey}/${repo.slug} is not a fork; only forks can be synced.`,
+        'com.atlassian.bitbucket.repository.sync.RefSyncNotAvailableException',
+      );
+    if (!['MERGE', 'REBASE', 'DISCARD'].includes(String(b.action)) || !b.refId?.startsWith('refs/heads/'))
+      return bitbucketError(
+        400,
+        'action must be MERGE, REBASE or DISCARD and refId a branch (refs/heads/...).',
+      );
+    syncActionsOf(ctx.state).push({
+      repo: `${repo.projectKey}/${repo.slug}`,
+      refId: b.refId,
+      action: b.action!,
+    });
+    return { status: 204 };
+  }),
 };
+
+const syncActions = new WeakMap<object, { repo: string; refId: string; action: string }[]>();
+/** The fork sync actions the fake was asked for, in order. */
+export function syncActionsOf(state: object) {
+  if (!syncActions.has(state)) syncActions.set(state, []);
+  return syncActions.get(state)!;
+}

@@ -391,12 +391,18 @@ export function fakeKeycloakAdmin() {
   }
 
   const state = { down: false };
+  const faults: string[] = [];
   const admin: AdminClient = {
     baseUrl: 'http://kc',
     async call<T>(_namespace: string, method: string, path: string, body?: unknown) {
       if (state.down)
         throw new RealmforgeError('transient', 'Keycloak is unreachable (connect ECONNREFUSED)');
       calls.push(`${method} ${path}`);
+      const fault = faults.findIndex((f) => `${method} ${path}`.startsWith(f));
+      if (fault >= 0) {
+        faults.splice(fault, 1);
+        throw new RealmforgeError('internal', `Keycloak ${method} ${path}: HTTP 500 Internal Server Error`);
+      }
       const res = route(method, path, copy(body)) as AdminResponse<T>;
       // As the real admin client: an answer other than success, 404 or 409 is thrown (400 is the spec's fault).
       if (res.status < 400 || res.status === 404 || res.status === 409) return res;
@@ -421,6 +427,8 @@ export function fakeKeycloakAdmin() {
     setDown: (down: boolean) => {
       state.down = down;
     },
+    /** The next call starting with `call` ("PUT /corp/components/") fails with a 500, changing nothing. */
+    failNext: (call: string) => faults.push(call),
     /** Enables a feature (its server-info name, e.g. CLIENT_SECRET_ROTATION), as a server started with it. */
     enableFeature: (name: string) => enabled.add(name),
     /** Forgets the calls seen so far. */

@@ -1,7 +1,6 @@
 import type { BranchOutput } from '../../../../generated/types/cli/output/branch.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
-import { requirePermission } from '../../api/permission-check.ts';
 import {
   defaultBranch,
   findBranch,
@@ -48,6 +47,7 @@ export const command = defineCommand<Options, BranchOutput>({
   },
   outputSchema: 'branch',
   effect: 'mutating',
+  needs: { permission: 'REPO_WRITE', action: 'creating a branch' },
   examples: ['bbdc branch create feature/login --from main', 'bbdc branch create hotfix --from 1a2b3c4d5e6f'],
   parse: ({ args, flags }) => {
     const name = args[0].replace(/^refs\/heads\//, '');
@@ -59,7 +59,6 @@ export const command = defineCommand<Options, BranchOutput>({
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     const { username } = await identify(client, repo.host.url);
-    await requirePermission(client, repo, 'REPO_WRITE', 'creating a branch');
     const from = await resolveFrom(o, deps, repo);
     const existing = await findBranch(client, repo, o.name);
     const missing = await missingStartPoint(client, repo, from);

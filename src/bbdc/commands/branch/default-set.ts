@@ -1,5 +1,6 @@
 import type { BranchDefaultSetOutput } from '../../../../generated/types/cli/output/branch-default-set.ts';
 import { identify } from '../../api/identity.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import { defaultBranch, findBranch } from '../../api/refs.ts';
 import { repoPath } from '../../api/repositories.ts';
 import { defineCommand } from '../../command.ts';
@@ -15,6 +16,7 @@ export const command = defineCommand<Options, BranchDefaultSetOutput>({
   flags: {},
   outputSchema: 'branch-default-set',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'setting the default branch'),
   examples: ['bbdc branch default set main -R PROJ/api'],
   parse: ({ args }) => ({ name: args[0].replace(/^refs\/heads\//, '') }),
   async plan(o, deps) {

@@ -1,7 +1,6 @@
 import type { DeletionOutput } from '../../../../generated/types/cli/output/deletion.ts';
 import { identify } from '../../api/identity.ts';
 import { pluginRepoPath } from '../../api/path.ts';
-import { requirePermission } from '../../api/permission-check.ts';
 import { defaultBranch, findBranch } from '../../api/refs.ts';
 import { defineCommand } from '../../command.ts';
 import { httpPlan } from '../../output/http-plan.ts';
@@ -19,13 +18,13 @@ export const command = defineCommand<Options, DeletionOutput>({
   flags: {},
   outputSchema: 'deletion',
   effect: 'mutating',
+  needs: { permission: 'REPO_WRITE', action: 'deleting a branch' },
   examples: ['bbdc branch delete feature/old -R PROJ/api', 'bbdc branch delete feature/old --dry-run'],
   parse: ({ args }) => ({ name: args[0].replace(/^refs\/heads\//, '') }),
   async plan(o, deps) {
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     const { username } = await identify(client, repo.host.url);
-    await requirePermission(client, repo, 'REPO_WRITE', 'deleting a branch');
     const branch = await findBranch(client, repo, o.name);
     const def = await defaultBranch(client, repo);
     const blocking = !branch

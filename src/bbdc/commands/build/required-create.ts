@@ -4,6 +4,7 @@ import { UsageError } from '../../../core/errors.ts';
 import { type RestRequiredBuilds, requiredBuildsPath } from '../../api/builds.ts';
 import { identify } from '../../api/identity.ts';
 import { collectPages } from '../../api/paging.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import { parseRefMatcher, type RestRefMatcher, refMatcherSyntax } from '../../api/ref-matcher.ts';
 import { defineCommand } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
@@ -33,6 +34,7 @@ export const command = defineCommand<{ body: Body }, BuildRequiredCreateOutput>(
   },
   outputSchema: 'build-required-create',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'changing required builds'),
   examples: [
     'bbdc build required create --builds ci,lint --branch main -R PROJ/api',
     "bbdc build required create --builds ci --branch 'pattern:release/*'",

@@ -3,6 +3,7 @@ import { type RestRequiredBuilds, requiredBuildsPath } from '../../api/builds.ts
 import { identify } from '../../api/identity.ts';
 import { parseId } from '../../api/ids.ts';
 import { collectPages } from '../../api/paging.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import { defineCommand } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
 import { toRequiredBuilds } from './required.ts';
@@ -15,6 +16,7 @@ export const command = defineCommand<{ id: number }, BuildRequiredDeleteOutput>(
   flags: {},
   outputSchema: 'build-required-delete',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'changing required builds'),
   examples: ['bbdc build required delete 3 -R PROJ/api --dry-run'],
   parse: ({ args }) => {
     return { id: parseId('check id', args[0], 'int64', 'run `bbdc build required list`') };

@@ -2,6 +2,7 @@ import type { BuildRequiredCreateOutput } from '../../../../generated/types/cli/
 import { UsageError } from '../../../core/errors.ts';
 import { type RestRequiredBuilds, requiredBuildsPath } from '../../api/builds.ts';
 import { collectPages } from '../../api/paging.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import { parseRefMatcher, refMatcherSyntax } from '../../api/ref-matcher.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { apply, type Change, planOf } from '../../output/change.ts';
@@ -65,6 +66,7 @@ export const command = defineCommand<Options, BuildRequiredCreateOutput>({
   },
   outputSchema: 'build-required-create',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'changing required builds'),
   examples: ['bbdc build required update 3 --builds ci,lint,e2e'],
   parse: ({ args, flags }) => {
     if (!/^\d+$/.test(String(args[0] ?? '')))

@@ -4,15 +4,15 @@ import type { DefaultTaskOutput } from '../../../../generated/types/cli/output/d
 import type { DefaultTaskListOutput } from '../../../../generated/types/cli/output/default-task-list.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { collectPages } from '../../api/paging.ts';
-import { segment } from '../../api/path.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import {
   formatRefMatcher,
   parseRefMatcher,
   type RestRefMatcher,
   refMatcherSyntax,
 } from '../../api/ref-matcher.ts';
-import type { Scope } from '../../api/scope.ts';
-import { scopeId } from '../../api/scope.ts';
+import { pluginScopePath, type Scope, scopeId } from '../../api/scope.ts';
+import { scopeClient } from '../../cli/scope.ts';
 import { type CommandDeps, defineCommand, type FlagSpec } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
 import { apply, type Change, planOf } from '../../output/change.ts';
@@ -26,24 +26,8 @@ type RestTask = {
   targetMatcher?: RestRefMatcher;
 };
 
-async function scopeOf(kind: Kind, project: string | undefined, deps: CommandDeps) {
-  if (kind === 'project') {
-    const host = await deps.host();
-    return { scope: { type: 'project', project: project! } as Scope, host, client: await deps.client(host) };
-  }
-  const repo = await deps.repo();
-  return {
-    scope: { type: 'repository', project: repo.project, slug: repo.slug } as Scope,
-    host: repo.host,
-    client: await deps.client(repo.host),
-  };
-}
-
 function tasksPath(scope: Scope, id?: number): string {
-  const base =
-    scope.type === 'project'
-      ? `/rest/default-tasks/latest/projects/${segment('project', scope.project)}/tasks`
-      : `/rest/default-tasks/latest/projects/${segment('project', scope.project)}/repos/${segment('repository', scope.slug)}/tasks`;
+  const base = `${pluginScopePath('default-tasks', scope)}/tasks`;
   return id === undefined ? base : `${base}/${id}`;
 }
 
@@ -95,7 +79,7 @@ export function defaultTaskCommands(kind: Kind) {
     ],
     parse: ({ args: a }) => ({ project: project(a) }),
     async run(o, deps) {
-      const s = await scopeOf(kind, o.project, deps);
+      const s = await scopeClient(deps, o.project);
       const { values } = await collectPages<RestTask>(s.client, tasksPath(s.scope), {}, undefined);
       return { scope: scopeId(s.scope), tasks: values.map(toTask) };
     },
@@ -107,7 +91,7 @@ export function defaultTaskCommands(kind: Kind) {
     o: ChangeOptions,
     deps: CommandDeps,
   ): Promise<{ change: Change; scope: string; current?: RestTask }> => {
-    const s = await scopeOf(kind, o.project, deps);
+    const s = await scopeClient(deps, o.project);
     const { values } = await collectPages<RestTask>(s.client, tasksPath(s.scope), {}, undefined);
     const current = o.id === undefined ? undefined : values.find((t) => t.id === o.id);
     const missing = o.id !== undefined && !current ? [`no default task ${o.id} on ${scopeId(s.scope)}`] : [];
@@ -176,6 +160,7 @@ export function defaultTaskCommands(kind: Kind) {
     flags: taskFlags,
     outputSchema: 'default-task',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing default tasks'),
     examples: [
       `bbdc ${kind} default-task add ${kind === 'project' ? 'PROJ ' : ''}--description "Update the changelog" --target main`,
     ],
@@ -199,6 +184,7 @@ export function defaultTaskCommands(kind: Kind) {
     flags: taskFlags,
     outputSchema: 'default-task',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing default tasks'),
     examples: [
       `bbdc ${kind} default-task update ${kind === 'project' ? 'PROJ ' : ''}3 --description "Update CHANGELOG.md"`,
     ],
@@ -223,6 +209,7 @@ export function defaultTaskCommands(kind: Kind) {
     flags: {},
     outputSchema: 'default-task',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing default tasks'),
     examples: [`bbdc ${kind} default-task delete ${kind === 'project' ? 'PROJ ' : ''}3`],
     parse: ({ args: a }) => ({ project: project(a), id: taskId(a) }),
     plan: async (o, deps) => planOf((await prepare('delete', o, deps)).change),

@@ -4,6 +4,7 @@ import { UsageError } from '../../../core/errors.ts';
 import type { BitbucketClient } from '../../api/client.ts';
 import { hooksPath, resolveHookKey, shortHookKey } from '../../api/hooks.ts';
 import { identify } from '../../api/identity.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import { type Scope, scopeId, scopeLabel } from '../../api/scope.ts';
 import { projectOption, projectScopeFlag, resolveScope } from '../../cli/scope.ts';
 import { defineCommand } from '../../command.ts';
@@ -69,6 +70,7 @@ export const command = defineCommand<Options, HookConfigureOutput>({
   },
   outputSchema: 'hook-configure',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'configuring hooks'),
   examples: [
     'bbdc hook configure requiredApproversMergeHook --set requiredCount=2 -R PROJ/api',
     `bbdc hook configure com.example:my-hook --settings '{"branches":"main"}' --project PROJ`,

@@ -1,6 +1,7 @@
 import type { HookEnableOutput } from '../../../../generated/types/cli/output/hook-enable.ts';
 import { hooksPath, type RestHook, resolveHookKey, toHook } from '../../api/hooks.ts';
 import { identify } from '../../api/identity.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import { scopeId, scopeLabel } from '../../api/scope.ts';
 import { projectOption, projectScopeFlag, resolveScope } from '../../cli/scope.ts';
 import { defineCommand } from '../../command.ts';
@@ -20,6 +21,7 @@ export function hookToggleCommand(enable: boolean) {
     flags: { project: projectScopeFlag },
     outputSchema: `hook-${verb}`,
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing hooks'),
     examples: [
       `bbdc hook ${verb} force-push-hook -R PROJ/api`,
       `bbdc hook ${verb} force-push-hook --project PROJ`,

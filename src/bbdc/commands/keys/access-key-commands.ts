@@ -6,6 +6,7 @@ import type { SshKeyListOutput } from '../../../../generated/types/cli/output/ss
 import { UsageError } from '../../../core/errors.ts';
 import { accessKeysPath, parseKeyId, type RestAccessKey, toSshKey } from '../../api/keys.ts';
 import { collectPages } from '../../api/paging.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import { type Scope, scopeId } from '../../api/scope.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
@@ -95,6 +96,7 @@ export function accessKeyCommands(kind: Kind) {
     },
     outputSchema: 'ssh-key',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing access keys'),
     examples: [
       `bbdc ${kind} ssh-key add ${kind === 'project' ? 'PROJ ' : ''}--key-file deploy.pub --permission read`,
     ],
@@ -145,6 +147,7 @@ export function accessKeyCommands(kind: Kind) {
     flags: {},
     outputSchema: 'key-removal',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing access keys'),
     examples: [`bbdc ${kind} ssh-key remove ${kind === 'project' ? 'PROJ ' : ''}12`],
     parse: ({ args: a }) => {
       if (kind === 'project' && a.length < 2) throw new UsageError('give the project key and the key id');

@@ -6,6 +6,7 @@ import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
 import { collectPages } from '../../api/paging.ts';
 import { userPath } from '../../api/path.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import {
   currentPermission,
   type PermissionScope,
@@ -141,6 +142,7 @@ function changeCommand(kind: Kind, subject: Subject, verb: 'grant' | 'revoke') {
         : {},
     outputSchema: 'permission-change',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing permissions'),
     examples: [
       example(
         kind,

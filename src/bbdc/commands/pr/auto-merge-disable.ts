@@ -14,25 +14,20 @@ export const command = defineCommand<Options, PrAutoMergeOutput>({
   flags: {},
   outputSchema: 'pr-auto-merge',
   effect: 'mutating',
+  needs: { permission: 'REPO_WRITE', action: 'turning off auto-merge' },
   examples: ['bbdc pr auto-merge disable 42'],
   parse: ({ args }) => ({ id: parsePrId(args[0]) }),
   plan: (o, deps) =>
-    planPrChange(
-      deps,
-      o.id,
-      `bbdc pr auto-merge disable ${o.id}`,
-      async (_pr, { repo, client }) => {
-        const current = await readAutoMerge(client, repo, o.id);
-        return {
-          description: `turn off auto-merge for pull request #${o.id}`,
-          method: 'DELETE',
-          path: prPath(repo, o.id, '/auto-merge'),
-          predictedAction: current ? 'delete' : 'no-op',
-          reasons: [current ? 'auto-merge is on' : 'auto-merge is already off'],
-        };
-      },
-      { permission: 'REPO_WRITE', action: 'turning off auto-merge' },
-    ),
+    planPrChange(deps, o.id, `bbdc pr auto-merge disable ${o.id}`, async (_pr, { repo, client }) => {
+      const current = await readAutoMerge(client, repo, o.id);
+      return {
+        description: `turn off auto-merge for pull request #${o.id}`,
+        method: 'DELETE',
+        path: prPath(repo, o.id, '/auto-merge'),
+        predictedAction: current ? 'delete' : 'no-op',
+        reasons: [current ? 'auto-merge is on' : 'auto-merge is already off'],
+      };
+    }),
   async run(o, deps) {
     const { repo, client } = await prContext(deps);
     await client.request('DELETE', prPath(repo, o.id, '/auto-merge'));

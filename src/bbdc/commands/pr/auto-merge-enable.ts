@@ -34,30 +34,25 @@ export const command = defineCommand<Options, PrAutoMergeOutput>({
   },
   outputSchema: 'pr-auto-merge',
   effect: 'mutating',
+  needs: { permission: 'REPO_WRITE', action: 'turning on auto-merge' },
   examples: ['bbdc pr auto-merge enable 42 --strategy squash --dry-run'],
   parse: ({ args, flags }) => ({ id: parsePrId(args[0]), strategy: flags.strategy as string | undefined }),
   plan: (o, deps) =>
-    planPrChange(
-      deps,
-      o.id,
-      `bbdc pr auto-merge enable ${o.id}`,
-      async (pr, { repo, client }) => {
-        const current = pr.state === 'OPEN' ? await readAutoMerge(client, repo, o.id) : undefined;
-        const m = pr.state === 'OPEN' ? await readMergeability(client, repo, o.id) : undefined;
-        const same = current && (current.strategyId ?? undefined) === o.strategy;
-        return {
-          description: `turn on auto-merge for pull request #${o.id}${o.strategy ? ` with ${o.strategy}` : ''}`,
-          ...request(repo, o, pr.version),
-          predictedAction: same ? 'no-op' : 'update',
-          reasons: [
-            current ? 'auto-merge is already on' : 'auto-merge is off',
-            ...(m?.mergeable ? ['its merge checks pass now, so the server would merge it at once'] : []),
-          ],
-          blockingReasons: pr.state === 'OPEN' ? [] : [`pull request #${o.id} is ${pr.state}`],
-        };
-      },
-      { permission: 'REPO_WRITE', action: 'turning on auto-merge' },
-    ),
+    planPrChange(deps, o.id, `bbdc pr auto-merge enable ${o.id}`, async (pr, { repo, client }) => {
+      const current = pr.state === 'OPEN' ? await readAutoMerge(client, repo, o.id) : undefined;
+      const m = pr.state === 'OPEN' ? await readMergeability(client, repo, o.id) : undefined;
+      const same = current && (current.strategyId ?? undefined) === o.strategy;
+      return {
+        description: `turn on auto-merge for pull request #${o.id}${o.strategy ? ` with ${o.strategy}` : ''}`,
+        ...request(repo, o, pr.version),
+        predictedAction: same ? 'no-op' : 'update',
+        reasons: [
+          current ? 'auto-merge is already on' : 'auto-merge is off',
+          ...(m?.mergeable ? ['its merge checks pass now, so the server would merge it at once'] : []),
+        ],
+        blockingReasons: pr.state === 'OPEN' ? [] : [`pull request #${o.id} is ${pr.state}`],
+      };
+    }),
   async run(o, deps) {
     const { repo, client } = await prContext(deps);
     const pr = await fetchPullRequest(client, repo, o.id);

@@ -53,6 +53,7 @@ export const command = defineCommand<Options, PrOutput>({
   },
   outputSchema: 'pr',
   effect: 'mutating',
+  needs: { permission: 'REPO_WRITE', action: 'merging' },
   examples: ['bbdc pr merge 42', 'bbdc pr merge 42 --strategy squash --message "Add login (#42)"'],
   parse: ({ args, flags }) => ({
     id: parsePrId(args[0]),
@@ -61,32 +62,26 @@ export const command = defineCommand<Options, PrOutput>({
     version: versionFlag(flags.version),
   }),
   plan: (o, deps) =>
-    planPrChange(
-      deps,
-      o.id,
-      `bbdc pr merge ${o.id}`,
-      async (pr, { repo, client }) => {
-        const m = pr.state === 'OPEN' ? await readMergeability(client, repo, o.id) : undefined;
-        const version = o.version ?? pr.version;
-        return {
-          description: `merge pull request #${o.id} (${pr.fromRef.displayId} into ${pr.toRef.displayId})${o.strategy ? ` with ${o.strategy}` : ''}`,
-          method: 'POST',
-          path: `${prPath(repo, o.id, '/merge')}?version=${version}`,
-          body: body(o),
-          predictedAction: 'update',
-          reasons: m && !m.known ? [`mergeability is unknown: ${m.reason}`] : [],
-          blockingReasons: [
-            ...(pr.state !== 'OPEN' ? [`pull request #${o.id} is ${pr.state}`] : []),
-            ...(version !== pr.version
-              ? [`pull request #${o.id} is at version ${pr.version}, not ${version}`]
-              : []),
-            ...(m?.conflicted ? ['it conflicts with the target branch'] : []),
-            ...(m?.blockers ?? []).map((b) => `${b.summary}${b.detail ? `: ${b.detail}` : ''}`),
-          ],
-        };
-      },
-      { permission: 'REPO_WRITE', action: 'merging' },
-    ),
+    planPrChange(deps, o.id, `bbdc pr merge ${o.id}`, async (pr, { repo, client }) => {
+      const m = pr.state === 'OPEN' ? await readMergeability(client, repo, o.id) : undefined;
+      const version = o.version ?? pr.version;
+      return {
+        description: `merge pull request #${o.id} (${pr.fromRef.displayId} into ${pr.toRef.displayId})${o.strategy ? ` with ${o.strategy}` : ''}`,
+        method: 'POST',
+        path: `${prPath(repo, o.id, '/merge')}?version=${version}`,
+        body: body(o),
+        predictedAction: 'update',
+        reasons: m && !m.known ? [`mergeability is unknown: ${m.reason}`] : [],
+        blockingReasons: [
+          ...(pr.state !== 'OPEN' ? [`pull request #${o.id} is ${pr.state}`] : []),
+          ...(version !== pr.version
+            ? [`pull request #${o.id} is at version ${pr.version}, not ${version}`]
+            : []),
+          ...(m?.conflicted ? ['it conflicts with the target branch'] : []),
+          ...(m?.blockers ?? []).map((b) => `${b.summary}${b.detail ? `: ${b.detail}` : ''}`),
+        ],
+      };
+    }),
   async run(o, deps) {
     const { repo, client } = await prContext(deps);
     const pr = await fetchPullRequest(client, repo, o.id);

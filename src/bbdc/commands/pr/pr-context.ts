@@ -1,7 +1,6 @@
 import type { Plan } from '../../../../generated/types/cli/plan.ts';
 import { UsageError } from '../../../core/errors.ts';
 import type { BitbucketClient } from '../../api/client.ts';
-import { type NeededPermission, requirePermission } from '../../api/permission-check.ts';
 import { fetchPullRequest, type RestPullRequest } from '../../api/pull-requests.ts';
 import type { ArgSpec, CommandDeps, RepoContext } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
@@ -35,12 +34,9 @@ export async function planPrChange(
     pr: RestPullRequest,
     ctx: { repo: RepoContext; client: BitbucketClient },
   ) => Promise<PrPlanParts> | PrPlanParts,
-  /** The permission the server checks for this change; without it the plan refuses (exit 3) and names it. */
-  needs?: { permission: NeededPermission; action: string },
 ): Promise<Plan> {
   const ctx = await prContext(deps);
   const pr = await fetchPullRequest(ctx.client, ctx.repo, id);
-  if (needs) await requirePermission(ctx.client, ctx.repo, needs.permission, needs.action);
   const parts = await decide(pr, ctx);
   return makePlan({
     intent,

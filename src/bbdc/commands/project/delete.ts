@@ -2,7 +2,7 @@ import type { DeletionOutput } from '../../../../generated/types/cli/output/dele
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
 import type { Page } from '../../api/paging.ts';
-import { requirePermission } from '../../api/permission-check.ts';
+import { ifExists } from '../../api/permission-check.ts';
 import { projectPath, type RestProject } from '../../api/projects.ts';
 import { confirmByName } from '../../cli/confirm.ts';
 import { defineCommand } from '../../command.ts';
@@ -21,6 +21,11 @@ export const command = defineCommand<Options, DeletionOutput>({
   flags: { yes: { type: 'boolean', shortFlag: 'y', description: 'Do not ask for confirmation' } },
   outputSchema: 'deletion',
   effect: 'mutating',
+  needs: {
+    permission: 'PROJECT_ADMIN',
+    action: 'deleting a project',
+    target: async (o, deps) => ifExists(await deps.client(), projectPath(o.key), { project: o.key }),
+  },
   examples: ['bbdc project delete OLD --yes', 'bbdc project delete OLD --dry-run'],
   parse: ({ args, flags }) => ({ key: normalizeProjectKey(args[0]), yes: flags.yes === true }),
   async plan(o, deps) {
@@ -28,7 +33,6 @@ export const command = defineCommand<Options, DeletionOutput>({
     const client = await deps.client(host);
     const { username } = await identify(client, host.url);
     const project = await getIfExists<RestProject>(client, projectPath(o.key));
-    if (project) await requirePermission(client, { project: o.key }, 'PROJECT_ADMIN', 'deleting a project');
     const repos = project
       ? await client.get<Page<unknown>>(`${projectPath(o.key)}/repos`, { limit: 1 })
       : undefined;

@@ -2,7 +2,7 @@ import type { ProjectOutput } from '../../../../generated/types/cli/output/proje
 import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
-import { requirePermission } from '../../api/permission-check.ts';
+import { ifExists } from '../../api/permission-check.ts';
 import { projectPath, type RestProject, toProject } from '../../api/projects.ts';
 import { defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
@@ -43,6 +43,11 @@ export const command = defineCommand<Options, ProjectOutput>({
   },
   outputSchema: 'project',
   effect: 'mutating',
+  needs: {
+    permission: 'PROJECT_ADMIN',
+    action: 'changing a project',
+    target: async (o, deps) => ifExists(await deps.client(), projectPath(o.key), { project: o.key }),
+  },
   examples: ['bbdc project update PROJ --description "Payments team" --visibility private'],
   parse: ({ args, flags }) => {
     const changes: Changes = {};
@@ -58,7 +63,6 @@ export const command = defineCommand<Options, ProjectOutput>({
     const client = await deps.client(host);
     const { username } = await identify(client, host.url);
     const current = await getIfExists<RestProject>(client, projectPath(o.key));
-    if (current) await requirePermission(client, { project: o.key }, 'PROJECT_ADMIN', 'changing a project');
     const diff = current ? differences(current, o.changes) : [];
     return httpPlan({
       intent: `bbdc project update ${o.key}`,

@@ -1,3 +1,4 @@
+import { scopedNeeds } from '../../api/permission-check.ts';
 import { readRepo, toggleCommand } from './admin/toggles.ts';
 
 /** `bbdc repo archive`. */
@@ -6,6 +7,7 @@ export const command = toggleCommand({
   summary: 'Archive a repository: read-only, hidden from lists by default',
   description: 'Needs REPO_ADMIN.',
   setting: 'archived',
+  needs: scopedNeeds('REPO_ADMIN', 'archiving a repository'),
   value: true,
   read: async (deps, base) => ({
     current: (await readRepo(deps, base)).archived === true,

@@ -1,7 +1,7 @@
 import type { DeletionOutput } from '../../../../generated/types/cli/output/deletion.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
-import { requirePermission } from '../../api/permission-check.ts';
+import { ifExists } from '../../api/permission-check.ts';
 import { type RestRepository, repoPath } from '../../api/repositories.ts';
 import { confirmByName } from '../../cli/confirm.ts';
 import { repoFromArg } from '../../cli/repo-arg.ts';
@@ -21,6 +21,14 @@ export const command = defineCommand<Options, DeletionOutput>({
   flags: { yes: { type: 'boolean', shortFlag: 'y', description: 'Do not ask for confirmation' } },
   outputSchema: 'deletion',
   effect: 'mutating',
+  needs: {
+    permission: 'REPO_ADMIN',
+    action: 'deleting a repository',
+    target: async (o, deps) => {
+      const repo = await repoFromArg(o.repo, deps);
+      return ifExists(await deps.client(repo.host), repoPath(repo.project, repo.slug), repo);
+    },
+  },
   examples: ['bbdc repo delete PROJ/old-service --yes', 'bbdc repo delete PROJ/old-service --dry-run'],
   parse: ({ args, flags }) => ({ repo: args[0], yes: flags.yes === true }),
   async plan(o, deps) {
@@ -29,7 +37,6 @@ export const command = defineCommand<Options, DeletionOutput>({
     const { username } = await identify(client, repo.host.url);
     const path = repoPath(repo.project, repo.slug);
     const current = await getIfExists<RestRepository>(client, path);
-    if (current) await requirePermission(client, repo, 'REPO_ADMIN', 'deleting a repository');
     return httpPlan({
       intent: `bbdc repo delete ${repo.project}/${repo.slug}`,
       host: repo.host.url,

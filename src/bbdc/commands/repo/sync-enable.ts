@@ -1,3 +1,4 @@
+import { scopedNeeds } from '../../api/permission-check.ts';
 import { toggleCommand } from './admin/toggles.ts';
 
 /** `bbdc repo sync enable`: fork syncing (the fork follows its origin's branches). */
@@ -6,6 +7,7 @@ export const command = toggleCommand({
   summary: 'Keep a fork in sync with its origin automatically',
   description: 'Needs REPO_ADMIN on the fork.',
   setting: 'fork-sync',
+  needs: scopedNeeds('REPO_ADMIN', 'changing fork syncing'),
   value: true,
   read: async (deps, _base, syncBase) => ({
     current: (await (await deps.client()).get<{ enabled: boolean }>(syncBase)).enabled,

@@ -1,3 +1,4 @@
+import { scopedNeeds } from '../../api/permission-check.ts';
 import { readRepo, toggleCommand } from './admin/toggles.ts';
 
 /** `bbdc repo unarchive`. */
@@ -6,6 +7,7 @@ export const command = toggleCommand({
   summary: 'Unarchive a repository: writable again',
   description: 'Needs REPO_ADMIN.',
   setting: 'archived',
+  needs: scopedNeeds('REPO_ADMIN', 'archiving a repository'),
   value: false,
   read: async (deps, base) => ({
     current: (await readRepo(deps, base)).archived === true,

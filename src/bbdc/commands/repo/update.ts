@@ -2,7 +2,7 @@ import type { RepositoryOutput } from '../../../../generated/types/cli/output/re
 import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
-import { requirePermission } from '../../api/permission-check.ts';
+import { ifExists } from '../../api/permission-check.ts';
 import { type RestRepository, repoPath, toRepository } from '../../api/repositories.ts';
 import { repoFromArg } from '../../cli/repo-arg.ts';
 import { defineCommand } from '../../command.ts';
@@ -44,6 +44,14 @@ export const command = defineCommand<Options, RepositoryOutput>({
   },
   outputSchema: 'repository',
   effect: 'mutating',
+  needs: {
+    permission: 'REPO_ADMIN',
+    action: 'changing a repository',
+    target: async (o, deps) => {
+      const repo = await repoFromArg(o.repo, deps);
+      return ifExists(await deps.client(repo.host), repoPath(repo.project, repo.slug), repo);
+    },
+  },
   examples: [
     'bbdc repo update PROJ/api --description "Public API"',
     'bbdc repo update --visibility public --dry-run',
@@ -63,7 +71,6 @@ export const command = defineCommand<Options, RepositoryOutput>({
     const { username } = await identify(client, repo.host.url);
     const path = repoPath(repo.project, repo.slug);
     const current = await getIfExists<RestRepository>(client, path);
-    if (current) await requirePermission(client, repo, 'REPO_ADMIN', 'changing a repository');
     const diff = current ? differences(current, o.changes) : [];
     return httpPlan({
       intent: `bbdc repo update ${repo.project}/${repo.slug}`,

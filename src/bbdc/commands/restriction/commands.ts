@@ -4,21 +4,22 @@ import type { BranchRestrictionOutput } from '../../../../generated/types/cli/ou
 import type { BranchRestrictionListOutput } from '../../../../generated/types/cli/output/branch-restriction-list.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { collectPages } from '../../api/paging.ts';
-import { segment } from '../../api/path.ts';
+import { scopedNeeds } from '../../api/permission-check.ts';
 import {
   formatRefMatcher,
   parseRefMatcher,
   type RestRefMatcher,
   refMatcherSyntax,
 } from '../../api/ref-matcher.ts';
-import { type Scope, scopeId } from '../../api/scope.ts';
+import { pluginScopePath, type Scope, scopeId } from '../../api/scope.ts';
+import { scopeClient } from '../../cli/scope.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
 import { apply, type Change, planOf } from '../../output/change.ts';
 import type { Ui } from '../../output/ui.ts';
 
-type Kind = 'repo' | 'project';
-type RestRestriction = {
+export type Kind = 'repo' | 'project';
+export type RestRestriction = {
   id: number;
   type: string;
   matcher: RestRefMatcher;
@@ -26,30 +27,14 @@ type RestRestriction = {
   groups?: string[];
   accessKeys?: { key: { id: number } }[];
 };
-const types = ['read-only', 'no-deletes', 'fast-forward-only', 'pull-request-only', 'no-creates'];
+export const types = ['read-only', 'no-deletes', 'fast-forward-only', 'pull-request-only', 'no-creates'];
 
-async function scopeOf(kind: Kind, project: string | undefined, deps: CommandDeps) {
-  if (kind === 'project') {
-    const host = await deps.host();
-    return { scope: { type: 'project', project: project! } as Scope, host, client: await deps.client(host) };
-  }
-  const repo = await deps.repo();
-  return {
-    scope: { type: 'repository', project: repo.project, slug: repo.slug } as Scope,
-    host: repo.host,
-    client: await deps.client(repo.host),
-  };
-}
-
-function restrictionsPath(scope: Scope, id?: number): string {
-  const base =
-    scope.type === 'project'
-      ? `/rest/branch-permissions/latest/projects/${segment('project', scope.project)}/restrictions`
-      : `/rest/branch-permissions/latest/projects/${segment('project', scope.project)}/repos/${segment('repository', scope.slug)}/restrictions`;
+export function restrictionsPath(scope: Scope, id?: number): string {
+  const base = `${pluginScopePath('branch-permissions', scope)}/restrictions`;
   return id === undefined ? base : `${base}/${id}`;
 }
 
-const toRestriction = (r: RestRestriction) => ({
+export const toRestriction = (r: RestRestriction) => ({
   id: r.id,
   type: r.type,
   branches: formatRefMatcher(r.matcher),
@@ -71,7 +56,7 @@ function print(d: BranchRestrictionListOutput, ui: Ui) {
   );
 }
 
-const list = (xs: unknown) =>
+export const list = (xs: unknown) =>
   ((Array.isArray(xs) ? xs : xs === undefined ? [] : [xs]) as string[])
     .flatMap((v) => String(v).split(','))
     .map((v) => v.trim())
@@ -100,7 +85,7 @@ export function restrictionCommands(kind: Kind) {
     examples: [`bbdc ${word} list ${example}`.trim()],
     parse: ({ args: a }) => ({ project: project(a) }),
     async run(o, deps) {
-      const s = await scopeOf(kind, o.project, deps);
+      const s = await scopeClient(deps, o.project);
       const { values } = await collectPages<RestRestriction>(
         s.client,
         restrictionsPath(s.scope),
@@ -121,7 +106,7 @@ export function restrictionCommands(kind: Kind) {
     examples: [`bbdc ${word} get ${example}12`],
     parse: ({ args: a }) => ({ project: project(a), id: idOf(a) }),
     async run(o, deps) {
-      const s = await scopeOf(kind, o.project, deps);
+      const s = await scopeClient(deps, o.project);
       return {
         scope: scopeId(s.scope),
         restriction: toRestriction(await s.client.get<RestRestriction>(restrictionsPath(s.scope, o.id))),
@@ -131,7 +116,7 @@ export function restrictionCommands(kind: Kind) {
   });
   type CreateOptions = { project?: string; body: Record<string, unknown> };
   const prepareCreate = async (o: CreateOptions, deps: CommandDeps): Promise<Change> => {
-    const s = await scopeOf(kind, o.project, deps);
+    const s = await scopeClient(deps, o.project);
     const { values } = await collectPages<RestRestriction>(
       s.client,
       restrictionsPath(s.scope),
@@ -181,6 +166,7 @@ export function restrictionCommands(kind: Kind) {
     },
     outputSchema: 'branch-restriction',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing branch restrictions'),
     examples: [
       `bbdc ${word} create ${example}--type fast-forward-only --branch main --groups release-managers`,
     ],
@@ -209,7 +195,7 @@ export function restrictionCommands(kind: Kind) {
       ui.line(`Created restriction ${d.restriction.id}: ${d.restriction.type} on ${d.restriction.branches}`),
   });
   const prepareDelete = async (o: { project?: string; id: number }, deps: CommandDeps) => {
-    const s = await scopeOf(kind, o.project, deps);
+    const s = await scopeClient(deps, o.project);
     const current = await s.client.get<RestRestriction>(restrictionsPath(s.scope, o.id));
     const change: Change = {
       client: s.client,
@@ -230,6 +216,7 @@ export function restrictionCommands(kind: Kind) {
     flags: {},
     outputSchema: 'branch-restriction',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing branch restrictions'),
     examples: [`bbdc ${word} delete ${example}12`],
     parse: ({ args: a }) => ({ project: project(a), id: idOf(a) }),
     plan: async (o, deps) => planOf((await prepareDelete(o, deps)).change),

@@ -1,7 +1,6 @@
 import type { TagOutput } from '../../../../generated/types/cli/output/tag.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
-import { requirePermission } from '../../api/permission-check.ts';
 import {
   defaultBranch,
   findTag,
@@ -48,6 +47,7 @@ export const command = defineCommand<Options, TagOutput>({
   },
   outputSchema: 'tag',
   effect: 'mutating',
+  needs: { permission: 'REPO_WRITE', action: 'creating a tag' },
   examples: [
     'bbdc tag create v1.2.0 --from main -m "Release 1.2.0"',
     'bbdc tag create build-42 --from 1a2b3c4d',
@@ -62,7 +62,6 @@ export const command = defineCommand<Options, TagOutput>({
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     const { username } = await identify(client, repo.host.url);
-    await requirePermission(client, repo, 'REPO_WRITE', 'creating a tag');
     const from = await resolveFrom(o, deps, repo);
     const existing = await findTag(client, repo, o.name);
     const missing = await missingStartPoint(client, repo, from);

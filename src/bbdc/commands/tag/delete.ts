@@ -1,7 +1,6 @@
 import type { DeletionOutput } from '../../../../generated/types/cli/output/deletion.ts';
 import { identify } from '../../api/identity.ts';
 import { pluginRepoPath, segment } from '../../api/path.ts';
-import { requirePermission } from '../../api/permission-check.ts';
 import { findTag } from '../../api/refs.ts';
 import { defineCommand } from '../../command.ts';
 import { httpPlan } from '../../output/http-plan.ts';
@@ -17,6 +16,7 @@ export const command = defineCommand<{ name: string }, DeletionOutput>({
   flags: {},
   outputSchema: 'deletion',
   effect: 'mutating',
+  needs: { permission: 'REPO_WRITE', action: 'deleting a tag' },
   examples: ['bbdc tag delete v0.9-rc1 -R PROJ/api'],
   parse: ({ args }) => {
     const name = args[0].replace(/^refs\/tags\//, '');
@@ -27,7 +27,6 @@ export const command = defineCommand<{ name: string }, DeletionOutput>({
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     const { username } = await identify(client, repo.host.url);
-    await requirePermission(client, repo, 'REPO_WRITE', 'deleting a tag');
     const tag = await findTag(client, repo, o.name);
     return httpPlan({
       intent: `bbdc tag delete ${o.name}`,

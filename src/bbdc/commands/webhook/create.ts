@@ -1,14 +1,20 @@
 import type { WebhookCreateOutput } from '../../../../generated/types/cli/output/webhook-create.ts';
 import { identify } from '../../api/identity.ts';
 import { collectPages } from '../../api/paging.ts';
-import { requirePermission } from '../../api/permission-check.ts';
 import { scopeId, scopeLabel } from '../../api/scope.ts';
 import { type RestWebhook, redactBody, toWebhook, webhooksPath } from '../../api/webhooks.ts';
 import { defineCommand } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
 import { createBody, parseWebhookFields, webhookFlags } from './fields.ts';
 import { printWebhook } from './get.ts';
-import { projectArg, splitProjectArg, type WebhookKind, webhookCommandName, webhookScope } from './scope.ts';
+import {
+  projectArg,
+  splitProjectArg,
+  type WebhookKind,
+  webhookCommandName,
+  webhookNeeds,
+  webhookScope,
+} from './scope.ts';
 
 type Options = { project?: string; body: ReturnType<typeof createBody> };
 
@@ -23,6 +29,7 @@ export function webhookCreateCommand(kind: WebhookKind) {
     flags: webhookFlags,
     outputSchema: 'webhook-create',
     effect: 'mutating',
+    needs: webhookNeeds(kind),
     examples: [
       `bbdc ${webhookCommandName(kind, 'create')}${kind === 'project' ? ' PROJ' : ''} --name ci --url https://ci.example.com/hook --events repo:refs_changed,pr:opened`,
     ],
@@ -34,12 +41,6 @@ export function webhookCreateCommand(kind: WebhookKind) {
       const { scope, host } = await webhookScope(deps, o.project);
       const client = await deps.client(host);
       const { username } = await identify(client, host.url);
-      await requirePermission(
-        client,
-        scope,
-        scope.type === 'project' ? 'PROJECT_ADMIN' : 'REPO_ADMIN',
-        'changing webhooks',
-      );
       const { values } = await collectPages<RestWebhook>(client, webhooksPath(scope), {}, undefined);
       const alike = values.filter((w) => w.name === o.body.name || w.url === o.body.url);
       return makePlan({

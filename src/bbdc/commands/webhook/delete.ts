@@ -1,7 +1,6 @@
 import type { WebhookDeleteOutput } from '../../../../generated/types/cli/output/webhook-delete.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
-import { requirePermission } from '../../api/permission-check.ts';
 import { scopeId, scopeLabel } from '../../api/scope.ts';
 import { type RestWebhook, webhooksPath } from '../../api/webhooks.ts';
 import { defineCommand } from '../../command.ts';
@@ -12,6 +11,7 @@ import {
   type WebhookKind,
   webhookCommandName,
   webhookId,
+  webhookNeeds,
   webhookScope,
 } from './scope.ts';
 
@@ -29,6 +29,7 @@ export function webhookDeleteCommand(kind: WebhookKind) {
     flags: {},
     outputSchema: 'webhook-delete',
     effect: 'mutating',
+    needs: webhookNeeds(kind),
     examples: [`bbdc ${webhookCommandName(kind, 'delete')}${kind === 'project' ? ' PROJ' : ''} 3 --dry-run`],
     parse: ({ args }) => {
       const { project, rest } = splitProjectArg(kind, args);
@@ -38,12 +39,6 @@ export function webhookDeleteCommand(kind: WebhookKind) {
       const { scope, host } = await webhookScope(deps, o.project);
       const client = await deps.client(host);
       const { username } = await identify(client, host.url);
-      await requirePermission(
-        client,
-        scope,
-        scope.type === 'project' ? 'PROJECT_ADMIN' : 'REPO_ADMIN',
-        'changing webhooks',
-      );
       const current = await getIfExists<RestWebhook>(client, webhooksPath(scope, o.id));
       return makePlan({
         intent: `bbdc ${webhookCommandName(kind, 'delete')} ${o.id}`,

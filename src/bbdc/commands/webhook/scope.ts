@@ -1,6 +1,6 @@
 import { parseId } from '../../api/ids.ts';
-import type { Scope } from '../../api/scope.ts';
-import type { ArgSpec, CommandDeps, ResolvedHost } from '../../command.ts';
+import { resolveScope } from '../../cli/scope.ts';
+import type { ArgSpec, CommandDeps } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
 
 /** Repository webhooks (`bbdc webhook ...`, repository from -R or git) or project ones (`bbdc project webhook ...`). */
@@ -19,17 +19,19 @@ export function splitProjectArg(kind: WebhookKind, args: string[]): { project?: 
   return kind === 'project' ? { project: normalizeProjectKey(args[0]), rest: args.slice(1) } : { rest: args };
 }
 
-/** The scope and host the webhook command acts on. */
-export async function webhookScope(
-  deps: CommandDeps,
-  project: string | undefined,
-): Promise<{ scope: Scope; host: ResolvedHost }> {
-  if (project) return { scope: { type: 'project', project }, host: await deps.host() };
-  const repo = await deps.repo();
-  return { scope: { type: 'repository', project: repo.project, slug: repo.slug }, host: repo.host };
-}
+/** The scope and host the webhook command acts on: the named project, else the current repository. */
+export const webhookScope = (deps: CommandDeps, project: string | undefined) => resolveScope(deps, project);
 
 /** Parses a webhook id argument, naming it when it is not a positive whole number. */
 export function webhookId(text: string): number {
   return parseId('webhook id', text, 'int32', 'run `bbdc webhook list` to see the ids');
+}
+
+/** What changing a webhook needs: REPO_ADMIN on the repository, PROJECT_ADMIN on the project. */
+export function webhookNeeds(kind: WebhookKind) {
+  return {
+    permission: kind === 'project' ? ('PROJECT_ADMIN' as const) : ('REPO_ADMIN' as const),
+    action: 'changing webhooks',
+    target: async (o: { project?: string }, deps: CommandDeps) => (await webhookScope(deps, o.project)).scope,
+  };
 }

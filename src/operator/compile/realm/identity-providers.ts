@@ -2,7 +2,9 @@
 // operator manages is sent explicitly (Keycloak's default when the spec is silent), so what Keycloak answers
 // compares equal and a field removed from the spec goes back to its default. The client secret never appears:
 // the representation carries Keycloak's mask and a salted hash of the Secret's value (config
-// realmforge.dev/secret-hash), so a rotated Secret is drift; the real value is put in only when sending.
+// realmforge.dev/secret-hash), so a rotated Secret is drift; the real value is put in only when sending. The key
+// that verifies the provider's signatures (signingKeyRef) is public and Keycloak echoes it, so it is sent and
+// compared as it is.
 import { createHash } from 'node:crypto';
 import type { IdentityProvider } from '../../../../generated/types/crds/federation.ts';
 import { ValidationError } from '../../../core/errors.ts';
@@ -14,8 +16,21 @@ export const secretHashKey = 'realmforge.dev/secret-hash';
 /** Keycloak's first-login flow when an identity provider names none. */
 export const defaultFirstBrokerLoginFlow = 'first broker login';
 
-// Config keys that hold secrets: refused inline, they come from Secret references.
-const secretKeys = ['clientSecret', 'signingPrivateKey', 'privateKey', 'password'];
+// Config keys that hold secrets or keys: refused inline, they come from Secret references (the field to use).
+const fromSecrets: Record<string, string> = {
+  clientSecret: 'clientSecretRef',
+  signingPrivateKey: 'clientSecretRef',
+  privateKey: 'clientSecretRef',
+  password: 'clientSecretRef',
+  publicKeySignatureVerifier: 'signingKeyRef',
+  signingCertificate: 'signingKeyRef',
+};
+/** Where each provider type takes the key that verifies its signatures. */
+const signingKeyField: Record<string, string> = {
+  oidc: 'publicKeySignatureVerifier',
+  'keycloak-oidc': 'publicKeySignatureVerifier',
+  saml: 'signingCertificate',
+};
 
 /** A hash of a secret, salted with where it is used so equal secrets in two places do not match. */
 export function secretHash(salt: string, secret: string): string {
@@ -25,6 +40,8 @@ export function secretHash(salt: string, secret: string): string {
 export type IdentityProviderInputs = {
   /** The client secret read from clientSecretRef, when it is set. */
   readonly clientSecret?: string;
+  /** The signing key read from signingKeyRef, when it is set. */
+  readonly signingKey?: string;
   /** Keycloak's major version: 26 has hideOnLogin as a field, 25 as config hideOnLoginPage. */
   readonly keycloakMajor: number;
 };
@@ -37,17 +54,19 @@ export function compileIdentityProvider(
   inputs: IdentityProviderInputs,
 ): Record<string, unknown> {
   const where = `spec.identityProviders[${index}] (${idp.alias})`;
-  for (const key of secretKeys)
+  for (const [key, ref] of Object.entries(fromSecrets))
     if (idp.config?.[key] !== undefined)
       throw new ValidationError(
-        `${where}: config.${key} is a secret and is refused inline: put it in a Secret and set clientSecretRef`,
+        `${where}: config.${key} is refused inline: put it in a Secret and set ${ref}`,
       );
   if (idp.clientSecretRef && inputs.clientSecret === undefined)
     throw new ValidationError(`${where}: clientSecretRef was not read`);
+  const signing = idp.signingKeyRef ? signingConfig(where, idp, inputs.signingKey) : {};
   const hide = idp.hideOnLogin ?? false;
   const config: Record<string, string> = {
     ...idp.config,
     syncMode: idp.syncMode ?? 'LEGACY',
+    ...signing,
     ...(inputs.keycloakMajor < 26 ? { hideOnLoginPage: String(hide) } : {}),
     ...(inputs.clientSecret !== undefined
       ? {
@@ -68,6 +87,32 @@ export function compileIdentityProvider(
     firstBrokerLoginFlowAlias: idp.firstBrokerLoginFlowAlias ?? defaultFirstBrokerLoginFlow,
     postBrokerLoginFlowAlias: idp.postBrokerLoginFlowAlias ?? '',
     config,
+  };
+}
+
+/** The config that makes Keycloak verify the provider's signatures with the key from signingKeyRef; a config that
+ * says otherwise (validateSignature off, the JWKS URL on) is refused rather than overridden. */
+function signingConfig(where: string, idp: IdentityProvider, key: string | undefined) {
+  const field = signingKeyField[idp.providerId];
+  if (!field)
+    throw new ValidationError(
+      `${where}: signingKeyRef is for oidc, keycloak-oidc and saml providers, not ${idp.providerId}: remove it`,
+    );
+  if (key === undefined) throw new ValidationError(`${where}: signingKeyRef was not read`);
+  const contradicts = [
+    idp.config?.validateSignature === 'false' ? 'config.validateSignature is "false"' : '',
+    field === 'publicKeySignatureVerifier' && idp.config?.useJwksUrl === 'true'
+      ? 'config.useJwksUrl is "true" (the key would come from jwksUrl)'
+      : '',
+  ].filter(Boolean);
+  if (contradicts.length)
+    throw new ValidationError(
+      `${where}: signingKeyRef is set but ${contradicts.join(' and ')}: remove one or the other`,
+    );
+  return {
+    validateSignature: 'true',
+    ...(field === 'publicKeySignatureVerifier' ? { useJwksUrl: 'false' } : {}),
+    [field]: key.trim(),
   };
 }
 

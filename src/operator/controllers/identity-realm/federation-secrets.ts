@@ -1,4 +1,4 @@
-// The Secrets the federation sections refer to: each identity provider's client secret and each LDAP
+// The Secrets the federation sections refer to: each identity provider's client secret and signing key, each LDAP
 // provider's bind password, read before anything is written (a missing Secret writes nothing). A forbidden read
 // is SecretAccessDenied, a missing key names the field.
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
@@ -7,10 +7,11 @@ import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { readSecretKey } from '../../runtime/read-secret.ts';
 import { StuckError } from '../shared/stuck-error.ts';
 
-/** Secrets by identity provider alias and by LDAP provider name. */
+/** Secrets by identity provider alias (client secret, signing key) and by LDAP provider name. */
 export type FederationSecrets = {
   readonly identityProviders: ReadonlyMap<string, string>;
   readonly ldap: ReadonlyMap<string, string>;
+  readonly signingKeys?: ReadonlyMap<string, string>;
 };
 
 async function read(deps: KeycloakDeps, ns: string, ref: { name: string; key: string }, field: string) {
@@ -32,17 +33,24 @@ export async function federationSecrets(
   const ns = realm.metadata.namespace ?? 'default';
   const identityProviders = new Map<string, string>();
   const ldap = new Map<string, string>();
-  for (const [i, idp] of (realm.spec.identityProviders ?? []).entries())
+  const signingKeys = new Map<string, string>();
+  for (const [i, idp] of (realm.spec.identityProviders ?? []).entries()) {
     if (idp.clientSecretRef)
       identityProviders.set(
         idp.alias,
         await read(deps, ns, idp.clientSecretRef, `spec.identityProviders[${i}].clientSecretRef`),
       );
+    if (idp.signingKeyRef)
+      signingKeys.set(
+        idp.alias,
+        await read(deps, ns, idp.signingKeyRef, `spec.identityProviders[${i}].signingKeyRef`),
+      );
+  }
   for (const [i, provider] of (realm.spec.userFederation?.ldap ?? []).entries())
     if (provider.bindCredentialRef)
       ldap.set(
         provider.name,
         await read(deps, ns, provider.bindCredentialRef, `spec.userFederation.ldap[${i}].bindCredentialRef`),
       );
-  return { identityProviders, ldap };
+  return { identityProviders, ldap, signingKeys };
 }

@@ -4,6 +4,12 @@
 // fetches and parses the document). A sync requested by the annotation realmforge.dev/federation-sync
 // (`full` or `changed`, with any suffix to request again: `full@2026-05-01T10:00`) runs once per value; its
 // counts or error are kept on status until the next request.
+//
+// The test and the discovery read are POSTs that change nothing but cost Keycloak (and the directory) work, so
+// they do not run on every resync: a provider is checked when it was created or written in this reconcile (a
+// changed spec or a rotated Secret), when its last check failed (so recovery shows within one drift interval),
+// when a sync is requested, and otherwise once per check interval (status.federation.*.checkedAt). A steady
+// resync therefore sends only the collection reads.
 import type {
   FederationStatus,
   IdentityRealm,
@@ -85,21 +91,42 @@ async function runSync(
   }
 }
 
-/** Tests each managed LDAP provider, runs a requested sync, and reads each identity provider's discovery URL. */
+/** When the checks run: the providers written in this reconcile (`ldap/<name>`, `idp/<alias>`), the time, and
+ * the interval after which a provider that passed is checked again. */
+export type CheckSchedule = { written: ReadonlySet<string>; now: number; intervalMs: number };
+
+type Checked = { checkedAt?: string; connected?: boolean; reachable?: boolean };
+/** Whether a provider must be checked now; otherwise its last check stands. */
+function due(prev: Checked | undefined, key: string, when: CheckSchedule, ok: boolean | undefined) {
+  if (!prev?.checkedAt || !ok || when.written.has(key)) return true;
+  return when.now - Date.parse(prev.checkedAt) >= when.intervalMs;
+}
+
+/** Tests each managed LDAP provider, runs a requested sync, and reads each identity provider's discovery URL, each
+ * when due (see CheckSchedule). */
 export async function federationStatus(
   admin: AdminClient,
   realm: IdentityRealm,
   ldapIds: ReadonlyMap<string, string>,
   secrets: FederationSecrets,
+  when: CheckSchedule,
 ): Promise<FederationStatus | undefined> {
   const ns = realm.metadata.namespace ?? 'default';
   const realmName = realm.spec.realmName ?? realm.metadata.name;
   const previous = (realm as { status?: { federation?: FederationStatus } }).status?.federation;
   const sync = requestedSync(realm);
+  const checkedAt = new Date(when.now).toISOString();
   const ldap: NonNullable<FederationStatus['ldap']> = [];
   for (const p of realm.spec.userFederation?.ldap ?? []) {
     const id = ldapIds.get(p.name);
     if (!id) continue;
+    const prev = previous?.ldap?.find((s) => s.name === p.name);
+    let lastSync: LdapSyncResult | undefined = prev?.lastSync;
+    const syncDue = sync !== undefined && lastSync?.request !== sync.request;
+    if (prev && !syncDue && !due(prev, `ldap/${p.name}`, when, prev.connected)) {
+      ldap.push(prev);
+      continue;
+    }
     const error = await testLdap(admin, ns, realmName, id, {
       connectionUrl: p.connectionUrl,
       authType: p.bindDn ? 'simple' : 'none',
@@ -109,8 +136,7 @@ export async function federationStatus(
       startTls: String(p.startTls ?? false),
       ...(p.connectionTimeoutMs ? { connectionTimeout: String(p.connectionTimeoutMs) } : {}),
     });
-    let lastSync: LdapSyncResult | undefined = previous?.ldap?.find((s) => s.name === p.name)?.lastSync;
-    if (sync && !error && lastSync?.request !== sync.request)
+    if (sync && syncDue && !error)
       lastSync = {
         request: sync.request,
         mode: sync.mode,
@@ -120,6 +146,7 @@ export async function federationStatus(
       name: p.name,
       connected: !error,
       ...(error ? { error } : {}),
+      checkedAt,
       ...(lastSync ? { lastSync } : {}),
     });
   }
@@ -133,14 +160,19 @@ export async function federationStatus(
           ? `${config.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`
           : undefined;
     if (!fromUrl) continue;
+    const prev = previous?.identityProviders?.find((s) => s.alias === idp.alias);
+    if (prev && !due(prev, `idp/${idp.alias}`, when, prev.reachable)) {
+      identityProviders.push(prev);
+      continue;
+    }
     try {
       await ask(admin, ns, `/${enc(realmName)}/identity-provider/import-config`, {
         providerId: idp.providerId,
         fromUrl,
       });
-      identityProviders.push({ alias: idp.alias, reachable: true });
+      identityProviders.push({ alias: idp.alias, reachable: true, checkedAt });
     } catch (error) {
-      identityProviders.push({ alias: idp.alias, reachable: false, error: errorOf(error) });
+      identityProviders.push({ alias: idp.alias, reachable: false, error: errorOf(error), checkedAt });
     }
   }
   if (!ldap.length && !identityProviders.length) return undefined;

@@ -37,8 +37,18 @@ export type FederationTarget = {
   declaredBefore(collection: 'identityProviders' | 'userFederation'): boolean;
 };
 
-/** The LDAP providers the operator manages in Keycloak after the sync: name -> component id. */
-export type FederationSyncResult = { writes: string[]; ldapIds: Map<string, string> };
+/** The LDAP providers the operator manages in Keycloak after the sync (name -> component id), and the providers
+ * it created or updated (`ldap/<name>`, `idp/<alias>`: their checks are due, federation-status.ts). */
+export type FederationSyncResult = { writes: string[]; ldapIds: Map<string, string>; written: Set<string> };
+
+/** The keys of the items a collection sync created or updated, from its writes (`create <noun> <key>`). */
+function writtenKeys(writes: readonly string[], noun: string, prefix: string): string[] {
+  const verbs = [`create ${noun} `, `update ${noun} `];
+  return writes.flatMap((w) => {
+    const verb = verbs.find((v) => w.startsWith(v));
+    return verb ? [`${prefix}/${w.slice(verb.length)}`] : [];
+  });
+}
 
 /** The realm attributes recording the LDAP providers and mappers the operator manages (ledgers: Keycloak keeps
  * no owner marker in a component's config). */
@@ -77,6 +87,7 @@ export function compileAll(realm: IdentityRealm, t: FederationTarget) {
   const idps = (realm.spec.identityProviders ?? []).map((idp, i) =>
     compileIdentityProvider(t.realmName, idp, i, {
       clientSecret: t.secrets.identityProviders.get(idp.alias),
+      signingKey: t.secrets.signingKeys?.get(idp.alias),
       keycloakMajor: t.keycloakMajor,
     }),
   );
@@ -134,6 +145,10 @@ export async function syncFederation(
     ledger(t.liveAttributes, ldapProvidersLedger),
   );
   writes.push(...ldapResult.writes);
+  const written = new Set([
+    ...writtenKeys(idpResult.writes, 'identity provider', 'idp'),
+    ...writtenKeys(ldapResult.writes, providers.noun, 'ldap'),
+  ]);
   const live = ldapResult.created
     ? ((await admin.call<Item[]>(t.ns, 'GET', providers.listPath)).body ?? [])
     : ldapResult.live;
@@ -151,7 +166,7 @@ export async function syncFederation(
     );
     writes.push(...result.writes);
   }
-  return { writes, ldapIds };
+  return { writes, ldapIds, written };
 }
 
 /** The mapper names recorded for LDAP provider `provider` (`provider/mapper` entries of the realm's ledger). */

@@ -30,6 +30,8 @@ import { readRealm, syncRealm } from './realm-sync.ts';
 export type RealmOutcome = { phase?: string; reason?: string; writes?: string[] };
 
 const defaultGiveUpMs = 5 * 60_000;
+/** How often a federation provider that passed its check is checked again when nothing about it changed. */
+const defaultCheckMs = 30 * 60_000;
 
 /** The issuer URL of a realm: the server's public URL when it has one, else its in-cluster URL. */
 export function realmIssuer(server: IdentityServer, realmName: string): string {
@@ -155,7 +157,11 @@ export function identityRealmController(deps: KeycloakDeps) {
         keycloakVersion: server.status?.version,
       });
       const issuer = realmIssuer(server, realmName);
-      const status = await federationStatus(admin, realm, result.ldapIds, federation);
+      const status = await federationStatus(admin, realm, result.ldapIds, federation, {
+        written: result.written ?? new Set(),
+        now: deps.clock.now(),
+        intervalMs: deps.federationCheckIntervalMs ?? Math.max(deps.driftIntervalMs, defaultCheckMs),
+      });
       const extra = { realmId: result.realmId, issuer, federation: status };
       const problem = federationProblem(status);
       if (problem) {

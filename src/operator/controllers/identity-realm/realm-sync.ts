@@ -37,8 +37,14 @@ export type RealmSyncInputs = {
 };
 const noSecrets: FederationSecrets = { identityProviders: new Map(), ldap: new Map() };
 
-/** What a sync did: the live realm's id, the writes it sent, and the LDAP providers it manages (name -> id). */
-export type RealmSyncResult = { realmId?: string; writes: string[]; ldapIds: Map<string, string> };
+/** What a sync did: the live realm's id, the writes it sent, the LDAP providers it manages (name -> id) and the
+ * federation providers it wrote (federation-sync.ts). */
+export type RealmSyncResult = {
+  realmId?: string;
+  writes: string[];
+  ldapIds: Map<string, string>;
+  written?: Set<string>;
+};
 
 const enc = encodeURIComponent;
 
@@ -160,8 +166,8 @@ export async function syncRealm(
           realm,
           federationTarget(realm, inputs, after.id, () => false, {}),
         )
-      : { writes: [], ldapIds: new Map<string, string>() };
-    return { realmId: after?.id, writes: [...writes, ...federation.writes], ldapIds: federation.ldapIds };
+      : { writes: [], ldapIds: new Map<string, string>(), written: new Set<string>() };
+    return { realmId: after?.id, ...federation, writes: [...writes, ...federation.writes] };
   }
   const liveRealm = live as Item;
   const plan = planFields(desired, liveRealm, realmFields, declared);
@@ -170,6 +176,20 @@ export async function syncRealm(
   // create after one turns them on.
   const orgsFirst = liveRealm.organizationsEnabled === true;
   if (orgsFirst) await syncOrganizations(before('organizations'));
+  // Federation before the realm's own update: the realm records a bind password's hash only once the component
+  // has the password, and drops a provider from its LDAP ledger only once the provider is deleted, so a write
+  // that fails is sent again by the next reconcile instead of being forgotten.
+  const federation = await syncFederation(
+    admin,
+    realm,
+    federationTarget(
+      realm,
+      inputs,
+      String(live.id),
+      before,
+      (liveRealm.attributes ?? {}) as Record<string, unknown>,
+    ),
+  );
   if (plan.drift.length) {
     await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
     writes.push(`update realm (${plan.drift.join(', ')})`);
@@ -200,18 +220,7 @@ export async function syncRealm(
       before('clientScopes'),
     )),
   );
-  const federation = await syncFederation(
-    admin,
-    realm,
-    federationTarget(
-      realm,
-      inputs,
-      String(live.id),
-      before,
-      (liveRealm.attributes ?? {}) as Record<string, unknown>,
-    ),
-  );
-  return { realmId: live.id, writes: [...writes, ...federation.writes], ldapIds: federation.ldapIds };
+  return { realmId: live.id, ...federation, writes: [...writes, ...federation.writes] };
 }
 
 function federationTarget(

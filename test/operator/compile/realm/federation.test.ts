@@ -47,14 +47,65 @@ test('the client secret is a mask and a hash salted by realm and alias; a new se
   assert.is.not(cfg('r', 's1')[secretHashKey], cfg('other', 's1')[secretHashKey]);
 });
 
-test('secrets inline in config are refused with the field and the way out', () => {
-  for (const key of ['clientSecret', 'signingPrivateKey'])
+test('secrets and signing keys inline in config are refused with the field and the way out', () => {
+  const cases = [
+    ['clientSecret', 'clientSecretRef'],
+    ['signingPrivateKey', 'clientSecretRef'],
+    ['publicKeySignatureVerifier', 'signingKeyRef'],
+    ['signingCertificate', 'signingKeyRef'],
+  ];
+  for (const [key, ref] of cases)
     assert.throws(
       () => compileIdentityProvider('r', { ...idp, config: { [key]: 'x' } }, 3, { keycloakMajor: 26 }),
       (e: Error) =>
-        e.message.includes(`spec.identityProviders[3] (up): config.${key} is a secret`) &&
-        e.message.includes('Secret'),
+        e.message ===
+        `spec.identityProviders[3] (up): config.${key} is refused inline: put it in a Secret and set ${ref}`,
     );
+});
+
+const signingRef = { name: 'k', key: 'pem' };
+test('signingKeyRef: OIDC verifies with the key from the Secret, SAML with the certificate', () => {
+  const oidc = compileIdentityProvider('r', { ...idp, signingKeyRef: signingRef }, 0, {
+    keycloakMajor: 26,
+    signingKey: 'MIIBIjAN\n',
+  }).config as Record<string, string>;
+  assert.equal(oidc, {
+    clientId: 'c',
+    syncMode: 'LEGACY',
+    validateSignature: 'true',
+    useJwksUrl: 'false',
+    publicKeySignatureVerifier: 'MIIBIjAN',
+  });
+  const saml = compileIdentityProvider(
+    'r',
+    { alias: 's', providerId: 'saml', config: { entityId: 'e' }, signingKeyRef: signingRef },
+    0,
+    { keycloakMajor: 26, signingKey: 'MIIC' },
+  ).config as Record<string, string>;
+  assert.equal(saml, {
+    entityId: 'e',
+    syncMode: 'LEGACY',
+    validateSignature: 'true',
+    signingCertificate: 'MIIC',
+  });
+});
+
+test('signingKeyRef is refused on a social provider and against a config that says otherwise', () => {
+  const refused = (spec: Record<string, unknown>, text: string) =>
+    assert.throws(
+      () =>
+        compileIdentityProvider('r', { ...idp, signingKeyRef: signingRef, ...spec } as never, 2, {
+          keycloakMajor: 26,
+          signingKey: 'k',
+        }),
+      (e: Error) => e.message.startsWith('spec.identityProviders[2]') && e.message.includes(text),
+    );
+  refused(
+    { providerId: 'github' },
+    'signingKeyRef is for oidc, keycloak-oidc and saml providers, not github',
+  );
+  refused({ config: { useJwksUrl: 'true' } }, 'config.useJwksUrl is "true"');
+  refused({ config: { validateSignature: 'false' } }, 'config.validateSignature is "false"');
 });
 
 test('identity provider mappers carry the alias, the type and INHERIT by default', () => {

@@ -5,62 +5,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
-import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
-import { keycloakWorld, realmResource, statusOf, type World } from '../keycloak-world.ts';
+import { keycloakWorld, statusOf } from '../keycloak-world.ts';
+import { corp, federatedWorld, idp, provider, reconcile, secret, state } from './federation-world.ts';
 
-const reconcile = (world: World) => identityRealmController(world.deps)('identity/corp');
-const secret = (name: string, value: string): KubeObject => ({
-  apiVersion: 'v1',
-  kind: 'Secret',
-  metadata: { name, namespace: 'identity' },
-  data: { value: Buffer.from(value).toString('base64') },
-});
-const directory = {
-  url: 'ldap://ldap:389',
-  bindDn: 'cn=admin,dc=corp',
-  password: 'bind-pw',
-  users: ['ann', 'bob'],
-};
-const ldap = {
-  name: 'corp-ldap',
-  connectionUrl: 'ldap://ldap:389',
-  bindDn: 'cn=admin,dc=corp',
-  bindCredentialRef: { name: 'ldap', key: 'value' },
-  usersDn: 'ou=people,dc=corp',
-  mappers: [
-    { name: 'groups', type: 'group-ldap-mapper' as const, config: { 'groups.dn': 'ou=groups,dc=corp' } },
-  ],
-};
-const idp = {
-  alias: 'upstream',
-  providerId: 'oidc' as const,
-  config: { issuer: 'http://up/realms/up', clientId: 'broker', authorizationUrl: 'http://up/auth' },
-  clientSecretRef: { name: 'idp', key: 'value' },
-  mappers: [
-    {
-      name: 'dept',
-      type: 'oidc-user-attribute-idp-mapper',
-      config: { claim: 'dept', 'user.attribute': 'department' },
-    },
-  ],
-};
-const corp = (spec: Record<string, unknown>, annotations?: Record<string, string>) => {
-  const r = realmResource('corp', 'identity', spec);
-  return annotations ? { ...r, metadata: { ...r.metadata, annotations } } : r;
-};
-
-function federatedWorld(
-  spec: Record<string, unknown> = { identityProviders: [idp], userFederation: { ldap: [ldap] } },
-) {
-  const world = keycloakWorld([corp(spec), secret('ldap', 'bind-pw'), secret('idp', 'idp-secret')]);
-  world.keycloak.world.directories.push({ ...directory });
-  world.keycloak.world.fetchable.add('http://up/realms/up/.well-known/openid-configuration');
-  return world;
-}
-const state = (world: World) => world.keycloak.federationOf('corp');
-const provider = (world: World) => state(world).components.find((c) => c.name === 'corp-ldap');
-
-test('identity providers and LDAP are created with their mappers and secrets; a resync only tests LDAP', async () => {
+test('identity providers and LDAP are created with their mappers and secrets; a steady resync only reads', async () => {
   const world = federatedWorld();
   const first = await reconcile(world);
   assert.is(first.outcome?.reason, 'Ready', statusOf(world, 'IdentityRealm', 'identity', 'corp').message);
@@ -75,18 +23,32 @@ test('identity providers and LDAP are created with their mappers and secrets; a 
   assert.equal(provider(world)?.config.searchScope, ['1']);
   const mappers = s.components.filter((c) => c.parentId === provider(world)?.id).map((c) => c.name);
   assert.ok(mappers.includes('groups') && mappers.includes('email'), 'ours beside the default mappers');
-  const status = world.kube.find('IdentityRealm', 'identity', 'corp')?.status as Record<string, any>;
-  assert.equal(status.federation, {
-    ldap: [{ name: 'corp-ldap', connected: true }],
-    identityProviders: [{ alias: 'upstream', reachable: true }],
+  const checkedAt = new Date(world.clock.now()).toISOString();
+  const status = () => world.kube.find('IdentityRealm', 'identity', 'corp')?.status as Record<string, any>;
+  assert.equal(status().federation, {
+    ldap: [{ name: 'corp-ldap', connected: true, checkedAt }],
+    identityProviders: [{ alias: 'upstream', reachable: true, checkedAt }],
   });
   world.keycloak.reset();
   const steady = await reconcile(world);
   assert.equal(steady.outcome?.writes, []);
+  assert.equal(world.keycloak.calls, [
+    'GET /corp',
+    'GET /corp/identity-provider/instances',
+    'GET /corp/identity-provider/instances/upstream/mappers',
+    `GET /corp/components?parent=${s.components[0]?.parentId}&type=org.keycloak.storage.UserStorageProvider`,
+    `GET /corp/components?parent=${provider(world)?.id}&type=org.keycloak.storage.ldap.mappers.LDAPStorageMapper`,
+  ]);
+  assert.equal(status().federation.ldap[0].checkedAt, checkedAt, 'the last check stands');
+  // Once the check interval (30 minutes) has passed, the checks run again.
+  world.clock.advance(30 * 60_000);
+  world.keycloak.reset();
+  await reconcile(world);
   assert.equal(world.keycloak.writes(), [
     'POST /corp/testLDAPConnection',
     'POST /corp/identity-provider/import-config',
   ]);
+  assert.is(status().federation.ldap[0].checkedAt, new Date(world.clock.now()).toISOString());
 });
 
 test('a wrong bind password is FederationUnavailable with LDAP error; fixing the Secret recovers', async () => {
@@ -218,8 +180,39 @@ test('a secret inline in an identity provider config is refused before anything 
   assert.is(out.outcome?.reason, 'InvalidSpec');
   assert.match(
     statusOf(world, 'IdentityRealm', 'identity', 'corp').message ?? '',
-    'spec.identityProviders[0] (upstream): config.clientSecret is a secret',
+    'spec.identityProviders[0] (upstream): config.clientSecret is refused inline',
   );
+  assert.equal(world.keycloak.writes(), []);
+});
+
+test('signingKeyRef: the key from the Secret is sent; a rotated Secret or a hand edit is corrected', async () => {
+  const signed = { ...idp, signingKeyRef: { name: 'signing', key: 'value' } };
+  const world = keycloakWorld([corp({ identityProviders: [signed] }), secret('idp', 'idp-secret')]);
+  world.keycloak.world.fetchable.add('http://up/realms/up/.well-known/openid-configuration');
+  world.kube.put(secret('signing', 'KEY-1\n'));
+  assert.is((await reconcile(world)).outcome?.reason, 'Ready');
+  const live = () => state(world).identityProviders[0]?.config as Record<string, string>;
+  assert.equal(
+    [live().publicKeySignatureVerifier, live().validateSignature, live().useJwksUrl],
+    ['KEY-1', 'true', 'false'],
+  );
+  world.keycloak.reset();
+  assert.equal((await reconcile(world)).outcome?.writes, [], 'Keycloak echoes the key: no drift');
+  world.kube.put(secret('signing', 'KEY-2'));
+  assert.equal((await reconcile(world)).outcome?.writes, ['update identity provider upstream']);
+  assert.is(live().publicKeySignatureVerifier, 'KEY-2');
+  live().publicKeySignatureVerifier = 'BY-HAND';
+  assert.equal((await reconcile(world)).outcome?.writes, ['update identity provider upstream']);
+  assert.is(live().publicKeySignatureVerifier, 'KEY-2');
+  assert.is(live().clientSecret, 'idp-secret', 'the client secret is kept');
+});
+
+test('a missing signing key Secret writes nothing and names the field', async () => {
+  const signed = { ...idp, signingKeyRef: { name: 'absent', key: 'value' } };
+  const world = keycloakWorld([corp({ identityProviders: [signed] }), secret('idp', 'idp-secret')]);
+  await reconcile(world);
+  const status = statusOf(world, 'IdentityRealm', 'identity', 'corp');
+  assert.match(status.message ?? '', 'spec.identityProviders[0].signingKeyRef');
   assert.equal(world.keycloak.writes(), []);
 });
 

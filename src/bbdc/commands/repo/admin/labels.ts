@@ -3,6 +3,7 @@ import type { RepoLabelsOutput } from '../../../../../generated/types/cli/output
 import { UsageError } from '../../../../core/errors.ts';
 import { readUnpaged } from '../../../api/paging.ts';
 import { segment } from '../../../api/path.ts';
+import { scopedNeeds } from '../../../api/permission-check.ts';
 import { repoPath } from '../../../api/repositories.ts';
 import { type CommandDeps, defineCommand } from '../../../command.ts';
 import { apply, planOf } from '../../../output/change.ts';
@@ -87,6 +88,7 @@ function change(verb: 'add' | 'remove') {
     flags: {},
     outputSchema: 'repo-labels',
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing labels'),
     examples: [`bbdc repo label ${verb} backend -R PROJ/api`],
     parse: ({ args }) => ({ label: parseLabel(args[0]) }),
     plan: async (o, deps) => planOf((await prepare(o.label, deps)).change),

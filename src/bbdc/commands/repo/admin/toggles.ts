@@ -1,6 +1,7 @@
 // Repository switches that are one request each: watch/unwatch, archive/unarchive, fork sync enable/disable.
 // Each is planned from a read of the current state and sends nothing when it is already as asked.
 import type { RepoToggleOutput } from '../../../../../generated/types/cli/output/repo-toggle.ts';
+import type { scopedNeeds } from '../../../api/permission-check.ts';
 import { type RestRepository, repoPath } from '../../../api/repositories.ts';
 import { type CommandDeps, defineCommand } from '../../../command.ts';
 import { apply, type Change, planOf } from '../../../output/change.ts';
@@ -11,6 +12,8 @@ type Toggle = {
   description?: string;
   setting: RepoToggleOutput['setting'];
   value: boolean;
+  /** What the server checks (watching needs only read access, so no check). */
+  needs?: ReturnType<typeof scopedNeeds>;
   /** Reads the current value (undefined when the server cannot tell) and builds the request. */
   read(
     deps: CommandDeps,
@@ -49,6 +52,7 @@ export function toggleCommand(t: Toggle) {
     flags: {},
     outputSchema: 'repo-toggle',
     effect: 'mutating',
+    ...(t.needs && { needs: t.needs }),
     examples: [`bbdc ${t.name} -R PROJ/api`],
     parse: () => ({}),
     plan: async (_o, deps) => planOf((await prepare(deps)).change),

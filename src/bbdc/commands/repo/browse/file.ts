@@ -1,7 +1,7 @@
 import type { RepoFileLinesOutput } from '../../../../../generated/types/cli/output/repo-file-lines.ts';
 import { RealmforgeError } from '../../../../core/errors.ts';
 import { contentPath, type RestBrowse } from '../../../api/content.ts';
-import { maxPageSize } from '../../../api/paging.ts';
+import { collectPages, type Page } from '../../../api/paging.ts';
 import { positiveInt } from '../../../cli/paging-flags.ts';
 import { defineCommand } from '../../../command.ts';
 
@@ -33,36 +33,29 @@ export const command = defineCommand<Options, RepoFileLinesOutput>({
   async run(o, deps) {
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
-    const lines: string[] = [];
-    let start = 0;
-    let truncated = false;
-    for (;;) {
-      const want = Math.min(maxPageSize, o.limit - lines.length);
-      // An empty answer (the document declares no body) is read as nothing, as streamPages reads one.
-      const res: RestBrowse =
-        (await client.get<RestBrowse | undefined>(contentPath(repo, 'browse', o.path), {
-          at: o.ref,
-          start,
-          limit: want,
-        })) ?? {};
-      if (res.binary)
-        throw new RealmforgeError(
-          'validation',
-          `${o.path} is a binary file; print its bytes with \`bbdc repo cat ${o.path}\``,
-        );
-      if (res.children)
-        throw new RealmforgeError(
-          'validation',
-          `${o.path} is a directory; list it with \`bbdc repo browse tree ${o.path}\``,
-        );
-      lines.push(...(res.lines ?? []).slice(0, want).map((l) => l.text));
-      if (res.isLastPage !== false || res.nextPageStart === undefined || !res.lines?.length) break;
-      if (lines.length >= o.limit) {
-        truncated = true;
-        break;
-      }
-      start = res.nextPageStart;
-    }
+    // A file is a page of lines; an empty answer (the document declares no body) is read as nothing.
+    const { values, truncated } = await collectPages<{ text: string }>(
+      client,
+      contentPath(repo, 'browse', o.path),
+      { at: o.ref },
+      o.limit,
+      0,
+      (answer) => {
+        const res = (answer ?? {}) as RestBrowse;
+        if (res.binary)
+          throw new RealmforgeError(
+            'validation',
+            `${o.path} is a binary file; print its bytes with \`bbdc repo cat ${o.path}\``,
+          );
+        if (res.children)
+          throw new RealmforgeError(
+            'validation',
+            `${o.path} is a directory; list it with \`bbdc repo browse tree ${o.path}\``,
+          );
+        return { ...(res as Page<{ text: string }>), values: res.lines ?? [] };
+      },
+    );
+    const lines = values.map((l) => l.text);
     return {
       repository: `${repo.project}/${repo.slug}`,
       path: o.path,

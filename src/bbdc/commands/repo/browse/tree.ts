@@ -1,6 +1,6 @@
 import type { RepoTreeOutput } from '../../../../../generated/types/cli/output/repo-tree.ts';
-import { contentPath, type RestBrowse } from '../../../api/content.ts';
-import { maxPageSize } from '../../../api/paging.ts';
+import { contentPath, type RestBrowse, type RestChild } from '../../../api/content.ts';
+import { collectPages, type Page } from '../../../api/paging.ts';
 import { positiveInt } from '../../../cli/paging-flags.ts';
 import { defineCommand } from '../../../command.ts';
 
@@ -31,35 +31,24 @@ export const command = defineCommand<Options, RepoTreeOutput>({
   async run(o, deps) {
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
-    const entries: RepoTreeOutput['entries'] = [];
-    let start = 0;
-    let truncated = false;
-    for (;;) {
-      const want = Math.min(maxPageSize, o.limit - entries.length);
-      // An empty answer (the document declares no body) is read as nothing, as streamPages reads one.
-      const res: RestBrowse =
-        (await client.get<RestBrowse | undefined>(contentPath(repo, 'browse', o.path), {
-          at: o.ref,
-          start,
-          limit: want,
-        })) ?? {};
-      const page = res.children ?? { values: [], isLastPage: true };
-      for (const c of page.values.slice(0, want)) {
-        const name = c.path.toString;
-        entries.push({
-          name,
-          path: o.path ? `${o.path}/${name}` : name,
-          type: c.type === 'DIRECTORY' ? 'directory' : c.type === 'SUBMODULE' ? 'submodule' : 'file',
-          ...(c.size !== undefined && { size: c.size }),
-        });
-      }
-      if (page.isLastPage || page.nextPageStart === undefined || !page.values.length) break;
-      if (entries.length >= o.limit) {
-        truncated = true;
-        break;
-      }
-      start = page.nextPageStart;
-    }
+    // A directory's answer wraps a page of its children; an empty answer is read as an empty directory.
+    const { values, truncated } = await collectPages<RestChild>(
+      client,
+      contentPath(repo, 'browse', o.path),
+      { at: o.ref },
+      o.limit,
+      0,
+      (answer) => (answer as RestBrowse | undefined)?.children as Page<RestChild> | undefined,
+    );
+    const entries: RepoTreeOutput['entries'] = values.map((c) => {
+      const name = c.path.toString;
+      return {
+        name,
+        path: o.path ? `${o.path}/${name}` : name,
+        type: c.type === 'DIRECTORY' ? 'directory' : c.type === 'SUBMODULE' ? 'submodule' : 'file',
+        ...(c.size !== undefined && { size: c.size }),
+      };
+    });
     return {
       repository: `${repo.project}/${repo.slug}`,
       path: o.path,

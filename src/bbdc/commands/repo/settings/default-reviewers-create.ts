@@ -2,6 +2,7 @@ import type { RepoSettingsDefaultReviewersCreateOutput } from '../../../../../ge
 import { UsageError } from '../../../../core/errors.ts';
 import type { RestUser } from '../../../api/identity.ts';
 import { identify } from '../../../api/identity.ts';
+import { scopedNeeds } from '../../../api/permission-check.ts';
 import { parseRefMatcher, type RestRefMatcher, refMatcherSyntax } from '../../../api/ref-matcher.ts';
 import {
   conditionsPath,
@@ -45,6 +46,7 @@ export const command = defineCommand<Options, RepoSettingsDefaultReviewersCreate
   },
   outputSchema: 'repo-settings-default-reviewers-create',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'changing default reviewers'),
   examples: [
     'bbdc repo settings default-reviewers create --reviewers alice,bob --target main --approvals 1 -R PROJ/api',
   ],

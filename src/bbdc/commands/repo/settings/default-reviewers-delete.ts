@@ -1,6 +1,7 @@
 import type { RepoSettingsDefaultReviewersDeleteOutput } from '../../../../../generated/types/cli/output/repo-settings-default-reviewers-delete.ts';
 import { identify } from '../../../api/identity.ts';
 import { parseId } from '../../../api/ids.ts';
+import { scopedNeeds } from '../../../api/permission-check.ts';
 import { conditionsPath, type RestCondition, toDefaultReviewers } from '../../../api/reviewers.ts';
 import { defineCommand } from '../../../command.ts';
 import { makePlan } from '../../../output/plan.ts';
@@ -19,6 +20,7 @@ export const command = defineCommand<{ id: number }, RepoSettingsDefaultReviewer
   flags: {},
   outputSchema: 'repo-settings-default-reviewers-delete',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'changing default reviewers'),
   examples: ['bbdc repo settings default-reviewers delete 2 -R PROJ/api --dry-run'],
   parse: ({ args }) => {
     return {

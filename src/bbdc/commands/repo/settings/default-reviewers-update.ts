@@ -1,5 +1,6 @@
 import type { RepoSettingsDefaultReviewersCreateOutput } from '../../../../../generated/types/cli/output/repo-settings-default-reviewers-create.ts';
 import { UsageError } from '../../../../core/errors.ts';
+import { scopedNeeds } from '../../../api/permission-check.ts';
 import { parseRefMatcher, type RestRefMatcher } from '../../../api/ref-matcher.ts';
 import {
   conditionsPath,
@@ -82,6 +83,7 @@ export const command = defineCommand<Options, RepoSettingsDefaultReviewersCreate
   },
   outputSchema: 'repo-settings-default-reviewers-create',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'changing default reviewers'),
   examples: ['bbdc repo settings default-reviewers update 1 --reviewers alice,bob --approvals 2'],
   parse: ({ args, flags }) => {
     if (!/^\d+$/.test(String(args[0] ?? '')))

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { RepoSettingsPullRequestsUpdateOutput } from '../../../../../generated/types/cli/output/repo-settings-pull-requests-update.ts';
 import { UsageError } from '../../../../core/errors.ts';
 import { identify } from '../../../api/identity.ts';
+import { scopedNeeds } from '../../../api/permission-check.ts';
 import {
   mergeStrategies,
   type PrSettingsChange,
@@ -85,6 +86,7 @@ export const command = defineCommand<PrSettingsChange, RepoSettingsPullRequestsU
   },
   outputSchema: 'repo-settings-pull-requests-update',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'changing pull request settings'),
   examples: [
     'bbdc repo settings pull-requests update --required-approvers 2 -R PROJ/api',
     'bbdc repo settings pull-requests update --merge-strategy squash --merge-strategies squash,no-ff',

@@ -3,6 +3,7 @@ import { UsageError } from '../../../../core/errors.ts';
 import type { RestUser } from '../../../api/identity.ts';
 import { identify } from '../../../api/identity.ts';
 import { collectPages } from '../../../api/paging.ts';
+import { scopedNeeds } from '../../../api/permission-check.ts';
 import {
   type RestReviewerGroup,
   resolveUsers,
@@ -40,6 +41,7 @@ export const command = defineCommand<Options, RepoSettingsReviewerGroupsCreateOu
   },
   outputSchema: 'repo-settings-reviewer-groups-create',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'changing reviewer groups'),
   examples: ['bbdc repo settings reviewer-groups create backend --users alice,bob -R PROJ/api'],
   parse: ({ args, flags }) => {
     if (!args[0].trim()) throw new UsageError('the group name must not be empty');

@@ -2,6 +2,7 @@ import type { RepoSettingsReviewerGroupsDeleteOutput } from '../../../../../gene
 import { identify } from '../../../api/identity.ts';
 import { parseId } from '../../../api/ids.ts';
 import { collectPages } from '../../../api/paging.ts';
+import { scopedNeeds } from '../../../api/permission-check.ts';
 import { type RestReviewerGroup, reviewerGroupsPath } from '../../../api/reviewers.ts';
 import { defineCommand } from '../../../command.ts';
 import { makePlan } from '../../../output/plan.ts';
@@ -16,6 +17,7 @@ export const command = defineCommand<{ id: number }, RepoSettingsReviewerGroupsD
   flags: {},
   outputSchema: 'repo-settings-reviewer-groups-delete',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'changing reviewer groups'),
   examples: ['bbdc repo settings reviewer-groups delete 4 -R PROJ/api --dry-run'],
   parse: ({ args }) => {
     return { id: parseId('group id', args[0], 'int64', 'see `bbdc repo settings reviewer-groups list`') };

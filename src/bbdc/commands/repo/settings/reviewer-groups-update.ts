@@ -1,5 +1,6 @@
 import type { RepoSettingsReviewerGroupsCreateOutput } from '../../../../../generated/types/cli/output/repo-settings-reviewer-groups-create.ts';
 import { UsageError } from '../../../../core/errors.ts';
+import { scopedNeeds } from '../../../api/permission-check.ts';
 import { type RestReviewerGroup, reviewerGroupsPath, toReviewerGroup } from '../../../api/reviewers.ts';
 import { type CommandDeps, defineCommand } from '../../../command.ts';
 import { apply, type Change, planOf } from '../../../output/change.ts';
@@ -58,6 +59,7 @@ export const command = defineCommand<Options, RepoSettingsReviewerGroupsCreateOu
   },
   outputSchema: 'repo-settings-reviewer-groups-create',
   effect: 'mutating',
+  needs: scopedNeeds('REPO_ADMIN', 'changing reviewer groups'),
   examples: ['bbdc repo settings reviewer-groups update 3 --users alice,bob'],
   parse: ({ args, flags }) => {
     const users = ((flags.users as string[] | undefined) ?? [])

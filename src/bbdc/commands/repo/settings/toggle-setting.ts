@@ -3,6 +3,7 @@ import type { RepoSettingsAutoDeclineGetOutput as Effective } from '../../../../
 import { UsageError } from '../../../../core/errors.ts';
 import type { BitbucketClient } from '../../../api/client.ts';
 import { identify } from '../../../api/identity.ts';
+import { scopedNeeds } from '../../../api/permission-check.ts';
 import { repoPath } from '../../../api/repositories.ts';
 import { type CommandDeps, defineCommand, type FlagSpec } from '../../../command.ts';
 import { makePlan } from '../../../output/plan.ts';
@@ -92,6 +93,7 @@ export function toggleSetCommand(kind: ToggleKind) {
     flags,
     outputSchema: `repo-settings-${kind}-set`,
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing repository settings'),
     examples: [`bbdc repo settings ${kind} set on${kind === 'auto-decline' ? ' --weeks 8' : ''} -R PROJ/api`],
     parse: ({ args, flags: f }) => {
       if (args[0] !== 'on' && args[0] !== 'off') throw new UsageError(`state "${args[0]}" must be on or off`);
@@ -145,6 +147,7 @@ export function toggleDeleteCommand(kind: ToggleKind) {
     flags: {},
     outputSchema: `repo-settings-${kind}-delete`,
     effect: 'mutating',
+    needs: scopedNeeds('REPO_ADMIN', 'changing repository settings'),
     examples: [`bbdc repo settings ${kind} delete -R PROJ/api --dry-run`],
     parse: () => ({}),
     async plan(_o, deps) {
