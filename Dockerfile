@@ -1,4 +1,4 @@
-# The operator image: the package built to JavaScript, production dependencies only, non-root.
+# The operator image: the package built to JavaScript (bin/realmforge.js runs the bundle dist/operator/realmforge.mjs), production dependencies only, non-root.
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./

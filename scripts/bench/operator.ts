@@ -3,12 +3,14 @@
 //   servers: 100 IdentityServers applied at once, no Keycloak processes (no process kubelet): time until every
 //            one is applied and Provisioning, API writes per server, operator peak RSS.
 //   realms:  50 realms with 4 clients each on one Keycloak: time from apply to all Ready, admin calls per realm and
-//            per client at creation and per steady-state resync, next to a plain script doing the minimal calls.
+//            per client at creation and per steady-state resync (broken down by the kind that made them and by path
+//            template), next to a plain script doing the minimal calls; peak RSS against its goal, split at its
+//            largest sample into V8 heap spaces, external memory and the rest. Both cases run the bundle.
 //            With --production every realm is examples/identityrealm-production.yaml (all its sections, roles and
 //            groups; SMTP left out: it needs a Secret per namespace) and the script posts the same realm.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { operatorNodeOptions } from '../../src/operator/compile/operator-deployment.ts';
@@ -23,6 +25,8 @@ import {
   type OperatorProcess,
   startOperator,
 } from '../testenv/operator-process.ts';
+import { breakdownLines, callCounts, callsBetween, callTotal } from './call-breakdown.ts';
+import { describeSample, sampleMemory } from './memory-sampler.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
@@ -41,6 +45,43 @@ async function listPhases(env: TestEnv, plural: string, namespace?: string): Pro
   return (res.body.items as { status?: { phase?: string } }[]).map((o) => o.status?.phase ?? '');
 }
 
+// The operator as its image runs it: the bundle (dist/operator/realmforge.mjs, no type stripping) with the
+// Deployment's V8 flags. BENCH_NODE_OPTIONS replaces the flags (BENCH_NODE_OPTIONS= runs without any) and
+// BENCH_OPERATOR_BUILD=tsc runs the unbundled tsc output instead, to measure what each is worth.
+const nodeOptions = () => process.env.BENCH_NODE_OPTIONS ?? operatorNodeOptions;
+const unbundled = () => process.env.BENCH_OPERATOR_BUILD === 'tsc';
+const runAs = () =>
+  `node ${unbundled() ? 'dist/src/operator/cli/main.js (tsc, unbundled)' : 'dist/operator/realmforge.mjs (bundle)'} with NODE_OPTIONS="${nodeOptions()}"`;
+let built = false;
+function asTheImageRuns(): { env: Record<string, string>; entry: string } {
+  if (!built) {
+    log('building dist/ (the JavaScript the image runs)');
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.ts')], { cwd: root, stdio: 'ignore' });
+    built = true;
+  }
+  return {
+    env: { NODE_OPTIONS: nodeOptions() },
+    entry: unbundled()
+      ? join(root, 'dist', 'src', 'operator', 'cli', 'main.js')
+      : join(root, 'dist', 'operator', 'realmforge.mjs'),
+  };
+}
+
+/** Peak RSS of the operator started from `entry` with nothing to reconcile yet (its load cost), after `ms`. */
+async function idleRss(env: TestEnv, entry: string, ms = 8000): Promise<number> {
+  const op = await startOperator(env, { env: { NODE_OPTIONS: nodeOptions() }, entry });
+  await new Promise((r) => setTimeout(r, ms));
+  const rss = peakRssMb(op.proc.pid);
+  await op.stop();
+  return rss;
+}
+
+/** The machine's load averages (1, 5, 15 min): other work on the machine moves every timing. */
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
 const kubeWrites = async (op: OperatorProcess) => {
   let total = 0;
   for (const verb of ['apply', 'apply-status', 'delete', 'event'])
@@ -49,20 +90,12 @@ const kubeWrites = async (op: OperatorProcess) => {
 };
 
 async function servers(env: TestEnv): Promise<void> {
+  const loadAtStart = load();
   const count = 100;
   const ns = await env.namespace('bench-servers');
   await grantSecretAccess(env, ns);
   await databaseCluster(env, ns, 'pg');
-  // The operator as its image runs it: the built JavaScript (no type stripping) with the Deployment's V8 flags.
-  // BENCH_NODE_OPTIONS replaces the flags (BENCH_NODE_OPTIONS= runs without any) to measure their effect.
-  const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? operatorNodeOptions;
-  log('building dist/ (the JavaScript the image runs)');
-  execFileSync(process.execPath, [join(root, 'scripts', 'build.ts')], { cwd: root, stdio: 'ignore' });
-  const op = await startOperator(env, {
-    args: ['--drift-interval=60s'],
-    env: { NODE_OPTIONS: nodeOptions },
-    entry: join(root, 'dist', 'src', 'operator', 'cli', 'main.js'),
-  });
+  const op = await startOperator(env, { args: ['--drift-interval=60s'], ...asTheImageRuns() });
   const started = performance.now();
   await Promise.all(
     Array.from({ length: count }, (_, i) => env.apply(identityServer(ns, `kc-${i}`, 'pg') as never)),
@@ -91,7 +124,8 @@ async function servers(env: TestEnv): Promise<void> {
   console.log(
     `  operator peak RSS             ${rss.toFixed(0)} MB (goal <= 150 MB: ${(rss / 150).toFixed(2)}x of goal)`,
   );
-  console.log(`  operator run as               node dist/ with NODE_OPTIONS="${nodeOptions}"`);
+  console.log(`  operator run as               ${runAs()}`);
+  console.log(`  machine load (1/5/15 min)     ${loadAtStart} at start; ${load()} at end`);
 }
 
 type Admin = (method: string, path: string, body?: unknown) => Promise<Response>;
@@ -235,6 +269,7 @@ function productionRealm() {
 }
 
 async function realms(env: TestEnv, production: boolean): Promise<void> {
+  const loadAtStart = load();
   const example = production ? productionRealm() : undefined;
   const realmCount = 50;
   const clientsPerRealm = 4;
@@ -249,7 +284,17 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
   }
   const limits = { KEYCLOAK_API_GLOBAL_RATE_LIMIT_TPS: '100', KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS: '10' };
   const drift = 20;
-  const op = await startOperator(env, { args: [`--drift-interval=${drift}s`], env: limits });
+  const image = asTheImageRuns();
+  // The load cost side by side: the bundle and the tsc output, each started with nothing to reconcile.
+  const idle = {
+    bundle: await idleRss(env, join(root, 'dist', 'operator', 'realmforge.mjs')),
+    tsc: await idleRss(env, join(root, 'dist', 'src', 'operator', 'cli', 'main.js')),
+  };
+  const op = await startOperator(env, {
+    args: [`--drift-interval=${drift}s`],
+    env: { ...image.env, ...limits },
+    entry: image.entry,
+  });
   // The teams' realms live in their own namespaces: the server grants them (spec.realmAuthorizationGrants).
   await env.apply(identityServer(ns, 'idp', 'pg', { realmAuthorizationGrants: [ns, ...teams] }) as never);
   log('waiting for the IdentityServer to be Ready (Keycloak starts)');
@@ -287,6 +332,8 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
   const directMs = performance.now() - directStarted;
 
   const before = await adminCalls(op);
+  const creationCalls = callCounts(await op.metrics());
+  const memory = sampleMemory(op.metrics);
   const started = performance.now();
   await pool(
     Array.from({ length: realmCount }, (_, i) => i),
@@ -329,20 +376,37 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
   });
   const operatorMs = performance.now() - started;
   const creation = (await adminCalls(op)) - before;
+  const creationBreakdown = breakdownLines(callsBetween(creationCalls, callCounts(await op.metrics())), {});
   // Steady state: one full drift interval (plus margin) with nothing changed.
-  const reconciles = async () =>
-    (await op.counter('realmforge_reconcile_total', { kind: 'IdentityRealm' })) +
-    (await op.counter('realmforge_reconcile_total', { kind: 'IdentityClient' }));
+  const kinds = ['IdentityServer', 'IdentityRealm', 'IdentityClient'];
+  const reconcilesByKind = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        kinds.map(async (kind) => [kind, await op.counter('realmforge_reconcile_total', { kind })]),
+      ),
+    ) as Record<string, number>;
+  const reconciles = async () => {
+    const by = await reconcilesByKind();
+    return (by.IdentityRealm ?? 0) + (by.IdentityClient ?? 0);
+  };
   const steadyStart = {
-    gets: await adminCalls(op, 'GET'),
-    writes: (await adminCalls(op)) - (await adminCalls(op, 'GET')),
     reconciles: await reconciles(),
+    byKind: await reconcilesByKind(),
+    calls: callCounts(await op.metrics()),
   };
   const steadyLog = op.logs().length;
   await new Promise((r) => setTimeout(r, (drift + 5) * 1000));
-  const gets = (await adminCalls(op, 'GET')) - steadyStart.gets;
-  const writes = (await adminCalls(op)) - (await adminCalls(op, 'GET')) - steadyStart.writes;
+  // Reads and writes from the counts by path (a token request is neither; counting it by the totals could split
+  // one between the two snapshots).
+  const steadyCalls = callsBetween(steadyStart.calls, callCounts(await op.metrics()));
+  const gets = callTotal(steadyCalls, (method) => method === 'GET');
+  const writes = callTotal(steadyCalls, (method, path) => method !== 'GET' && !path.endsWith('/token'));
   const resyncs = (await reconciles()) - steadyStart.reconciles;
+  const byKind = await reconcilesByKind();
+  const resyncsByKind = Object.fromEntries(
+    kinds.map((k) => [k, (byKind[k] ?? 0) - (steadyStart.byKind[k] ?? 0)]),
+  );
+  const breakdown = breakdownLines(steadyCalls, resyncsByKind);
   // What wrote during the steady state, from the reconcile log lines (each names its writes and errors).
   const steadyWrites = op
     .logs()
@@ -350,6 +414,7 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
     .filter((l) => l.writes?.length || l.result === 'error')
     .map((l) => `${l.kind} ${l.namespace}/${l.name}: ${l.error ?? l.writes.join(', ')}`);
   const rss = peakRssMb(op.proc.pid);
+  const peak = await memory.stop();
   await op.stop();
   const resources = realmCount * (1 + clientsPerRealm);
   console.log(
@@ -368,7 +433,19 @@ async function realms(env: TestEnv, production: boolean): Promise<void> {
     `  steady state (${drift + 5} s, ${resyncs} resyncs)   ${gets} reads = ${(gets / Math.max(1, resyncs)).toFixed(2)} per realm or client resync (goal <= 1), ${writes} writes (goal 0)`,
   );
   for (const line of steadyWrites.slice(0, 10)) console.log(`    wrote: ${line}`);
-  console.log(`  operator peak RSS                            ${rss.toFixed(0)} MB`);
+  console.log('  steady-state Keycloak calls by the kind that made them and by path:');
+  for (const line of breakdown) console.log(`    ${line}`);
+  console.log('  admin calls at creation by kind and path (largest first):');
+  for (const line of creationBreakdown.slice(0, 15)) console.log(`    ${line}`);
+  console.log(
+    `  operator peak RSS                            ${rss.toFixed(0)} MB (goal <= 110 MB: ${(rss / 110).toFixed(2)}x of goal)`,
+  );
+  if (peak) console.log(`  at the largest sampled RSS (every 2 s)       ${describeSample(peak)}`);
+  console.log(`  operator run as                              ${runAs()}`);
+  console.log(
+    `  idle operator peak RSS (nothing to do yet)   bundle ${idle.bundle.toFixed(0)} MB, tsc output ${idle.tsc.toFixed(0)} MB (${(idle.bundle / idle.tsc).toFixed(2)}x)`,
+  );
+  console.log(`  machine load (1/5/15 min) at start, at end   ${loadAtStart}; ${load()}`);
 }
 
 /** Runs the named cases in one private environment. */

@@ -1,6 +1,9 @@
-import meow from 'meow';
+import { parseArgs as parseNodeArgs } from 'node:util';
 import { describeError, exitCodeOf, UsageError } from '../../core/errors.ts';
 import type { Io } from '../../core/io.ts';
+import { packageVersion } from '../../core/package-root.ts';
+import type { RunFlags } from '../runtime/operator-settings.ts';
+import type { DoctorFlags } from './doctor-command.ts';
 
 const help = `
   Usage
@@ -44,28 +47,62 @@ const help = `
     $ realmforge doctor --namespace team-a
 `;
 
-function parseArgs(argv: string[]) {
-  return meow(help, {
-    importMeta: import.meta,
-    argv,
-    allowUnknownFlags: false,
-    autoHelp: true,
-    autoVersion: true,
-    flags: {
-      metricsPort: { type: 'number' },
-      driftInterval: { type: 'string' },
-      leaderElect: { type: 'boolean' },
-      logLevel: { type: 'string' },
-      concurrency: { type: 'number' },
-      kubeconfig: { type: 'string' },
-      namespace: { type: 'string' },
-      json: { type: 'boolean' },
-      operatorNamespace: { type: 'string' },
-      operatorUrl: { type: 'string' },
-      follow: { type: 'boolean' },
-      context: { type: 'string' },
-    },
-  });
+// node:util's parseArgs rather than a CLI library: `realmforge run` is a long-lived process, and meow cost about
+// 5 MB of its RSS (npm run bench operator-load) for what these few flags need.
+const options = {
+  'metrics-port': { type: 'string' },
+  'drift-interval': { type: 'string' },
+  'leader-elect': { type: 'boolean' },
+  'log-level': { type: 'string' },
+  concurrency: { type: 'string' },
+  kubeconfig: { type: 'string' },
+  namespace: { type: 'string' },
+  json: { type: 'boolean' },
+  'operator-namespace': { type: 'string' },
+  'operator-url': { type: 'string' },
+  follow: { type: 'boolean' },
+  context: { type: 'string' },
+  help: { type: 'boolean' },
+  version: { type: 'boolean' },
+} as const;
+
+const numeric = new Set(['metrics-port', 'concurrency']);
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The parsed command line: positional words and the flags, camelCased (numbers for the numeric ones). */
+type Cli = {
+  input: string[];
+  flags: RunFlags & DoctorFlags & { follow?: boolean; help?: boolean; version?: boolean };
+};
+
+function parseArgs(argv: string[]): Cli {
+  const parse = () =>
+    parseNodeArgs({
+      args: argv,
+      options,
+      allowPositionals: true,
+      allowNegative: true,
+      strict: true,
+      tokens: true,
+    });
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse();
+  } catch (error) {
+    const unknown = /Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
+    throw unknown ? new Error(`unknown flag ${unknown}`) : error;
+  }
+  const { values, positionals, tokens } = parsed;
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name)) throw new Error(`the flag --${token.name} can only be set once`);
+    seen.add(token.name);
+  }
+  const flags: Record<string, string | number | boolean> = {};
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined) flags[camel(name)] = numeric.has(name) ? Number(value) : value;
+  return { input: positionals, flags: flags as Cli['flags'] };
 }
 
 /** The flags each command honours: any other flag given to it is refused, never ignored. */
@@ -89,13 +126,21 @@ function refuseForeignFlags(command: string, argv: readonly string[]): void {
 
 /** The realmforge command line: parses argv, runs one command, maps errors to an exit code. */
 export async function main(argv: string[], io: Io = process): Promise<number> {
-  let cli: ReturnType<typeof parseArgs>;
+  let cli: Cli;
   try {
     cli = parseArgs(argv);
   } catch (error) {
-    // meow's own errors (a repeated or mistyped flag) are usage errors, never a stack trace.
+    // parseArgs's own errors (an unknown, repeated or mistyped flag) are usage errors, never a stack trace.
     io.stderr.write(`realmforge: ${(error as Error).message}: see realmforge --help\n`);
     return 2;
+  }
+  if (cli.flags.help) {
+    io.stdout.write(`${help.replace(/^\n/, '')}\n`);
+    return 0;
+  }
+  if (cli.flags.version) {
+    io.stdout.write(`${packageVersion()}\n`);
+    return 0;
   }
   const [command, ...args] = cli.input;
   try {

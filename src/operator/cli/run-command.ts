@@ -11,6 +11,7 @@ import { identityClientDefinition } from '../controllers/identity-client/control
 import { identityRealmDefinition } from '../controllers/identity-realm/controller.ts';
 import { identityServerDefinition } from '../controllers/identity-server/controller.ts';
 import { createAdminClient } from '../keycloak/admin-client.ts';
+import { adminPathTemplate } from '../keycloak/admin-path.ts';
 import { keycloakAdmins } from '../keycloak/admins.ts';
 import type { KeycloakDeps } from '../keycloak/keycloak-deps.ts';
 import { createRateLimiter } from '../keycloak/rate-limits.ts';
@@ -31,6 +32,7 @@ import { jsonLogger, type Logger } from '../runtime/logger.ts';
 import { type Manager, startManager } from '../runtime/manager.ts';
 import { createMetrics } from '../runtime/metrics.ts';
 import { type RunFlags, runSettings } from '../runtime/operator-settings.ts';
+import { reconcileKind } from '../runtime/reconcile-scope.ts';
 import { cachedKube, createWatchCache } from '../runtime/watch-cache.ts';
 
 /** Process-level hooks, injected so tests can stop the loop without signals. */
@@ -127,7 +129,10 @@ export async function runOperator(
       limiter,
       clock,
       random: Math.random,
-      count: (namespace, method, status) => metrics.keycloakRequests.inc({ namespace, method, status }),
+      count: (namespace, method, status, path) => {
+        metrics.keycloakRequests.inc({ namespace, method, status });
+        metrics.keycloakRequestsByPath.inc({ kind: reconcileKind(), method, path: adminPathTemplate(path) });
+      },
       countToken: (namespace) => metrics.keycloakTokens.inc({ namespace }),
       canWrite: () => !fence.signal.aborted && leading(),
       signal: fence.signal,

@@ -2,7 +2,7 @@
 // bootstrap admin by password grant with admin-cli; admin-identity.ts), cached until shortly before it expires; one retry after a 401 with a fresh token. Each HTTP exchange (admin-exchange.ts) is fenced
 // per attempt, never re-sends a POST whose answer was lost, retries with the shared policy and passes the
 // server's circuit breaker. Every request, token requests included, first takes a rate-limit slot for its
-// namespace and is counted by namespace, method and status.
+// namespace and is counted by namespace, method and status, and by path template and the reconciling kind.
 import { RealmforgeError } from '../../core/errors.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
@@ -36,7 +36,7 @@ export type AdminClientDeps = {
   readonly limiter: RateLimiter;
   readonly clock: Clock;
   readonly random: () => number;
-  readonly count: (namespace: string, method: string, status: string) => void;
+  readonly count: (namespace: string, method: string, status: string, path: string) => void;
   /** Counts token requests (they are POSTs in `count` too, but not writes). */
   readonly countToken?: (namespace: string) => void;
   /** False once this replica lost the leader lease: writes are refused before they are sent. */
@@ -82,8 +82,8 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
     // is counted as a token request too, so requests minus token requests counts admin calls exactly (counted
     // once per token while a retried attempt counted twice in the requests, a loaded Keycloak's retried token
     // showed as a steady-state write that no reconcile had made).
-    const count: ExchangeDeps['count'] = (ns, method, status) => {
-      deps.count(ns, method, status);
+    const count: ExchangeDeps['count'] = (ns, method, status, path) => {
+      deps.count(ns, method, status, path);
       deps.countToken?.(ns);
     };
     const res = await exchange(

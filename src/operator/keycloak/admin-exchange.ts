@@ -34,7 +34,8 @@ export type ExchangeDeps = {
   readonly http: HttpClient;
   readonly limiter: RateLimiter;
   readonly clock: Clock;
-  readonly count: (namespace: string, method: string, status: string) => void;
+  /** Counts each attempt: `path` as the caller gave it (relative to /admin/realms, or the token path). */
+  readonly count: (namespace: string, method: string, status: string, path: string) => void;
   /** False once this replica lost the leader lease: checked before every attempt of a write. */
   readonly canWrite: () => boolean;
   /** Aborted when the lease is lost: writes in flight and waits between attempts end at once. */
@@ -118,7 +119,7 @@ export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer>
         body: x.body,
         signal: AbortSignal.any(signals),
       });
-      deps.count(x.namespace, x.method, String(res.status));
+      deps.count(x.namespace, x.method, String(res.status), x.path);
       const parsed = parseBody(await res.text());
       if (!transientStatus(res.status)) {
         deps.breaker.success();
@@ -131,7 +132,7 @@ export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer>
     } catch (error) {
       deps.breaker.failure();
       fence();
-      deps.count(x.namespace, x.method, 'error');
+      deps.count(x.namespace, x.method, 'error', x.path);
       const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       lastError = `${code}: ${(error as Error).message}`;
       if (!x.idempotent && !notSentCodes.includes(code)) unknown = lastError;

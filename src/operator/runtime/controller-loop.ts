@@ -8,6 +8,7 @@ import type { BackoffOptions } from './backoff.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import type { OperatorMetrics } from './metrics.ts';
+import { inReconcileOf } from './reconcile-scope.ts';
 import { type NamespaceThrottle, WorkQueue } from './work-queue.ts';
 
 /** A reconcile function: what it did (phase and anything else for the log), and when to look again. */
@@ -60,7 +61,7 @@ export function controllerLoop(kind: string, reconcile: Reconciler, deps: LoopDe
       const [namespace, name] = key.split('/');
       const end = metrics.reconcileDuration.startTimer({ kind });
       try {
-        const result = await reconcile(key);
+        const result = await inReconcileOf(kind, () => reconcile(key));
         metrics.reconcileTotal.inc({ kind, result: 'success' });
         const phase = result.outcome?.phase;
         const quiet =

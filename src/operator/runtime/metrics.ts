@@ -62,6 +62,12 @@ export function createMetrics(options: { process?: boolean } = {}) {
       labelNames: ['namespace', 'method', 'status'] as const,
       registers,
     }),
+    keycloakRequestsByPath: new Counter({
+      name: 'realmforge_keycloak_api_path_requests_total',
+      help: 'Keycloak admin API requests by the kind of resource whose reconcile made them (none: outside one), method and path template (/admin/realms/{realm}/clients/{id}).',
+      labelNames: ['kind', 'method', 'path'] as const,
+      registers,
+    }),
     keycloakTokens: new Counter({
       name: 'realmforge_keycloak_api_token_requests_total',
       help: 'Admin token requests (password grant) by namespace; also counted as POSTs in the requests total.',

@@ -20,7 +20,7 @@ export type RunSettings = {
   readonly namespaceLimit: RateLimit;
 };
 
-/** The flags `realmforge run` accepts, as meow parses them. */
+/** The flags `realmforge run` accepts, as the command line parses them (cli/main.ts). */
 export type RunFlags = {
   metricsPort?: number;
   driftInterval?: string;

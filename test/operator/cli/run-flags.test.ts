@@ -14,4 +14,20 @@ test('a repeated flag, a bad duration and a bad rate limit stop run with a clear
   assert.match(duration.stderr, /--drift-interval must be a duration/);
 });
 
+test('an unknown flag is a usage error naming it; --help and --version answer on stdout with exit 0', async () => {
+  const unknown = await runCli(main, ['run', '--bogus']);
+  assert.is(unknown.code, 2);
+  assert.is(unknown.stderr, 'realmforge: unknown flag --bogus: see realmforge --help\n');
+  const help = await runCli(main, ['--help']);
+  assert.is(help.code, 0);
+  assert.match(help.stdout, /\$ realmforge run {2,}Run the operator/);
+  assert.match(help.stdout, /--drift-interval <duration>/);
+  const version = await runCli(main, ['--version']);
+  assert.is(version.code, 0);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+  const foreign = await runCli(main, ['synth', '--json', 'x.yaml']);
+  assert.is(foreign.code, 2);
+  assert.match(foreign.stderr, /realmforge synth does not take --json/);
+});
+
 test.run();

@@ -1,8 +1,9 @@
-// A world for the realm and client controllers: an in-memory cluster holding a Ready IdentityServer and its admin
-// Secret, an in-memory Keycloak behind it, a manual clock, and builders for realms and clients.
+// A world for the realm and client controllers: an in-memory cluster holding a Ready IdentityServer, its admin
+// Secret and the operator's client Secret, an in-memory Keycloak behind it, a manual clock, and builders for realms and clients.
 import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
 import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
+import { keycloakAdmins } from '../../../src/operator/keycloak/admins.ts';
 import type { KeycloakDeps } from '../../../src/operator/keycloak/keycloak-deps.ts';
 import { type ManualClock, manualClock } from '../../../src/operator/runtime/clock.ts';
 import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
@@ -71,11 +72,17 @@ export function keycloakWorld(objects: KubeObject[] = [], server = readyServer()
       metadata: { name: 'kc-admin-credentials', namespace: 'identity' },
       data: { username: b64('admin'), password: b64('pw') },
     },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'kc-operator-client', namespace: 'identity' },
+      data: { 'client-id': b64('realmforge-operator'), 'client-secret': b64('op-secret') },
+    },
     ...objects,
   ]);
   const keycloak = fakeKeycloakAdmin();
   const clock = manualClock();
-  const deps: KeycloakDeps = {
+  const base = {
     kube,
     http: () => Promise.reject(new Error('no HTTP in controller tests: Keycloak is the in-memory fake')),
     endpoints: loadEndpointMap(undefined),
@@ -83,7 +90,12 @@ export function keycloakWorld(objects: KubeObject[] = [], server = readyServer()
     random: () => 0.5,
     newPassword: () => 'generated-pw',
     logger: { info() {}, warn() {}, error() {} },
-    admins: { forServer: async () => keycloak.admin },
+  };
+  // The operator's own admin clients (one per server and identity, handed out as the same object every time),
+  // each the in-memory Keycloak.
+  const deps: KeycloakDeps = {
+    ...base,
+    admins: keycloakAdmins(base, () => keycloak.admin),
     driftIntervalMs,
     cleanupGiveUpMs: 300_000,
   };

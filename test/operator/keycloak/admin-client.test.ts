@@ -40,7 +40,8 @@ function deps(clock = manualClock(), canWrite = () => true) {
       limiter: { acquire: async () => {}, stop: async () => {} },
       clock,
       random: () => 0.5,
-      count: (ns: string, method: string, status: string) => counted.push(`${ns} ${method} ${status}`),
+      count: (ns: string, method: string, status: string, path: string) =>
+        counted.push(`${ns} ${method} ${status} ${path}`),
       canWrite,
       sleep: async () => {},
     },
@@ -80,7 +81,8 @@ test('password grant on master with admin-cli, cached until shortly before expir
   assert.is(tokenCalls.length, 2, 'one token, reused, renewed after 80% of its 60 s life');
   assert.is(kc.seen.filter((s) => s.endsWith('Bearer t1')).length, 3);
   assert.ok(kc.seen.at(-1)?.endsWith('Bearer t2'));
-  assert.ok(d.counted.includes('team-a GET 200') && d.counted.includes('team-a POST 200'));
+  assert.ok(d.counted.includes('team-a GET 200 /x'), 'each call counted with the path it was given');
+  assert.ok(d.counted.includes('team-a POST 200 /realms/master/protocol/openid-connect/token'));
 });
 
 test('a retried token request counts as many token requests as requests: no admin write appears', async () => {

@@ -7,6 +7,7 @@ import { manualClock } from '../../../src/operator/runtime/clock.ts';
 import { controllerLoop, jittered } from '../../../src/operator/runtime/controller-loop.ts';
 import type { LogFields, Logger } from '../../../src/operator/runtime/logger.ts';
 import { createMetrics } from '../../../src/operator/runtime/metrics.ts';
+import { reconcileKind } from '../../../src/operator/runtime/reconcile-scope.ts';
 
 function recordingLogger() {
   const lines: string[] = [];
@@ -50,6 +51,30 @@ test('a no-op reconcile logs at debug; a phase change or a write logs at info', 
     'info reconciled r Ready',
     'debug reconciled r Ready',
   ]);
+});
+
+test('a reconcile runs in the scope of its kind (Keycloak calls are counted by it), through its awaits', async () => {
+  const seen: string[] = [];
+  const queue = controllerLoop(
+    'IdentityClient',
+    async () => {
+      seen.push(reconcileKind());
+      await new Promise((r) => setImmediate(r));
+      seen.push(reconcileKind());
+      return {};
+    },
+    {
+      clock: manualClock(),
+      logger: recordingLogger().logger,
+      metrics: createMetrics(),
+      backoff: { baseMs: 10, maxMs: 10, random: () => 0 },
+      concurrency: 1,
+    },
+  );
+  queue.add('team/c');
+  await queue.idle();
+  assert.equal(seen, ['IdentityClient', 'IdentityClient']);
+  assert.is(reconcileKind(), 'none', 'outside a reconcile');
 });
 
 test('requeues are spread by +-25% around the delay asked for', async () => {

@@ -176,7 +176,15 @@ export async function syncClient(
   }
   if (!live) {
     const confidential = (client.spec.type ?? 'confidential') === 'confidential';
-    const body = confidential && knownSecret ? { ...desired, secret: knownSecret } : desired;
+    // Created with its managed-fields record, as a realm is: else the first sync PUTs the client only to add it.
+    const declaredNow = client.spec.roles?.length ? ['roles'] : [];
+    const record = (planFields(ownFields(desired), {}, clientFields, declaredNow).body.attributes ??
+      {}) as Record<string, string>;
+    const created = {
+      ...desired,
+      attributes: { ...desired.attributes, [managedFieldsAttribute]: record[managedFieldsAttribute] },
+    } as ClientRepresentation;
+    const body = confidential && knownSecret ? { ...created, secret: knownSecret } : created;
     const outcome = await createReadingBack(
       () => admin.call(ns, 'POST', `/${enc(realm)}/clients`, body),
       () => findClient(admin, ns, realm, clientId),
@@ -221,7 +229,7 @@ export async function syncClient(
     { declaredBefore: declaredBefore(live as Item, clientFields, 'roles') },
   );
   writes.push(...roleResult.writes);
-  await syncServiceAccountRoles(admin, ns, realm, base, client, live, writes);
+  await syncServiceAccountRoles(admin, ns, realm, base, client, live, writes, plan.drift.length > 0);
   const authorization = await syncAuthorization(admin, ns, realm, uuid, client, live, writes);
   const attributes = live.attributes as Record<string, string> | undefined;
   return { uuid: live.id as string, secret: live.secret, attributes, writes, authorization };

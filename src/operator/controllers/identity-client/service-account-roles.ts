@@ -32,6 +32,40 @@ type RoleMappings = {
   clientMappings?: Record<string, { id?: string; mappings?: Item[] }>;
 };
 
+// The service-account user's id per client uuid, per admin client: it changes only when the service account is
+// turned off and on again, so a steady resync reads the mappings alone. A stale id answers 404 and is read again;
+// a reconcile that just wrote the client reads it afresh.
+const serviceAccountUsers = new WeakMap<AdminClient, Map<string, string>>();
+
+/** The service account's user and its role mappings (one read when its user id is known). */
+async function serviceAccountMappings(
+  admin: AdminClient,
+  ns: string,
+  realm: string,
+  base: string,
+  uuid: string,
+  fresh: boolean,
+) {
+  const known = serviceAccountUsers.get(admin) ?? new Map<string, string>();
+  serviceAccountUsers.set(admin, known);
+  for (const cached of fresh ? [false] : [true, false]) {
+    const id =
+      (cached ? known.get(uuid) : undefined) ??
+      (await admin.call<{ id: string }>(ns, 'GET', `${base}/service-account-user`)).body.id;
+    const res = await admin.call<RoleMappings>(ns, 'GET', `/${enc(realm)}/users/${enc(id)}/role-mappings`);
+    if (res.status === 404 && cached && known.has(uuid)) {
+      known.delete(uuid);
+      continue;
+    }
+    known.set(uuid, id);
+    return { user: { id }, mappings: res.body ?? {} };
+  }
+  throw new RealmforgeError(
+    'transient',
+    `the service account of client ${uuid} in realm ${realm} is not found`,
+  );
+}
+
 /** The service account's realm and client roles: one read of its mappings, then one collection per role owner. */
 export async function syncServiceAccountRoles(
   admin: AdminClient,
@@ -41,14 +75,12 @@ export async function syncServiceAccountRoles(
   client: IdentityClient,
   live: ClientRepresentation,
   writes: string[],
+  fresh: boolean,
 ) {
   const sa = client.spec.serviceAccount;
   const owned = ledger(live.attributes, serviceAccountRolesLedger);
   if (!sa?.enabled || (!serviceAccountKeys(client).length && !owned.managed.size)) return;
-  const user = (await admin.call<{ id: string }>(ns, 'GET', `${base}/service-account-user`)).body;
-  const mappings =
-    (await admin.call<RoleMappings>(ns, 'GET', `/${enc(realm)}/users/${enc(user.id)}/role-mappings`)).body ??
-    {};
+  const { user, mappings } = await serviceAccountMappings(admin, ns, realm, base, String(live.id), fresh);
   const realmResult = await syncCollection(
     admin,
     ns,
