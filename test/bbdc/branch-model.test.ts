@@ -1,26 +1,9 @@
-// branch model inspect|update against the fake's branchmodel/configuration (an undocumented resource, allowed by
-// the branch-model-get/-set deviations with their evidence).
-import { suite } from 'uvu';
-import * as assert from 'uvu/assert';
-import { withFake } from './helpers/fake.ts';
-import { assertPlan, assertSchema, prWorld, writesSince } from './helpers/pr.ts';
 
-const test = suite('bbdc branch model');
-let fake: Awaited<ReturnType<typeof withFake>>;
-test.before.each(async () => {
-  fake = await withFake();
-});
-test.after.each(async () => {
-  await fake.stop();
-});
-const run = async (argv: string[], user: 'alice' | 'bob' = 'alice') => {
-  const w = prWorld(fake, user);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+import * as assert from 'uvu/assert';
+import { assertPlan, assertSchema, fakeSuite, writesSince } from './helpers/pr.ts';
+
+const s = fakeSuite('bbdc branch model');
+const { test, run } = s;
 const defaults = [
   { id: 'BUGFIX', enabled: true, name: 'Bugfix', prefix: 'bugfix/' },
   { id: 'FEATURE', enabled: true, name: 'Feature', prefix: 'feature/' },
@@ -38,7 +21,7 @@ test('inspect: the default model, in human and --json form', async () => {
 });
 
 test('update changes only what is given; the dry-run plans the PUT of the whole configuration', async () => {
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const plan = (
     await run([
       'branch',
@@ -55,7 +38,7 @@ test('update changes only what is given; the dry-run plans the PUT of the whole 
     ])
   ).json().data;
   assertPlan(plan);
-  assert.equal(writesSince(fake, n), []);
+  assert.equal(writesSince(s.fake, n), []);
   assert.equal(
     [plan.action.method, plan.action.path],
     ['PUT', '/rest/branch-utils/latest/projects/PROJ/repos/api/branchmodel/configuration'],
@@ -106,13 +89,13 @@ test('bad input is refused before any request; a read-only user is refused by th
     [['--enable', 'hotfix', '--disable', 'hotfix'], 'hotfix is both enabled and disabled'],
     [['--development', 'none'], '--development cannot be none'],
   ];
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   for (const [flags, message] of cases) {
     const r = await run(['branch', 'model', 'update', ...flags, '--json']);
     assert.equal([r.code, r.json().error.kind], [2, 'usage'], flags.join(' '));
     assert.match(r.json().error.message, message);
   }
-  assert.is(fake.requests.length, n);
+  assert.is(s.fake.requests.length, n);
   const dry = await run(['branch', 'model', 'update', '--disable', 'hotfix', '--dry-run', '--json'], 'bob');
   assert.equal([dry.code, dry.json().error.kind], [3, 'auth']);
   assert.match(

@@ -1,24 +1,9 @@
-import { suite } from 'uvu';
-import * as assert from 'uvu/assert';
-import { withFake } from './helpers/fake.ts';
-import { assertPlan, assertSchema, prWorld, writesSince } from './helpers/pr.ts';
 
-const test = suite('bbdc branch restriction');
-let fake: Awaited<ReturnType<typeof withFake>>;
-test.before(async () => {
-  fake = await withFake();
-});
-test.after(async () => {
-  await fake.stop();
-});
-const run = async (argv: string[], user: 'alice' | 'bob' = 'alice') => {
-  const w = prWorld(fake, user);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+import * as assert from 'uvu/assert';
+import { assertPlan, assertSchema, fakeSuite, writesSince } from './helpers/pr.ts';
+
+const s = fakeSuite('bbdc branch restriction', 'suite');
+const { test, run } = s;
 
 test('branch restriction: create (the exact POST), list, get, delete; admins only; bad input refused', async () => {
   const argv = [
@@ -34,7 +19,7 @@ test('branch restriction: create (the exact POST), list, get, delete; admins onl
     '--groups',
     'release-managers',
   ];
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const plan = (await run([...argv, '--dry-run', '--json'])).json().data;
   assertPlan(plan);
   assert.equal(
@@ -50,9 +35,9 @@ test('branch restriction: create (the exact POST), list, get, delete; admins onl
       groups: ['release-managers'],
     },
   ]);
-  assert.equal(writesSince(fake, n), []);
+  assert.equal(writesSince(s.fake, n), []);
   const created = (await run([...argv, '--json'])).json().data;
-  assert.is(writesSince(fake, n)[0].headers['content-type'], 'application/vnd.atl.bitbucket.bulk+json');
+  assert.is(writesSince(s.fake, n)[0].headers['content-type'], 'application/vnd.atl.bitbucket.bulk+json');
   assertSchema('branch-restriction', created);
   assert.equal(
     [created.restriction.type, created.restriction.users, created.restriction.groups],

@@ -1,25 +1,10 @@
-import { suite } from 'uvu';
+
 import * as assert from 'uvu/assert';
 import { opsState } from '../fake-bitbucket/ops-state.ts';
-import { withFake } from './helpers/fake.ts';
-import { assertPlan, assertSchema, prWorld, writesSince } from './helpers/pr.ts';
+import { assertPlan, assertSchema, fakeSuite, writesSince } from './helpers/pr.ts';
 
-const test = suite('bbdc build required update');
-let fake: Awaited<ReturnType<typeof withFake>>;
-test.before(async () => {
-  fake = await withFake();
-});
-test.after(async () => {
-  await fake.stop();
-});
-const run = async (argv: string[], user: 'alice' | 'bob' = 'alice') => {
-  const w = prWorld(fake, user);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+const s = fakeSuite('bbdc build required update', 'suite');
+const { test, run } = s;
 
 test('update keeps what is not given, plans the exact PUT, and is a no-op for the same builds', async () => {
   const created = (
@@ -39,13 +24,13 @@ test('update keeps what is not given, plans the exact PUT, and is a no-op for th
   const done = (await run(['build', 'required', 'update', id, '--builds', 'ci,lint', '--json'])).json().data;
   assertSchema('build-required-create', done);
   assert.equal([done.check.buildKeys, done.check.branches], [['ci', 'lint'], 'main']);
-  assert.equal(opsState(fake.state).requiredBuilds.find((c) => c.id === Number(id))?.buildParentKeys, [
+  assert.equal(opsState(s.fake.state).requiredBuilds.find((c) => c.id === Number(id))?.buildParentKeys, [
     'ci',
     'lint',
   ]);
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const same = (await run(['build', 'required', 'update', id, '--builds', 'ci,lint', '--json'])).json().data;
-  assert.equal([same.check.id, writesSince(fake, n)], [Number(id), []]);
+  assert.equal([same.check.id, writesSince(s.fake, n)], [Number(id), []]);
   const missing = await run(['build', 'required', 'update', '999', '--builds', 'ci', '--json']);
   assert.equal([missing.code, missing.json().error.kind], [5, 'conflict']);
   assert.is((await run(['build', 'required', 'update', id])).code, 2);

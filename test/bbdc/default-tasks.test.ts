@@ -1,24 +1,9 @@
-import { suite } from 'uvu';
-import * as assert from 'uvu/assert';
-import { withFake } from './helpers/fake.ts';
-import { assertPlan, assertSchema, prWorld, writesSince } from './helpers/pr.ts';
 
-const test = suite('bbdc default-task');
-let fake: Awaited<ReturnType<typeof withFake>>;
-test.before(async () => {
-  fake = await withFake();
-});
-test.after(async () => {
-  await fake.stop();
-});
-const run = async (argv: string[], user: 'alice' | 'bob' = 'alice') => {
-  const w = prWorld(fake, user);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+import * as assert from 'uvu/assert';
+import { assertPlan, assertSchema, fakeSuite, writesSince } from './helpers/pr.ts';
+
+const s = fakeSuite('bbdc default-task', 'suite');
+const { test, run } = s;
 
 test('repo default-task: add (planned as the POST, no-op when it exists), list, update, delete; admins only', async () => {
   const plan = (
@@ -53,7 +38,7 @@ test('repo default-task: add (planned as the POST, no-op when it exists), list, 
     ])
   ).json().data;
   assertSchema('default-task', added);
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const again = (
     await run([
       'repo',
@@ -66,7 +51,7 @@ test('repo default-task: add (planned as the POST, no-op when it exists), list, 
       '--json',
     ])
   ).json().data;
-  assert.equal([again.changed, writesSince(fake, n)], [false, []]);
+  assert.equal([again.changed, writesSince(s.fake, n)], [false, []]);
   const list = (await run(['repo', 'default-task', 'list', '--json'])).json().data;
   assertSchema('default-task-list', list);
   assert.equal(

@@ -1,31 +1,14 @@
-// pr rebase (checked against canRebase's vetoes, with the version read just before) and pr comment
-// apply-suggestion (the comment's and the pull request's versions, so a change made since is refused).
-import { suite } from 'uvu';
-import * as assert from 'uvu/assert';
-import { withFake } from './helpers/fake.ts';
-import { assertPlan, assertSchema, fakePr, prWorld, writesSince } from './helpers/pr.ts';
 
-const test = suite('bbdc pr rebase and pr comment apply-suggestion');
-let fake: Awaited<ReturnType<typeof withFake>>;
-test.before.each(async () => {
-  fake = await withFake();
-});
-test.after.each(async () => {
-  await fake.stop();
-});
-const run = async (argv: string[], user: 'alice' | 'bob' = 'alice') => {
-  const w = prWorld(fake, user);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+import * as assert from 'uvu/assert';
+import { assertPlan, assertSchema, fakePr, fakeSuite, writesSince } from './helpers/pr.ts';
+
+const s = fakeSuite('bbdc pr rebase and pr comment apply-suggestion');
+const { test, run } = s;
 const suggestion = '```suggestion\nconst min = 12;\n```';
 
 test('pr rebase: the dry-run plans POST .../rebase with the version; the run moves the source branch', async () => {
-  const before = fakePr(fake, 1).fromCommit;
-  const n = fake.requests.length;
+  const before = fakePr(s.fake, 1).fromCommit;
+  const n = s.fake.requests.length;
   const plan = (await run(['pr', 'rebase', '1', '--dry-run', '--json'])).json().data;
   assertPlan(plan);
   assert.equal(
@@ -33,11 +16,11 @@ test('pr rebase: the dry-run plans POST .../rebase with the version; the run mov
     [
       'POST',
       '/rest/git/latest/projects/PROJ/repos/api/pull-requests/1/rebase',
-      { version: fakePr(fake, 1).version },
+      { version: fakePr(s.fake, 1).version },
       'update',
     ],
   );
-  assert.equal(writesSince(fake, n), []);
+  assert.equal(writesSince(s.fake, n), []);
   const r = await run(['pr', 'rebase', '1', '--json']);
   assert.is(r.code, 0, r.stdout);
   assertSchema('pr-rebase', r.json().data);
@@ -47,9 +30,9 @@ test('pr rebase: the dry-run plans POST .../rebase with the version; the run mov
     rebased: true,
     branch: 'feature/login',
     from: before,
-    to: fakePr(fake, 1).fromCommit,
+    to: fakePr(s.fake, 1).fromCommit,
   });
-  assert.not.equal(fakePr(fake, 1).fromCommit, before);
+  assert.not.equal(fakePr(s.fake, 1).fromCommit, before);
   const human = await run(['pr', 'rebase', '1']);
   assert.match(human.stdout, /^Rebased pull request #1: feature\/login \([0-9a-f]{11} -> [0-9a-f]{11}\)\n$/);
 });
@@ -60,11 +43,11 @@ test("pr rebase: Bitbucket's vetoes block the plan and the run (exit 5, nothing 
     [r.json().data.predictedAction, r.json().data.blockingReasons],
     ['conflict', ['Pull request is not open: #3 is DECLINED.']],
   );
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const real = await run(['pr', 'rebase', '3', '--json']);
   assert.equal([real.code, real.json().error.kind], [5, 'conflict']);
   assert.match(real.json().error.message, 'Pull request is not open');
-  assert.equal(writesSince(fake, n), []);
+  assert.equal(writesSince(s.fake, n), []);
   const bob = await run(['pr', 'rebase', '1', '--dry-run', '--json'], 'bob');
   assert.equal(
     [bob.code, bob.json().error.message],
@@ -80,7 +63,7 @@ test("pr rebase: Bitbucket's vetoes block the plan and the run (exit 5, nothing 
 test('pr comment apply-suggestion: the versions just read; the suggestion becomes a commit on the source branch', async () => {
   const added = (await run(['pr', 'comment', 'add', '1', '--body', suggestion, '--json'])).json().data;
   const id = String(added.id);
-  const version = fakePr(fake, 1).version;
+  const version = fakePr(s.fake, 1).version;
   const plan = (
     await run(['pr', 'comment', 'apply-suggestion', '1', id, '-m', 'Apply review', '--dry-run', '--json'])
   ).json().data;
@@ -102,7 +85,10 @@ test('pr comment apply-suggestion: the versions just read; the suggestion become
     suggestion: 0,
     applied: true,
   });
-  assert.equal([fakePr(fake, 1).commits[0].message, fakePr(fake, 1).version], ['Apply review', version + 1]);
+  assert.equal(
+    [fakePr(s.fake, 1).commits[0].message, fakePr(s.fake, 1).version],
+    ['Apply review', version + 1],
+  );
 });
 
 test('pr comment apply-suggestion: a comment without that suggestion is blocked; bad --index and bob refused', async () => {

@@ -1,24 +1,9 @@
-import { suite } from 'uvu';
-import * as assert from 'uvu/assert';
-import { withFake } from './helpers/fake.ts';
-import { assertPlan, assertSchema, fakePr, prWorld, writesSince } from './helpers/pr.ts';
 
-const test = suite('bbdc pr review batch / jira');
-let fake: Awaited<ReturnType<typeof withFake>>;
-test.before(async () => {
-  fake = await withFake();
-});
-test.after(async () => {
-  await fake.stop();
-});
-const run = async (argv: string[], user: 'alice' | 'bob' = 'alice') => {
-  const w = prWorld(fake, user);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+import * as assert from 'uvu/assert';
+import { assertPlan, assertSchema, fakePr, fakeSuite, writesSince } from './helpers/pr.ts';
+
+const s = fakeSuite('bbdc pr review batch / jira', 'suite');
+const { test, run } = s;
 const texts = (r: { json(): { data: { comments: { text: string }[] } } }) =>
   r.json().data.comments.map((c) => c.text);
 
@@ -50,7 +35,7 @@ test('pending comments stay private to their author until the batch is completed
 });
 
 test('complete publishes the batch with a status in one PUT; the plan lists what goes out', async () => {
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const plan = (
     await run([
       'pr',
@@ -74,13 +59,13 @@ test('complete publishes the batch with a status in one PUT; the plan lists what
       2,
     ],
   );
-  assert.equal(writesSince(fake, n), []);
+  assert.equal(writesSince(s.fake, n), []);
   const done = (
     await run(['pr', 'review', 'complete', '1', '--needs-work', '--body', 'See inline', '--json'])
   ).json().data;
   assertSchema('pr-review-batch', done);
   assert.equal([done.action, done.count, done.status], ['published', 2, 'NEEDS_WORK']);
-  assert.equal(fakePr(fake, 1).participants.find((p) => p.name === 'alice')?.status, 'NEEDS_WORK');
+  assert.equal(fakePr(s.fake, 1).participants.find((p) => p.name === 'alice')?.status, 'NEEDS_WORK');
   const bobSees = JSON.stringify((await run(['pr', 'comment', 'list', '1', '--json'], 'bob')).json().data);
   assert.match(bobSees, 'Rename this');
   assert.match(bobSees, 'See inline');
@@ -93,14 +78,14 @@ test('discard drops the batch; with nothing pending it sends nothing', async () 
   await run(['pr', 'comment', 'add', '1', '--pending', '--body', 'Maybe not']);
   const d = (await run(['pr', 'review', 'discard', '1', '--json'])).json().data;
   assert.equal([d.action, d.count], ['discarded', 1]);
-  assert.not.ok(fakePr(fake, 1).comments.some((c) => c.text === 'Maybe not'));
-  const n = fake.requests.length;
+  assert.not.ok(fakePr(s.fake, 1).comments.some((c) => c.text === 'Maybe not'));
+  const n = s.fake.requests.length;
   const none = (await run(['pr', 'review', 'discard', '1', '--json'])).json().data;
-  assert.equal([none.count, writesSince(fake, n)], [0, []]);
+  assert.equal([none.count, writesSince(s.fake, n)], [0, []]);
 });
 
 test('pr jira: the issue keys the server links to the pull request', async () => {
-  fakePr(fake, 2).title = 'API-12 Search API';
+  fakePr(s.fake, 2).title = 'API-12 Search API';
   const d = (await run(['pr', 'jira', '2', '--json'])).json().data;
   assertSchema('pr-jira', d);
   assert.equal(d.issues, [{ key: 'API-12', url: 'https://jira.example.test/browse/API-12' }]);

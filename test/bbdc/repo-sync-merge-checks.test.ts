@@ -1,31 +1,14 @@
-// repo sync run (bb's `repo sync`: one fork branch brought in line on demand) and
-// repo settings pull-requests merge-checks list (the PRE_PULL_REQUEST_MERGE hooks).
-import { suite } from 'uvu';
+
 import * as assert from 'uvu/assert';
 import { syncActionsOf } from '../fake-bitbucket/routes/repo-admin.ts';
-import { withFake } from './helpers/fake.ts';
-import { assertPlan, assertSchema, prWorld, writesSince } from './helpers/pr.ts';
+import { assertPlan, assertSchema, fakeSuite, writesSince } from './helpers/pr.ts';
 
-const test = suite('bbdc repo sync run and merge-checks list');
-let fake: Awaited<ReturnType<typeof withFake>>;
-test.before.each(async () => {
-  fake = await withFake();
-});
-test.after.each(async () => {
-  await fake.stop();
-});
-const run = async (argv: string[], user: 'alice' | 'bob' = 'alice') => {
-  const w = prWorld(fake, user);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+const s = fakeSuite('bbdc repo sync run and merge-checks list');
+const { test, run } = s;
 
 test('repo sync run: plans and sends POST .../synchronize for the branch with the action', async () => {
   await run(['repo', 'fork', 'PROJ/api']);
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const plan = (
     await run([
       'repo',
@@ -41,7 +24,7 @@ test('repo sync run: plans and sends POST .../synchronize for the branch with th
     ])
   ).json().data;
   assertPlan(plan);
-  assert.equal(writesSince(fake, n), []);
+  assert.equal(writesSince(s.fake, n), []);
   assert.equal(
     [plan.action.method, plan.action.path, plan.action.body],
     [
@@ -54,7 +37,7 @@ test('repo sync run: plans and sends POST .../synchronize for the branch with th
   assert.is(r.code, 0, r.stdout);
   assertSchema('repo-sync-run', r.json().data);
   assert.equal(r.json().data, { repository: '~alice/api', branch: 'master', action: 'REBASE', inSync: true });
-  assert.equal(syncActionsOf(fake.state), [
+  assert.equal(syncActionsOf(s.fake.state), [
     { repo: '~alice/api', refId: 'refs/heads/master', action: 'REBASE' },
   ]);
   const human = await run(['repo', 'sync', 'run', 'master', '-R', '~ALICE/api']);
@@ -94,7 +77,7 @@ test('repo sync run: an unknown branch is blocked, a bad action refused, a non-f
   const notFork = await run(['repo', 'sync', 'run', 'master', '-R', 'PROJ/web', '--json']);
   assert.equal([notFork.code, notFork.json().error.kind], [2, 'validation']);
   assert.match(notFork.json().error.message, 'PROJ/web is not a fork');
-  assert.equal(syncActionsOf(fake.state), []);
+  assert.equal(syncActionsOf(s.fake.state), []);
 });
 
 test('merge-checks list: only the PRE_PULL_REQUEST_MERGE hooks, as hook list shows them', async () => {

@@ -1,27 +1,9 @@
-// branch restriction update / project branch-restriction update: the 9.4 API has no update, so a change of users
-// or groups is an in-place POST of the same type and branches, and a change of type or branches creates the
-// replacement first and deletes the old one after: a failure leaves the old one or both, never neither.
-import { suite } from 'uvu';
-import * as assert from 'uvu/assert';
-import { withFake } from './helpers/fake.ts';
-import { assertPlan, assertSchema, prWorld, writesSince } from './helpers/pr.ts';
 
-const test = suite('bbdc branch restriction update');
-let fake: Awaited<ReturnType<typeof withFake>>;
-test.before.each(async () => {
-  fake = await withFake();
-});
-test.after.each(async () => {
-  await fake.stop();
-});
-const run = async (argv: string[], user: 'alice' | 'bob' = 'alice') => {
-  const w = prWorld(fake, user);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+import * as assert from 'uvu/assert';
+import { assertPlan, assertSchema, fakeSuite, writesSince } from './helpers/pr.ts';
+
+const s = fakeSuite('bbdc branch restriction update');
+const { test, run } = s;
 const list = async (argv = ['branch', 'restriction', 'list']) =>
   (await run([...argv, '--json'])).json().data.restrictions;
 const create = () =>
@@ -29,12 +11,12 @@ const create = () =>
 
 test('new groups only: one POST of the same type and branches replaces it in place (same id), users kept', async () => {
   await create();
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const plan = (
     await run(['branch', 'restriction', 'update', '1', '--groups', 'release-managers', '--dry-run', '--json'])
   ).json().data;
   assertPlan(plan);
-  assert.equal(writesSince(fake, n), []);
+  assert.equal(writesSince(s.fake, n), []);
   assert.match(
     plan.reasons.join('\n'),
     'a POST of the same type and branches replaces the restriction in place',
@@ -43,7 +25,7 @@ test('new groups only: one POST of the same type and branches replaces it in pla
   assert.is(r.code, 0, r.stdout);
   assertSchema('branch-restriction', r.json().data);
   assert.equal(
-    writesSince(fake, n).map((q) => q.method),
+    writesSince(s.fake, n).map((q) => q.method),
     ['POST'],
   );
   assert.equal(await list(), [
@@ -78,11 +60,11 @@ test('a new type: the replacement is created first, then the old one deleted; th
     plan.reasons.join('\n'),
     'the replacement is created first, then DELETE /rest/branch-permissions/latest/projects/PROJ/repos/api/restrictions/1',
   );
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const r = await run(['branch', 'restriction', 'update', '1', '--type', 'read-only', '--json']);
   assert.is(r.code, 0, r.stdout);
   assert.equal(
-    writesSince(fake, n).map((q) => `${q.method} ${q.path}`),
+    writesSince(s.fake, n).map((q) => `${q.method} ${q.path}`),
     [
       'POST /rest/branch-permissions/latest/projects/PROJ/repos/api/restrictions',
       'DELETE /rest/branch-permissions/latest/projects/PROJ/repos/api/restrictions/1',
@@ -96,7 +78,7 @@ test('a new type: the replacement is created first, then the old one deleted; th
 
 test('the delete of the old one fails: both exist and the message says so (never neither)', async () => {
   await create();
-  fake.inject({ status: 409, times: 1, method: 'DELETE' });
+  s.fake.inject({ status: 409, times: 1, method: 'DELETE' });
   const r = await run(['branch', 'restriction', 'update', '1', '--branch', 'pattern:release/*', '--json']);
   assert.is(r.code, 5, r.stdout);
   assert.match(
@@ -134,13 +116,13 @@ test('project branch-restriction update; nothing to change, a bad id and a read-
     [bad.code, bad.json().error.message],
     [2, 'restriction id "x1" must be a number (see bbdc branch restriction list)'],
   );
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const bob = await run(
     ['project', 'branch-restriction', 'update', 'PROJ', '1', '--groups', 'x', '--json'],
     'bob',
   );
   assert.is(bob.code, 3, bob.stdout);
-  assert.equal(writesSince(fake, n).filter((q) => q.method !== 'POST' || false).length, 0);
+  assert.equal(writesSince(s.fake, n).filter((q) => q.method !== 'POST' || false).length, 0);
   assert.equal((await list(['project', 'branch-restriction', 'list', 'PROJ']))[0].groups, ['admins']);
 });
 

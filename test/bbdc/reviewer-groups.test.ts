@@ -1,24 +1,9 @@
-import { suite } from 'uvu';
-import * as assert from 'uvu/assert';
-import { withFake } from './helpers/fake.ts';
-import { assertPlan, assertSchema, prWorld, writesSince } from './helpers/pr.ts';
 
-const test = suite('bbdc repo settings reviewer-groups users|update, default-reviewers update');
-let fake: Awaited<ReturnType<typeof withFake>>;
-test.before(async () => {
-  fake = await withFake();
-});
-test.after(async () => {
-  await fake.stop();
-});
-const run = async (argv: string[], user: 'alice' | 'bob' = 'alice') => {
-  const w = prWorld(fake, user);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+import * as assert from 'uvu/assert';
+import { assertPlan, assertSchema, fakeSuite, writesSince } from './helpers/pr.ts';
+
+const s = fakeSuite('bbdc repo settings reviewer-groups users|update, default-reviewers update', 'suite');
+const { test, run } = s;
 
 test('users lists the members; update replaces them in one PUT and is a no-op when nothing changes', async () => {
   const created = (
@@ -53,7 +38,7 @@ test('users lists the members; update replaces them in one PUT and is a no-op wh
   ).json().data;
   assertSchema('repo-settings-reviewer-groups-create', updated);
   assert.equal(updated.group.users, ['alice', 'bob']);
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const same = (
     await run([
       'repo',
@@ -67,7 +52,7 @@ test('users lists the members; update replaces them in one PUT and is a no-op wh
       '--json',
     ])
   ).json().data;
-  assert.equal([same.predictedAction, writesSince(fake, n)], ['no-op', []]);
+  assert.equal([same.predictedAction, writesSince(s.fake, n)], ['no-op', []]);
   assert.is(
     (await run(['repo', 'settings', 'reviewer-groups', 'update', id, '--name', 'x', '--json'], 'bob')).code,
     3,
@@ -118,7 +103,7 @@ test('default-reviewers update: keeps what is not given; approvals above the rev
     [done.condition.reviewers, done.condition.requiredApprovals, done.condition.target],
     [['alice', 'bob'], 2, 'main'],
   );
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const tooMany = await run([
     'repo',
     'settings',
@@ -129,7 +114,7 @@ test('default-reviewers update: keeps what is not given; approvals above the rev
     'bob',
     '--json',
   ]);
-  assert.equal([tooMany.code, tooMany.json().error.kind, writesSince(fake, n)], [5, 'conflict', []]);
+  assert.equal([tooMany.code, tooMany.json().error.kind, writesSince(s.fake, n)], [5, 'conflict', []]);
   assert.is(
     (await run(['repo', 'settings', 'default-reviewers', 'update', '9', '--approvals', '0', '--json'])).code,
     5,

@@ -1,25 +1,10 @@
-import { suite } from 'uvu';
+
 import * as assert from 'uvu/assert';
 import { recordDelivery } from '../fake-bitbucket/routes/webhook-stats.ts';
-import { withFake } from './helpers/fake.ts';
-import { assertSchema, prWorld } from './helpers/pr.ts';
+import { assertSchema, fakeSuite, } from './helpers/pr.ts';
 
-const test = suite('bbdc webhook stats');
-let fake: Awaited<ReturnType<typeof withFake>>;
-test.before(async () => {
-  fake = await withFake();
-});
-test.after(async () => {
-  await fake.stop();
-});
-const run = async (argv: string[], user: 'alice' | 'bob' = 'alice') => {
-  const w = prWorld(fake, user);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+const s = fakeSuite('bbdc webhook stats', 'suite');
+const { test, run } = s;
 const t0 = 1_700_000_000_000;
 
 test('webhook stats: counts and the last success and failure of a repository webhook', async () => {
@@ -37,21 +22,21 @@ test('webhook stats: counts and the last success and failure of a repository web
     ])
   ).json().data;
   const id = created.id;
-  recordDelivery(fake.state, id, {
+  recordDelivery(s.fake.state, id, {
     outcome: 'SUCCESS',
     event: 'repo:refs_changed',
     start: t0,
     duration: 120,
     statusCode: 200,
   });
-  recordDelivery(fake.state, id, {
+  recordDelivery(s.fake.state, id, {
     outcome: 'FAILURE',
     event: 'repo:refs_changed',
     start: t0 + 60_000,
     duration: 80,
     statusCode: 500,
   });
-  recordDelivery(fake.state, id, {
+  recordDelivery(s.fake.state, id, {
     outcome: 'SUCCESS',
     event: 'repo:refs_changed',
     start: t0 + 120_000,

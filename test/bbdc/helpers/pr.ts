@@ -1,11 +1,12 @@
 // Shared setup for the pr suites: a world on the fake's PROJ/api as alice (or bob), and a schema check.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createAjv, formatSchemaErrors } from '../../../src/core/schema.ts';
 import { pullRequestsOf } from '../../fake-bitbucket/pull-request-state.ts';
 import { credentials } from '../../fake-bitbucket/state.ts';
-import type { withFake } from './fake.ts';
+import { withFake } from './fake.ts';
 import { createWorld, type WorldOptions } from './world.ts';
 
 type Fake = Awaited<ReturnType<typeof withFake>>;
@@ -56,4 +57,36 @@ export function writesSince(fake: Fake, from: number) {
 /** The fake's pull request `id` in PROJ/api. */
 export function fakePr(fake: Fake, id: number) {
   return pullRequestsOf(fake.state).pullRequests.find((p) => p.projectKey === 'PROJ' && p.id === id)!;
+}
+
+/**
+ * A suite against a fake server, fresh for each test (`'each'`) or one for the whole suite (`'suite'`): `s.fake` is
+ * the current server, `s.run(argv, user)` runs `bbdc <argv>` once in a fresh world as `user` (alice unless bob).
+ */
+export function fakeSuite(title: string, per: 'each' | 'suite' = 'each') {
+  const test = suite(title);
+  let current: Fake | undefined;
+  const [start, stop] = per === 'each' ? [test.before.each, test.after.each] : [test.before, test.after];
+  start(async () => {
+    current = await withFake();
+  });
+  stop(async () => {
+    await current?.stop();
+  });
+  const s = {
+    test,
+    get fake(): Fake {
+      if (!current) throw new Error('the fake server starts before each test');
+      return current;
+    },
+    async run(argv: string[], user: 'alice' | 'bob' = 'alice') {
+      const w = prWorld(s.fake, user);
+      try {
+        return await w.run(argv);
+      } finally {
+        w.dispose();
+      }
+    },
+  };
+  return s;
 }
