@@ -1,4 +1,3 @@
-
 import * as assert from 'uvu/assert';
 import { opsState } from '../fake-bitbucket/ops-state.ts';
 import { assertPlan, assertSchema, fakeSuite, writesSince } from './helpers/pr.ts';

@@ -1,4 +1,3 @@
-
 import * as assert from 'uvu/assert';
 import { assertPlan, assertSchema, fakePr, fakeSuite, writesSince } from './helpers/pr.ts';
 

@@ -1,4 +1,3 @@
-
 import * as assert from 'uvu/assert';
 import { syncActionsOf } from '../fake-bitbucket/routes/repo-admin.ts';
 import { assertPlan, assertSchema, fakeSuite, writesSince } from './helpers/pr.ts';

@@ -1,7 +1,6 @@
-
 import * as assert from 'uvu/assert';
 import { recordDelivery } from '../fake-bitbucket/routes/webhook-stats.ts';
-import { assertSchema, fakeSuite, } from './helpers/pr.ts';
+import { assertSchema, fakeSuite } from './helpers/pr.ts';
 
 const s = fakeSuite('bbdc webhook stats', 'suite');
 const { test, run } = s;
