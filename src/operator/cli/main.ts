@@ -75,10 +75,23 @@ type Cli = {
   flags: RunFlags & DoctorFlags & { follow?: boolean; help?: boolean; version?: boolean };
 };
 
+/** `--flag=true` and `--flag=false` for a boolean flag (as the chart and manifests write `--leader-elect=...`, and
+ * as Go operators take them) become `--flag` and `--no-flag`; any other value is refused naming the flag. */
+function booleanValues(argv: readonly string[]): string[] {
+  return argv.map((arg) => {
+    const m = /^--([a-z][a-z-]*)=(.*)$/s.exec(arg);
+    const name = m?.[1] ?? '';
+    if (!m || options[name as keyof typeof options]?.type !== 'boolean') return arg;
+    if (m[2] === 'true') return `--${name}`;
+    if (m[2] === 'false') return `--no-${name}`;
+    throw new Error(`--${name} takes true or false, not "${m[2]}"`);
+  });
+}
+
 function parseArgs(argv: string[]): Cli {
   const parse = () =>
     parseNodeArgs({
-      args: argv,
+      args: booleanValues(argv),
       options,
       allowPositionals: true,
       allowNegative: true,

@@ -30,4 +30,19 @@ test('an unknown flag is a usage error naming it; --help and --version answer on
   assert.match(foreign.stderr, /realmforge synth does not take --json/);
 });
 
+test('a boolean flag takes =true and =false as the chart and manifests write it (--leader-elect=false); another value is refused', async () => {
+  for (const value of ['true', 'false']) {
+    // Parsed: the run stops at the next flag's error, not at --leader-elect.
+    const r = await runCli(main, ['run', `--leader-elect=${value}`, '--drift-interval=soon']);
+    assert.is(r.code, 2);
+    assert.match(r.stderr, /--drift-interval must be a duration/);
+  }
+  const bad = await runCli(main, ['run', '--leader-elect=maybe']);
+  assert.is(bad.code, 2);
+  assert.is(
+    bad.stderr,
+    'realmforge: --leader-elect takes true or false, not "maybe": see realmforge --help\n',
+  );
+});
+
 test.run();
