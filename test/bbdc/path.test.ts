@@ -1,7 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseId } from '../../src/bbdc/api/ids.ts';
 import { filePath, restPath, segment } from '../../src/bbdc/api/path.ts';
+import { parseJson, stringifyJson } from '../../src/core/exact-json.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
 import { withFake } from './helpers/fake.ts';
 import { createWorld } from './helpers/world.ts';
@@ -64,13 +67,11 @@ for (const [argv, message] of cases) {
   });
 }
 
-test('ids are checked as decimal text: outside the server range or above 2^53 - 1 refused, never rounded', async () => {
+test('ids are checked as decimal text: outside the server range refused; above 2^53 - 1 kept exact as a BigInt', async () => {
   assert.is(parseId('pull request id', '#42', 'int64', ''), 42);
   assert.is(parseId('pull request id', '9007199254740991', 'int64', ''), 9007199254740991);
-  assert.throws(
-    () => parseId('pull request id', '9007199254740993', 'int64', ''),
-    /largest id bbdc can send exactly/,
-  );
+  assert.is(parseId('pull request id', '9007199254740993', 'int64', ''), 9007199254740993n);
+  assert.is(parseId('pull request id', '9223372036854775807', 'int64', ''), 9223372036854775807n);
   assert.throws(
     () => parseId('pull request id', '9223372036854775808', 'int64', ''),
     /outside the server's range/,
@@ -81,11 +82,60 @@ test('ids are checked as decimal text: outside the server range or above 2^53 - 
   );
   for (const bad of ['0', '-1', '1e3', '0x10', ''])
     assert.throws(() => parseId('id', bad, 'int64', ''), /whole number/);
-  const n = fake.requests.length;
-  const r = await run(['pr', 'get', '9007199254740993', '-R', 'PROJ/api']);
-  assert.is(r.code, 2, r.stderr);
-  assert.match(r.stderr, 'pull request id 9007199254740993 is above 9007199254740991');
-  assert.is(fake.requests.length, n, 'nothing was sent: the rounded id would be another pull request');
+});
+
+test('answers keep long integers exact: parsed as BigInt beyond 2^53 - 1 and written back as the same digits', () => {
+  const text = '{"id":9007199254740993,"max":9223372036854775807,"small":42,"ratio":1.5,"big":1e300}';
+  const value = parseJson(text) as Record<string, unknown>;
+  assert.is(value.id, 9007199254740993n);
+  assert.is(value.small, 42);
+  assert.is(value.ratio, 1.5);
+  assert.is(value.big, 1e300, 'a number written with an exponent is not an integer id');
+  assert.is(stringifyJson(value), text.replace('1e300', '1e+300'));
+});
+
+test('a pull request id above 2^53 - 1 goes to the path and back to --json and human output as the same digits', async () => {
+  const big = '9007199254740993';
+  const seen: string[] = [];
+  const one = await fetch(`${fake.url}/rest/api/latest/projects/PROJ/repos/api/pull-requests/1`, {
+    headers: { authorization: `Bearer ${credentials.alice.token}` },
+  });
+  const answer = (await one.text()).replace(/^\{"id":1,/, `{"id":${big},`);
+  assert.ok(answer.startsWith(`{"id":${big},`), 'the fake answers a pull request whose id comes first');
+  // In front of the fake: the long id's pull request is answered here, every other request goes to the fake.
+  const front = createServer(async (req, res) => {
+    seen.push(req.url ?? '');
+    if (req.url?.endsWith(`/pull-requests/${big}`)) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+      return;
+    }
+    const upstream = await fetch(`${fake.url}${req.url}`, {
+      method: req.method,
+      headers: { authorization: String(req.headers.authorization ?? '') },
+    });
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'text/plain' });
+    res.end(await upstream.text());
+  });
+  await new Promise<void>((done) => front.listen(0, '127.0.0.1', done));
+  const { port } = front.address() as AddressInfo;
+  try {
+    const w = createWorld({
+      env: { BBDC_URL: `http://127.0.0.1:${port}`, BBDC_TOKEN: credentials.alice.token },
+    });
+    const r = await w.run(['pr', 'get', big, '-R', 'PROJ/api', '--json']);
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, `"id":${big},`);
+    assert.ok(
+      seen.some((u) => u.endsWith(`/pull-requests/${big}`)),
+      seen.join(' '),
+    );
+    const human = await w.run(['pr', 'get', big, '-R', 'PROJ/api']);
+    assert.is(human.code, 0, human.stderr);
+    assert.match(human.stdout, `#${big}`);
+    w.dispose();
+  } finally {
+    front.close();
+  }
 });
 
 test.run();

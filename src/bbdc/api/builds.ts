@@ -1,5 +1,6 @@
 import type { BuildStatus } from '../../../generated/types/cli/output/build-status-get.ts';
 import { UsageError } from '../../core/errors.ts';
+import type { Id } from './ids.ts';
 import { pluginRepoPath, segment } from './path.ts';
 import type { RestRefMatcher } from './ref-matcher.ts';
 import { repoPath } from './repositories.ts';
@@ -45,11 +46,7 @@ export function buildsPath(project: string, slug: string, commit: string): strin
 }
 
 /** The required-builds merge checks of a repository (`list`), where new ones are posted (`new`), or one of them. */
-export function requiredBuildsPath(
-  project: string,
-  slug: string,
-  id: number | 'list' | 'new' = 'list',
-): string {
+export function requiredBuildsPath(project: string, slug: string, id: Id | 'list' | 'new' = 'list'): string {
   const base = pluginRepoPath('required-builds', project, slug);
   if (id === 'list') return `${base}/conditions`;
   return id === 'new' ? `${base}/condition` : `${base}/condition/${id}`;

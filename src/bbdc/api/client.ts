@@ -1,4 +1,5 @@
 import { RealmforgeError, sentences, UsageError } from '../../core/errors.ts';
+import { parseJson, stringifyJson } from '../../core/exact-json.ts';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.ts';
 import type { Clock } from '../deps.ts';
 import type { Logger } from '../output/logger.ts';
@@ -153,7 +154,7 @@ export function createClient(options: {
       path: string,
       opts: { query?: Query; body?: unknown; contentType?: string } = {},
     ) {
-      const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+      const body = opts.body === undefined ? undefined : stringifyJson(opts.body);
       const res = await send(method, url(path, opts.query), body, undefined, opts.contentType);
       if (res.headers['x-ausername']) username = res.headers['x-ausername'];
       if (res.status >= 400)
@@ -162,7 +163,7 @@ export function createClient(options: {
       let data: unknown;
       if (res.body) {
         try {
-          data = JSON.parse(res.body);
+          data = parseJson(res.body);
         } catch {
           data = res.body;
         }

@@ -1,6 +1,7 @@
 import type { PrBuildStatusOutput } from '../../../generated/types/cli/output/pr-build-status.ts';
 import type { RestBuildStatus } from './builds.ts';
 import type { BitbucketClient } from './client.ts';
+import type { Id } from './ids.ts';
 import { collectPages } from './paging.ts';
 import { segment } from './path.ts';
 import { fetchPullRequest, type RepoRef } from './pull-requests.ts';
@@ -31,7 +32,7 @@ export function aggregate(builds: { state: BuildState }[]): Pick<PrBuildStatusOu
 export async function readPrBuilds(
   client: BitbucketClient,
   repo: RepoRef,
-  id: number,
+  id: Id,
 ): Promise<PrBuildStatusOutput> {
   const pr = await fetchPullRequest(client, repo, id);
   const commit = pr.fromRef.latestCommit ?? '';

@@ -1,7 +1,7 @@
 import type { Mergeability, PrOutput, PrReviewer } from '../../../generated/types/cli/output/pr.ts';
 import type { BitbucketClient } from './client.ts';
 import { statusOf } from './errors.ts';
-import { parseId } from './ids.ts';
+import { type Id, parseId } from './ids.ts';
 import { repoPath } from './repositories.ts';
 import { isoTime } from './timestamps.ts';
 
@@ -24,7 +24,7 @@ export type RestPrRef = {
 };
 /** A pull request as GET .../pull-requests/{id} returns it (the fields bbdc reads). */
 export type RestPullRequest = {
-  id: number;
+  id: Id;
   version: number;
   title: string;
   description?: string;
@@ -52,12 +52,12 @@ export type RestMergeability = {
 export type RepoRef = { project: string; slug: string };
 
 /** The REST path of a pull request, or of something under it (`suffix` starts with `/`). */
-export function prPath(repo: RepoRef, id: number, suffix = ''): string {
+export function prPath(repo: RepoRef, id: Id, suffix = ''): string {
   return `${repoPath(repo.project, repo.slug)}/pull-requests/${id}${suffix}`;
 }
 
 /** Parses a pull request id argument, naming it when it is not a positive whole number. */
-export function parsePrId(value: string | undefined): number {
+export function parsePrId(value: string | undefined): Id {
   return parseId('pull request id', value, 'int64', 'run `bbdc pr list` to see the ids');
 }
 
@@ -120,7 +120,7 @@ export function toPullRequest(pr: RestPullRequest, repo: RepoRef): PrOutput {
 }
 
 /** Reads one pull request; a 404 keeps Bitbucket's message (not_found, exit 4). */
-export function fetchPullRequest(client: BitbucketClient, repo: RepoRef, id: number) {
+export function fetchPullRequest(client: BitbucketClient, repo: RepoRef, id: Id) {
   return client.get<RestPullRequest>(prPath(repo, id));
 }
 
@@ -128,7 +128,7 @@ export function fetchPullRequest(client: BitbucketClient, repo: RepoRef, id: num
 export async function readMergeability(
   client: BitbucketClient,
   repo: RepoRef,
-  id: number,
+  id: Id,
 ): Promise<Mergeability> {
   try {
     const m = await client.get<RestMergeability>(prPath(repo, id, '/merge'));

@@ -4,6 +4,7 @@ import { UsageError } from '../../core/errors.ts';
 import type { BitbucketClient } from './client.ts';
 import { statusOf } from './errors.ts';
 import type { RestUser } from './identity.ts';
+import type { Id } from './ids.ts';
 import { pluginRepoPath, userPath } from './path.ts';
 import { formatRefMatcher, type RestRefMatcher } from './ref-matcher.ts';
 import { repoPath } from './repositories.ts';
@@ -21,7 +22,7 @@ export type RestCondition = {
 };
 
 /** The reviewer groups of a repository, or one of them. */
-export function reviewerGroupsPath(project: string, slug: string, id?: number): string {
+export function reviewerGroupsPath(project: string, slug: string, id?: Id): string {
   return `${repoPath(project, slug)}/settings/reviewer-groups${id === undefined ? '' : `/${id}`}`;
 }
 

@@ -1,4 +1,5 @@
 import { describeError, exitCodeOf, RealmforgeError, UsageError } from '../../core/errors.ts';
+import { stringifyJson } from '../../core/exact-json.ts';
 import type { CommandDefinition, GlobalOptions } from '../command.ts';
 import { flagToken } from '../completion/tree.ts';
 import type { Deps } from '../deps.ts';
@@ -45,7 +46,7 @@ export async function runCli(
   let globals = fallbackGlobals(argv);
   let command: AnyCommand | undefined;
   const fail = (error: unknown) => {
-    if (json) deps.stdout.write(`${JSON.stringify(errorEnvelope(error, { command: command?.name }))}\n`);
+    if (json) deps.stdout.write(`${stringifyJson(errorEnvelope(error, { command: command?.name }))}\n`);
     else if (error instanceof RealmforgeError || globals.logLevel === 'debug')
       deps.stderr.write(`error: ${describeError(error)}\n`);
     else

@@ -1,4 +1,5 @@
 import { RealmforgeError, UsageError } from '../../core/errors.ts';
+import { stringifyJson } from '../../core/exact-json.ts';
 import { createCommandDeps } from '../cli/context.ts';
 import type { GlobalOptions } from '../command.ts';
 import type { Deps } from '../deps.ts';
@@ -118,7 +119,7 @@ export async function callTool(
     } else {
       data = await materialize(await tool.command.run(options, cd));
     }
-    return { content: [{ type: 'text', text: bounded(logger.scrub(JSON.stringify(data))) }] };
+    return { content: [{ type: 'text', text: bounded(logger.scrub(stringifyJson(data))) }] };
   } catch (error) {
     if (error instanceof RealmforgeError) error.message = logger.scrub(error.message);
     const envelope = errorEnvelope(error, { command: tool.command.name });

@@ -1,3 +1,4 @@
+import { stringifyJson } from '../../core/exact-json.ts';
 import type { Clock, Writer } from '../deps.ts';
 
 /** Log verbosity, from quietest to loudest. */
@@ -38,7 +39,7 @@ export function createLogger(options: {
       if (order[level] > order[options.level]) return;
       let line: string;
       if (options.format === 'json') {
-        line = JSON.stringify({
+        line = stringifyJson({
           time: new Date(options.clock.now()).toISOString(),
           level,
           message,
@@ -46,7 +47,7 @@ export function createLogger(options: {
         });
       } else {
         const extra = Object.entries(fields)
-          .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+          .map(([k, v]) => `${k}=${typeof v === 'string' ? v : stringifyJson(v)}`)
           .join(' ');
         line = `${level}: ${message}${extra ? ` ${extra}` : ''}`;
       }

@@ -1,6 +1,8 @@
 // Lists printed while they are fetched: a command returns a LazyList where its data has an array, and --json
 // writes the envelope item by item; human output and the MCP server collect it first (materialize).
 
+import { stringifyJson } from '../../core/exact-json.ts';
+
 /** An array whose items arrive later; typed as T[] in a command's data, and only ever read through this module. */
 export class LazyList<T> {
   readonly source: AsyncIterable<T>;
@@ -36,12 +38,12 @@ export async function writeJson(value: unknown, write: (chunk: string) => Promis
     await write('[');
     let first = true;
     for await (const item of value.source as AsyncIterable<unknown>) {
-      await write(`${first ? '' : ','}${JSON.stringify(item) ?? 'null'}`);
+      await write(`${first ? '' : ','}${stringifyJson(item) ?? 'null'}`);
       first = false;
     }
     return write(']');
   }
-  if (!isPlainObject(value)) return write(JSON.stringify(value));
+  if (!isPlainObject(value)) return write(stringifyJson(value));
   await write('{');
   let first = true;
   for (const key of Object.keys(value)) {

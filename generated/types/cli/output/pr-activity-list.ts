@@ -4,7 +4,7 @@
  * What happened on a pull request, newest first, capped by --limit.
  */
 export interface PrActivityListOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   activities: PrActivity[];
   count: number;

@@ -4,7 +4,7 @@
  * The auto-merge request of a pull request.
  */
 export interface PrAutoMergeOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   enabled: boolean;
   strategy?: string;

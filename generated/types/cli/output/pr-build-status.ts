@@ -4,7 +4,7 @@
  * The build statuses of a pull request's latest commit, aggregated.
  */
 export interface PrBuildStatusOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   commit: string;
   /**

@@ -4,7 +4,7 @@
  * The local branch a pull request was checked out into.
  */
 export interface PrCheckoutOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   branch: string;
   commit: string;

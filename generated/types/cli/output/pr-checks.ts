@@ -4,7 +4,7 @@
  * The pull request's builds after waiting; exit 0 all passed, 1 one failed, 8 still pending.
  */
 export interface PrChecksOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   commit: string;
   /**

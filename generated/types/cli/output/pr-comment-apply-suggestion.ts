@@ -4,9 +4,9 @@
  * A suggestion of a pull request comment, committed to the source branch.
  */
 export interface PrCommentApplySuggestionOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
-  comment: number;
+  comment: number | bigint;
   /**
    * Which suggestion of the comment (0 is the first)
    */

@@ -4,8 +4,8 @@
  * A deleted pull request comment.
  */
 export interface PrCommentDeleteOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
-  comment: number;
+  comment: number | bigint;
   deleted: true;
 }

@@ -4,7 +4,7 @@
  * Comment threads from the activities, oldest first, replies nested.
  */
 export interface PrCommentListOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   threads: PrComment[];
   /**

@@ -4,9 +4,9 @@
  * Your reaction to a pull request comment, added or removed.
  */
 export interface PrCommentReactOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
-  comment: number;
+  comment: number | bigint;
   emoji: string;
   /**
    * false after --remove

@@ -4,7 +4,7 @@
  * The commits of a pull request, newest first.
  */
 export interface PrCommitsOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   commits: PrCommit[];
   count: number;

@@ -4,7 +4,7 @@
  * The default reviewers the repository's conditions name for a pull request's branches, and whether each is a reviewer already.
  */
 export interface PrDefaultReviewersOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   from: string;
   to: string;

@@ -4,7 +4,7 @@
  * A deleted pull request.
  */
 export interface PrDeleteOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   deleted: true;
 }

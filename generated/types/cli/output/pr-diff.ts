@@ -4,7 +4,7 @@
  * The diff of a pull request per file; files over the size limit are skipped.
  */
 export interface PrDiffOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   /**
    * a diffstat: no patches

@@ -4,7 +4,7 @@
  * The files a pull request changes.
  */
 export interface PrFilesOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   files: PrFile[];
   count: number;

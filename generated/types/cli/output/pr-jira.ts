@@ -4,7 +4,7 @@
  * The Jira issues linked to a pull request.
  */
 export interface PrJiraOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   issues: JiraIssue[];
 }

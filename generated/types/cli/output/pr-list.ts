@@ -13,7 +13,7 @@ export interface PrListOutput {
  * via the `definition` "pullRequest".
  */
 export interface PullRequest {
-  id: number;
+  id: number | bigint;
   repository: string;
   title: string;
   description: string;

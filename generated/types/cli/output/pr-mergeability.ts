@@ -4,7 +4,7 @@
  * Whether a pull request can merge now, and what blocks it.
  */
 export interface PrMergeabilityOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   /**
    * false when the server could not say (it answered 404 or 409)

@@ -4,7 +4,7 @@
  * The author, reviewers and participants of a pull request with their review status.
  */
 export interface PrParticipantsOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   participants: PrParticipant[];
 }

@@ -4,7 +4,7 @@
  * A pull request whose source branch was rebased onto its target; the branch and its old and new tips when the server says them.
  */
 export interface PrRebaseOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   rebased: true;
   branch?: string;

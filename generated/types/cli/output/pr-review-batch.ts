@@ -4,7 +4,7 @@
  * Your pending review batch of a pull request (pr review get), or what completing or discarding it did.
  */
 export interface PrReviewBatchOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   /**
    * pending (get), published (complete) or discarded (discard) comments

@@ -4,7 +4,7 @@
  * Your review status on a pull request after approve, unapprove or needs-work.
  */
 export interface PrReviewOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   user: PrUser;
   status: 'APPROVED' | 'NEEDS_WORK' | 'UNAPPROVED';

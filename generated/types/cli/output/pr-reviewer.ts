@@ -4,7 +4,7 @@
  * A reviewer added to or removed from a pull request.
  */
 export interface PrReviewerOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   action: 'added' | 'removed';
   user: PrUser;

@@ -14,7 +14,7 @@ export interface PrStatusOutput {
  * via the `definition` "item".
  */
 export interface PrStatusItem {
-  id: number;
+  id: number | bigint;
   repository: string;
   title: string;
   author: string;

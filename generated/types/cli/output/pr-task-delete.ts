@@ -4,8 +4,8 @@
  * A deleted task.
  */
 export interface PrTaskDeleteOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
-  task: number;
+  task: number | bigint;
   deleted: true;
 }

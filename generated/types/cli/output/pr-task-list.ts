@@ -4,7 +4,7 @@
  * The tasks (blocker comments) of a pull request.
  */
 export interface PrTaskListOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   tasks: PrComment[];
   open: number;

@@ -4,7 +4,7 @@
  * Whether you now watch a pull request (pr watch, pr unwatch).
  */
 export interface PrWatchOutput {
-  pullRequest: number;
+  pullRequest: number | bigint;
   repository: string;
   watching: boolean;
 }

@@ -4,7 +4,7 @@
  * One pull request (get, create, update, merge, decline, reopen); get adds its mergeability.
  */
 export interface PrOutput {
-  id: number;
+  id: number | bigint;
   repository: string;
   title: string;
   description: string;
@@ -90,7 +90,7 @@ export interface PrUser1 {
  * via the `definition` "pullRequest".
  */
 export interface PullRequest {
-  id: number;
+  id: number | bigint;
   repository: string;
   title: string;
   description: string;

@@ -5,6 +5,6 @@
  */
 export interface RepoSettingsReviewerGroupsDeleteOutput {
   repository: string;
-  id: number;
+  id: number | bigint;
   deleted: true;
 }

@@ -15,7 +15,7 @@ export interface SearchPrsOutput {
  * via the `definition` "pullRequest".
  */
 export interface PullRequest {
-  id: number;
+  id: number | bigint;
   repository: string;
   title: string;
   description: string;

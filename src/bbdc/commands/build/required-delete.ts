@@ -1,7 +1,7 @@
 import type { BuildRequiredDeleteOutput } from '../../../../generated/types/cli/output/build-required-delete.ts';
 import { type RestRequiredBuilds, requiredBuildsPath } from '../../api/builds.ts';
 import { identify } from '../../api/identity.ts';
-import { parseId } from '../../api/ids.ts';
+import { type Id, parseId } from '../../api/ids.ts';
 import { collectPages } from '../../api/paging.ts';
 import { scopedNeeds } from '../../api/permission-check.ts';
 import { defineCommand } from '../../command.ts';
@@ -9,7 +9,7 @@ import { makePlan } from '../../output/plan.ts';
 import { toRequiredBuilds } from './required.ts';
 
 /** `bbdc build required delete <id>`: removes a required-builds merge check (deleting a missing one is a no-op). */
-export const command = defineCommand<{ id: number }, BuildRequiredDeleteOutput>({
+export const command = defineCommand<{ id: Id }, BuildRequiredDeleteOutput>({
   name: 'build required delete',
   summary: 'Delete a required-builds merge check',
   args: [{ name: 'id', required: true, description: 'Check id (see `bbdc build required list`)' }],

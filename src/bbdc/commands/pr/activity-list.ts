@@ -1,5 +1,6 @@
 import type { PrActivityListOutput } from '../../../../generated/types/cli/output/pr-activity-list.ts';
 import type { RestActivity } from '../../api/comments.ts';
+import type { Id } from '../../api/ids.ts';
 import { collectPages } from '../../api/paging.ts';
 import { parsePrId, prPath, type RestUser } from '../../api/pull-requests.ts';
 import { positiveInt } from '../../cli/paging-flags.ts';
@@ -7,7 +8,7 @@ import { defineCommand } from '../../command.ts';
 import { shortDate } from '../../output/comment-thread.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; limit: number };
+type Options = { id: Id; limit: number };
 type Activity = RestActivity & { createdDate: number; user: RestUser };
 
 function detail(a: Activity): string {

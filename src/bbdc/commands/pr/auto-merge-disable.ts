@@ -1,10 +1,11 @@
 import type { PrAutoMergeOutput } from '../../../../generated/types/cli/output/pr-auto-merge.ts';
+import type { Id } from '../../api/ids.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { printAutoMerge, readAutoMerge, toAutoMerge } from './auto-merge-request.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number };
+type Options = { id: Id };
 
 /** `bbdc pr auto-merge disable <id>`: cancels the pull request's auto-merge request. */
 export const command = defineCommand<Options, PrAutoMergeOutput>({

@@ -1,4 +1,5 @@
 import type { PrAutoMergeOutput } from '../../../../generated/types/cli/output/pr-auto-merge.ts';
+import type { Id } from '../../api/ids.ts';
 import {
   fetchPullRequest,
   parsePrId,
@@ -12,7 +13,7 @@ import { printAutoMerge, readAutoMerge } from './auto-merge-request.ts';
 import { mergeStrategies } from './merge.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; strategy?: string };
+type Options = { id: Id; strategy?: string };
 
 // The 9.4 document requests auto-merge with POST .../merge?version= and `autoMerge: true` in the merge request
 // body (RestPullRequestMergeRequest); POST .../auto-merge ("tryAutoMerge") takes no body and only retries a merge

@@ -1,10 +1,11 @@
 import type { PrAutoMergeOutput } from '../../../../generated/types/cli/output/pr-auto-merge.ts';
+import type { Id } from '../../api/ids.ts';
 import { fetchPullRequest, parsePrId } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { printAutoMerge, readAutoMerge, toAutoMerge } from './auto-merge-request.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number };
+type Options = { id: Id };
 
 /** `bbdc pr auto-merge get <id>`: whether the pull request merges by itself once its checks pass. */
 export const command = defineCommand<Options, PrAutoMergeOutput>({

@@ -1,6 +1,7 @@
 import type { PrAutoMergeOutput } from '../../../../generated/types/cli/output/pr-auto-merge.ts';
 import type { BitbucketClient } from '../../api/client.ts';
 import { statusOf } from '../../api/errors.ts';
+import type { Id } from '../../api/ids.ts';
 import { prPath, type RepoRef } from '../../api/pull-requests.ts';
 import { isoTime } from '../../api/timestamps.ts';
 import type { Ui } from '../../output/ui.ts';
@@ -14,7 +15,7 @@ export type RestAutoMergeRequest = {
 };
 
 /** The pull request's auto-merge request, or undefined when the server answers 404 (none). */
-export async function readAutoMerge(client: BitbucketClient, repo: RepoRef, id: number) {
+export async function readAutoMerge(client: BitbucketClient, repo: RepoRef, id: Id) {
   try {
     return await client.get<RestAutoMergeRequest>(prPath(repo, id, '/auto-merge'));
   } catch (error) {
@@ -24,11 +25,7 @@ export async function readAutoMerge(client: BitbucketClient, repo: RepoRef, id: 
 }
 
 /** The printed shape of an auto-merge request. */
-export function toAutoMerge(
-  repo: RepoRef,
-  id: number,
-  r: RestAutoMergeRequest | undefined,
-): PrAutoMergeOutput {
+export function toAutoMerge(repo: RepoRef, id: Id, r: RestAutoMergeRequest | undefined): PrAutoMergeOutput {
   return {
     pullRequest: id,
     repository: `${repo.project}/${repo.slug}`,

@@ -1,11 +1,12 @@
 import type { PrBuildStatusOutput } from '../../../../generated/types/cli/output/pr-build-status.ts';
+import type { Id } from '../../api/ids.ts';
 import { readPrBuilds } from '../../api/pr-builds.ts';
 import { parsePrId } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import type { Ui } from '../../output/ui.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number };
+type Options = { id: Id };
 
 /** Prints the builds as a table and the aggregate as one line. */
 export function printBuilds(d: PrBuildStatusOutput, ui: Ui): void {

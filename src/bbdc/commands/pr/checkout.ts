@@ -2,6 +2,7 @@ import type { PrCheckoutOutput } from '../../../../generated/types/cli/output/pr
 import { RealmforgeError, UsageError } from '../../../core/errors.ts';
 import type { BitbucketClient } from '../../api/client.ts';
 import { authorization } from '../../api/client.ts';
+import type { Id } from '../../api/ids.ts';
 import { fetchPullRequest, parsePrId, type RestPullRequest } from '../../api/pull-requests.ts';
 import { type RestRepository, repoPath } from '../../api/repositories.ts';
 import { type CheckoutRemote, checkoutPlan } from '../../checkout/plan.ts';
@@ -12,7 +13,7 @@ import { remoteRepos } from '../../config/git-context.ts';
 import { makePlan } from '../../output/plan.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; branch?: string; force: boolean };
+type Options = { id: Id; branch?: string; force: boolean };
 
 async function localRemote(deps: CommandDeps, project: string, slug: string): Promise<CheckoutRemote> {
   const remotes = await remoteRepos(deps.git, deps.cwd, deps.config());

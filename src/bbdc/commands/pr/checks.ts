@@ -1,4 +1,5 @@
 import type { PrChecksOutput } from '../../../../generated/types/cli/output/pr-checks.ts';
+import type { Id } from '../../api/ids.ts';
 import { insightsPath, type RestInsightReport, toReport } from '../../api/insights.ts';
 import { collectPages } from '../../api/paging.ts';
 import { readPrBuilds } from '../../api/pr-builds.ts';
@@ -9,7 +10,7 @@ import { positiveInt } from '../repo/list.ts';
 import { printBuilds } from './build-status.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; wait: boolean; timeoutSeconds: number; intervalSeconds: number };
+type Options = { id: Id; wait: boolean; timeoutSeconds: number; intervalSeconds: number };
 
 const exitCodes = { successful: 0, failed: 1, pending: 8, none: 8 } as const;
 

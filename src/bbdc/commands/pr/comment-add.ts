@@ -2,6 +2,7 @@ import type { PrCommentOutput } from '../../../../generated/types/cli/output/pr-
 import { UsageError } from '../../../core/errors.ts';
 import { type RestComment, toComment } from '../../api/comments.ts';
 import { statusOf } from '../../api/errors.ts';
+import type { Id } from '../../api/ids.ts';
 import { readChanges } from '../../api/pr-changes.ts';
 import { fetchPullRequest, parsePrId, prPath } from '../../api/pull-requests.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
@@ -14,11 +15,11 @@ import { prContext, prIdArg } from './pr-context.ts';
 
 type LineType = 'ADDED' | 'REMOVED' | 'CONTEXT';
 type Options = {
-  id: number;
+  id: Id;
   body: DescriptionSource;
-  replyTo?: number;
+  replyTo?: Id;
   path?: string;
-  line?: number;
+  line?: Id;
   lineType: LineType;
   pending: boolean;
 };

@@ -1,5 +1,6 @@
 import type { PrCommentApplySuggestionOutput } from '../../../../generated/types/cli/output/pr-comment-apply-suggestion.ts';
 import { UsageError } from '../../../core/errors.ts';
+import type { Id } from '../../api/ids.ts';
 import { fetchPullRequest, parsePrId } from '../../api/pull-requests.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { apply, planOf } from '../../output/change.ts';
@@ -7,7 +8,7 @@ import { parseCommentId } from './comment-body.ts';
 import { commentChange } from './comment-change.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; comment: number; index: number; message?: string };
+type Options = { id: Id; comment: Id; index: number; message?: string };
 
 /** How many ```suggestion blocks a comment holds (Bitbucket numbers them from 0). */
 export const suggestionCount = (text: string | undefined) => text?.match(/^```suggestion\s*$/gm)?.length ?? 0;

@@ -1,5 +1,5 @@
 import { UsageError } from '../../../core/errors.ts';
-import { parseId } from '../../api/ids.ts';
+import { type Id, parseId } from '../../api/ids.ts';
 import type { CommandDeps, FlagSpec } from '../../command.ts';
 import { type DescriptionSource, readDescription } from './description-input.ts';
 
@@ -26,6 +26,6 @@ export async function readBody(source: DescriptionSource, deps: CommandDeps): Pr
 }
 
 /** Parses a comment or task id argument. */
-export function parseCommentId(value: string | undefined, what: string): number {
+export function parseCommentId(value: string | undefined, what: string): Id {
   return parseId(`${what} id`, value, 'int64', 'see `bbdc pr comment list`');
 }

@@ -1,5 +1,6 @@
 // The one place `pr comment update` and `pr comment delete` read the comment they change and build the request.
 import { type RestComment, toComment } from '../../api/comments.ts';
+import type { Id } from '../../api/ids.ts';
 import { prPath } from '../../api/pull-requests.ts';
 import type { CommandDeps } from '../../command.ts';
 import type { Change } from '../../output/change.ts';
@@ -8,8 +9,8 @@ import { prContext } from './pr-context.ts';
 /** The comment as it is now and a change built from it; `build` gets its path and current state. */
 export async function commentChange(
   deps: CommandDeps,
-  id: number,
-  comment: number,
+  id: Id,
+  comment: Id,
   intent: string,
   build: (
     path: string,

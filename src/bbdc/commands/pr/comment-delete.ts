@@ -1,4 +1,5 @@
 import type { PrCommentDeleteOutput } from '../../../../generated/types/cli/output/pr-comment-delete.ts';
+import type { Id } from '../../api/ids.ts';
 import { parsePrId } from '../../api/pull-requests.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { apply, planOf } from '../../output/change.ts';
@@ -6,7 +7,7 @@ import { parseCommentId } from './comment-body.ts';
 import { commentChange } from './comment-change.ts';
 import { prIdArg } from './pr-context.ts';
 
-type Options = { id: number; comment: number };
+type Options = { id: Id; comment: Id };
 
 const prepare = (o: Options, deps: CommandDeps) =>
   commentChange(deps, o.id, o.comment, `bbdc pr comment delete ${o.id} ${o.comment}`, (path, c) => ({

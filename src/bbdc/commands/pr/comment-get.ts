@@ -1,12 +1,13 @@
 import type { PrCommentOutput } from '../../../../generated/types/cli/output/pr-comment.ts';
 import { type RestComment, toComment } from '../../api/comments.ts';
+import type { Id } from '../../api/ids.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { printThread } from '../../output/comment-thread.ts';
 import { parseCommentId } from './comment-body.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; comment: number };
+type Options = { id: Id; comment: Id };
 
 /** `bbdc pr comment get <id> <comment>`: one comment with its replies. */
 export const command = defineCommand<Options, PrCommentOutput>({

@@ -1,12 +1,13 @@
 import type { PrCommentListOutput } from '../../../../generated/types/cli/output/pr-comment-list.ts';
 import { flatten, type RestActivity, threadsFromActivities } from '../../api/comments.ts';
+import type { Id } from '../../api/ids.ts';
 import { collectPages } from '../../api/paging.ts';
 import { fetchPullRequest, parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { printThread } from '../../output/comment-thread.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; blocker: boolean; path?: string };
+type Options = { id: Id; blocker: boolean; path?: string };
 
 /** `bbdc pr comment list <id>`: every comment thread, built from the activities, with file and line anchors. */
 export const command = defineCommand<Options, PrCommentListOutput>({

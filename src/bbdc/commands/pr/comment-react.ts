@@ -1,5 +1,6 @@
 import type { PrCommentReactOutput } from '../../../../generated/types/cli/output/pr-comment-react.ts';
 import { UsageError } from '../../../core/errors.ts';
+import type { Id } from '../../api/ids.ts';
 import { segment } from '../../api/path.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
@@ -7,7 +8,7 @@ import { apply, type Change, planOf } from '../../output/change.ts';
 import { parseCommentId } from './comment-body.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; comment: number; emoji: string; remove: boolean };
+type Options = { id: Id; comment: Id; emoji: string; remove: boolean };
 
 async function prepare(o: Options, deps: CommandDeps): Promise<Change & { repository: string }> {
   const { repo, client } = await prContext(deps);

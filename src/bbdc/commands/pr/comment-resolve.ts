@@ -1,12 +1,13 @@
 import type { PrCommentOutput } from '../../../../generated/types/cli/output/pr-comment.ts';
 import { type RestComment, toComment } from '../../api/comments.ts';
+import type { Id } from '../../api/ids.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
 import { parseCommentId } from './comment-body.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; comment: number; reopen: boolean };
+type Options = { id: Id; comment: Id; reopen: boolean };
 
 /** `bbdc pr comment resolve <id> <comment>`: resolves (or with --reopen reopens) the thread a comment starts. */
 export const command = defineCommand<Options, PrCommentOutput>({

@@ -1,5 +1,6 @@
 import type { PrCommentOutput } from '../../../../generated/types/cli/output/pr-comment.ts';
 import type { RestComment } from '../../api/comments.ts';
+import type { Id } from '../../api/ids.ts';
 import { parsePrId } from '../../api/pull-requests.ts';
 import type { CommandDeps } from '../../command.ts';
 import { defineCommand } from '../../command.ts';
@@ -9,7 +10,7 @@ import { commentChange, toComment } from './comment-change.ts';
 import type { DescriptionSource } from './description-input.ts';
 import { prIdArg } from './pr-context.ts';
 
-type Options = { id: number; comment: number; body: DescriptionSource };
+type Options = { id: Id; comment: Id; body: DescriptionSource };
 
 async function prepare(o: Options, deps: CommandDeps) {
   const text = await readBody(o.body, deps);

@@ -1,4 +1,5 @@
 import type { PrCommitsOutput } from '../../../../generated/types/cli/output/pr-commits.ts';
+import type { Id } from '../../api/ids.ts';
 import { collectPages } from '../../api/paging.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { isoTime } from '../../api/timestamps.ts';
@@ -7,7 +8,7 @@ import { shortDate } from '../../output/comment-thread.ts';
 import { positiveInt } from '../repo/list.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; limit: number };
+type Options = { id: Id; limit: number };
 type RestCommit = {
   id: string;
   displayId: string;

@@ -1,4 +1,5 @@
 import type { PrDefaultReviewersOutput } from '../../../../generated/types/cli/output/pr-default-reviewers.ts';
+import type { Id } from '../../api/ids.ts';
 import { segment } from '../../api/path.ts';
 import { branchName, fetchPullRequest, parsePrId, type RestUser } from '../../api/pull-requests.ts';
 import { type RestRepository, repoPath } from '../../api/repositories.ts';
@@ -6,7 +7,7 @@ import { defineCommand } from '../../command.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
 /** `bbdc pr default-reviewers <id>`: who the repository's default-reviewer conditions ask to review this PR. */
-export const command = defineCommand<{ id: number }, PrDefaultReviewersOutput>({
+export const command = defineCommand<{ id: Id }, PrDefaultReviewersOutput>({
   name: 'pr default-reviewers',
   summary: "List the default reviewers the repository's conditions name for a pull request's branches",
   description: 'Compare with `bbdc pr get` to see who is missing; add them with `bbdc pr reviewer add`.',

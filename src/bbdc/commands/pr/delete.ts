@@ -1,9 +1,10 @@
 import type { PrDeleteOutput } from '../../../../generated/types/cli/output/pr-delete.ts';
+import type { Id } from '../../api/ids.ts';
 import { fetchPullRequest, parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number };
+type Options = { id: Id };
 
 /** `bbdc pr delete <id>`: deletes a pull request for good, at the version just read. */
 export const command = defineCommand<Options, PrDeleteOutput>({

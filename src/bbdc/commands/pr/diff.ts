@@ -1,5 +1,6 @@
 import type { DiffFile, PrDiffOutput } from '../../../../generated/types/cli/output/pr-diff.ts';
 import { UsageError } from '../../../core/errors.ts';
+import type { Id } from '../../api/ids.ts';
 import { filePath } from '../../api/path.ts';
 import { firstDiff, type RestDiff, readChanges, unifiedDiff } from '../../api/pr-changes.ts';
 import { fetchPullRequest, parsePrId, prPath } from '../../api/pull-requests.ts';
@@ -7,7 +8,7 @@ import { defineCommand } from '../../command.ts';
 import type { Ui } from '../../output/ui.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; stat: boolean; path?: string; maxLines: number; context?: number };
+type Options = { id: Id; stat: boolean; path?: string; maxLines: number; context?: number };
 
 function wholeNumber(value: unknown, flag: string, fallback: number): number {
   if (value === undefined) return fallback;

@@ -1,11 +1,12 @@
 import type { PrFilesOutput } from '../../../../generated/types/cli/output/pr-files.ts';
+import type { Id } from '../../api/ids.ts';
 import { readChanges } from '../../api/pr-changes.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { positiveInt } from '../repo/list.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; limit: number };
+type Options = { id: Id; limit: number };
 
 const words = {
   ADD: 'added',

@@ -1,10 +1,11 @@
 import type { PrOutput } from '../../../../generated/types/cli/output/pr.ts';
+import type { Id } from '../../api/ids.ts';
 import { fetchPullRequest, parsePrId, readMergeability, toPullRequest } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { printPullRequest } from '../../output/pull-request.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number };
+type Options = { id: Id };
 
 /** `bbdc pr get <id>`: one pull request with its reviewers and whether it can merge now. */
 export const command = defineCommand<Options, PrOutput>({

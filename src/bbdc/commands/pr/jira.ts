@@ -1,11 +1,12 @@
 import type { PrJiraOutput } from '../../../../generated/types/cli/output/pr-jira.ts';
+import type { Id } from '../../api/ids.ts';
 import { segment } from '../../api/path.ts';
 import { parsePrId } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
 /** `bbdc pr jira <id>`: the Jira issues a pull request is linked to (needs the server's Jira integration). */
-export const command = defineCommand<{ id: number }, PrJiraOutput>({
+export const command = defineCommand<{ id: Id }, PrJiraOutput>({
   name: 'pr jira',
   summary: 'List the Jira issues linked to a pull request',
   description: 'Needs a Jira application link on the server; without one the server answers 404.',

@@ -1,12 +1,13 @@
 import type { CommitOutput } from '../../../../generated/types/cli/output/commit.ts';
 import { type RestCommit, toCommit } from '../../api/commits.ts';
+import type { Id } from '../../api/ids.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { command as commitGet } from '../commit/get.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
 /** `bbdc pr merge-base <id>`: the common ancestor of the pull request's source and target. */
-export const command = defineCommand<{ id: number }, CommitOutput>({
+export const command = defineCommand<{ id: Id }, CommitOutput>({
   name: 'pr merge-base',
   summary: "Show the common ancestor of a pull request's source and target",
   args: [prIdArg],

@@ -1,6 +1,7 @@
 import type { PrOutput } from '../../../../generated/types/cli/output/pr.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import { statusOf } from '../../api/errors.ts';
+import type { Id } from '../../api/ids.ts';
 import {
   fetchPullRequest,
   parsePrId,
@@ -12,7 +13,7 @@ import {
 import { defineCommand } from '../../command.ts';
 import { planPrChange, prContext, prIdArg, versionFlag } from './pr-context.ts';
 
-type Options = { id: number; strategy?: string; message?: string; version?: number };
+type Options = { id: Id; strategy?: string; message?: string; version?: number };
 
 /** Bitbucket's merge strategy ids. */
 export const mergeStrategies = [

@@ -1,10 +1,11 @@
 import type { PrMergeabilityOutput } from '../../../../generated/types/cli/output/pr-mergeability.ts';
+import type { Id } from '../../api/ids.ts';
 import { parsePrId, readMergeability } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { printMergeability } from '../../output/pull-request.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number };
+type Options = { id: Id };
 
 /** `bbdc pr mergeability <id>`: can it merge, is it conflicted, which merge checks block it; unknown on 404/409. */
 export const command = defineCommand<Options, PrMergeabilityOutput>({

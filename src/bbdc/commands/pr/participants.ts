@@ -1,4 +1,5 @@
 import type { PrParticipantsOutput } from '../../../../generated/types/cli/output/pr-participants.ts';
+import type { Id } from '../../api/ids.ts';
 import { collectPages } from '../../api/paging.ts';
 import { parsePrId, prPath, type RestParticipant } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
@@ -6,7 +7,7 @@ import { reviewStatus } from '../../output/pull-request.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
 /** `bbdc pr participants <id>`: the author, reviewers and participants with their review status. */
-export const command = defineCommand<{ id: number }, PrParticipantsOutput>({
+export const command = defineCommand<{ id: Id }, PrParticipantsOutput>({
   name: 'pr participants',
   summary: 'List the author, reviewers and participants of a pull request with their status',
   args: [prIdArg],

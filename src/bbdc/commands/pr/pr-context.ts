@@ -1,6 +1,7 @@
 import type { Plan } from '../../../../generated/types/cli/plan.ts';
 import { UsageError } from '../../../core/errors.ts';
 import type { BitbucketClient } from '../../api/client.ts';
+import type { Id } from '../../api/ids.ts';
 import { fetchPullRequest, type RestPullRequest } from '../../api/pull-requests.ts';
 import type { ArgSpec, CommandDeps, RepoContext } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
@@ -28,7 +29,7 @@ export type PrPlanParts = {
 /** Builds a dry-run plan for a change to pull request `id` from read-only calls: the PR is read first. */
 export async function planPrChange(
   deps: CommandDeps,
-  id: number,
+  id: Id,
   intent: string,
   decide: (
     pr: RestPullRequest,

@@ -1,4 +1,5 @@
 import type { PrRebaseOutput } from '../../../../generated/types/cli/output/pr-rebase.ts';
+import type { Id } from '../../api/ids.ts';
 import { fetchPullRequest, parsePrId, prPath } from '../../api/pull-requests.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
 import { apply, type Change, planOf } from '../../output/change.ts';
@@ -8,11 +9,11 @@ type Veto = { summaryMessage?: string; detailedMessage?: string };
 type RestRebaseResult = { refChange?: { fromHash?: string; toHash?: string; refId?: string } };
 
 /** The git plugin's path for a pull request's rebase (GET: can it be rebased; POST: rebase it). */
-const rebasePath = (repo: { project: string; slug: string }, id: number) =>
+const rebasePath = (repo: { project: string; slug: string }, id: Id) =>
   prPath(repo, id, '/rebase').replace('/rest/api/latest/', '/rest/git/latest/');
 
 /** Reads the pull request and what would stop a rebase, and builds the POST both the plan and the run use. */
-async function prepare(id: number, deps: CommandDeps) {
+async function prepare(id: Id, deps: CommandDeps) {
   const { repo, client } = await prContext(deps);
   const pr = await fetchPullRequest(client, repo, id);
   const { vetoes = [] } = await client.get<{ vetoes?: Veto[] }>(rebasePath(repo, id));
@@ -33,7 +34,7 @@ async function prepare(id: number, deps: CommandDeps) {
 }
 
 /** `bbdc pr rebase <id>`: rebases the pull request's source branch on the server (as the web UI's Rebase button). */
-export const command = defineCommand<{ id: number }, PrRebaseOutput>({
+export const command = defineCommand<{ id: Id }, PrRebaseOutput>({
   name: 'pr rebase',
   summary: "Rebase a pull request's source branch onto its target branch, on the server",
   description:

@@ -2,6 +2,7 @@
 import type { PrReviewBatchOutput } from '../../../../generated/types/cli/output/pr-review-batch.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { type RestComment, toComment } from '../../api/comments.ts';
+import type { Id } from '../../api/ids.ts';
 import { collectPages } from '../../api/paging.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
@@ -10,7 +11,7 @@ import { printThread } from '../../output/comment-thread.ts';
 import type { Ui } from '../../output/ui.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-async function pending(deps: CommandDeps, id: number) {
+async function pending(deps: CommandDeps, id: Id) {
   const { repo, client } = await prContext(deps);
   const path = prPath(repo, id, '/review');
   const { values } = await collectPages<RestComment>(client, path, {}, undefined);
@@ -36,7 +37,7 @@ function print(d: PrReviewBatchOutput, ui: Ui) {
   );
 }
 
-export const get = defineCommand<{ id: number }, PrReviewBatchOutput>({
+export const get = defineCommand<{ id: Id }, PrReviewBatchOutput>({
   name: 'pr review get',
   summary: 'Show your pending review comments of a pull request (not yet published)',
   args: [prIdArg],
@@ -58,7 +59,7 @@ export const get = defineCommand<{ id: number }, PrReviewBatchOutput>({
   human: print,
 });
 
-type CompleteOptions = { id: number; status?: 'APPROVED' | 'NEEDS_WORK'; text?: string };
+type CompleteOptions = { id: Id; status?: 'APPROVED' | 'NEEDS_WORK'; text?: string };
 
 async function prepareComplete(o: CompleteOptions, deps: CommandDeps) {
   const p = await pending(deps, o.id);
@@ -127,7 +128,7 @@ export const complete = defineCommand<CompleteOptions, PrReviewBatchOutput>({
   human: print,
 });
 
-async function prepareDiscard(id: number, deps: CommandDeps) {
+async function prepareDiscard(id: Id, deps: CommandDeps) {
   const p = await pending(deps, id);
   const change: Change = {
     client: p.client,
@@ -142,7 +143,7 @@ async function prepareDiscard(id: number, deps: CommandDeps) {
   return { p, change };
 }
 
-export const discard = defineCommand<{ id: number }, PrReviewBatchOutput>({
+export const discard = defineCommand<{ id: Id }, PrReviewBatchOutput>({
   name: 'pr review discard',
   summary: 'Discard your pending review comments of a pull request',
   args: [prIdArg],

@@ -1,6 +1,7 @@
 import type { PrReviewOutput } from '../../../../generated/types/cli/output/pr-review.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { BitbucketClient } from '../../api/client.ts';
+import type { Id } from '../../api/ids.ts';
 import { segment, userPath } from '../../api/path.ts';
 import {
   fetchPullRequest,
@@ -15,7 +16,7 @@ import { type CommandDefinition, defineCommand } from '../../command.ts';
 import { reviewStatus } from '../../output/pull-request.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number };
+type Options = { id: Id };
 type Status = RestParticipant['status'];
 
 /** Who the caller is in this pull request: name and slug from X-AUSERNAME, then their participant entry. */

@@ -1,4 +1,5 @@
 import type { PrReviewerOutput } from '../../../../generated/types/cli/output/pr-reviewer.ts';
+import type { Id } from '../../api/ids.ts';
 import {
   fetchPullRequest,
   parsePrId,
@@ -10,7 +11,7 @@ import { defineCommand } from '../../command.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 import { assertAllFound, lookUpUsers } from './reviewer-names.ts';
 
-type Options = { id: number; user: string };
+type Options = { id: Id; user: string };
 
 // Live servers add reviewers with POST .../participants {user, role: REVIEWER}; PUT .../participants/{slug}
 // only changes the caller's own review status (shared/spec/DECISIONS.md).

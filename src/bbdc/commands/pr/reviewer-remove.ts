@@ -1,4 +1,5 @@
 import type { PrReviewerOutput } from '../../../../generated/types/cli/output/pr-reviewer.ts';
+import type { Id } from '../../api/ids.ts';
 import { segment } from '../../api/path.ts';
 import {
   fetchPullRequest,
@@ -10,7 +11,7 @@ import {
 import { defineCommand } from '../../command.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; user: string };
+type Options = { id: Id; user: string };
 
 const reviewer = (list: RestParticipant[] | undefined, user: string) =>
   (list ?? []).find((r) => r.user?.name === user || r.user?.slug === user.toLowerCase());

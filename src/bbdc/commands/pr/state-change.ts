@@ -1,4 +1,5 @@
 import type { PrOutput } from '../../../../generated/types/cli/output/pr.ts';
+import type { Id } from '../../api/ids.ts';
 import {
   fetchPullRequest,
   parsePrId,
@@ -9,7 +10,7 @@ import {
 import { type CommandDefinition, defineCommand, type FlagSpec } from '../../command.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; comment?: string };
+type Options = { id: Id; comment?: string };
 
 /** What differs between decline and reopen: the verb, the state it needs and whether a comment may go along. */
 type Transition = {

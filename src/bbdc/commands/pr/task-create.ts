@@ -1,12 +1,13 @@
 import type { PrCommentOutput } from '../../../../generated/types/cli/output/pr-comment.ts';
 import { type RestComment, toComment } from '../../api/comments.ts';
+import type { Id } from '../../api/ids.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { bodyFlags, bodySource, readBody } from './comment-body.ts';
 import type { DescriptionSource } from './description-input.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; body: DescriptionSource };
+type Options = { id: Id; body: DescriptionSource };
 
 /** `bbdc pr task create <id> --body TEXT`: adds a task (a blocker comment) that must be resolved before merging. */
 export const command = defineCommand<Options, PrCommentOutput>({

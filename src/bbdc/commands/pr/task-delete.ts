@@ -1,12 +1,13 @@
 import type { PrTaskDeleteOutput } from '../../../../generated/types/cli/output/pr-task-delete.ts';
 import type { RestComment } from '../../api/comments.ts';
+import type { Id } from '../../api/ids.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
 import { parseCommentId } from './comment-body.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; task: number };
+type Options = { id: Id; task: Id };
 
 /** `bbdc pr task delete <id> <task>`: deletes a task at the version just read. */
 export const command = defineCommand<Options, PrTaskDeleteOutput>({

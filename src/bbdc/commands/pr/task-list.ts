@@ -1,12 +1,13 @@
 import type { PrTaskListOutput } from '../../../../generated/types/cli/output/pr-task-list.ts';
 import { type RestComment, toComment } from '../../api/comments.ts';
+import type { Id } from '../../api/ids.ts';
 import { collectPages } from '../../api/paging.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { shortDate } from '../../output/comment-thread.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; state: 'open' | 'resolved' | 'all' };
+type Options = { id: Id; state: 'open' | 'resolved' | 'all' };
 
 /** `bbdc pr task list <id>`: the tasks (blocker comments) of a pull request. */
 export const command = defineCommand<Options, PrTaskListOutput>({

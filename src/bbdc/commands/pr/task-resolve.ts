@@ -1,12 +1,13 @@
 import type { PrCommentOutput } from '../../../../generated/types/cli/output/pr-comment.ts';
 import { type RestComment, toComment } from '../../api/comments.ts';
+import type { Id } from '../../api/ids.ts';
 import { parsePrId, prPath } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
 import { parseCommentId } from './comment-body.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; task: number; reopen: boolean };
+type Options = { id: Id; task: Id; reopen: boolean };
 
 /** `bbdc pr task resolve <id> <task>`: marks a task done (or open again with --reopen). */
 export const command = defineCommand<Options, PrCommentOutput>({

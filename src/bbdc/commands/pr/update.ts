@@ -1,5 +1,6 @@
 import type { PrOutput } from '../../../../generated/types/cli/output/pr.ts';
 import { UsageError } from '../../../core/errors.ts';
+import type { Id } from '../../api/ids.ts';
 import {
   fetchPullRequest,
   parsePrId,
@@ -18,7 +19,7 @@ import {
 } from './description-input.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
-type Options = { id: number; title?: string; description: DescriptionSource; draft?: boolean; to?: string };
+type Options = { id: Id; title?: string; description: DescriptionSource; draft?: boolean; to?: string };
 
 const refId = (branch: string) => (branch.startsWith('refs/') ? branch : `refs/heads/${branch}`);
 

@@ -1,16 +1,13 @@
 // `pr watch` and `pr unwatch`: one request each, the same in the dry run and the run.
 import type { PrWatchOutput } from '../../../../generated/types/cli/output/pr-watch.ts';
+import type { Id } from '../../api/ids.ts';
 import { fetchPullRequest, parsePrId, prPath } from '../../api/pull-requests.ts';
 import type { CommandDeps } from '../../command.ts';
 import { defineCommand } from '../../command.ts';
 import { apply, type Change, planOf } from '../../output/change.ts';
 import { prContext, prIdArg } from './pr-context.ts';
 
-async function prepare(
-  id: number,
-  watch: boolean,
-  deps: CommandDeps,
-): Promise<Change & { repository: string }> {
+async function prepare(id: Id, watch: boolean, deps: CommandDeps): Promise<Change & { repository: string }> {
   const { repo, client } = await prContext(deps);
   const pr = await fetchPullRequest(client, repo, id);
   return {
@@ -29,7 +26,7 @@ async function prepare(
 /** The watch or unwatch command. */
 export function watchCommand(watch: boolean) {
   const verb = watch ? 'watch' : 'unwatch';
-  return defineCommand<{ id: number }, PrWatchOutput>({
+  return defineCommand<{ id: Id }, PrWatchOutput>({
     name: `pr ${verb}`,
     summary: watch
       ? 'Get notified about a pull request you do not take part in'

@@ -2,6 +2,7 @@
 import type { CommitCommentsOutput } from '../../../../../generated/types/cli/output/commit-comments.ts';
 import type { PrCommentOutput } from '../../../../../generated/types/cli/output/pr-comment.ts';
 import { type RestComment, toComment } from '../../../api/comments.ts';
+import type { Id } from '../../../api/ids.ts';
 import { collectPages } from '../../../api/paging.ts';
 import { segment } from '../../../api/path.ts';
 import { repoPath } from '../../../api/repositories.ts';
@@ -53,8 +54,8 @@ type CreateOptions = {
   commit: string;
   body: DescriptionSource;
   path?: string;
-  line?: number;
-  replyTo?: number;
+  line?: Id;
+  replyTo?: Id;
 };
 
 async function prepareCreate(o: CreateOptions, deps: CommandDeps): Promise<Change> {
@@ -112,7 +113,7 @@ export const create = defineCommand<CreateOptions, PrCommentOutput>({
   },
 });
 
-type EditOptions = { commit: string; comment: number; body?: DescriptionSource };
+type EditOptions = { commit: string; comment: Id; body?: DescriptionSource };
 
 async function prepareEdit(o: EditOptions, verb: 'update' | 'delete', deps: CommandDeps) {
   const c = await context(deps, o.commit);

@@ -1,6 +1,6 @@
 import type { RepoSettingsReviewerGroupsDeleteOutput } from '../../../../../generated/types/cli/output/repo-settings-reviewer-groups-delete.ts';
 import { identify } from '../../../api/identity.ts';
-import { parseId } from '../../../api/ids.ts';
+import { type Id, parseId } from '../../../api/ids.ts';
 import { collectPages } from '../../../api/paging.ts';
 import { scopedNeeds } from '../../../api/permission-check.ts';
 import { type RestReviewerGroup, reviewerGroupsPath } from '../../../api/reviewers.ts';
@@ -8,7 +8,7 @@ import { defineCommand } from '../../../command.ts';
 import { makePlan } from '../../../output/plan.ts';
 
 /** `bbdc repo settings reviewer-groups delete <id>`. */
-export const command = defineCommand<{ id: number }, RepoSettingsReviewerGroupsDeleteOutput>({
+export const command = defineCommand<{ id: Id }, RepoSettingsReviewerGroupsDeleteOutput>({
   name: 'repo settings reviewer-groups delete',
   summary: 'Delete a reviewer group of a repository',
   args: [
