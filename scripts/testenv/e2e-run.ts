@@ -1,5 +1,5 @@
 // The e2e hook of `npm run test:e2e`: the environments for the whole run, torn down at the end even on failure or
-// interrupt. Suites are spread over `TEST_E2E_SHARDS` environments (default 2), each a whole environment of its own
+// interrupt. Suites are spread over `TEST_E2E_SHARDS` environments (default 3), each a whole environment of its own
 // (etcd, API server, PostgreSQL, Keycloak, process kubelet), so a suite that restarts the API server or stops
 // Keycloak disturbs no other; within one environment suites run one at a time. An environment already up
 // (`testenv up`) is reused and kept, as the only shard.
@@ -26,9 +26,10 @@ async function withState<T>(file: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** How many environments to run suites in: TEST_E2E_SHARDS (1 to 4), default 2. */
+/** How many environments to run suites in: TEST_E2E_SHARDS (1 to 4), default 3 (the suites mostly wait on
+ * Keycloak and drift intervals: two shards kept about one core of two busy in CI). */
 export function shardCount(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.TEST_E2E_SHARDS ?? 2);
+  const n = Number(env.TEST_E2E_SHARDS ?? 3);
   if (!Number.isInteger(n) || n < 1 || n > 4)
     throw new Error(`TEST_E2E_SHARDS must be a whole number from 1 to 4, not "${env.TEST_E2E_SHARDS}"`);
   return n;
