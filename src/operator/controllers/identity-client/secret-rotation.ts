@@ -10,6 +10,7 @@ import { gracePolicy, keycloakRotated, planRotation } from '../../compile/secret
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { clientPolicies, clientProfiles } from '../../keycloak/collections/client-policies.ts';
 import { type Item, syncCollection } from '../../keycloak/collections/collection.ts';
+import { withClientPolicyDocuments } from '../../keycloak/document-lock.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 
 /** What the rotation step did: the secret to publish when it changed, and when to look again. */
@@ -84,6 +85,10 @@ export async function rotateSecret(
 /** Makes sure the realm has the operator's grace profile and policy for `grace` seconds (two reads; a write only
  * when one is missing or was changed). Other profiles and policies are sent back as read. */
 async function ensureGracePolicy(admin: AdminClient, ns: string, realm: string, grace: number) {
+  return withClientPolicyDocuments(admin, realm, () => writeGracePolicy(admin, ns, realm, grace));
+}
+
+async function writeGracePolicy(admin: AdminClient, ns: string, realm: string, grace: number) {
   const { profile, policy } = gracePolicy(grace);
   const mine = { by: 'ledger', managed: new Set([profile.name]) } as const;
   const read = async <T>(path: string) => (await admin.call<T>(ns, 'GET', path)).body;

@@ -14,7 +14,8 @@ import {
   clientProfiles,
   clientProfilesLedger,
 } from '../../keycloak/collections/client-policies.ts';
-import { type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
+import { type Item, type Ledger, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
+import { withClientPolicyDocuments } from '../../keycloak/document-lock.ts';
 import { hasProvider, type ServerInfo } from '../../keycloak/server-info.ts';
 
 type Spec = IdentityRealm['spec'];
@@ -70,6 +71,19 @@ export async function syncClientPolicies(
   const policies = (spec.clientPolicies?.policies ?? []).map(clientPolicyItem);
   if (!profiles.length && !policies.length && !ownedProfiles.managed.size && !ownedPolicies.managed.size)
     return [];
+  return withClientPolicyDocuments(admin, realm, () =>
+    writeClientPolicies(admin, ns, realm, { profiles, policies, ownedProfiles, ownedPolicies }),
+  );
+}
+
+/** The documents' read-change-write, under the realm's document lock (document-lock.ts). */
+async function writeClientPolicies(
+  admin: AdminClient,
+  ns: string,
+  realm: string,
+  wanted: { profiles: Item[]; policies: Item[]; ownedProfiles: Ledger; ownedPolicies: Ledger },
+): Promise<string[]> {
+  const { profiles, policies, ownedProfiles, ownedPolicies } = wanted;
   const profileC = clientProfiles(realm);
   const policyC = clientPolicies(realm);
   const read = async <T>(path: string) => (await admin.call<T>(ns, 'GET', path)).body;
