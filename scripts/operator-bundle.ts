@@ -4,6 +4,7 @@
 // bundle parses and holds less than the hundreds of modules of the tsc output and node_modules.
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
+import { splitNodeBundle } from './esbuild-split.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -17,20 +18,7 @@ export async function bundleOperator(outdir = join(root, 'dist', 'operator')): P
     absWorkingDir: root,
     entryPoints: { realmforge: join(root, 'src', 'operator', 'cli', 'main.ts') },
     outdir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    outExtension: { '.js': '.mjs' },
-    chunkNames: 'chunks/[name]-[hash]',
-    minifySyntax: true,
-    legalComments: 'linked',
-    // Some bundled dependencies are CommonJS and call require() for Node's built-in modules.
-    banner: {
-      js: "import { createRequire as __realmforgeRequire } from 'node:module'; const require = __realmforgeRequire(import.meta.url);",
-    },
-    logLevel: 'warning',
+    ...splitNodeBundle,
   });
   return result.metafile;
 }

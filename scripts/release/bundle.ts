@@ -3,6 +3,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { splitNodeBundle } from '../esbuild-split.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const entry = join(import.meta.dirname, 'entry.ts');
@@ -15,22 +16,9 @@ export async function bundleForNpm(outdir: string, version: string): Promise<voi
     absWorkingDir: root,
     entryPoints: { bbdc: entry },
     outdir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    outExtension: { '.js': '.mjs' },
-    chunkNames: 'chunks/[name]-[hash]',
+    ...splitNodeBundle,
     external,
-    minifySyntax: true,
-    legalComments: 'linked',
     define: { BBDC_BUILD_VERSION: JSON.stringify(version) },
-    // Some bundled dependencies are CommonJS and call require() for Node's built-in modules.
-    banner: {
-      js: "import { createRequire as __bbdcCreateRequire } from 'node:module'; const require = __bbdcCreateRequire(import.meta.url);",
-    },
-    logLevel: 'warning',
   });
 }
 
