@@ -48,16 +48,32 @@ export function groupClientRoles(
   clientId: string,
   clientUuid: string,
 ): Collection {
-  const path = `/${enc(realm)}/groups/${enc(groupId)}/role-mappings/clients/${enc(clientUuid)}`;
-  const field = `spec.groups[${groupPath}].clientRoles[${clientId}]`;
-  return {
+  return clientRoleMappings(realm, `/${enc(realm)}/groups/${enc(groupId)}`, clientId, clientUuid, {
     noun: `${clientId} role mapping of group ${groupPath}`,
-    field,
+    field: `spec.groups[${groupPath}].clientRoles[${clientId}]`,
+  });
+}
+
+/** The roles of client `clientId` (internal id `clientUuid`) mapped to a group or user at `owner`, keyed as ledgers. */
+function clientRoleMappings(
+  realm: string,
+  owner: string,
+  clientId: string,
+  clientUuid: string,
+  names: { noun: string; field: string },
+): Collection {
+  const path = `${owner}/role-mappings/clients/${enc(clientUuid)}`;
+  return {
+    ...names,
     listPath: path,
     key: (r) => clientMappingKey(clientId, String(r.name)),
     compared: { name: '' },
     write: { mode: 'batch', path },
-    resolve: resolveRole(`/${enc(realm)}/clients/${enc(clientUuid)}/roles`, field, `${clientId} client`),
+    resolve: resolveRole(
+      `/${enc(realm)}/clients/${enc(clientUuid)}/roles`,
+      names.field,
+      `${clientId} client`,
+    ),
   };
 }
 
@@ -86,15 +102,8 @@ export function userClientRoles(
   clientId: string,
   clientUuid: string,
 ): Collection {
-  const path = `/${enc(realm)}/users/${enc(userId)}/role-mappings/clients/${enc(clientUuid)}`;
-  const field = `spec.serviceAccount.clientRoles[${clientId}]`;
-  return {
+  return clientRoleMappings(realm, `/${enc(realm)}/users/${enc(userId)}`, clientId, clientUuid, {
     noun: `service-account ${clientId} role`,
-    field,
-    listPath: path,
-    key: (r) => clientMappingKey(clientId, String(r.name)),
-    compared: { name: '' },
-    write: { mode: 'batch', path },
-    resolve: resolveRole(`/${enc(realm)}/clients/${enc(clientUuid)}/roles`, field, `${clientId} client`),
-  };
+    field: `spec.serviceAccount.clientRoles[${clientId}]`,
+  });
 }
