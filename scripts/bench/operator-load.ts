@@ -11,7 +11,7 @@ import { bundleOperator } from '../operator-bundle.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const work = join(root, '.tmp', 'bench-operator-load');
-const packages = ['undici', 'prom-client', 'cdk8s', 'yaml', 'semver', 'meow'];
+const packages = ['undici', 'prom-client', 'cdk8s', 'yaml', 'semver'];
 
 /** RSS and heap (MB) of a fresh Node after importing `files`, the median of three. */
 function measure(files: string[]): { rss: number; heap: number } {
