@@ -1,0 +1,94 @@
+// The production example as the realms bench uses it: the IdentityRealm spec every realm gets, and the same realm
+// as one realm import, which the direct script posts in one call.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
+import { root } from './operator-common.ts';
+
+type GroupSpec = { name: string; parent?: string } & Record<string, unknown>;
+/** Groups declared flat with parent paths, nested as Keycloak's import takes them. */
+const groupTree = (groups: GroupSpec[], parent: string): Record<string, unknown>[] =>
+  groups
+    .filter((g) => (g.parent ?? '') === parent)
+    .map(({ parent: _, ...g }) => ({ ...g, subGroups: groupTree(groups, `${parent}/${g.name}`) }));
+
+type FlowSpec = {
+  alias: string;
+  description?: string;
+  providerId?: string;
+  topLevel?: boolean;
+  executions?: {
+    authenticator?: string;
+    subFlow?: string;
+    requirement: string;
+    authenticatorConfig?: { alias: string; config?: Record<string, string> };
+  }[];
+};
+/** Flows as Keycloak's realm import takes them: executions by priority, sub-flows by alias, configs apart. */
+const importedFlows = (flows: FlowSpec[]) => ({
+  authenticationFlows: flows.map((f) => ({
+    alias: f.alias,
+    description: f.description ?? '',
+    providerId: f.providerId ?? 'basic-flow',
+    topLevel: f.topLevel !== false,
+    builtIn: false,
+    authenticationExecutions: (f.executions ?? []).map((e, i) => ({
+      ...(e.subFlow ? { flowAlias: e.subFlow, authenticatorFlow: true } : { authenticator: e.authenticator }),
+      ...(e.authenticatorConfig ? { authenticatorConfig: e.authenticatorConfig.alias } : {}),
+      requirement: e.requirement,
+      priority: (i + 1) * 10,
+      userSetupAllowed: false,
+    })),
+  })),
+  authenticatorConfig: flows.flatMap((f) =>
+    (f.executions ?? []).flatMap((e) => (e.authenticatorConfig ? [e.authenticatorConfig] : [])),
+  ),
+});
+
+/** The production example's settings (everything but its server, grants and SMTP), and the same realm as the
+ * direct script posts it: the compiled representation with its roles and groups, in one call. */
+export function productionRealm() {
+  const example = parse(readFileSync(join(root, 'examples', 'identityrealm-production.yaml'), 'utf8'));
+  const {
+    serverRef: _s,
+    clientAuthorizationGrants: _g,
+    smtp: _m,
+    deletionPolicy: _d,
+    ...spec
+  } = example.spec;
+  const direct = (name: string) => ({
+    ...compileRealm({
+      ...example,
+      metadata: { name, namespace: 'bench' },
+      spec: { ...example.spec, smtp: undefined },
+    }),
+    // Keycloak's import takes composites as the spec writes them, the default roles as the composite
+    // default-roles-<realm> (Keycloak's own defaults included) and subgroups nested.
+    roles: {
+      realm: [
+        ...spec.roles,
+        {
+          name: `default-roles-${name}`,
+          composites: {
+            realm: ['offline_access', 'uma_authorization', ...(spec.defaultRoles?.realm ?? [])],
+            client: { account: ['view-profile', 'manage-account'], ...spec.defaultRoles?.client },
+          },
+        },
+      ],
+    },
+    defaultRole: { name: `default-roles-${name}` },
+    groups: groupTree(spec.groups, ''),
+    ...importedFlows(spec.authenticationFlows ?? []),
+    localizationTexts: spec.localization?.messages ?? {},
+    clientScopes: spec.clientScopes.map((c: Record<string, any>) => ({
+      ...c,
+      protocol: 'openid-connect',
+      protocolMappers: c.protocolMappers.map((m: Record<string, unknown>) => ({
+        ...m,
+        protocol: 'openid-connect',
+      })),
+    })),
+  });
+  return { spec: spec as Record<string, unknown>, direct };
+}
