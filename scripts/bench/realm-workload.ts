@@ -5,7 +5,7 @@
 import { tokenForm } from '../../src/operator/keycloak/admin-identity.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import type { TestEnv } from '../testenv/harness.ts';
-import { databaseCluster, identityServer } from '../testenv/identity-fixtures.ts';
+import { databaseCluster, identityServer, keycloakVersion } from '../testenv/identity-fixtures.ts';
 import { grantSecretAccess, startOperator } from '../testenv/operator-process.ts';
 import { breakdownLines, callCounts, callsBetween } from './call-breakdown.ts';
 import { directAdmin, tokenBytes } from './direct-admin.ts';
@@ -252,7 +252,7 @@ type Figures = {
 function report(w: Workload, f: Figures): void {
   const out = (label: string, value: string) => console.log(`  ${label.padEnd(44)} ${value}`);
   console.log(
-    `${w.name}${w.production ? ' (each realm the production example)' : ''}: ${w.realms} realms x ${w.clientsPerRealm} clients in ${w.namespaces} namespaces on one Keycloak ${process.env.TESTENV_KEYCLOAK_VERSION ?? ''} (heap -Xms64m -Xmx512m); limits 100/10 TPS`,
+    `${w.name}${w.production ? ' (each realm the production example)' : ''}: ${w.realms} realms x ${w.clientsPerRealm} clients in ${w.namespaces} namespaces on one Keycloak ${keycloakVersion} (heap -Xms64m -Xmx512m); limits 100/10 TPS`,
   );
   out(
     'direct script (minimal calls, 4 at a time)',

@@ -29,11 +29,23 @@ export async function steadyState(op: OperatorProcess, resources: number, driftS
         kinds.map(async (k) => [k, await op.counter('realmforge_reconcile_total', { kind: k })]),
       ),
     ) as Record<string, number>;
-  const snapshot = async () => ({
-    text: await op.metrics(),
-    byKind: await reconcilesByKind(),
-    kube: await op.counter('realmforge_kube_requests_total'),
-  });
+  const verbs = (text: string) =>
+    new Map(
+      [...text.matchAll(/^realmforge_kube_requests_total\{verb="([^"]+)"\} (\S+)/gm)].map((m) => [
+        m[1],
+        Number(m[2]),
+      ]),
+    );
+  const snapshot = async () => {
+    const text = await op.metrics();
+    const byVerb = verbs(text);
+    return {
+      text,
+      byKind: await reconcilesByKind(),
+      byVerb,
+      kube: [...byVerb.values()].reduce((a, b) => a + b, 0),
+    };
+  };
   const first = await snapshot();
   const firstLog = op.logs().length;
   const intervals: Interval[] = [];
@@ -69,6 +81,11 @@ export async function steadyState(op: OperatorProcess, resources: number, driftS
     .slice(firstLog)
     .filter((l) => l.writes?.length || l.result === 'error')
     .map((l) => `${l.kind} ${l.namespace}/${l.name}: ${l.error ?? l.writes.join(', ')}`);
+  const apiVerbs = [...start.byVerb]
+    .map(([verb, n]) => [verb, n - (first.byVerb.get(verb) ?? 0)] as const)
+    .filter(([, n]) => n > 0)
+    .map(([verb, n]) => `${verb} ${n}`);
+  breakdown.push(`API-server requests over the ${count} intervals by verb: ${apiVerbs.join(', ') || 'none'}`);
   const lines = intervals.map((v, i) => {
     const per = (n: number) => (n / resources).toFixed(2);
     return `interval ${i + 1} (${driftS} s, ${v.resyncs} resyncs): Keycloak ${per(v.reads)} reads (goal <= 1) and ${per(v.writes)} writes (goal 0) per resource; API server ${per(v.kube)} requests per resource (goal <= 0.2); reconcile ${v.quantiles}`;
