@@ -16,7 +16,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { down, up } from '../testenv/env.ts';
 import { eventually, type TestEnv, testEnv } from '../testenv/harness.ts';
 import { databaseCluster, identityServer } from '../testenv/identity-fixtures.ts';
@@ -31,7 +30,8 @@ import {
   runAs,
   seconds,
 } from './operator-common.ts';
-import { realmWorkload, type Workload } from './realm-workload.ts';
+import { realmWorkload } from './realm-workload.ts';
+import { type Workload, workloadFrom } from './workload-flags.ts';
 
 async function servers(env: TestEnv): Promise<void> {
   const loadAtStart = load();
@@ -70,44 +70,6 @@ async function servers(env: TestEnv): Promise<void> {
   );
   console.log(`  operator run as               ${runAs()}`);
   console.log(`  machine load (1/5/15 min)     ${loadAtStart} at start; ${load()} at end`);
-}
-
-/** The workload of `realms` or `scale` from the command line's flags. */
-export function workloadFrom(name: 'realms' | 'scale', args: string[]): Workload {
-  const { values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      realms: { type: 'string' },
-      'clients-per-realm': { type: 'string' },
-      namespaces: { type: 'string' },
-      drift: { type: 'string' },
-      intervals: { type: 'string' },
-      production: { type: 'boolean' },
-      'memory-variants': { type: 'boolean' },
-    },
-  });
-  const scale = name === 'scale';
-  const count = (flag: keyof typeof values, fallback: number) => {
-    const raw = values[flag];
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag}=${raw}: give a whole number of at least 1`);
-    return n;
-  };
-  return {
-    name,
-    realms: count('realms', scale ? 1000 : 50),
-    clientsPerRealm: count('clients-per-realm', scale ? 10 : 4),
-    namespaces: count('namespaces', scale ? 50 : 10),
-    phased: scale,
-    driftS: count('drift', scale ? 60 : 20),
-    intervals: count('intervals', scale ? 3 : 1),
-    production: values.production === true,
-    rssGoalMb: scale ? 250 : 110,
-    convergenceGoal: scale ? 1.3 : 1.5,
-    variants: values['memory-variants'] === true,
-  };
 }
 
 const caseNames = ['servers', 'realms', 'scale'];

@@ -14,22 +14,7 @@ import { compareVariants } from './memory-variants.ts';
 import * as c from './operator-common.ts';
 import { productionRealm } from './production-realm.ts';
 import { reconcileQuantiles, steadyState } from './steady-state.ts';
-
-export type Workload = {
-  name: 'realms' | 'scale';
-  realms: number;
-  clientsPerRealm: number;
-  namespaces: number;
-  /** Every realm first, then every client (scale), or each realm with its clients (realms). */
-  phased: boolean;
-  driftS: number;
-  intervals: number;
-  production: boolean;
-  rssGoalMb: number;
-  convergenceGoal: number;
-  /** Restart the operator under each memory setting at the end (memory-variants.ts). */
-  variants: boolean;
-};
+import type { Workload } from './workload-flags.ts';
 
 /** Polls `count()` every 2 s until it reaches `target`; `seen(n)` is told every new count. */
 async function until(

@@ -2,7 +2,7 @@
 // with the flag named before any environment starts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { workloadFrom } from '../../scripts/bench/operator.ts';
+import { workloadFrom } from '../../scripts/bench/workload-flags.ts';
 
 test('scale defaults to 1,000 realms in 50 namespaces with 10 clients each and three drift intervals', () => {
   const w = workloadFrom('scale', ['scale']);
