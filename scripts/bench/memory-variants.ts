@@ -5,37 +5,42 @@
 import type { TestEnv } from '../testenv/harness.ts';
 import { eventually } from '../testenv/harness.ts';
 import { startOperator } from '../testenv/operator-process.ts';
-import { cpuSeconds, nodeOptions, peakRssMb, seconds } from './operator-common.ts';
+import { cpuSeconds, peakRssMb, processEnv, seconds } from './operator-common.ts';
 
-type Variant = { name: string; nodeOptions: string; env: Record<string, string> };
+type Variant = { name: string; env: Record<string, string> };
 
-/** The settings measured: each changes one thing from the Deployment's. */
-export function memoryVariants(base: string): Variant[] {
-  const without = (flag: string) =>
-    base
-      .split(' ')
-      .filter((f) => !f.startsWith(flag))
-      .join(' ');
-  const baseline = { name: 'baseline (the Deployment)', nodeOptions: base, env: {} };
+/** The settings measured: the Deployment's, the one before them, each of its settings taken back on its own, and
+ * two more (one arena; a libuv pool of one). */
+export function memoryVariants(base: Record<string, string>): Variant[] {
+  const options = base.NODE_OPTIONS ?? '';
+  const flag = (name: string, value?: string) =>
+    [
+      ...options.split(' ').filter((f) => f && !f.startsWith(`${name}=`)),
+      ...(value ? [`${name}=${value}`] : []),
+    ].join(' ');
+  const { MALLOC_ARENA_MAX: _, ...noArenaCap } = base;
+  const baseline = { name: 'the Deployment', env: base };
   return [
     baseline,
-    { name: 'MALLOC_ARENA_MAX=2', nodeOptions: base, env: { MALLOC_ARENA_MAX: '2' } },
-    { name: 'MALLOC_ARENA_MAX=1', nodeOptions: base, env: { MALLOC_ARENA_MAX: '1' } },
     {
-      name: 'semi-space 1 MB',
-      nodeOptions: `${without('--max-semi-space-size')} --max-semi-space-size=1`,
-      env: {},
+      name: 'before (semi 4, pool 4, no cap)',
+      env: {
+        ...noArenaCap,
+        NODE_OPTIONS: flag('--max-semi-space-size', '4').replace(/ ?--v8-pool-size=\d+/, ''),
+      },
     },
-    {
-      name: 'semi-space 2 MB',
-      nodeOptions: `${without('--max-semi-space-size')} --max-semi-space-size=2`,
-      env: {},
-    },
-    { name: '--v8-pool-size=1', nodeOptions: `${base} --v8-pool-size=1`, env: {} },
-    { name: 'UV_THREADPOOL_SIZE=1', nodeOptions: base, env: { UV_THREADPOOL_SIZE: '1' } },
-    { ...baseline, name: 'baseline again' },
+    { name: 'semi-space 4 MB', env: { ...base, NODE_OPTIONS: flag('--max-semi-space-size', '4') } },
+    { name: 'V8 pool default (4)', env: { ...base, NODE_OPTIONS: flag('--v8-pool-size') } },
+    { name: 'malloc arenas uncapped', env: noArenaCap },
+    { name: 'MALLOC_ARENA_MAX=1', env: { ...base, MALLOC_ARENA_MAX: '1' } },
+    { name: 'UV_THREADPOOL_SIZE=1', env: { ...base, UV_THREADPOOL_SIZE: '1' } },
+    { ...baseline, name: 'the Deployment again' },
   ];
 }
+
+/** The run's environment without the process settings the variants replace. */
+const limitsOf = (env: Record<string, string>) =>
+  Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('KEYCLOAK_')));
 
 /** Restarts the operator under each variant (`entry`, `args`, `env` as the bench ran it) until it has reconciled
  * every one of `resources` realms and clients once and its queues are empty; returns the table's lines. */
@@ -44,12 +49,12 @@ export async function* compareVariants(
   run: { entry: string; args: string[]; env: Record<string, string> },
   resources: number,
 ): AsyncGenerator<string> {
-  for (const v of memoryVariants(nodeOptions())) {
+  for (const v of memoryVariants(processEnv())) {
     const started = performance.now();
     const op = await startOperator(env, {
       args: run.args,
       entry: run.entry,
-      env: { ...run.env, NODE_OPTIONS: v.nodeOptions, ...v.env },
+      env: { ...limitsOf(run.env), ...v.env },
     });
     await eventually(`the operator (${v.name}) to resync every resource`, 900_000, async () => {
       const done: number =
@@ -62,6 +67,6 @@ export async function* compareVariants(
     const rss = peakRssMb(op.proc.pid);
     const cpu = cpuSeconds(op.proc.pid);
     await op.stop();
-    yield `${v.name.padEnd(28)} peak RSS ${rss.toFixed(1).padStart(6)} MB, CPU ${cpu.toFixed(1).padStart(5)} s, all resynced in ${seconds(ms)}`;
+    yield `${v.name.padEnd(32)} peak RSS ${rss.toFixed(1).padStart(6)} MB, CPU ${cpu.toFixed(1).padStart(5)} s, all resynced in ${seconds(ms)}`;
   }
 }

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { operatorNodeOptions } from '../../src/operator/compile/operator-deployment.ts';
+import { operatorProcessEnv } from '../../src/operator/compile/operator-deployment.ts';
 import type { TestEnv } from '../testenv/harness.ts';
 import { type OperatorProcess, startOperator } from '../testenv/operator-process.ts';
 
@@ -33,10 +33,10 @@ export async function listPhases(env: TestEnv, plural: string, namespace?: strin
 }
 
 // The operator as its image runs it: the bundle (dist/operator/realmforge.mjs, no type stripping) with the
-// Deployment's V8 flags and environment. BENCH_NODE_OPTIONS replaces the flags (BENCH_NODE_OPTIONS= runs without
-// any), BENCH_OPERATOR_ENV adds variables ("MALLOC_ARENA_MAX=2 UV_THREADPOOL_SIZE=2") and
+// Deployment's process environment (V8 flags, malloc arenas). BENCH_NODE_OPTIONS replaces the flags
+// (BENCH_NODE_OPTIONS= runs without any), BENCH_OPERATOR_ENV adds or replaces variables ("MALLOC_ARENA_MAX=8") and
 // BENCH_OPERATOR_BUILD=tsc runs the unbundled tsc output instead, to measure what each is worth.
-export const nodeOptions = () => process.env.BENCH_NODE_OPTIONS ?? operatorNodeOptions;
+export const nodeOptions = () => process.env.BENCH_NODE_OPTIONS ?? operatorProcessEnv.NODE_OPTIONS ?? '';
 const extraEnv = (): Record<string, string> =>
   Object.fromEntries(
     (process.env.BENCH_OPERATOR_ENV ?? '')
@@ -46,7 +46,17 @@ const extraEnv = (): Record<string, string> =>
   );
 const unbundled = () => process.env.BENCH_OPERATOR_BUILD === 'tsc';
 export const runAs = () =>
-  `node ${unbundled() ? 'dist/src/operator/cli/main.js (tsc, unbundled)' : 'dist/operator/realmforge.mjs (bundle)'} with NODE_OPTIONS="${nodeOptions()}"${process.env.BENCH_OPERATOR_ENV ? ` ${process.env.BENCH_OPERATOR_ENV}` : ''}`;
+  `node ${unbundled() ? 'dist/src/operator/cli/main.js (tsc, unbundled)' : 'dist/operator/realmforge.mjs (bundle)'} with ${Object.entries(
+    processEnv(),
+  )
+    .map(([k, v]) => `${k}="${v}"`)
+    .join(' ')}`;
+/** The operator's process environment as the bench runs it. */
+export const processEnv = (): Record<string, string> => ({
+  ...operatorProcessEnv,
+  NODE_OPTIONS: nodeOptions(),
+  ...extraEnv(),
+});
 export const bundleEntry = join(root, 'dist', 'operator', 'realmforge.mjs');
 export const tscEntry = join(root, 'dist', 'src', 'operator', 'cli', 'main.js');
 let built = false;
@@ -56,7 +66,7 @@ export function asTheImageRuns(): { env: Record<string, string>; entry: string }
     execFileSync(process.execPath, [join(root, 'scripts', 'build.ts')], { cwd: root, stdio: 'ignore' });
     built = true;
   }
-  return { env: { NODE_OPTIONS: nodeOptions(), ...extraEnv() }, entry: unbundled() ? tscEntry : bundleEntry };
+  return { env: processEnv(), entry: unbundled() ? tscEntry : bundleEntry };
 }
 
 /** Peak RSS of the operator started from `entry` with nothing to reconcile yet (its load cost), after `ms`. */

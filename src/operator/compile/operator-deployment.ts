@@ -20,11 +20,22 @@ export type OperatorSettings = {
  * V8 flags of the operator container. V8 sizes its heap from the memory it sees (the node's), not the pod's limit:
  * on a large node a burst of reconciles grew the young generation to 134 MB of mostly garbage, and the old
  * generation was left to fill with garbage promoted across slow Keycloak calls before V8 collected it. A fixed
- * 4 MB semi-space and an old-generation limit of 3/4 of the default 256Mi memory limit keep the peak near the live
- * heap (measured in docs/operator.md, Memory); raise both with the memory limit. `npm run bench:operator`
- * runs the operator with exactly these flags.
+ * 2 MB semi-space and an old-generation limit of 3/4 of the default 256Mi memory limit keep the peak near the live
+ * heap; raise the old-space limit with the memory limit. One V8 worker thread (--v8-pool-size=1) instead of 4:
+ * the operator is I/O bound and gets a fraction of a core. Each setting is measured side by side in
+ * docs/operator.md (Memory); `npm run bench:operator` runs the operator with exactly this environment.
  */
-export const operatorNodeOptions = '--max-semi-space-size=4 --max-old-space-size=192';
+export const operatorNodeOptions = '--max-semi-space-size=2 --max-old-space-size=192 --v8-pool-size=1';
+
+/**
+ * The operator container's process environment besides its settings: the V8 flags, and at most two glibc malloc
+ * arenas (glibc gives each thread that allocates an arena of its own, up to 8 per core, and memory freed in one
+ * is not returned to the others: the V8 and libuv threads held megabytes each).
+ */
+export const operatorProcessEnv: Readonly<Record<string, string>> = {
+  NODE_OPTIONS: operatorNodeOptions,
+  MALLOC_ARENA_MAX: '2',
+};
 
 /** The names DECISIONS.md fixes for the operator. */
 export const operatorName = 'realmforge-operator';
@@ -84,7 +95,7 @@ export class OperatorDeployment extends Construct {
                     name: 'KEYCLOAK_API_NAMESPACE_RATE_LIMIT_BURST',
                     value: String(s.namespaceRateLimitBurst),
                   },
-                  { name: 'NODE_OPTIONS', value: operatorNodeOptions },
+                  ...Object.entries(operatorProcessEnv).map(([name, value]) => ({ name, value })),
                   { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
                 ],
