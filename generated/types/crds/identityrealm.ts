@@ -821,9 +821,160 @@ export interface UserFederation {
         LdapProvider
       ];
   /**
-   * Not supported: Kerberos user federation needs a KDC, a keytab file on every Keycloak pod and the operator cannot prove it (no KDC in the test environment). Any item is refused; configure SPNEGO on the LDAP provider's side by hand if you need it.
+   * Kerberos user storage providers: users are looked up in the KDC (and imported on first login); SPNEGO logins through the browser flow, and password logins checked by the KDC with allowPasswordAuthentication. The keytab is one the realm's IdentityServer declares (spec.kerberos.keytabs).
+   *
+   * @maxItems 16
    */
-  kerberos?: {}[];
+  kerberos?:
+    | []
+    | [KerberosProvider]
+    | [KerberosProvider, KerberosProvider]
+    | [KerberosProvider, KerberosProvider, KerberosProvider]
+    | [KerberosProvider, KerberosProvider, KerberosProvider, KerberosProvider]
+    | [KerberosProvider, KerberosProvider, KerberosProvider, KerberosProvider, KerberosProvider]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ];
 }
 export interface LdapProvider {
   name: string;
@@ -865,6 +1016,11 @@ export interface LdapProvider {
   startTls?: boolean;
   useTruststoreSpi?: 'always' | 'never';
   trustEmail?: boolean;
+  kerberos?: KerberosIntegration;
+  /**
+   * With kerberos: check passwords against the KDC instead of binding to LDAP.
+   */
+  useKerberosForPasswordAuthentication?: boolean;
   /**
    * Mappers added to the ones Keycloak creates with an LDAP provider (username, email, names, dates), which are left alone.
    *
@@ -878,6 +1034,24 @@ export interface LdapProvider {
 export interface SecretKeyRef3 {
   name: string;
   key: string;
+}
+/**
+ * Kerberos authentication for this LDAP provider's users (Keycloak's allowKerberosAuthentication): SPNEGO logins with the server's keytab, and with useForPasswordAuthentication the password checked by the KDC instead of an LDAP bind.
+ */
+export interface KerberosIntegration {
+  /**
+   * The Kerberos realm, for example CORP.EXAMPLE.COM.
+   */
+  kerberosRealm: string;
+  /**
+   * Keycloak's HTTP service principal, for example HTTP/sso.corp.example.com@CORP.EXAMPLE.COM (* accepts any principal in the keytab).
+   */
+  serverPrincipal: string;
+  /**
+   * The name of a keytab the IdentityServer declares in spec.kerberos.keytabs; the operator sends Keycloak its path on the server (a realm naming a keytab its server does not declare is Failed/InvalidSpec).
+   */
+  keytab: string;
+  debug?: boolean;
 }
 export interface LdapMapper {
   name: string;
@@ -899,6 +1073,47 @@ export interface LdapMapper {
   config?: {
     [k: string]: string;
   };
+}
+export interface KerberosProvider {
+  name: string;
+  enabled?: boolean;
+  priority?: number;
+  /**
+   * The Kerberos realm, for example CORP.EXAMPLE.COM.
+   */
+  kerberosRealm: string;
+  /**
+   * Keycloak's HTTP service principal, for example HTTP/sso.corp.example.com@CORP.EXAMPLE.COM (* accepts any principal in the keytab).
+   */
+  serverPrincipal: string;
+  /**
+   * The name of a keytab the IdentityServer declares in spec.kerberos.keytabs; the operator sends Keycloak its path on the server (a realm naming a keytab its server does not declare is Failed/InvalidSpec).
+   */
+  keytab: string;
+  debug?: boolean;
+  /**
+   * Check a user's password against the KDC (the password grant and the login form).
+   */
+  allowPasswordAuthentication?: boolean;
+  /**
+   * With allowPasswordAuthentication: READ_ONLY refuses password changes, UNSYNCED keeps them in Keycloak.
+   */
+  editMode?: 'READ_ONLY' | 'UNSYNCED';
+  updateProfileFirstLogin?: boolean;
+  cachePolicy?: UserCachePolicy;
+}
+export interface UserCachePolicy {
+  policy: 'DEFAULT' | 'EVICT_DAILY' | 'EVICT_WEEKLY' | 'MAX_LIFESPAN' | 'NO_CACHE';
+  /**
+   * EVICT_WEEKLY: the day (1 Sunday ... 7 Saturday).
+   */
+  evictionDay?: number;
+  evictionHour?: number;
+  evictionMinute?: number;
+  /**
+   * MAX_LIFESPAN: how long a cached user lives.
+   */
+  maxLifespanMs?: number;
 }
 /**
  * Roles added to the realm's default roles (the composite default-roles-<realm> every new user gets). Keycloak's own defaults (offline_access, uma_authorization, account's view-profile and manage-account) and roles added by hand stay; a role named here and later removed from the list is removed from the defaults, even if it was a default before.

@@ -40,6 +40,8 @@ export type RealmSyncInputs = {
   smtpPassword?: string;
   live?: RealmRepresentation;
   federation?: FederationSecrets;
+  /** The keytabs the realm's IdentityServer declares (name -> path in Keycloak); none when unset. */
+  keytabs?: ReadonlyMap<string, string>;
   keycloakMajor?: number;
   keycloakVersion?: string;
   /** What the server offers (authenticators are checked against it); absent: not checked. */
@@ -76,7 +78,7 @@ const declaredCollections = (spec: IdentityRealm['spec']) =>
     spec.roles?.length ? 'roles' : '',
     spec.groups?.length ? 'groups' : '',
     spec.identityProviders?.length ? 'identityProviders' : '',
-    spec.userFederation?.ldap?.length ? 'userFederation' : '',
+    spec.userFederation?.ldap?.length || spec.userFederation?.kerberos?.length ? 'userFederation' : '',
     spec.clientScopes?.length ? 'clientScopes' : '',
     spec.organizations?.length ? 'organizations' : '',
   ].filter(Boolean);
@@ -282,6 +284,7 @@ function federationTarget(
     owner: realmOwnerOf(realm),
     keycloakMajor: inputs.keycloakMajor ?? 26,
     secrets: inputs.federation ?? noSecrets,
+    keytabs: inputs.keytabs,
     declaredBefore,
     liveAttributes,
   };
