@@ -3,6 +3,7 @@
 // mountPath inside a private mount namespace of the Keycloak process (unshare -m), so the host's own files at that
 // path are never touched and two pods mounting the same path see their own data. Needs root (CAP_SYS_ADMIN);
 // the mount point directories are created on the host when missing (empty, like a container image's would be).
+// The service account token volume is not mounted (Keycloak does not use it).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
@@ -14,6 +15,9 @@ export type RawLookup = (
   namespace: string,
   name: string,
 ) => Promise<Record<string, Buffer> | undefined>;
+
+/** Where the API server's ServiceAccount admission mounts the token volume (kube-api-access-*). */
+const serviceAccountPath = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /** A directory bound read-only at `target` in the process's mount namespace. */
 export type BindMount = { source: string; target: string };
@@ -30,6 +34,8 @@ export async function projectVolumes(
   for (const m of container.volumeMounts ?? []) {
     const volume = pod.spec?.volumes?.find((v) => v.name === m.name);
     if (!volume) throw new ContainerConfigError(`volumeMount ${m.name}: the pod has no such volume`);
+    // The service account token the API server injects into every pod: Keycloak does not read it.
+    if (volume.projected && m.mountPath === serviceAccountPath) continue;
     if (m.subPath) throw new ContainerConfigError(`volumeMount ${m.name}: subPath is not modelled`);
     const source = volume.secret
       ? { kind: 'Secret' as const, name: volume.secret.secretName ?? '', items: volume.secret.items }

@@ -18,6 +18,7 @@ const pod: V1Pod = {
     volumes: [
       { name: 'keytab-sso', secret: { secretName: 'sso', items: [{ key: 'keytab', path: 'krb5.keytab' }] } },
       { name: 'krb5-conf', configMap: { name: 'krb5' } },
+      { name: 'kube-api-access-x', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } },
     ],
   },
 };
@@ -26,6 +27,7 @@ const container = (mountRoot: string): V1Container => ({
   volumeMounts: [
     { name: 'keytab-sso', mountPath: `${mountRoot}/keytabs/sso`, readOnly: true },
     { name: 'krb5-conf', mountPath: `${mountRoot}/krb5`, readOnly: true },
+    { name: 'kube-api-access-x', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
   ],
 });
 const lookup: RawLookup = async (kind, ns, name): Promise<Record<string, Buffer> | undefined> =>
@@ -37,7 +39,7 @@ const lookup: RawLookup = async (kind, ns, name): Promise<Record<string, Buffer>
         ? { 'krb5.conf': Buffer.from('[libdefaults]\n') }
         : undefined;
 
-test('Secret bytes and ConfigMap keys are projected as files; items pick and rename keys', async () => {
+test('Secret bytes and ConfigMap keys are projected as files; items pick and rename keys; no token volume', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kubelet-volumes-'));
   const mounts = await projectVolumes(pod, container('/etc/x'), lookup, dir);
   assert.equal(mounts, [
