@@ -88,6 +88,7 @@ export function kerberosTests(ctx: KerberosContext, kdc: () => Kdc) {
 
   test('Kerberos: read back equal; a KDC user gets a token by password and signs in with SPNEGO', async () => {
     const { env, ns, keycloakUrl } = ctx();
+    const started = Date.now();
     // A Kerberos user has no first and last name: without this, Keycloak's profile check would stop the login.
     const requiredActions = [{ alias: 'VERIFY_PROFILE', enabled: false }];
     await env.apply(resource({ requiredActions, userFederation: { kerberos: [provider()] } }) as never);
@@ -145,10 +146,12 @@ export function kerberosTests(ctx: KerberosContext, kdc: () => Kdc) {
     const [code, location = ''] = stdout.split(' ');
     assert.is(code, '302', stdout);
     assert.ok(location.startsWith(redirect) && location.includes('code='), location);
+    console.log(`   Kerberos realm Ready, password grant and SPNEGO login in ${Date.now() - started} ms`);
   });
 
   test('Kerberos: a hand edit is reverted; removed from the spec the provider is deleted', async () => {
     const { env, admin } = ctx();
+    const started = Date.now();
     const live = await component();
     await admin('PUT', `/krb/components/${live.id}`, {
       ...live,
@@ -161,5 +164,6 @@ export function kerberosTests(ctx: KerberosContext, kdc: () => Kdc) {
     await eventually('the Kerberos provider to be gone', 30_000, async () =>
       (await component()) ? undefined : true,
     );
+    console.log(`   Kerberos revert and removal in ${Date.now() - started} ms`);
   });
 }
