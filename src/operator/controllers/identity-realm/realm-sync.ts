@@ -34,6 +34,7 @@ import { messagesAttributes, syncMessages } from './messages-sync.ts';
 import { ownershipAttributes, realmOwnerAttribute, realmOwnerOf } from './realm-ownership.ts';
 import { planRequiredActions } from './required-actions-sync.ts';
 import { defaultRolesAttributes, syncDefaultRoles, syncRoles } from './roles-sync.ts';
+import { syncUserProfile, userProfileLedgerAttributes } from './user-profile-sync.ts';
 
 /** What a realm sync reads from the world: Secrets, the live realm (undefined: absent), Keycloak's major. */
 export type RealmSyncInputs = {
@@ -106,6 +107,7 @@ export async function syncRealm(
     ...flowsAttributes(realm.spec),
     ...messagesAttributes(realm.spec),
     ...clientPolicyLedgers(realm.spec),
+    ...userProfileLedgerAttributes(realm.spec),
   };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
@@ -202,6 +204,9 @@ export async function syncRealm(
       );
     if (orgItems.length) await syncOrganizations(false);
     writes.push(...(await syncClientPolicies(admin, ns, name, realm.spec, after?.attributes)));
+    writes.push(
+      ...(await syncUserProfile(admin, ns, name, realm.spec, after?.attributes, inputs.keycloakVersion)),
+    );
     const federation = after?.id
       ? await syncFederation(
           admin,
@@ -263,6 +268,16 @@ export async function syncRealm(
       name,
       realm.spec,
       liveRealm.attributes as Record<string, unknown>,
+    )),
+  );
+  writes.push(
+    ...(await syncUserProfile(
+      admin,
+      ns,
+      name,
+      realm.spec,
+      liveRealm.attributes as Record<string, unknown>,
+      inputs.keycloakVersion,
     )),
   );
   return { realmId: live.id, ...federation, writes: [...writes, ...federation.writes] };
