@@ -13,8 +13,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
 import { operatorNodeOptions } from '../../src/operator/compile/operator-deployment.ts';
 import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
+import {
+  userProfileAttributeItem,
+  userProfileGroupItem,
+} from '../../src/operator/keycloak/collections/user-profile.ts';
+import { userProfileDefaults } from '../../src/operator/keycloak/collections/user-profile-defaults.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { down, up } from '../testenv/env.ts';
 import { eventually, type TestEnv, testEnv } from '../testenv/harness.ts';
@@ -256,6 +262,9 @@ function productionRealm() {
     groups: groupTree(spec.groups, ''),
     ...importedFlows(spec.authenticationFlows ?? []),
     localizationTexts: spec.localization?.messages ?? {},
+    // The user profile is a component in Keycloak's import: the whole document, the built-in attributes the spec
+    // does not declare as a new realm has them.
+    ...(spec.userProfile ? { components: userProfileComponent(spec.userProfile) } : {}),
     clientScopes: spec.clientScopes.map((c: Record<string, any>) => ({
       ...c,
       protocol: 'openid-connect',
@@ -266,6 +275,31 @@ function productionRealm() {
     })),
   });
   return { spec: spec as Record<string, unknown>, direct };
+}
+
+/** The declarative user profile as Keycloak imports it: the UPConfig document in its provider component. */
+function userProfileComponent(profile: NonNullable<IdentityRealm['spec']['userProfile']>) {
+  const defaults = userProfileDefaults(undefined);
+  const declared = new Set((profile.attributes ?? []).map((a) => a.name));
+  const doc = {
+    attributes: [
+      ...defaults.attributes.filter((a) => !declared.has(String(a.name))),
+      ...(profile.attributes ?? []).map(userProfileAttributeItem),
+    ],
+    groups: [...defaults.groups, ...(profile.groups ?? []).map(userProfileGroupItem)],
+    ...(profile.unmanagedAttributePolicy
+      ? { unmanagedAttributePolicy: profile.unmanagedAttributePolicy }
+      : {}),
+  };
+  return {
+    'org.keycloak.userprofile.UserProfileProvider': [
+      {
+        providerId: 'declarative-user-profile',
+        subComponents: {},
+        config: { 'kc.user.profile.config': [JSON.stringify(doc)] },
+      },
+    ],
+  };
 }
 
 async function realms(env: TestEnv, production: boolean): Promise<void> {

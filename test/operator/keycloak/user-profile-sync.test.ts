@@ -3,8 +3,10 @@
 // Keycloak's filled-in fields, a hand edit reverted, hand-made attributes and groups kept; dropped from the spec a
 // custom attribute or group is deleted and a built-in one reset to the line's default; the unmanaged-attribute
 // policy set and reset; a validator Keycloak lacks is Failed/InvalidSpec naming the attribute.
+import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
 import { identityRealmController } from '../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
@@ -158,6 +160,15 @@ test('a validator Keycloak lacks is Failed/InvalidSpec naming the attribute, wit
   // Keycloak refused the one document: the realm's profile is as a new realm has it.
   const realm = world.keycloak.realms.get('apps') as Obj;
   assert.equal(names(realm.userProfile?.attributes ?? []), ['username', 'email', 'firstName', 'lastName']);
+});
+
+test("the production example's profile applies on the strict fake and is steady", async () => {
+  const example = parse(readFileSync('examples/identityrealm-production.yaml', 'utf8')) as IdentityRealm;
+  const kc = fakeKeycloakAdmin();
+  const profileOnly = resource(example.spec.userProfile);
+  const created = await syncRealm(kc.admin, profileOnly, {});
+  assert.ok(created.writes.includes('create user profile attribute staffNumber'), created.writes.join('; '));
+  assert.equal((await syncRealm(kc.admin, profileOnly, {})).writes, []);
 });
 
 test.run();
