@@ -7,12 +7,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
 import type { Item } from '../../src/operator/keycloak/collections/collection.ts';
-import { sameItem } from '../../src/operator/keycloak/collections/collection.ts';
 import {
+  sameEntry,
   userProfileAttributeItem,
-  userProfileAttributes,
   userProfileGroupItem,
-  userProfileGroups,
 } from '../../src/operator/keycloak/collections/user-profile.ts';
 import { userProfileDefaults } from '../../src/operator/keycloak/collections/user-profile-defaults.ts';
 import { realmAdmin, realmResource as resource } from './helpers/realm-admin.ts';
@@ -20,8 +18,6 @@ import { realmAdmin, realmResource as resource } from './helpers/realm-admin.ts'
 let kc: Awaited<ReturnType<typeof realmAdmin>>;
 type Profile = { attributes: Item[]; groups: Item[]; unmanagedAttributePolicy?: string };
 const profileOf = async (realm: string) => (await kc.get(`/${realm}/users/profile`)) as Profile;
-const attributesC = userProfileAttributes('x', (attributes) => ({ attributes }));
-const groupsC = userProfileGroups('x', (groups) => ({ groups }));
 const named = (items: Item[], name: string) => items.find((i) => i.name === name) ?? {};
 
 type UserProfile = NonNullable<IdentityRealm['spec']['userProfile']>;
@@ -74,13 +70,13 @@ test("the user profile defaults table is Keycloak's: a bare realm's profile", as
     defaults.attributes.map((a) => a.name),
   );
   for (const d of defaults.attributes)
-    assert.ok(sameItem(attributesC, d, named(live.attributes, String(d.name))), `attribute ${d.name}`);
+    assert.ok(sameEntry('attribute', d, named(live.attributes, String(d.name))), `attribute ${d.name}`);
   assert.equal(
     live.groups.map((g) => g.name),
     defaults.groups.map((g) => g.name),
   );
   for (const d of defaults.groups)
-    assert.ok(sameItem(groupsC, d, named(live.groups, String(d.name))), `group ${d.name}`);
+    assert.ok(sameEntry('group', d, named(live.groups, String(d.name))), `group ${d.name}`);
   assert.is(live.unmanagedAttributePolicy, undefined, 'disabled');
 });
 
@@ -90,10 +86,10 @@ test('a profile applied reads back equal; a steady resync writes nothing', async
   const live = await profileOf('upfull');
   for (const a of full.attributes ?? [])
     assert.ok(
-      sameItem(attributesC, userProfileAttributeItem(a), named(live.attributes, a.name)),
+      sameEntry('attribute', userProfileAttributeItem(a), named(live.attributes, a.name)),
       `${a.name}: ${JSON.stringify(named(live.attributes, a.name))}`,
     );
-  assert.ok(sameItem(groupsC, userProfileGroupItem(work), named(live.groups, 'work')));
+  assert.ok(sameEntry('group', userProfileGroupItem(work), named(live.groups, 'work')));
   assert.is(live.unmanagedAttributePolicy, 'ADMIN_EDIT');
   kc.counter.writes = 0;
   assert.equal((await kc.sync(resource('upfull', { userProfile: full }))).writes, []);
@@ -153,7 +149,9 @@ test('removed from the spec: custom attributes and group deleted, a built-in res
     'lastName',
     'username',
   ]);
-  assert.ok(sameItem(attributesC, named(bare.attributes, 'firstName'), named(after.attributes, 'firstName')));
+  assert.ok(
+    sameEntry('attribute', named(bare.attributes, 'firstName'), named(after.attributes, 'firstName')),
+  );
   assert.equal(
     after.groups.map((g) => g.name),
     ['user-metadata'],

@@ -1,7 +1,7 @@
 // A realm's declarative user profile (spec.userProfile), after its client scopes (a required or selector scope
-// may be one the spec creates). One document in Keycloak: its groups, attributes and unmanaged-attribute policy are
-// synced by the collection mechanism's document mode, groups first (a new attribute may name a new group), then
-// attributes, then the groups the spec dropped (no declared attribute names them any more). A built-in attribute
+// may be one the spec creates). One document in Keycloak: its attributes, groups and unmanaged-attribute policy are
+// the entries of one collection in the collection mechanism's document mode, so a change is one PUT that Keycloak
+// accepts or refuses whole (an attribute with the group it names; a refusal changes nothing). A built-in attribute
 // or group the spec stops declaring goes back to what a new realm of that Keycloak line has; a custom one is
 // deleted; hand-made ones are kept as read. One read when the spec declares a profile or the realm's ledgers record
 // one, none otherwise; a write only for a difference.
@@ -10,11 +10,14 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { type Item, type Ledger, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
 import {
+  documentEntries,
+  type EntryKind,
+  entry,
+  entryKey,
   type UserProfileDocument,
   userProfileAttributeItem,
-  userProfileAttributes,
+  userProfileEntries,
   userProfileGroupItem,
-  userProfileGroups,
   userProfileLedgers,
   userProfilePath,
 } from '../../keycloak/collections/user-profile.ts';
@@ -94,75 +97,36 @@ async function writeUserProfile(
 ): Promise<string[]> {
   const { owned, policyManaged } = live;
   const defaults = userProfileDefaults(live.keycloakVersion);
-  // The policy: the spec's (absent: disabled) while it declares a profile; disabled again once it stops, when the
-  // operator managed it; otherwise whatever Keycloak has.
-  const policy = spec.userProfile
-    ? spec.userProfile.unmanagedAttributePolicy
-    : policyManaged
-      ? undefined
-      : live.doc.unmanagedAttributePolicy;
-  // The document as last written: each PUT sends it whole, with the one list changed.
-  let current: UserProfileDocument = live.doc;
-  const withPolicy = (d: UserProfileDocument): UserProfileDocument => {
-    const { unmanagedAttributePolicy: _, ...rest } = d;
-    return policy ? { ...rest, unmanagedAttributePolicy: policy } : rest;
-  };
-  const attributesC = userProfileAttributes(realm, (attributes) => {
-    current = withPolicy({ ...current, attributes });
-    return current;
-  });
-  const groupsC = userProfileGroups(realm, (groups) => {
-    current = withPolicy({ ...current, groups });
-    return current;
-  });
   // Declared items, plus the built-in ones the spec dropped, reset to their defaults.
-  const wanted = (declared: Item[], builtIn: Item[], ledgerOf: Ledger, key: (i: Item) => string) => {
-    const names = new Set(declared.map(key));
-    return [...declared, ...builtIn.filter((d) => ledgerOf.managed.has(key(d)) && !names.has(key(d)))];
+  const wanted = (kind: EntryKind, declared: Item[], builtIn: Item[], ledgerOf: Ledger) => {
+    const names = new Set(declared.map((i) => String(i.name)));
+    return [
+      ...declared,
+      ...builtIn.filter((d) => ledgerOf.managed.has(String(d.name)) && !names.has(String(d.name))),
+    ].map((i) => entry(kind, i));
   };
-  const attributes = wanted(
-    (spec.userProfile?.attributes ?? []).map(userProfileAttributeItem),
-    defaults.attributes,
-    owned.attributes,
-    attributesC.key,
-  );
-  const groups = wanted(
-    (spec.userProfile?.groups ?? []).map(userProfileGroupItem),
-    defaults.groups,
-    owned.groups,
-    groupsC.key,
-  );
-  const writes: string[] = [];
-  const liveGroups = (live.doc.groups ?? []) as Item[];
-  const names = new Set(groups.map(groupsC.key));
-  const leftovers = liveGroups.filter(
-    (g) => owned.groups.managed.has(groupsC.key(g)) && !names.has(groupsC.key(g)),
-  );
-  // A leftover group is kept while attributes still change: one of them may name it until it is gone.
-  writes.push(
-    ...(
-      await syncCollection(admin, ns, groupsC, [...groups, ...leftovers], owned.groups, { live: liveGroups })
-    ).writes,
-  );
-  writes.push(
-    ...(
-      await syncCollection(admin, ns, attributesC, attributes, owned.attributes, {
-        live: (current.attributes ?? []) as Item[],
-      })
-    ).writes,
-  );
-  if (leftovers.length)
-    writes.push(
-      ...(
-        await syncCollection(admin, ns, groupsC, groups, owned.groups, {
-          live: (current.groups ?? []) as Item[],
-        })
-      ).writes,
-    );
-  if ((current.unmanagedAttributePolicy ?? undefined) !== policy) {
-    current = withPolicy(current);
-    await admin.call(ns, 'PUT', userProfilePath(realm), current);
-    writes.push(`update user profile unmanagedAttributePolicy (${policy ?? 'disabled'})`);
-  }
-  return writes;
+  const profile = spec.userProfile;
+  const policy = profile?.unmanagedAttributePolicy;
+  const desired = [
+    ...wanted(
+      'attribute',
+      (profile?.attributes ?? []).map(userProfileAttributeItem),
+      defaults.attributes,
+      owned.attributes,
+    ),
+    ...wanted('group', (profile?.groups ?? []).map(userProfileGroupItem), defaults.groups, owned.groups),
+    ...(policy ? [entry('policy', { value: policy })] : []),
+  ];
+  // Ours: the attributes and groups recorded, and the policy while the spec declares a profile or did before
+  // (absent from the spec then means Keycloak's default, disabled).
+  const ours: Ledger = {
+    by: 'ledger',
+    managed: new Set([
+      ...[...owned.attributes.managed].map((n) => entryKey(entry('attribute', { name: n }))),
+      ...[...owned.groups.managed].map((n) => entryKey(entry('group', { name: n }))),
+      ...(profile || policyManaged ? [entryKey(entry('policy', {}))] : []),
+    ]),
+  };
+  const c = userProfileEntries(realm, live.doc);
+  return (await syncCollection(admin, ns, c, desired, ours, { live: documentEntries(live.doc) })).writes;
 }

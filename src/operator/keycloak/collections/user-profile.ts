@@ -1,6 +1,6 @@
-// A realm's declarative user profile (Keycloak's UPConfig, GET/PUT /{realm}/users/profile) as two managed
-// collections in the collection mechanism's document mode: its attributes and its attribute groups, each PUT as
-// part of the one document. Neither item has anywhere to carry an owner: the realm records the names it manages
+// A realm's declarative user profile (Keycloak's UPConfig, GET/PUT /{realm}/users/profile) as one managed
+// collection in the collection mechanism's document mode: its attributes, its attribute groups and its
+// unmanaged-attribute policy are the entries of the one document. No entry has anywhere to carry an owner: the realm records the names it manages
 // (ledgers in its attributes). Items are compared in a canonical form that ignores order (permission roles,
 // scopes) and fills what Keycloak leaves out (no displayName, no annotations, multivalued false).
 import type {
@@ -9,7 +9,7 @@ import type {
   UserProfileGroup,
 } from '@keycloak/keycloak-admin-client/lib/defs/userProfileMetadata.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
-import type { Collection, Item } from './collection.ts';
+import { type Collection, type Item, sameItem } from './collection.ts';
 
 const enc = encodeURIComponent;
 
@@ -82,16 +82,65 @@ function canonicalAttribute(raw: Item): Item {
   };
 }
 
-/** The attributes of the profile document `doc` stands for; `wrap` builds the whole document around them. */
-export function userProfileAttributes(
-  realm: string,
-  wrap: (attributes: Item[]) => UserProfileDocument,
-): Collection {
+/** An entry of the profile document: an attribute, a group, or the unmanaged-attribute policy (`value`). */
+export type EntryKind = 'attribute' | 'group' | 'policy';
+const policyKey = 'unmanagedAttributePolicy';
+
+/** Tags an attribute, a group or the policy as an entry of the one collection. */
+export const entry = (kind: EntryKind, item: Item): Item => ({ ...item, entry: kind });
+const untagged = (item: Item): Item => {
+  const { entry: _, ...rest } = item;
+  return rest;
+};
+
+/** The natural key of an entry: `attribute phone`, `group work`, `unmanagedAttributePolicy`. */
+export const entryKey = (item: Item) =>
+  item.entry === 'policy' ? policyKey : `${String(item.entry)} ${String(item.name)}`;
+
+/** The document's entries, in the document's order. */
+export function documentEntries(doc: UserProfileDocument): Item[] {
+  return [
+    ...((doc.attributes ?? []) as Item[]).map((a) => entry('attribute', a)),
+    ...((doc.groups ?? []) as Item[]).map((g) => entry('group', g)),
+    ...(doc.unmanagedAttributePolicy ? [entry('policy', { value: doc.unmanagedAttributePolicy })] : []),
+  ];
+}
+
+/** The document holding `entries`, over the rest of `base` (what Keycloak may add later). */
+export function documentOf(base: UserProfileDocument, entries: Item[]): UserProfileDocument {
+  const { unmanagedAttributePolicy: _, ...rest } = base;
+  const policy = entries.find((e) => e.entry === 'policy')?.value as string | undefined;
   return {
-    noun: 'user profile attribute',
-    field: 'spec.userProfile.attributes',
+    ...rest,
+    attributes: entries.filter((e) => e.entry === 'attribute').map(untagged),
+    groups: entries.filter((e) => e.entry === 'group').map(untagged),
+    ...(policy ? { unmanagedAttributePolicy: policy } : {}),
+  };
+}
+
+const canonicalEntry = (item: Item): Item =>
+  item.entry === 'attribute'
+    ? canonicalAttribute(item)
+    : item.entry === 'group'
+      ? {
+          name: item.name,
+          displayHeader: item.displayHeader ?? '',
+          displayDescription: item.displayDescription ?? '',
+          annotations: item.annotations ?? {},
+        }
+      : { value: item.value };
+
+/**
+ * The whole profile as one collection of entries (attributes, groups, the policy) in document mode: every change
+ * is one PUT of the whole document, so Keycloak judges it all at once (an attribute and the group it names, a
+ * dropped group and the attribute that named it) and a refusal changes nothing. `base`: the document as read.
+ */
+export function userProfileEntries(realm: string, base: UserProfileDocument): Collection {
+  return {
+    noun: 'user profile',
+    field: 'spec.userProfile',
     listPath: userProfilePath(realm),
-    key: (a) => String(a.name),
+    key: entryKey,
     compared: {
       name: '',
       displayName: '',
@@ -102,20 +151,15 @@ export function userProfileAttributes(
       selector: null,
       group: null,
       multivalued: false,
+      displayHeader: '',
+      displayDescription: '',
+      value: null,
     },
-    canonical: canonicalAttribute,
-    write: { mode: 'document', path: userProfilePath(realm), wrap },
+    canonical: canonicalEntry,
+    write: { mode: 'document', path: userProfilePath(realm), wrap: (entries) => documentOf(base, entries) },
   };
 }
 
-/** The attribute groups of the profile; `wrap` builds the whole document around them. */
-export function userProfileGroups(realm: string, wrap: (groups: Item[]) => UserProfileDocument): Collection {
-  return {
-    noun: 'user profile group',
-    field: 'spec.userProfile.groups',
-    listPath: userProfilePath(realm),
-    key: (g) => String(g.name),
-    compared: { name: '', displayHeader: '', displayDescription: '', annotations: {} },
-    write: { mode: 'document', path: userProfilePath(realm), wrap },
-  };
-}
+/** Whether a live attribute or group equals the desired one, as the sync compares them. */
+export const sameEntry = (kind: EntryKind, desired: Item, live: Item) =>
+  sameItem(userProfileEntries('', {}), entry(kind, desired), entry(kind, live));
