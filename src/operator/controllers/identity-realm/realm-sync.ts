@@ -2,9 +2,8 @@
 // later reconciles read once, its own fields (every settings section, see compile/realm/) planned by the
 // managed-field rule (a field the spec stops setting goes back to Keycloak's default, that Keycloak line's) and its
 // roles, groups, group role mappings, organizations, client scopes and scope links, client policies and the user
-// profile by the one collection reconciler
-// (items the operator created and the spec no longer declares are deleted; Keycloak's own and hand-made items are
-// never touched). A steady resync reads the realm, and each collection only when declared now or before.
+// profile by the one collection reconciler (items the operator created and the spec no longer declares are
+// deleted; Keycloak's own and hand-made items are never touched). A steady resync reads the realm, and each collection only when declared now or before.
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
