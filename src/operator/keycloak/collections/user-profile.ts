@@ -1,7 +1,7 @@
 // A realm's declarative user profile (Keycloak's UPConfig, GET/PUT /{realm}/users/profile) as one managed
 // collection in the collection mechanism's document mode: its attributes, its attribute groups and its
-// unmanaged-attribute policy are the entries of the one document. No entry has anywhere to carry an owner: the realm records the names it manages
-// (ledgers in its attributes). Items are compared in a canonical form that ignores order (permission roles,
+// unmanaged-attribute policy are the entries of the one document. No entry has anywhere to carry an owner: the
+// realm records the names it manages (ledgers in its attributes). Items are compared in a canonical form that ignores order (permission roles,
 // scopes) and fills what Keycloak leaves out (no displayName, no annotations, multivalued false).
 import type {
   UserProfileAttribute,
