@@ -57,6 +57,3 @@ const line25and26: { attributes: Item[]; groups: Item[] } = {
 export function userProfileDefaults(_version: string | undefined): { attributes: Item[]; groups: Item[] } {
   return structuredClone(line25and26);
 }
-
-/** Attributes Keycloak requires in every profile: removed from the spec they are reset, never deleted. */
-export const rootAttributes = ['username', 'email'];
