@@ -45,6 +45,42 @@ function problems(data: unknown): string[] {
 
 const cases: [string, unknown, string | null][] = [
   [
+    'a user profile attribute name Keycloak would refuse',
+    realm({ userProfile: { attributes: [{ name: 'phone number' }] } }),
+    'spec.userProfile.attributes.0.name: must match pattern "^[a-zA-Z0-9._-]+$"',
+  ],
+  [
+    'an unknown unmanaged-attribute policy',
+    realm({ userProfile: { unmanagedAttributePolicy: 'DISABLED' } }),
+    'spec.userProfile.unmanagedAttributePolicy: must be one of "ENABLED", "ADMIN_VIEW", "ADMIN_EDIT"',
+  ],
+  [
+    'a user profile permission for a role Keycloak does not know',
+    realm({ userProfile: { attributes: [{ name: 'phone', permissions: { edit: ['manager'] } }] } }),
+    'spec.userProfile.attributes.0.permissions.edit.0: must be one of "admin", "user"',
+  ],
+  [
+    'a valid user profile',
+    realm({
+      userProfile: {
+        unmanagedAttributePolicy: 'ADMIN_EDIT',
+        attributes: [
+          {
+            name: 'phone.number_2-x',
+            validations: { pattern: { pattern: '^[0-9]+$' } },
+            permissions: { view: ['admin', 'user'], edit: ['admin'] },
+            required: { roles: ['user'], scopes: ['profile'] },
+            selector: { scopes: ['phone'] },
+            group: 'contact',
+            multivalued: true,
+          },
+        ],
+        groups: [{ name: 'contact', displayHeader: 'Contact', annotations: { a: 'b' } }],
+      },
+    }),
+    null,
+  ],
+  [
     'a valid client',
     client({ redirectUris: ['https://app.example.com/cb', 'https://app.example.com/*', '/rel', '+'] }),
     null,
