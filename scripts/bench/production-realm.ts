@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
 import { root } from './operator-common.ts';
+import { userProfileComponent } from './user-profile-component.ts';
 
 type GroupSpec = { name: string; parent?: string } & Record<string, unknown>;
 /** Groups declared flat with parent paths, nested as Keycloak's import takes them. */
@@ -71,7 +72,8 @@ export function productionRealm() {
         {
           name: `default-roles-${name}`,
           composites: {
-            realm: ['offline_access', 'uma_authorization', ...(spec.defaultRoles?.realm ?? [])],
+            // Keycloak 26.7's new realms have no uma_authorization role: naming it fails the import (HTTP 500).
+            realm: ['offline_access', ...(spec.defaultRoles?.realm ?? [])],
             client: { account: ['view-profile', 'manage-account'], ...spec.defaultRoles?.client },
           },
         },
@@ -81,6 +83,9 @@ export function productionRealm() {
     groups: groupTree(spec.groups, ''),
     ...importedFlows(spec.authenticationFlows ?? []),
     localizationTexts: spec.localization?.messages ?? {},
+    // The user profile is a component in Keycloak's import: the whole document, the built-in attributes the spec
+    // does not declare as a new realm has them.
+    ...(spec.userProfile ? { components: userProfileComponent(spec.userProfile) } : {}),
     clientScopes: spec.clientScopes.map((c: Record<string, any>) => ({
       ...c,
       protocol: 'openid-connect',
