@@ -4,7 +4,7 @@
 export type Variant = { name: string; env: Record<string, string> };
 
 /** The settings measured: the Deployment's, the one before them, each of its settings taken back on its own, and
- * three more (one arena; one V8 worker thread; a libuv pool of one). */
+ * two more (one arena; a libuv pool of one). */
 export function memoryVariants(base: Record<string, string>): Variant[] {
   const options = base.NODE_OPTIONS ?? '';
   const flag = (name: string, value?: string) =>
@@ -17,13 +17,16 @@ export function memoryVariants(base: Record<string, string>): Variant[] {
   return [
     baseline,
     {
-      name: 'before (semi-space 4, no cap)',
-      env: { ...noArenaCap, NODE_OPTIONS: flag('--max-semi-space-size', '4') },
+      name: 'before (semi 4, pool 4, no cap)',
+      env: {
+        ...noArenaCap,
+        NODE_OPTIONS: flag('--max-semi-space-size', '4').replace(/ ?--v8-pool-size=\d+/, ''),
+      },
     },
     { name: 'semi-space 4 MB', env: { ...base, NODE_OPTIONS: flag('--max-semi-space-size', '4') } },
     { name: 'malloc arenas uncapped', env: noArenaCap },
     { name: 'MALLOC_ARENA_MAX=1', env: { ...base, MALLOC_ARENA_MAX: '1' } },
-    { name: '--v8-pool-size=1', env: { ...base, NODE_OPTIONS: flag('--v8-pool-size', '1') } },
+    { name: 'V8 pool default (4)', env: { ...base, NODE_OPTIONS: flag('--v8-pool-size') } },
     { name: 'UV_THREADPOOL_SIZE=1', env: { ...base, UV_THREADPOOL_SIZE: '1' } },
     { ...baseline, name: 'the Deployment again' },
   ];

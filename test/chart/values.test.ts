@@ -24,7 +24,7 @@ test('rate limits set with --set become the operator environment', async () => {
     KEYCLOAK_API_GLOBAL_RATE_LIMIT_BURST: '100',
     KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS: '10',
     KEYCLOAK_API_NAMESPACE_RATE_LIMIT_BURST: '10',
-    NODE_OPTIONS: '--max-semi-space-size=2 --max-old-space-size=192',
+    NODE_OPTIONS: '--max-semi-space-size=2 --max-old-space-size=192 --v8-pool-size=1',
     MALLOC_ARENA_MAX: '2',
   });
 });

@@ -21,11 +21,12 @@ export type OperatorSettings = {
  * on a large node a burst of reconciles grew the young generation to 134 MB of mostly garbage, and the old
  * generation was left to fill with garbage promoted across slow Keycloak calls before V8 collected it. A fixed
  * 2 MB semi-space and an old-generation limit of 3/4 of the default 256Mi memory limit keep the peak near the live
- * heap; raise the old-space limit with the memory limit. Each setting is measured side by side in docs/operator.md
- * (Memory; one V8 worker thread, --v8-pool-size=1, was measured too and did not pay); `npm run bench:operator`
- * runs the operator with exactly this environment.
+ * heap; raise the old-space limit with the memory limit. One V8 worker thread instead of 4 (--v8-pool-size=1): the
+ * operator waits on I/O and gets a fraction of a core (1-4 MB, no CPU cost measured). Each setting is measured
+ * side by side in docs/operator.md (Memory); `npm run bench:operator` runs the operator with exactly this
+ * environment.
  */
-export const operatorNodeOptions = '--max-semi-space-size=2 --max-old-space-size=192';
+export const operatorNodeOptions = '--max-semi-space-size=2 --max-old-space-size=192 --v8-pool-size=1';
 
 /**
  * The operator container's process environment besides its settings: the V8 flags, and at most two glibc malloc
