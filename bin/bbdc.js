@@ -2,10 +2,13 @@
 // bbdc: runs the TypeScript sources in a checkout, the compiled build when installed. V8 is sized for a CLI on the
 // line above (1 MB semi-spaces: `repo list --limit 5000` peaks 3-4 MB lower at the same CPU; the executable has the
 // same flag in its execArgv, scripts/release/sea.ts).
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { enableCompileCache, freshBundle } from './start-up.js';
+
+// process.getBuiltinModule, not ES imports: an ES import of a Node module reads every export, and node:fs's
+// ReadStream getter loads Node's whole stream stack (internal/fs/streams, readline), about 4 ms.
+const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
+const { join } = process.getBuiltinModule('node:path');
+const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
 
 const args = process.argv.slice(2);
 const version = () => JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;

@@ -1,8 +1,10 @@
 // What bin/bbdc.js and the bundled entry do before any bbdc code loads. Plain JavaScript on purpose: it runs before
 // the compile cache is on, and without the cache the first TypeScript file a process imports starts Node's type
 // stripper (about 45 ms of CPU and 17 MB).
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// process.getBuiltinModule, not ES imports: an ES import of node:fs reads every export, ReadStream's getter included,
+// which loads Node's stream stack (about 4 ms).
+const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
+const { join } = process.getBuiltinModule('node:path');
 
 /**
  * Where bbdc keeps Node's module compile cache: `$NODE_COMPILE_CACHE` when set (Node's own variable), else the
