@@ -3,6 +3,14 @@
 // image), the operator's bundle (dist/operator/realmforge.mjs, `npm run build`), else the tsc output.
 import { existsSync } from 'node:fs';
 
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 19)) {
+  process.stderr.write(
+    `realmforge: needs Node.js 22.19 or newer; this is ${process.version}. Install a newer Node.js.\n`,
+  );
+  process.exit(2);
+}
+
 const candidates = [
   '../src/operator/cli/main.ts',
   '../dist/operator/realmforge.mjs',

@@ -54,13 +54,13 @@ function runSuite(file: string, extraEnv: Record<string, string>): Promise<Resul
   });
 }
 
-// e2e: one test environment for the whole run (scripts/testenv/e2e-run.ts), torn down at the end even on failure.
+// e2e: whole test environments (scripts/testenv/e2e-run.ts), torn down at the end even on failure.
 // A suite that starts and stops its own environment (`realmforge dev`) says so with the line
-// `// e2e-environment: own`; those run after the shared environment is torn down, never beside it.
+// `// e2e-environment: own`; it takes its turn in a worker's queue like the others but runs in none of the
+// shared environments (it is given no environment variables of theirs).
 const ownsEnvironment = (file: string) =>
   e2e && readFileSync(file, 'utf8').includes('\n// e2e-environment: own\n');
 const shared = files.filter((f) => !ownsEnvironment(f));
-const own = files.filter(ownsEnvironment);
 // Each worker runs its suites in one environment (a shard, scripts/testenv/e2e-run.ts); unit suites need none.
 let workers: Record<string, string>[] = Array.from(
   { length: Number(process.env.TEST_CONCURRENCY ?? 2) },
@@ -102,20 +102,25 @@ async function runAll(suites: readonly string[], envs: readonly Record<string, s
   await Promise.all(
     envs.map(async (env, i) => {
       for (let file = queue.shift(); file; file = queue.shift()) {
-        const r = await runSuite(file, env);
+        const r = await runSuite(file, ownsEnvironment(file) ? {} : env);
         results.push(r);
         const mark = r.failed ? 'FAIL' : 'ok  ';
-        const shard = e2e && envs.length > 1 ? ` [environment ${i + 1}]` : '';
+        const shard = ownsEnvironment(file)
+          ? ' [its own environment]'
+          : e2e && envs.length > 1
+            ? ` [environment ${i + 1}]`
+            : '';
         console.log(`${mark} ${r.file} (${r.passed} passed, ${r.failed} failed, ${r.ms} ms)${shard}`);
         if (r.failed || process.env.TEST_VERBOSE) console.log(r.output.replace(/^/gm, '    '));
       }
     }),
   );
 }
-await runAll(shared, workers);
-await teardown?.();
-// Suites with an environment of their own run one at a time, after the shared ones are torn down.
-await runAll(own, e2e ? [{}] : workers);
+try {
+  await runAll(files, shared.length ? workers : [{}]);
+} finally {
+  await teardown?.();
+}
 if (e2e && files.length === all.length) {
   mkdirSync(dirname(durationsFile), { recursive: true });
   writeFileSync(

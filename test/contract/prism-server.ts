@@ -7,19 +7,8 @@ import { existsSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { allowedQuery, allowedUndocumented } from '../fake-bitbucket/deviations.ts';
-import { compileTemplate, loadOperations, matchOperation } from '../fake-bitbucket/openapi.ts';
-
-export const documentPath = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  '..',
-  'shared',
-  'reference',
-  'bitbucket-dc-9.4-openapi.json',
-);
+import { compileTemplate, documentPath, loadOperations, matchOperation } from '../fake-bitbucket/openapi.ts';
 
 /** The Prism CLI: the devDependency, or PRISM_CLI (a path to @stoplight/prism-cli/dist/index.js). */
 export function prismCli(): string | undefined {

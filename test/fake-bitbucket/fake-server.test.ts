@@ -1,10 +1,29 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deviations } from './deviations.ts';
+import { documentPath } from './openapi.ts';
 import { startFakeBitbucket } from './server.ts';
 import { credentials } from './state.ts';
 
 const test = suite('fake Bitbucket server');
+
+test('the OpenAPI document is the 9.4 one, byte for byte the copy in ../shared/reference when that is there', () => {
+  const copy = readFileSync(documentPath);
+  assert.is(JSON.parse(copy.toString('utf8')).info.version, '9.4');
+  const shared = join(
+    import.meta.dirname,
+    '..',
+    '..',
+    '..',
+    'shared',
+    'reference',
+    'bitbucket-dc-9.4-openapi.json',
+  );
+  if (existsSync(shared))
+    assert.ok(copy.equals(readFileSync(shared)), `${documentPath} differs from ${shared}`);
+});
 
 test('an operation the OpenAPI document lacks is a named violation', async () => {
   const fake = await startFakeBitbucket();

@@ -15,15 +15,9 @@ export type Operation = {
   literalSegments: number;
 };
 
-const docPath = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  '..',
-  'shared',
-  'reference',
-  'bitbucket-dc-9.4-openapi.json',
-);
+/** Atlassian's Bitbucket DC 9.4 OpenAPI document: a copy of ../shared/reference's (data, kept here so the tests
+ * need no ../shared; a test checks the copy is unchanged when ../shared is there). */
+export const documentPath = join(import.meta.dirname, 'bitbucket-dc-9.4-openapi.json');
 
 type Doc = {
   paths: Record<
@@ -57,7 +51,7 @@ export function compileTemplate(template: string): {
 }
 
 /** Loads and indexes every operation, most specific templates (more literal segments) first. */
-export function loadOperations(path = docPath): Operation[] {
+export function loadOperations(path = documentPath): Operation[] {
   const doc = JSON.parse(readFileSync(path, 'utf8')) as Doc;
   const ops: Operation[] = [];
   for (const [template, methods] of Object.entries(doc.paths)) {

@@ -50,7 +50,10 @@ export function handleMaster(
   if (!url.startsWith('/admin/realms/master')) return false;
   const auth = req.headers.authorization ?? '';
   const operator = state.client && auth === `Bearer op-${state.client.secret}`;
-  if (auth !== 'Bearer t' && !operator) return send(res, 401, { error: 'HTTP 401 Unauthorized' }), true;
+  if (auth !== 'Bearer t' && !operator) {
+    send(res, 401, { error: 'HTTP 401 Unauthorized' });
+    return true;
+  }
   const path = url.slice('/admin/realms/master'.length);
   state.calls.push(`${req.method} ${path}${operator ? ' (operator)' : ''}`);
   const c = state.client;
@@ -64,7 +67,10 @@ export function handleMaster(
       attributes?: Record<string, string>;
       serviceAccountsEnabled?: boolean;
     };
-    if (c) return send(res, 409, { errorMessage: 'Client realmforge-operator already exists' }), true;
+    if (c) {
+      send(res, 409, { errorMessage: 'Client realmforge-operator already exists' });
+      return true;
+    }
     state.client = {
       id: 'op-uuid',
       clientId: rep.clientId,
