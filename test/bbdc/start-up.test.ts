@@ -149,8 +149,9 @@ test('the checkout bundle runs pr get without the TypeScript stripper, child_pro
     const loaded = (JSON.parse(r.stderr) as string[]).join('\n');
     assert.match(loaded, 'NativeModule http', 'the probe sees loaded built-ins');
     // fs streams, fs/promises and readline: what reading process.stdin (a file or /dev/null) loads.
+    // TLS, crypto and undici: an http:// server needs none of them.
     const unwanted = ['amaro', 'child_process', 'worker_threads', 'readline', 'internal/fs/streams'];
-    for (const name of [...unwanted, 'internal/fs/promises'])
+    for (const name of [...unwanted, 'internal/fs/promises', 'NativeModule tls', 'internal/crypto', 'undici'])
       assert.not.match(loaded, name, `pr get loads ${name}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
