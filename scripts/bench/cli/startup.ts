@@ -171,6 +171,8 @@ export async function run(args: string[]): Promise<void> {
       mkdirSync(join(dir, 'trivial'));
       bare['trivial executable'] = [await buildTrivialSea(join(dir, 'trivial'))];
     }
+    // Read before the rounds: the machine's load while they ran is between this and the figure printed at the end.
+    const load = loadavg().map((l) => l.toFixed(1));
     const samples = new Map<string, Sample[]>();
     for (let i = 0; i < rounds + 1; i++) {
       for (const c of cases) {
@@ -186,7 +188,6 @@ export async function run(args: string[]): Promise<void> {
     }
     const base = pick(samples.get('|node -e 0')!);
     const net = pick(samples.get('|node GET (network floor)')!);
-    const load = loadavg().map((l) => l.toFixed(1));
     console.log(
       `startup: ${rounds} interleaved rounds, medians, node ${process.version}, ${fake.url}, load average ${load.join(' ')} (start)`,
     );
