@@ -26,17 +26,19 @@ export function compileCacheDir(env, homeDir, platform) {
 /**
  * Turns Node's module compile cache (V8's compiled code, kept on disk) on for every module loaded after this call,
  * so a start reads compiled code instead of parsing it again. NODE_DISABLE_COMPILE_CACHE=1 turns it off (Node's
- * variable); a directory that cannot be written only costs start-up time, never an error.
+ * variable); a directory that cannot be written only costs start-up time, never an error. Returns the directory
+ * (undefined without a home directory).
+ * @returns {string | undefined}
  */
 export function enableCompileCache() {
   try {
     // process.getBuiltinModule, not an import: an ES import of node:module reads every export (about 5 ms).
     const home = process.env.HOME || process.env.USERPROFILE || process.getBuiltinModule('node:os').homedir();
-    process
-      .getBuiltinModule('node:module')
-      .enableCompileCache?.(compileCacheDir(process.env, home, process.platform));
+    const dir = compileCacheDir(process.env, home, process.platform);
+    process.getBuiltinModule('node:module').enableCompileCache?.(dir);
+    return dir;
   } catch {
-    // no home directory: run without the cache
+    return undefined; // no home directory: run without the cache
   }
 }
 

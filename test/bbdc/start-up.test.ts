@@ -40,6 +40,8 @@ test('bin/bbdc.js fills the compile cache under $XDG_CACHE_HOME/bbdc', () => {
     XDG_CACHE_HOME: dir,
     HOME: dir,
     BBDC_CONFIG_DIR: join(dir, 'config'),
+    // The sources: a fresh checkout bundle keeps its own cache beside Node's (run-bundle.test.ts).
+    BBDC_CHECKOUT_BUNDLE: '0',
   };
   delete env.NODE_COMPILE_CACHE;
   const r = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), 'pr', 'lst'], {

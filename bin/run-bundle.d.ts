@@ -1,0 +1,7 @@
+// Types of bin/run-bundle.js (plain JavaScript so that starting bbdc never needs the TypeScript stripper).
+export const maxCachedCommands: number;
+export function runBundle(
+  bundle: string,
+  cacheDir: string,
+  command: string,
+): { exports: Record<string, unknown>; cache: 'none' | 'accepted' | 'rejected'; save(): boolean };
