@@ -2,7 +2,7 @@
 // bbdc: runs the TypeScript sources in a checkout, the compiled build when installed. V8 is sized for a CLI on the
 // line above (1 MB semi-spaces: `repo list --limit 5000` peaks 3-4 MB lower at the same CPU; the executable has the
 // same flag in its execArgv, scripts/release/sea.ts).
-import { runBundle } from './run-bundle.js';
+import { commandWords, runBundle } from './run-bundle.js';
 import { enableCompileCache, freshBundle } from './start-up.js';
 
 // process.getBuiltinModule, not ES imports: an ES import of a Node module reads every export, and node:fs's
@@ -35,11 +35,7 @@ if (args.length === 1 && args[0] === '--version') {
   let main;
   if (bundle && cacheDir && process.env.NODE_DISABLE_COMPILE_CACHE !== '1') {
     // With bbdc's own code cache, written at the end of the run (run-bundle.js says why).
-    // The command's words (`pr get`), read as far as they look like command names: a label, never parsed.
-    const words = [];
-    for (const a of args.slice(0, 3))
-      if (/^[a-z][a-z-]*$/.test(a) && words.length === args.indexOf(a)) words.push(a);
-    const loaded = runBundle(bundle, join(cacheDir, 'bundle'), words.join(' '));
+    const loaded = runBundle(bundle, join(cacheDir, 'bundle'), commandWords(args));
     process.once('exit', loaded.save);
     main = loaded.exports.main;
   } else if (bundle) {

@@ -5,3 +5,12 @@ export function runBundle(
   cacheDir: string,
   command: string,
 ): { exports: Record<string, unknown>; cache: 'none' | 'accepted' | 'rejected'; save(): boolean };
+export function compileCached(o: {
+  source: string;
+  filename: string;
+  key: string;
+  cacheDir: string;
+  command: string;
+  fallback?: Buffer;
+}): { script: import('node:vm').Script; cache: 'none' | 'accepted' | 'rejected'; save(): boolean };
+export function commandWords(args: string[]): string;

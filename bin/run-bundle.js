@@ -12,20 +12,51 @@ const { dirname, join } = process.getBuiltinModule('node:path');
 export const maxCachedCommands = 24;
 
 /**
+ * The words that name a command (`pr get` of `pr get 1 --json`), read as far as they look like command names: a
+ * label for the cache, never parsed.
+ * @param {string[]} args
+ */
+export function commandWords(args) {
+  const words = [];
+  for (const a of args.slice(0, 3)) {
+    if (!/^[a-z][a-z-]*$/.test(a)) break;
+    words.push(a);
+  }
+  return words.join(' ');
+}
+
+/**
  * Compiles and runs the CommonJS `bundle` as Node's loader would (exports, require, module, __filename, __dirname),
- * with the code cache kept in `cacheDir` for this bundle and this Node, and returns its exports. `save` writes the
- * cache when there was none, V8 refused it (another Node, a damaged file), or `command` is not yet in it; it is
- * meant for the end of the run, when the command's functions are compiled. A cache that cannot be read or written
- * costs only time.
+ * with the code cache kept in `cacheDir` for this bundle and this Node, and returns its exports with `cache` and
+ * `save` (compileCached).
  * @param {string} bundle
  * @param {string} cacheDir
  * @param {string} command the words that name the command (`pr get`)
  */
 export function runBundle(bundle, cacheDir, command) {
-  const { Script } = process.getBuiltinModule('node:vm');
-  const source = readFileSync(bundle, 'utf8');
   const built = statSync(bundle);
-  const key = `${process.version}-${process.arch}-${built.size}-${Math.trunc(built.mtimeMs)}`;
+  const { script, cache, save } = compileCached({
+    source: `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`,
+    filename: bundle,
+    key: `${process.version}-${process.arch}-${built.size}-${Math.trunc(built.mtimeMs)}`,
+    cacheDir,
+    command,
+  });
+  const module = { exports: {} };
+  const require = process.getBuiltinModule('node:module').createRequire(bundle);
+  script.runInThisContext()(module.exports, require, module, bundle, dirname(bundle));
+  return { exports: module.exports, cache, save };
+}
+
+/**
+ * Compiles `source` with the code cache `cacheDir` keeps under `key` (else `fallback`, a cache made at build time).
+ * `save` writes the cache when there was none of the user's, V8 refused it (another Node, a damaged file), or
+ * `command` is not yet in it; it is meant for the end of the run, when the command's functions are compiled. A cache
+ * that cannot be read or written costs only time.
+ * @param {{ source: string, filename: string, key: string, cacheDir: string, command: string, fallback?: Buffer }} o
+ */
+export function compileCached({ source, filename, key, cacheDir, command, fallback }) {
+  const { Script } = process.getBuiltinModule('node:vm');
   const cacheFile = join(cacheDir, `${key}.cache`);
   const listFile = join(cacheDir, `${key}.json`);
   const read = (file, parse) => {
@@ -35,26 +66,21 @@ export function runBundle(bundle, cacheDir, command) {
       return undefined;
     }
   };
-  const cachedData = read(cacheFile, (b) => b);
+  const own = read(cacheFile, (b) => b);
   /** @type {string[]} */
-  const commands = read(listFile, (b) => JSON.parse(String(b))) ?? [];
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: bundle,
-    cachedData,
-  });
+  const commands = (own && read(listFile, (b) => JSON.parse(String(b)))) || [];
+  const cachedData = own ?? fallback;
+  const script = new Script(source, { filename, cachedData });
   const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
-  const module = { exports: {} };
-  const require = process.getBuiltinModule('node:module').createRequire(bundle);
-  script.runInThisContext()(module.exports, require, module, bundle, dirname(bundle));
   const save = () => {
-    const known = cache === 'accepted' && commands.includes(command);
-    if (known || (cache === 'accepted' && commands.length >= maxCachedCommands)) return false;
+    const mine = own !== undefined && cache === 'accepted';
+    if (mine && (commands.includes(command) || commands.length >= maxCachedCommands)) return false;
     try {
       mkdirSync(cacheDir, { recursive: true });
       // Another build's or another Node's files are of no more use.
       for (const f of readdirSync(cacheDir))
         if (!f.startsWith(`${key}.`)) rmSync(join(cacheDir, f), { force: true });
-      const list = cache === 'accepted' ? [...commands, command] : [command];
+      const list = mine ? [...commands, command] : [command];
       // Written aside and renamed: a run starting meanwhile reads the old cache or the new one, never half of one.
       const tmp = `${cacheFile}.${process.pid}`;
       writeFileSync(tmp, script.createCachedData());
@@ -66,5 +92,5 @@ export function runBundle(bundle, cacheDir, command) {
       return false;
     }
   };
-  return { exports: module.exports, cache, save };
+  return { script, cache, save };
 }

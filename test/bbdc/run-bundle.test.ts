@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { maxCachedCommands } from '../../bin/run-bundle.js';
+import { commandWords, maxCachedCommands } from '../../bin/run-bundle.js';
 
 const module = pathToFileURL(join(import.meta.dirname, '..', '..', 'bin', 'run-bundle.js')).href;
 
@@ -105,6 +105,44 @@ test('a cache directory that cannot be written costs nothing but the cache', () 
   const run = runBundle(bundle, join(dir, 'file', 'cache'), 'pr get');
   assert.is(run.main, 42);
   assert.is(run.saved, false);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the command a cache entry is named by: the leading words that look like command names', () => {
+  const cases: [string[], string][] = [
+    [['pr', 'get', '1', '--json'], 'pr get'],
+    [['repo', 'list', '--limit', '5000'], 'repo list'],
+    [['repo', 'clone', 'PROJ/api'], 'repo clone'],
+    [['auth', 'git-credential', 'get'], 'auth git-credential get'],
+    [['--json', 'pr', 'get'], ''],
+    [[], ''],
+  ];
+  for (const [args, want] of cases) assert.is(commandWords(args), want, args.join(' '));
+});
+
+test("the executable's build-time cache serves until the user's own is written, then the user's is read", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-run-bundle-'));
+  const cacheDir = join(dir, 'cache');
+  // As the executable's launcher does: a function expression, the build's cache made right after compiling it.
+  const code = `import(${JSON.stringify(module)}).then(({ compileCached }) => {
+    const { Script } = require('node:vm');
+    const source = '(function () { return 40 + 2; })';
+    const fallback = new Script(source, { filename: 'x.cjs' }).createCachedData();
+    const r = compileCached({ source, filename: 'x.cjs', key: 'k', cacheDir: process.argv[1], command: 'pr get', fallback });
+    process.stdout.write(JSON.stringify({ cache: r.cache, value: r.script.runInThisContext()(), saved: r.save() }));
+  });`;
+  const run = () => {
+    const r = spawnSync(process.execPath, ['-e', code, cacheDir], { encoding: 'utf8' });
+    assert.is(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as { cache: string; value: number; saved: boolean };
+  };
+  assert.equal(
+    run(),
+    { cache: 'accepted', value: 42, saved: true },
+    'the fallback is accepted; the own cache written',
+  );
+  assert.equal(readdirSync(cacheDir).sort(), ['k.cache', 'k.json']);
+  assert.equal(run(), { cache: 'accepted', value: 42, saved: false }, 'then the own cache is read');
   rmSync(dir, { recursive: true, force: true });
 });
 
