@@ -70,6 +70,7 @@ export function compileCached({ source, filename, key, cacheDir, command, fallba
   /** @type {string[]} */
   const commands = (own && read(listFile, (b) => JSON.parse(String(b)))) || [];
   const cachedData = own ?? fallback;
+  // The bundles hold no import(): a vm.Script cannot run one without an experimental loader (bundle.ts).
   const script = new Script(source, { filename, cachedData });
   const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
   const save = () => {

@@ -1,7 +1,15 @@
 // How bbdc starts: the module compile cache under the user's cache directory, and the checkout's bundle, which runs
 // only while fresh and loads neither the TypeScript stripper nor modules the command does not use.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -126,6 +134,8 @@ test('the checkout bundle runs pr get without the TypeScript stripper, child_pro
   const out = mkdtempSync(join(root, '.tmp', 'bundle-'));
   try {
     const bundle = await bundleForCheckout(out);
+    // bin/run-bundle.js runs it as a vm.Script, where an import() (ai mcp serve's SDK) would throw.
+    assert.not.match(readFileSync(bundle, 'utf8'), /\bimport\(/, 'the bundle has no dynamic import()');
     const probe = `require(${JSON.stringify(bundle)}).main(process.argv.slice(1)).then((code) => {
       process.exitCode = code;
       process.stderr.write(JSON.stringify(process.moduleLoadList));
