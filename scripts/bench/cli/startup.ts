@@ -1,5 +1,5 @@
-// `npm run bench:cli -- startup [--rounds=N] [--no-sea]`: wall time, CPU time and peak RSS of bbdc commands beside a
-// bare `node -e 0`, interleaved in one run, from the checkout (bin/bbdc.js run as a user runs it, through its shebang:
+// `npm run bench:cli -- startup [--rounds=N] [--no-sea] [--instructions]`: wall time, CPU time and peak RSS of bbdc
+// commands beside a bare `node -e 0`, interleaved in one run, from the checkout (bin/bbdc.js run as a user runs it, through its shebang:
 // its sources, and the bundle `npm run build` makes, which this benchmark builds first) and from a single executable
 // built here from the same sources. `pr get` and `repo list` run against the fake Bitbucket on 127.0.0.1. The network
 // floor is a bare node that sends the same GET with node:http: the CPU goal is 1.3x bare node plus that request.
@@ -14,6 +14,7 @@ import { startFakeBitbucket } from '../../../test/fake-bitbucket/server.ts';
 import { credentials } from '../../../test/fake-bitbucket/state.ts';
 import { bundleForCheckout, bundleForSea } from '../../release/bundle.ts';
 import { cliV8Flags, injectBlob, makeBlob } from '../../release/sea.ts';
+import { countInstructions, requireValgrind } from './instructions.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const preload = pathToFileURL(join(import.meta.dirname, 'rusage.mjs')).href;
@@ -135,9 +136,30 @@ const cases: Case[] = [
   { name: 'repo list --limit 5000', argv: ['repo', 'list', '--limit', '5000'], goal: rssGoal },
 ];
 
+/** The CPU goals again, in instructions (one callgrind run each, after the timed rounds warmed every cache). */
+async function printInstructions(
+  binaries: [string, string[], NodeJS.ProcessEnv][],
+  bare: Record<string, string[]>,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const base = await countInstructions(bare['node -e 0'], [], env);
+  const net = await countInstructions(bare['node GET (network floor)'], [], env);
+  const m = (n: number) => `${(n / 1e6).toFixed(0)}M`.padStart(6);
+  console.log(`instructions (callgrind): node -e 0 ${m(base)}, node GET ${m(net)}`);
+  for (const c of cases.filter((x) => x.goal === cpuGoal))
+    for (const [label, exe, e] of binaries) {
+      const n = await countInstructions(exe, c.argv, e);
+      const ratio = (n - (net - base)) / base;
+      console.log(
+        `  ${label.padEnd(18)} ${c.name.padEnd(30)} ${m(n)}  ${ratio.toFixed(2)}x node less the request`,
+      );
+    }
+}
+
 /** Runs every case `rounds` times per binary, interleaved, and prints medians with the goals. */
 export async function run(args: string[]): Promise<void> {
   const rounds = Number(args.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 10);
+  if (args.includes('--instructions')) requireValgrind();
   const dir = mkdtempSync(join(tmpdir(), 'bbdc-bench-startup-'));
   const fake = await startFakeBitbucket({ dataset: 'large' });
   const file = join(dir, 'rusage.jsonl');
@@ -206,6 +228,7 @@ export async function run(args: string[]): Promise<void> {
     console.log(
       `peak RSS floors: bare node ${floor('node -e 0')}, a bare node listing 5,000 repositories in 1,000-item pages ${floor('node list 5000 (floor)')}, Node's trivial single executable ${floor('trivial executable')}`,
     );
+    if (args.includes('--instructions')) await printInstructions(binaries, bare, env);
     console.log(
       `load average ${loadavg()
         .map((l) => l.toFixed(1))
