@@ -27,6 +27,7 @@ import {
 } from '../testenv/operator-process.ts';
 import { breakdownLines, callCounts, callsBetween, callTotal } from './call-breakdown.ts';
 import { describeSample, sampleMemory } from './memory-sampler.ts';
+import { userProfileComponent } from './user-profile-component.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
@@ -246,7 +247,8 @@ function productionRealm() {
         {
           name: `default-roles-${name}`,
           composites: {
-            realm: ['offline_access', 'uma_authorization', ...(spec.defaultRoles?.realm ?? [])],
+            // Keycloak 26.7's new realms have no uma_authorization role: naming it fails the import (HTTP 500).
+            realm: ['offline_access', ...(spec.defaultRoles?.realm ?? [])],
             client: { account: ['view-profile', 'manage-account'], ...spec.defaultRoles?.client },
           },
         },
@@ -256,6 +258,9 @@ function productionRealm() {
     groups: groupTree(spec.groups, ''),
     ...importedFlows(spec.authenticationFlows ?? []),
     localizationTexts: spec.localization?.messages ?? {},
+    // The user profile is a component in Keycloak's import: the whole document, the built-in attributes the spec
+    // does not declare as a new realm has them.
+    ...(spec.userProfile ? { components: userProfileComponent(spec.userProfile) } : {}),
     clientScopes: spec.clientScopes.map((c: Record<string, any>) => ({
       ...c,
       protocol: 'openid-connect',

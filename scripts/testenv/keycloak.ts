@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ComponentError } from './errors.ts';
 import { get } from './https-get.ts';
 import { javaHomeFor, preparedKeycloak } from './keycloak-dist.ts';
+import { type BindMount, withMounts } from './kubelet-volumes.ts';
 import { freePort, portWasBusy, withPortRetry } from './ports.ts';
 import type { Postgres } from './postgres.ts';
 import { type Daemon, startDaemon, stopDaemon, waitReady } from './proc.ts';
@@ -30,6 +31,8 @@ export async function spawnKeycloak(options: {
   args: readonly string[];
   logFile: string;
   log: (line: string) => void;
+  /** Directories bound read-only into the process's own mount namespace (a pod's volumes). */
+  mounts?: readonly BindMount[];
 }): Promise<{ daemon: Daemon; httpPort: number; managementPort: number }> {
   const home = await preparedKeycloak(options.version, options.env, options.log);
   const javaHome = javaHomeFor(options.version);
@@ -45,7 +48,8 @@ export async function spawnKeycloak(options: {
     KC_HTTPS_PORT: String(httpsPort),
     KC_HTTP_MANAGEMENT_PORT: String(managementPort),
   };
-  const daemon = startDaemon(options.name, join(home, 'bin', 'kc.sh'), options.args, {
+  const command = withMounts(join(home, 'bin', 'kc.sh'), options.args, options.mounts ?? []);
+  const daemon = startDaemon(options.name, command.cmd, command.args, {
     env,
     logFile: options.logFile,
   });

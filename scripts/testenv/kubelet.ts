@@ -1,13 +1,15 @@
 // The process kubelet: a node that runs each pod of a Keycloak Deployment labelled by the operator as a local
 // Keycloak process. The real Deployment and ReplicaSet controllers turn the pod status it reports into the
 // Deployment's ready and available replicas, so the status the operator reads is the API server's own. It also
-// creates the databases that CNPG `Database` objects declare (cnpg-databases.ts).
+// creates the databases that CNPG `Database` objects declare (cnpg-databases.ts), and mounts a pod's Secret and
+// ConfigMap volumes (kubelet-volumes.ts).
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Pod, type V1Service } from '@kubernetes/client-node';
 import { reconcileDatabases } from './cnpg-databases.ts';
 import { keycloakReady, spawnKeycloak } from './keycloak.ts';
 import { ContainerConfigError, mapClusterAddresses, resolveEnv } from './kubelet-env.ts';
+import { projectVolumes } from './kubelet-volumes.ts';
 import type { Postgres } from './postgres.ts';
 import { alive, type Daemon, stopDaemon } from './proc.ts';
 
@@ -211,7 +213,14 @@ export class ProcessKubelet {
         postgresPort: this.options.postgres.port,
         endpoints: this.endpoints,
       });
-      const logFile = join(this.options.runDir, `kubelet-${p.key.replace('/', '_')}-${p.restarts}.log`);
+      const podDir = `kubelet-${p.key.replace('/', '_')}`;
+      const mounts = await projectVolumes(
+        pod,
+        container,
+        (kind, ns, name) => this.readRaw(kind, ns, name),
+        join(this.options.runDir, `${podDir}-volumes`),
+      );
+      const logFile = join(this.options.runDir, `${podDir}-${p.restarts}.log`);
       const started = await spawnKeycloak({
         name: `keycloak pod ${p.key}`,
         version,
@@ -219,6 +228,7 @@ export class ProcessKubelet {
         args: [...command.slice(1), ...(container.args ?? [])],
         logFile,
         log: this.options.log,
+        mounts,
       });
       p.ports = {
         [Number(raw.KC_HTTP_PORT ?? 8080)]: started.httpPort,
@@ -240,13 +250,22 @@ export class ProcessKubelet {
   }
 
   private async readData(kind: 'Secret' | 'ConfigMap', namespace: string, name: string) {
+    const raw = await this.readRaw(kind, namespace, name);
+    return raw && Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v.toString('utf8')]));
+  }
+
+  /** A Secret's bytes (a keytab is binary) or a ConfigMap's data as bytes; undefined when absent. */
+  private async readRaw(kind: 'Secret' | 'ConfigMap', namespace: string, name: string) {
     try {
-      if (kind === 'ConfigMap')
-        return (await this.core.readNamespacedConfigMap({ name, namespace })).data ?? {};
-      const data = (await this.core.readNamespacedSecret({ name, namespace })).data ?? {};
-      return Object.fromEntries(
-        Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
-      );
+      const data =
+        kind === 'ConfigMap'
+          ? Object.entries((await this.core.readNamespacedConfigMap({ name, namespace })).data ?? {}).map(
+              ([k, v]) => [k, Buffer.from(v)] as const,
+            )
+          : Object.entries((await this.core.readNamespacedSecret({ name, namespace })).data ?? {}).map(
+              ([k, v]) => [k, Buffer.from(v, 'base64')] as const,
+            );
+      return Object.fromEntries(data);
     } catch (e) {
       if ((e as { code?: number }).code === 404) return undefined;
       throw e;

@@ -1,18 +1,27 @@
 // The older supported line end to end: an IdentityServer with image tag 25.0.x (the process kubelet runs that
 // distribution on Java 17) compiles with Keycloak 25's bootstrap admin variables, becomes Ready, and holds a realm
-// and a client whose credentials Secret logs in.
+// and a client whose credentials Secret logs in; the realm sections (every realm field, the user profile, client
+// policies) read back equal and a hand edit is reverted within a drift interval; organizations are refused.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
+import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
 import {
   getResource,
   identityServer,
   kubectlWait,
   operatorSuite,
+  waitStatus,
 } from '../../scripts/testenv/identity-fixtures.ts';
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { keycloakVersions } from '../../scripts/testenv/versions.ts';
+import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
+import { planFields } from '../../src/operator/keycloak/collections/managed-fields.ts';
+import { realmFieldsFor } from '../../src/operator/keycloak/collections/realm-fields.ts';
+import { sameEntry, userProfileAttributeItem } from '../../src/operator/keycloak/collections/user-profile.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+import { everyRealmField } from '../operator/keycloak/realm-everything.ts';
+import { keycloakAdmin } from './helpers/keycloak-admin.ts';
 
 const version = keycloakVersions['25'].version;
 let env: TestEnv;
@@ -70,6 +79,100 @@ test(`a realm and a client on Keycloak ${version} become Ready and the credentia
   });
   assert.is(res.status, 200, await res.clone().text());
   assert.type(((await res.json()) as { access_token?: string }).access_token, 'string');
+});
+
+const badge = {
+  name: 'badge',
+  displayName: 'Badge',
+  validations: { pattern: { pattern: '^[0-9]{4}$' } },
+  permissions: { view: ['admin', 'user'] as ['admin', 'user'], edit: ['admin'] as ['admin'] },
+  group: 'work',
+};
+const sectionsRealm = (name: string, spec: Partial<IdentityRealm['spec']>): IdentityRealm => ({
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityRealm',
+  metadata: { name, namespace: ns },
+  spec: { serverRef: { name: 'idp' }, ...spec },
+});
+
+test(`the realm sections on Keycloak ${version} read back equal; a hand edit is reverted within a drift interval`, async () => {
+  const sections = sectionsRealm('sections', {
+    ...everyRealmField,
+    userProfile: {
+      unmanagedAttributePolicy: 'ADMIN_VIEW',
+      attributes: [badge],
+      groups: [{ name: 'work', displayHeader: 'Work' }],
+    },
+    clientPolicies: {
+      profiles: [
+        {
+          name: 'pkce',
+          executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': true } }],
+        },
+      ],
+    },
+  });
+  await env.apply(sections as never);
+  await kubectlWait(env, 'identityrealm/sections', ns, 120);
+  const kc = keycloakAdmin(env, ns);
+  const rules = realmFieldsFor(version);
+  const { drift } = planFields(
+    compileRealm(sections) as Record<string, unknown>,
+    await kc('GET', '/sections'),
+    rules,
+  );
+  assert.equal(
+    drift.filter((d) => !d.includes('realmforge.dev/')),
+    [],
+    'every compiled field reads back equal',
+  );
+  const badgeOf = async () =>
+    ((await kc('GET', '/sections/users/profile')).attributes as Record<string, unknown>[]).find(
+      (a) => a.name === 'badge',
+    ) ?? {};
+  assert.ok(
+    sameEntry('attribute', userProfileAttributeItem(badge), await badgeOf()),
+    JSON.stringify(await badgeOf()),
+  );
+  const profiles = await kc('GET', '/sections/client-policies/profiles');
+  assert.equal(
+    profiles.profiles.map((p: { name: string }) => p.name),
+    ['pkce'],
+  );
+  // By hand: a realm field and the profile's validation; the next drift pass puts both back.
+  const live = await kc('GET', '/sections');
+  await kc('PUT', '/sections', { ...live, failureFactor: 100 });
+  const profile = await kc('GET', '/sections/users/profile');
+  await kc('PUT', '/sections/users/profile', {
+    ...profile,
+    attributes: profile.attributes.map((a: { name: string }) =>
+      a.name === 'badge' ? { ...a, validations: {} } : a,
+    ),
+  });
+  await eventually('the realm field and the profile to be reverted', 20_000, async () => {
+    const [r, b] = [await kc('GET', '/sections'), await badgeOf()];
+    return r.failureFactor === 3 && sameEntry('attribute', userProfileAttributeItem(badge), b)
+      ? true
+      : undefined;
+  });
+});
+
+test(`organizations on Keycloak ${version} are Failed/InvalidSpec saying they need 26; no realm is created`, async () => {
+  await env.apply(
+    sectionsRealm('orgs', { organizations: [{ name: 'acme', domains: [{ name: 'acme.test' }] }] }) as never,
+  );
+  const failed = await waitStatus(
+    env,
+    'identityrealms',
+    ns,
+    'orgs',
+    60_000,
+    (s) => s.phase === 'Failed',
+    'to fail',
+  );
+  assert.is(failed.status.reason, 'InvalidSpec');
+  assert.match(failed.status.message, /spec\.organizations needs Keycloak 26 or later/);
+  assert.is(await keycloakAdmin(env, ns)('GET', '/orgs'), undefined, 'no realm created half-way');
 });
 
 test.run();

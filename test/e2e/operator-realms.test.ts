@@ -51,8 +51,15 @@ const applyApps = (grants: string[]) =>
       displayName: 'Apps',
       clientAuthorizationGrants: grants,
       roles: [{ name: 'reader' }],
+      userProfile: { attributes: [badge] },
     }) as never,
   );
+/** A user profile attribute the realm declares (its drift is reverted like the realm's own fields). */
+const badge = {
+  name: 'badge',
+  validations: { length: { max: 4 } },
+  permissions: { view: ['admin'], edit: ['admin'] },
+};
 const webSpec = {
   redirectUris: ['https://web.example.test/callback', 'https://web.example.test/silent'],
   serviceAccount: { enabled: true },
@@ -156,15 +163,31 @@ test('manual changes in Keycloak are reverted within a drift interval', async ()
   await admin('PUT', `/apps/clients/${web.id}`, { ...web, redirectUris: ['https://evil.example.test/*'] });
   const mapper = web.protocolMappers.find((m: { name: string }) => m.name === 'audience');
   await admin('DELETE', `/apps/clients/${web.id}/protocol-mappers/models/${mapper.id}`);
-  await eventually('the realm displayName, redirect URIs and mapper to be restored', 20_000, async () => {
-    const r = await admin('GET', '/apps');
-    const c = await keycloakClient('web');
-    const ok =
-      r.displayName === 'Apps' &&
-      [...c.redirectUris].sort().join() === [...webSpec.redirectUris].sort().join() &&
-      c.protocolMappers?.some((m: { name: string }) => m.name === 'audience');
-    return ok ? true : undefined;
+  const profile = await admin('GET', '/apps/users/profile');
+  const badgeOf = (p: { attributes: { name: string; validations?: unknown }[] }) =>
+    p.attributes.find((a) => a.name === 'badge');
+  await admin('PUT', '/apps/users/profile', {
+    ...profile,
+    attributes: profile.attributes.map((a: { name: string }) =>
+      a.name === 'badge' ? { ...a, validations: {} } : a,
+    ),
   });
+  assert.equal(badgeOf(await admin('GET', '/apps/users/profile'))?.validations, {}, 'changed by hand');
+  await eventually(
+    'the realm displayName, redirect URIs, mapper and profile to be restored',
+    20_000,
+    async () => {
+      const r = await admin('GET', '/apps');
+      const c = await keycloakClient('web');
+      const p = await admin('GET', '/apps/users/profile');
+      const ok =
+        JSON.stringify(badgeOf(p)?.validations) === JSON.stringify(badge.validations) &&
+        r.displayName === 'Apps' &&
+        [...c.redirectUris].sort().join() === [...webSpec.redirectUris].sort().join() &&
+        c.protocolMappers?.some((m: { name: string }) => m.name === 'audience');
+      return ok ? true : undefined;
+    },
+  );
 });
 
 test('a client in an ungranted namespace never reaches Keycloak; granting creates it; revoking refuses it again', async () => {

@@ -45,6 +45,42 @@ function problems(data: unknown): string[] {
 
 const cases: [string, unknown, string | null][] = [
   [
+    'a user profile attribute name Keycloak would refuse',
+    realm({ userProfile: { attributes: [{ name: 'phone number' }] } }),
+    'spec.userProfile.attributes.0.name: must match pattern "^[a-zA-Z0-9._-]+$"',
+  ],
+  [
+    'an unknown unmanaged-attribute policy',
+    realm({ userProfile: { unmanagedAttributePolicy: 'DISABLED' } }),
+    'spec.userProfile.unmanagedAttributePolicy: must be one of "ENABLED", "ADMIN_VIEW", "ADMIN_EDIT"',
+  ],
+  [
+    'a user profile permission for a role Keycloak does not know',
+    realm({ userProfile: { attributes: [{ name: 'phone', permissions: { edit: ['manager'] } }] } }),
+    'spec.userProfile.attributes.0.permissions.edit.0: must be one of "admin", "user"',
+  ],
+  [
+    'a valid user profile',
+    realm({
+      userProfile: {
+        unmanagedAttributePolicy: 'ADMIN_EDIT',
+        attributes: [
+          {
+            name: 'phone.number_2-x',
+            validations: { pattern: { pattern: '^[0-9]+$' } },
+            permissions: { view: ['admin', 'user'], edit: ['admin'] },
+            required: { roles: ['user'], scopes: ['profile'] },
+            selector: { scopes: ['phone'] },
+            group: 'contact',
+            multivalued: true,
+          },
+        ],
+        groups: [{ name: 'contact', displayHeader: 'Contact', annotations: { a: 'b' } }],
+      },
+    }),
+    null,
+  ],
+  [
     'a valid client',
     client({ redirectUris: ['https://app.example.com/cb', 'https://app.example.com/*', '/rel', '+'] }),
     null,
@@ -88,8 +124,116 @@ const cases: [string, unknown, string | null][] = [
   ['the master realm', realm({ realmName: 'master' }), 'spec.realmName: spec.realmName may not be master'],
   [
     'a Kerberos user federation provider',
-    realm({ userFederation: { kerberos: [{ name: 'corp', kerberosRealm: 'CORP.EXAMPLE' }] } }),
-    'Kerberos user federation is not supported by realmforge',
+    realm({
+      userFederation: {
+        kerberos: [
+          {
+            name: 'corp',
+            kerberosRealm: 'CORP.EXAMPLE',
+            serverPrincipal: 'HTTP/sso@CORP.EXAMPLE',
+            keytab: 'sso',
+          },
+        ],
+      },
+    }),
+    null,
+  ],
+  [
+    'a Kerberos provider without its keytab',
+    realm({
+      userFederation: {
+        kerberos: [{ name: 'corp', kerberosRealm: 'CORP.EXAMPLE', serverPrincipal: 'HTTP/x' }],
+      },
+    }),
+    'keytab',
+  ],
+  [
+    'a weekly cache policy without its day',
+    realm({
+      userFederation: {
+        kerberos: [
+          {
+            ...{
+              name: 'corp',
+              kerberosRealm: 'CORP.EXAMPLE',
+              serverPrincipal: 'HTTP/sso@CORP.EXAMPLE',
+              keytab: 'sso',
+            },
+            cachePolicy: { policy: 'EVICT_WEEKLY', evictionHour: 1, evictionMinute: 0 },
+          },
+        ],
+      },
+    }),
+    'EVICT_WEEKLY needs evictionDay',
+  ],
+  [
+    'LDAP using Kerberos for passwords without Kerberos settings',
+    realm({
+      userFederation: {
+        ldap: [
+          {
+            name: 'l',
+            connectionUrl: 'ldap://x',
+            usersDn: 'ou=p',
+            useKerberosForPasswordAuthentication: true,
+          },
+        ],
+      },
+    }),
+    'useKerberosForPasswordAuthentication needs kerberos',
+  ],
+  [
+    'a deployed server with a keytab Secret and a krb5.conf',
+    srv({
+      kerberos: {
+        keytabs: [{ name: 'sso', secretRef: { name: 'k', key: 'keytab' } }],
+        krb5ConfigMapRef: { name: 'krb5', key: 'krb5.conf' },
+      },
+    }),
+    null,
+  ],
+  [
+    'a deployed server with a keytab path',
+    srv({ kerberos: { keytabs: [{ name: 'sso', path: '/etc/krb5.keytab' }] } }),
+    'a Keycloak the operator deploys takes keytabs from Secrets',
+  ],
+  [
+    'an external server with a keytab path',
+    {
+      ...ext(undefined),
+      spec: {
+        external: { url: 'https://kc', credentialsSecret: 'c' },
+        kerberos: { keytabs: [{ name: 'sso', path: '/k' }] },
+      },
+    },
+    null,
+  ],
+  [
+    'an external server with a keytab Secret',
+    {
+      ...ext(undefined),
+      spec: {
+        external: { url: 'https://kc', credentialsSecret: 'c' },
+        kerberos: { keytabs: [{ name: 'sso', secretRef: { name: 'k', key: 'keytab' } }] },
+      },
+    },
+    'one with spec.external takes paths on its host',
+  ],
+  [
+    'an external server with a krb5.conf ConfigMap',
+    {
+      ...ext(undefined),
+      spec: {
+        external: { url: 'https://kc', credentialsSecret: 'c' },
+        kerberos: { krb5ConfigMapRef: { name: 'krb5', key: 'krb5.conf' } },
+      },
+    },
+    'spec.kerberos.krb5ConfigMapRef configures a Keycloak the operator deploys',
+  ],
+  [
+    'a keytab with both a Secret and a path',
+    srv({ kerberos: { keytabs: [{ name: 'sso', path: '/k', secretRef: { name: 'k', key: 'keytab' } }] } }),
+    'each keytab needs exactly one of secretRef',
   ],
   [
     'a signing key on a social provider',

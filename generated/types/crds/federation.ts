@@ -9,9 +9,30 @@
  * via the `definition` "identityProviders".
  */
 export type IdentityProviders = IdentityProvider[];
+/**
+ * The Kerberos realm, for example CORP.EXAMPLE.COM.
+ *
+ * This interface was referenced by `Federation`'s JSON-Schema
+ * via the `definition` "kerberosRealm".
+ */
+export type KerberosRealm = string;
+/**
+ * Keycloak's HTTP service principal, for example HTTP/sso.corp.example.com@CORP.EXAMPLE.COM (* accepts any principal in the keytab).
+ *
+ * This interface was referenced by `Federation`'s JSON-Schema
+ * via the `definition` "serverPrincipal".
+ */
+export type ServerPrincipal = string;
+/**
+ * The name of a keytab the IdentityServer declares in spec.kerberos.keytabs; the operator sends Keycloak its path on the server (a realm naming a keytab its server does not declare is Failed/InvalidSpec).
+ *
+ * This interface was referenced by `Federation`'s JSON-Schema
+ * via the `definition` "keytabName".
+ */
+export type KeytabName = string;
 
 /**
- * The federation sections of an IdentityRealm: identity providers (brokering) and LDAP user federation. Kept in their own file so the realm schema only refers to them.
+ * The federation sections of an IdentityRealm: identity providers (brokering) and user federation (LDAP, Kerberos). Kept in their own file so the realm schema only refers to them.
  */
 export interface Federation {}
 /**
@@ -238,9 +259,160 @@ export interface UserFederation {
         LdapProvider
       ];
   /**
-   * Not supported: Kerberos user federation needs a KDC, a keytab file on every Keycloak pod and the operator cannot prove it (no KDC in the test environment). Any item is refused; configure SPNEGO on the LDAP provider's side by hand if you need it.
+   * Kerberos user storage providers: users are looked up in the KDC (and imported on first login); SPNEGO logins through the browser flow, and password logins checked by the KDC with allowPasswordAuthentication. The keytab is one the realm's IdentityServer declares (spec.kerberos.keytabs).
+   *
+   * @maxItems 16
    */
-  kerberos?: {}[];
+  kerberos?:
+    | []
+    | [KerberosProvider]
+    | [KerberosProvider, KerberosProvider]
+    | [KerberosProvider, KerberosProvider, KerberosProvider]
+    | [KerberosProvider, KerberosProvider, KerberosProvider, KerberosProvider]
+    | [KerberosProvider, KerberosProvider, KerberosProvider, KerberosProvider, KerberosProvider]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ];
 }
 /**
  * This interface was referenced by `Federation`'s JSON-Schema
@@ -286,6 +458,11 @@ export interface LdapProvider {
   startTls?: boolean;
   useTruststoreSpi?: 'always' | 'never';
   trustEmail?: boolean;
+  kerberos?: KerberosIntegration;
+  /**
+   * With kerberos: check passwords against the KDC instead of binding to LDAP.
+   */
+  useKerberosForPasswordAuthentication?: boolean;
   /**
    * Mappers added to the ones Keycloak creates with an LDAP provider (username, email, names, dates), which are left alone.
    *
@@ -299,6 +476,15 @@ export interface LdapProvider {
 export interface SecretKeyRef2 {
   name: string;
   key: string;
+}
+/**
+ * Kerberos authentication for this LDAP provider's users (Keycloak's allowKerberosAuthentication): SPNEGO logins with the server's keytab, and with useForPasswordAuthentication the password checked by the KDC instead of an LDAP bind.
+ */
+export interface KerberosIntegration {
+  kerberosRealm: KerberosRealm;
+  serverPrincipal: ServerPrincipal;
+  keytab: KeytabName;
+  debug?: boolean;
 }
 export interface LdapMapper {
   name: string;
@@ -320,6 +506,54 @@ export interface LdapMapper {
   config?: {
     [k: string]: string;
   };
+}
+/**
+ * This interface was referenced by `Federation`'s JSON-Schema
+ * via the `definition` "kerberosProvider".
+ */
+export interface KerberosProvider {
+  name: string;
+  enabled?: boolean;
+  priority?: number;
+  kerberosRealm: KerberosRealm;
+  serverPrincipal: ServerPrincipal;
+  keytab: KeytabName;
+  debug?: boolean;
+  /**
+   * Check a user's password against the KDC (the password grant and the login form).
+   */
+  allowPasswordAuthentication?: boolean;
+  /**
+   * With allowPasswordAuthentication: READ_ONLY refuses password changes, UNSYNCED keeps them in Keycloak.
+   */
+  editMode?: 'READ_ONLY' | 'UNSYNCED';
+  updateProfileFirstLogin?: boolean;
+  cachePolicy?: UserCachePolicy;
+}
+export interface UserCachePolicy {
+  policy: 'DEFAULT' | 'EVICT_DAILY' | 'EVICT_WEEKLY' | 'MAX_LIFESPAN' | 'NO_CACHE';
+  /**
+   * EVICT_WEEKLY: the day (1 Sunday ... 7 Saturday).
+   */
+  evictionDay?: number;
+  evictionHour?: number;
+  evictionMinute?: number;
+  /**
+   * MAX_LIFESPAN: how long a cached user lives.
+   */
+  maxLifespanMs?: number;
+}
+/**
+ * The Kerberos settings shared by a Kerberos provider and an LDAP provider that authenticates with Kerberos.
+ *
+ * This interface was referenced by `Federation`'s JSON-Schema
+ * via the `definition` "kerberosIntegration".
+ */
+export interface KerberosIntegration1 {
+  kerberosRealm: KerberosRealm;
+  serverPrincipal: ServerPrincipal;
+  keytab: KeytabName;
+  debug?: boolean;
 }
 /**
  * What Keycloak itself says of the realm's federation: each LDAP provider's connection and authentication test and its last triggered synchronisation, each identity provider's discovery or metadata read.

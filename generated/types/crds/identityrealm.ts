@@ -36,6 +36,14 @@ export type Groups = {
  */
 export type IdentityProviders = IdentityProvider[];
 /**
+ * @maxItems 2
+ */
+export type Roles1 = [] | ['admin' | 'user'] | ['admin' | 'user', 'admin' | 'user'];
+/**
+ * @maxItems 64
+ */
+export type Scopes = string[];
+/**
  * Custom authentication flows. A top-level flow the operator created and the spec no longer declares is deleted (after the bindings stop naming it); Keycloak's built-in flows are never edited or deleted (declaring one's alias is Failed/NameConflict), nor are flows made by hand. A sub-flow (topLevel false) is declared here too and placed by the execution that names it (subFlow).
  *
  * @maxItems 64
@@ -553,6 +561,7 @@ export interface IdentityRealmSpec {
       profiles: string[];
     }[];
   };
+  userProfile?: UserProfile;
   defaultRoles?: DefaultRoles;
   /**
    * Keycloak's required actions (provided by Keycloak, never created or deleted): enabled, set as a default action on new users, priority. An action the spec stops declaring goes back to the settings it had before the spec first declared it (recorded in the realm's attribute realmforge.dev/required-actions-before). Their config is not managed.
@@ -821,9 +830,160 @@ export interface UserFederation {
         LdapProvider
       ];
   /**
-   * Not supported: Kerberos user federation needs a KDC, a keytab file on every Keycloak pod and the operator cannot prove it (no KDC in the test environment). Any item is refused; configure SPNEGO on the LDAP provider's side by hand if you need it.
+   * Kerberos user storage providers: users are looked up in the KDC (and imported on first login); SPNEGO logins through the browser flow, and password logins checked by the KDC with allowPasswordAuthentication. The keytab is one the realm's IdentityServer declares (spec.kerberos.keytabs).
+   *
+   * @maxItems 16
    */
-  kerberos?: {}[];
+  kerberos?:
+    | []
+    | [KerberosProvider]
+    | [KerberosProvider, KerberosProvider]
+    | [KerberosProvider, KerberosProvider, KerberosProvider]
+    | [KerberosProvider, KerberosProvider, KerberosProvider, KerberosProvider]
+    | [KerberosProvider, KerberosProvider, KerberosProvider, KerberosProvider, KerberosProvider]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ]
+    | [
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider,
+        KerberosProvider
+      ];
 }
 export interface LdapProvider {
   name: string;
@@ -865,6 +1025,11 @@ export interface LdapProvider {
   startTls?: boolean;
   useTruststoreSpi?: 'always' | 'never';
   trustEmail?: boolean;
+  kerberos?: KerberosIntegration;
+  /**
+   * With kerberos: check passwords against the KDC instead of binding to LDAP.
+   */
+  useKerberosForPasswordAuthentication?: boolean;
   /**
    * Mappers added to the ones Keycloak creates with an LDAP provider (username, email, names, dates), which are left alone.
    *
@@ -878,6 +1043,24 @@ export interface LdapProvider {
 export interface SecretKeyRef3 {
   name: string;
   key: string;
+}
+/**
+ * Kerberos authentication for this LDAP provider's users (Keycloak's allowKerberosAuthentication): SPNEGO logins with the server's keytab, and with useForPasswordAuthentication the password checked by the KDC instead of an LDAP bind.
+ */
+export interface KerberosIntegration {
+  /**
+   * The Kerberos realm, for example CORP.EXAMPLE.COM.
+   */
+  kerberosRealm: string;
+  /**
+   * Keycloak's HTTP service principal, for example HTTP/sso.corp.example.com@CORP.EXAMPLE.COM (* accepts any principal in the keytab).
+   */
+  serverPrincipal: string;
+  /**
+   * The name of a keytab the IdentityServer declares in spec.kerberos.keytabs; the operator sends Keycloak its path on the server (a realm naming a keytab its server does not declare is Failed/InvalidSpec).
+   */
+  keytab: string;
+  debug?: boolean;
 }
 export interface LdapMapper {
   name: string;
@@ -900,6 +1083,109 @@ export interface LdapMapper {
     [k: string]: string;
   };
 }
+export interface KerberosProvider {
+  name: string;
+  enabled?: boolean;
+  priority?: number;
+  /**
+   * The Kerberos realm, for example CORP.EXAMPLE.COM.
+   */
+  kerberosRealm: string;
+  /**
+   * Keycloak's HTTP service principal, for example HTTP/sso.corp.example.com@CORP.EXAMPLE.COM (* accepts any principal in the keytab).
+   */
+  serverPrincipal: string;
+  /**
+   * The name of a keytab the IdentityServer declares in spec.kerberos.keytabs; the operator sends Keycloak its path on the server (a realm naming a keytab its server does not declare is Failed/InvalidSpec).
+   */
+  keytab: string;
+  debug?: boolean;
+  /**
+   * Check a user's password against the KDC (the password grant and the login form).
+   */
+  allowPasswordAuthentication?: boolean;
+  /**
+   * With allowPasswordAuthentication: READ_ONLY refuses password changes, UNSYNCED keeps them in Keycloak.
+   */
+  editMode?: 'READ_ONLY' | 'UNSYNCED';
+  updateProfileFirstLogin?: boolean;
+  cachePolicy?: UserCachePolicy;
+}
+export interface UserCachePolicy {
+  policy: 'DEFAULT' | 'EVICT_DAILY' | 'EVICT_WEEKLY' | 'MAX_LIFESPAN' | 'NO_CACHE';
+  /**
+   * EVICT_WEEKLY: the day (1 Sunday ... 7 Saturday).
+   */
+  evictionDay?: number;
+  evictionHour?: number;
+  evictionMinute?: number;
+  /**
+   * MAX_LIFESPAN: how long a cached user lives.
+   */
+  maxLifespanMs?: number;
+}
+/**
+ * The declarative user profile (Keycloak >= 24). Only what the spec declares is managed: an attribute or group declared here is the operator's; removed from the spec, a custom one is deleted and a built-in one (username, email, firstName, lastName; group user-metadata) goes back to what a new realm has; username and email are never deleted (Keycloak refuses). Attributes and groups made by hand are never touched. The realm attributes realmforge.dev/user-profile-* record what is managed.
+ */
+export interface UserProfile {
+  /**
+   * What Keycloak does with attributes the profile does not declare; absent: Keycloak's default (disabled).
+   */
+  unmanagedAttributePolicy?: 'ENABLED' | 'ADMIN_VIEW' | 'ADMIN_EDIT';
+  /**
+   * @maxItems 128
+   */
+  attributes?: {
+    /**
+     * The attribute's name: letters, digits, '.', '_' and '-' (Keycloak's rule).
+     */
+    name: string;
+    displayName?: string;
+    /**
+     * Validator name -> its configuration, e.g. {"length": {"min": 3}, "pattern": {"pattern": "^[0-9]+$"}}. Keycloak judges the names: an unknown one is Failed/InvalidSpec.
+     */
+    validations?: {};
+    annotations?: Annotations;
+    /**
+     * Who may view and edit the attribute; absent: nobody but Keycloak's own code.
+     */
+    permissions?: {
+      view?: Roles1;
+      edit?: Roles1;
+    };
+    /**
+     * Makes the attribute required, for the roles and scopes given (both empty: always).
+     */
+    required?: {
+      roles?: Roles1;
+      scopes?: Scopes;
+    };
+    /**
+     * The attribute exists only when one of these client scopes is requested.
+     */
+    selector?: {
+      scopes?: Scopes;
+    };
+    /**
+     * An attribute group's name.
+     */
+    group?: string;
+    multivalued?: boolean;
+  }[];
+  /**
+   * @maxItems 64
+   */
+  groups?: {
+    name: string;
+    displayHeader?: string;
+    displayDescription?: string;
+    annotations?: Annotations;
+  }[];
+}
+/**
+ * Free-form annotations (inputType, inputHelperTextBefore, inputOptions, ...).
+ */
+export interface Annotations {}
 /**
  * Roles added to the realm's default roles (the composite default-roles-<realm> every new user gets). Keycloak's own defaults (offline_access, uma_authorization, account's view-profile and manage-account) and roles added by hand stay; a role named here and later removed from the list is removed from the defaults, even if it was a default before.
  */

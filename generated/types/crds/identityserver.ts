@@ -146,6 +146,1551 @@ export interface IdentityServerSpec {
    */
   hostname?: string;
   /**
+   * What Kerberos user federation needs on Keycloak's side: the keytabs a realm's Kerberos provider (or an LDAP provider's kerberos) names, and the krb5.conf Keycloak's JVM reads to find the KDCs.
+   */
+  kerberos?: {
+    /**
+     * A krb5.conf in a ConfigMap of the IdentityServer's namespace, mounted read-only into the Keycloak pods and given to the JVM (-Djava.security.krb5.conf). The JVM reads it when Keycloak starts: restart the pods after changing it (kubectl rollout restart). Only for a Keycloak the operator deploys.
+     */
+    krb5ConfigMapRef?: {
+      name: string;
+      key: string;
+    };
+    /**
+     * @maxItems 16
+     */
+    keytabs?:
+      | []
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ]
+      | [
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          },
+          {
+            /**
+             * The name a realm's Kerberos settings refer to (keytab).
+             */
+            name: string;
+            secretRef?: SecretKeyRef1;
+            /**
+             * For spec.external: the keytab's absolute path on that Keycloak's host, sent to Keycloak as is (the operator cannot see that file system and does not verify it).
+             */
+            path?: string;
+          }
+        ];
+  };
+  /**
    * Extra Keycloak options by name (for example log-level); options the operator sets cannot be overridden.
    *
    * @maxItems 64
@@ -153,7 +1698,7 @@ export interface IdentityServerSpec {
   additionalOptions?: {
     name: string;
     value?: string;
-    secret?: SecretKeyRef1;
+    secret?: SecretKeyRef2;
   }[];
 }
 /**
@@ -170,9 +1715,16 @@ export interface ProbeTiming {
   failureThreshold?: number;
 }
 /**
- * A key in a Secret in the resource's own namespace.
+ * The keytab (binary) in a Secret of the IdentityServer's namespace, mounted read-only at /etc/realmforge/keytabs/<name>/krb5.keytab in the Keycloak pods (a directory mount: the kubelet refreshes a rotated Secret in place). For a Keycloak the operator deploys.
  */
 export interface SecretKeyRef1 {
+  name: string;
+  key: string;
+}
+/**
+ * A key in a Secret in the resource's own namespace.
+ */
+export interface SecretKeyRef2 {
   name: string;
   key: string;
 }

@@ -2,6 +2,7 @@ import type { V1Container, V1DeploymentSpec, V1Probe } from '@kubernetes/client-
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { IdentityServer, ProbeTiming } from '../../../generated/types/crds/identityserver.ts';
+import { kerberosVolumes } from './kerberos-keytabs.ts';
 import { keycloakEnv } from './keycloak-env.ts';
 import { serverLabels, serverSelector } from './kube-object.ts';
 import { canonicalResources } from './quantity.ts';
@@ -35,6 +36,7 @@ export class KeycloakDeployment extends Construct {
       { name: 'management', containerPort: 9000, protocol: 'TCP' },
       ...(s.replicas > 1 ? [{ name: 'jgroups', containerPort: 7800, protocol: 'TCP' }] : []),
     ];
+    const kerberos = kerberosVolumes(server);
     const container: V1Container = {
       name: 'keycloak',
       image: s.image,
@@ -47,6 +49,7 @@ export class KeycloakDeployment extends Construct {
       startupProbe: probe('/health/started', s.probes.startup),
       livenessProbe: probe('/health/live', s.probes.liveness),
       readinessProbe: probe('/health/ready', s.probes.readiness),
+      ...(kerberos.mounts.length ? { volumeMounts: kerberos.mounts } : {}),
       securityContext: {
         allowPrivilegeEscalation: false,
         capabilities: { drop: ['ALL'] },
@@ -60,6 +63,7 @@ export class KeycloakDeployment extends Construct {
         metadata: { labels: serverLabels(server) },
         spec: {
           containers: [container],
+          ...(kerberos.volumes.length ? { volumes: kerberos.volumes } : {}),
           securityContext: {
             runAsNonRoot: true,
             runAsUser: 1000,

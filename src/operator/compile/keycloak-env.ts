@@ -1,5 +1,6 @@
 import type { V1EnvVar } from '@kubernetes/client-node';
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
+import { javaOptsEnv, kerberosVolumes } from './kerberos-keytabs.ts';
 import type { ResolvedServer } from './resolved-server.ts';
 
 const secretEnv = (name: string, secret: string, key: string): V1EnvVar => ({
@@ -39,11 +40,14 @@ function cacheEnv(s: ResolvedServer): V1EnvVar[] {
   return [
     { name: 'KC_CACHE', value: 'ispn' },
     { name: 'KC_CACHE_STACK', value: 'kubernetes' },
-    {
-      name: 'JAVA_OPTS_APPEND',
-      value: `-Djgroups.dns.query=${s.discoveryServiceName}.${s.namespace}.svc.cluster.local`,
-    },
   ];
+}
+
+/** The JVM options (one JAVA_OPTS_APPEND): DNS discovery for several replicas, the krb5.conf with Kerberos. */
+function javaOpts(server: IdentityServer, s: ResolvedServer): V1EnvVar[] {
+  const discovery =
+    s.replicas > 1 ? [`-Djgroups.dns.query=${s.discoveryServiceName}.${s.namespace}.svc.cluster.local`] : [];
+  return javaOptsEnv([...discovery, ...kerberosVolumes(server).javaOpts]);
 }
 
 /** The complete, ordered environment of the Keycloak container. */
@@ -68,6 +72,7 @@ export function keycloakEnv(server: IdentityServer, s: ResolvedServer): V1EnvVar
     { name: 'KC_METRICS_ENABLED', value: 'true' },
     ...hostnameEnv(s),
     ...cacheEnv(s),
+    ...javaOpts(server, s),
     ...adminEnv(s),
     ...extra,
   ];

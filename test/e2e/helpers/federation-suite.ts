@@ -19,16 +19,19 @@ import {
   operatorSuite,
   waitStatus,
 } from '../../../scripts/testenv/identity-fixtures.ts';
+import type { Kdc } from '../../../scripts/testenv/kdc.ts';
 import { type Ldap, startLdap } from '../../../scripts/testenv/ldap.ts';
 import type { OperatorProcess } from '../../../scripts/testenv/operator-process.ts';
 import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
 import { brokerLogin, jwtClaims } from './broker-login.ts';
 import { upstreamRealm } from './federation-upstream.ts';
+import { kerberosServerParts, kerberosTests, startTestKdc } from './kerberos-federation.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './keycloak-admin.ts';
 
 let env: TestEnv;
 let operator: OperatorProcess;
 let ldap: Ldap;
+let kdc: Kdc | undefined;
 let ns: string;
 let keycloakUrl: string;
 let admin: KeycloakAdmin;
@@ -131,12 +134,17 @@ const ready = (plural: string, name: string, ms: number) =>
   waitStatus(env, plural, ns, name, ms, (s) => s.phase === 'Ready', 'to be Ready');
 
 /** The environment, the operator, the directory, the server on Keycloak `version`, and the upstream realm. */
-async function setUp(version: string, prefix: string) {
+async function setUp(version: string, prefix: string, kerberos: boolean) {
   env = await testEnv();
   ({ ns, operator } = await operatorSuite(env, prefix));
   ldap = await startLdap(mkdtempSync(join(tmpdir(), 'realmforge-ldap-')), people, { engineers: ['ann'] });
   const server = identityServer(ns, 'idp', 'pg');
-  await env.apply({ ...server, spec: { ...server.spec, image: { tag: version } } } as never);
+  // The KDC's keytab and krb5.conf are on the server from the start: declaring them later would roll Keycloak.
+  kdc = kerberos ? await startTestKdc() : undefined;
+  const parts = kdc && kerberosServerParts(ns, kdc);
+  for (const object of parts?.objects ?? []) await env.apply(object as never);
+  const spec = { ...server.spec, image: { tag: version }, ...(parts ? { kerberos: parts.spec } : {}) };
+  await env.apply({ ...server, spec } as never);
   await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
   keycloakUrl = loadEndpointMap(env.state.endpointMapFile)
     .resolve(`http://idp.${ns}.svc:8080`)
@@ -146,11 +154,12 @@ async function setUp(version: string, prefix: string) {
   upstreamKid = await upstreamRealm(env, ns, keycloakUrl, admin);
 }
 
-/** Registers the suite on Keycloak `version` (an image tag); `prefix` names its namespace. */
-export function federationSuite(version: string, prefix: string) {
+/** Registers the suite on Keycloak `version` (an image tag); `prefix` names its namespace; with `kerberos`, a
+ * KDC and the Kerberos tests (kerberos-federation.ts) too. */
+export function federationSuite(version: string, prefix: string, options: { kerberos?: boolean } = {}) {
   test.before(async () => {
     // uvu does not print a hook's error: say what failed before rethrowing it.
-    await setUp(version, prefix).catch((error: Error) => {
+    await setUp(version, prefix, options.kerberos ?? false).catch((error: Error) => {
       console.error(`the federation suite could not set up: ${error.stack ?? error}`);
       throw error;
     });
@@ -158,6 +167,7 @@ export function federationSuite(version: string, prefix: string) {
   test.after(async () => {
     await operator?.stop();
     await ldap?.stop();
+    await kdc?.stop();
     await env?.cleanup();
   });
 
@@ -295,4 +305,9 @@ export function federationSuite(version: string, prefix: string) {
     });
     assert.is((await status()).federation, undefined);
   });
+  if (options.kerberos)
+    kerberosTests(
+      () => ({ env, ns, keycloakUrl, admin }),
+      () => kdc as Kdc,
+    );
 }

@@ -37,7 +37,7 @@ test('synth never prints a secret value', async () => {
   }
   assert.match(
     r.stderr,
-    '3 IdentityServer(s) compiled into 12 objects; 4 IdentityRealm(s) and 2 IdentityClient(s) validated',
+    '3 IdentityServer(s) compiled into 12 objects; 5 IdentityRealm(s) and 2 IdentityClient(s) validated',
   );
 });
 

@@ -124,6 +124,37 @@ test('several replicas cluster their caches through a headless discovery Service
   assert.match(env.get('JAVA_OPTS_APPEND') ?? '', 'kc-discovery.identity.svc');
 });
 
+test('keytab Secrets and the krb5.conf ConfigMap are mounted read-only; the JVM is told where krb5.conf is', () => {
+  const kerberos = {
+    keytabs: [{ name: 'sso', secretRef: { name: 'sso-keytab', key: 'http.keytab' } }] as [
+      { name: string; secretRef: { name: string; key: string } },
+    ],
+    krb5ConfigMapRef: { name: 'krb5', key: 'krb5.conf' },
+  };
+  const objects = compileIdentityServer(server({ replicas: 2, kerberos }), inputs);
+  const pod = (find(objects, 'Deployment', 'kc') as any).spec.template.spec;
+  assert.equal(pod.volumes, [
+    {
+      name: 'keytab-sso',
+      secret: { secretName: 'sso-keytab', items: [{ key: 'http.keytab', path: 'krb5.keytab' }] },
+    },
+    { name: 'krb5-conf', configMap: { name: 'krb5', items: [{ key: 'krb5.conf', path: 'krb5.conf' }] } },
+  ]);
+  // Directory mounts (no subPath): the kubelet refreshes a rotated Secret in place.
+  assert.equal(pod.containers[0].volumeMounts, [
+    { name: 'keytab-sso', mountPath: '/etc/realmforge/keytabs/sso', readOnly: true },
+    { name: 'krb5-conf', mountPath: '/etc/realmforge/krb5', readOnly: true },
+  ]);
+  const env = containerEnv(objects);
+  // One JAVA_OPTS_APPEND carries both JVM options (a second variable of the same name would replace the first).
+  assert.is(
+    env.get('JAVA_OPTS_APPEND'),
+    '-Djgroups.dns.query=kc-discovery.identity.svc.cluster.local -Djava.security.krb5.conf=/etc/realmforge/krb5/krb5.conf',
+  );
+  const plain = (find(compileIdentityServer(server(), inputs), 'Deployment', 'kc') as any).spec.template.spec;
+  assert.equal([plain.volumes, plain.containers[0].volumeMounts], [undefined, undefined]);
+});
+
 test('every object in the server namespace is owned by the IdentityServer and labelled', () => {
   const objects = compileIdentityServer(
     server({ replicas: 2, ingress: { enabled: true, host: 'h.example' } }),

@@ -39,6 +39,7 @@ import {
   reply,
   scopeLinkRoute,
 } from './fake-keycloak-scopes.ts';
+import { userProfileRoute } from './fake-keycloak-user-profile.ts';
 
 type Obj = Record<string, any>;
 
@@ -208,6 +209,7 @@ export function fakeKeycloakAdmin() {
           organizations: undefined,
           clientProfiles: undefined,
           clientPolicies: undefined,
+          userProfile: undefined,
         });
       if (method === 'DELETE') return reply(204, realms.delete(parts[0] ?? ''));
       const { attributes, smtpServer, browserSecurityHeaders, passwordPolicy, ...fields } = body;
@@ -237,6 +239,7 @@ export function fakeKeycloakAdmin() {
     }
     if (col === 'organizations') return organizationRoute(realm, method, id, body);
     if (col === 'client-policies') return clientPoliciesRoute(realm, method, id, query, body);
+    if (col === 'users' && id === 'profile' && !sub) return userProfileRoute(realm, method, body);
     if (col === 'client-scopes') return clientScopeRoute(realm, method, id, sub, rest, body, parts[0] ?? '');
     if (col === 'default-default-client-scopes' || col === 'default-optional-client-scopes')
       return scopeLinkRoute(

@@ -40,6 +40,16 @@ function maskComponent(c: Obj): Obj {
 }
 
 /** The federation routes; `world` holds the directories and the URLs Keycloak could fetch. */
+/** Keycloak's validation of Kerberos settings (a Kerberos provider, or an LDAP provider with Kerberos on): the
+ * realm, the server principal and the keytab are required. */
+function kerberosInvalid(body: Obj): string | undefined {
+  const config = (body.config ?? {}) as Record<string, string[] | undefined>;
+  const on = body.providerId === 'kerberos' || config.allowKerberosAuthentication?.[0] === 'true';
+  if (!on) return undefined;
+  const missing = ['kerberosRealm', 'serverPrincipal', 'keyTab'].filter((k) => !config[k]?.[0]);
+  return missing.length ? `${missing.join(', ')} must be set` : undefined;
+}
+
 export function federationRoutes(world: { directories: FakeDirectory[]; fetchable: Set<string> }) {
   const states = new WeakMap<object, FederationState>();
   const stateOf = (realm: object) => {
@@ -119,6 +129,8 @@ export function federationRoutes(world: { directories: FakeDirectory[]; fetchabl
         }
         if (s.components.some((c) => c.parentId === body.parentId && c.name === body.name))
           return reply(409, { errorMessage: 'Component exists' });
+        const invalid = kerberosInvalid(body);
+        if (invalid) return reply(400, { errorMessage: invalid });
         const cid = randomUUID();
         s.components.push({ ...body, id: cid });
         if (body.providerId === 'ldap')
@@ -141,6 +153,8 @@ export function federationRoutes(world: { directories: FakeDirectory[]; fetchabl
         s.users = s.users.filter((u) => u.federationLink !== sub);
         return reply(204);
       }
+      const invalid = kerberosInvalid(body);
+      if (invalid) return reply(400, { errorMessage: invalid });
       const kept =
         body.config?.bindCredential?.[0] === mask ? c.config.bindCredential : body.config?.bindCredential;
       Object.assign(c, {

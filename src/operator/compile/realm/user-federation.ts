@@ -1,12 +1,13 @@
-// An IdentityRealm's LDAP user federation (spec.userFederation.ldap) as Keycloak components. Keycloak keeps a
-// component's settings as lists of strings; every setting the operator manages is sent explicitly (Keycloak's
-// default when the spec is silent), so what Keycloak answers compares equal. Keycloak keeps only the settings an
+// An IdentityRealm's LDAP user federation (spec.userFederation.ldap) as Keycloak components (its Kerberos settings:
+// kerberos.ts). Keycloak keeps a component's settings as lists of strings; every setting the operator manages is
+// sent explicitly (Keycloak's default when the spec is silent), so what Keycloak answers compares equal. Keycloak keeps only the settings an
 // LDAP provider declares (an owner marker or a hash in its config is dropped), so the realm records the salted
 // hash of each bind password (attribute realmforge.dev/ldap-bind-hash.<name>); the component carries Keycloak's
 // mask, and the password itself only when the recorded hash differs (a changed Secret is then drift).
 import type { LdapProvider } from '../../../../generated/types/crds/federation.ts';
 import { ValidationError } from '../../../core/errors.ts';
 import { secretHash, secretMask } from './identity-providers.ts';
+import { ldapKerberosConfig } from './kerberos.ts';
 
 export const userStorageType = 'org.keycloak.storage.UserStorageProvider';
 export const ldapMapperType = 'org.keycloak.storage.ldap.mappers.LDAPStorageMapper';
@@ -28,6 +29,7 @@ export function compileLdapProvider(
   index: number,
   bindCredential: string | undefined,
   recordedHash?: string,
+  keytabs: ReadonlyMap<string, string> = new Map(),
 ): Record<string, unknown> {
   if (ldap.bindDn && bindCredential === undefined)
     throw new ValidationError(
@@ -65,6 +67,11 @@ export function compileLdapProvider(
     Object.entries(settings)
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => [k, list(v as string)]),
+  );
+  const field = `spec.userFederation.ldap[${index}] (${ldap.name})`;
+  Object.assign(
+    config,
+    ldapKerberosConfig(ldap.kerberos, ldap.useKerberosForPasswordAuthentication, field, keytabs),
   );
   if (bindCredential !== undefined) {
     const same = recordedHash === ldapBindHash(realm, ldap.name, bindCredential);

@@ -1,5 +1,5 @@
-// Makes a realm's identity providers (with their mappers) and LDAP providers (with the mappers declared for them)
-// equal to the spec, through the one collection reconciler: items are owned by a config marker, so what Keycloak
+// Makes a realm's identity providers (with their mappers), LDAP providers (with the mappers declared for them) and
+// Kerberos providers equal to the spec, through the one collection reconciler: items are owned by a config marker, so what Keycloak
 // creates by itself (the default LDAP mappers) and what is made by hand is never touched, and an item the spec
 // stops declaring is deleted (Keycloak deletes an identity provider's mappers, and an LDAP provider's imported
 // users, with it). A steady resync reads each collection the spec declares (or declared last time) once, and the
@@ -9,6 +9,7 @@ import {
   compileIdentityProvider,
   compileIdentityProviderMappers,
 } from '../../compile/realm/identity-providers.ts';
+import { checkProviderNames, compileKerberosProvider } from '../../compile/realm/kerberos.ts';
 import {
   compileLdapMappers,
   compileLdapProvider,
@@ -31,6 +32,8 @@ export type FederationTarget = {
   readonly owner: string;
   readonly keycloakMajor: number;
   readonly secrets: FederationSecrets;
+  /** The keytabs the realm's IdentityServer declares: name -> the path Keycloak reads (compile/kerberos-keytabs.ts). */
+  readonly keytabs?: ReadonlyMap<string, string>;
   /** The realm's attributes before this reconcile wrote anything (its LDAP ledgers and password hashes). */
   readonly liveAttributes: Record<string, unknown>;
   /** Whether the spec declared identity providers / LDAP providers last time (the realm's field record). */
@@ -50,8 +53,8 @@ function writtenKeys(writes: readonly string[], noun: string, prefix: string): s
   });
 }
 
-/** The realm attributes recording the LDAP providers and mappers the operator manages (ledgers: Keycloak keeps
- * no owner marker in a component's config). */
+/** The realm attributes recording the user storage providers (LDAP and Kerberos: the attribute keeps its first
+ * name) and the LDAP mappers the operator manages (ledgers: Keycloak keeps no owner marker in a component's config). */
 export const ldapProvidersLedger = 'realmforge.dev/ldap-providers';
 export const ldapMappersLedger = 'realmforge.dev/ldap-mappers';
 
@@ -62,7 +65,8 @@ export function federationAttributes(
   secrets: FederationSecrets,
 ): Record<string, string> {
   const ldap = realm.spec.userFederation?.ldap ?? [];
-  const names = ldap.map((p) => p.name).sort();
+  const kerberos = realm.spec.userFederation?.kerberos ?? [];
+  const names = [...ldap, ...kerberos].map((p) => p.name).sort();
   const mappers = ldap.flatMap((p) => (p.mappers ?? []).map((m) => `${p.name}/${m.name}`)).sort();
   const hashes = ldap.flatMap((p) => {
     const secret = secrets.ldap.get(p.name);
@@ -99,9 +103,15 @@ export function compileAll(realm: IdentityRealm, t: FederationTarget) {
       i,
       t.secrets.ldap.get(p.name),
       attribute(t.liveAttributes, ldapBindHashAttribute(p.name)),
+      t.keytabs,
     ),
   );
-  return { idps, ldap };
+  const kerberosSpec = realm.spec.userFederation?.kerberos ?? [];
+  checkProviderNames(realm.spec.userFederation?.ldap ?? [], kerberosSpec);
+  const kerberos = kerberosSpec.map((k, i) =>
+    compileKerberosProvider(t.realmId, k, i, t.keytabs ?? new Map()),
+  );
+  return { idps, ldap, kerberos };
 }
 
 /** Syncs the identity providers and the user federation of one realm. */
@@ -110,7 +120,7 @@ export async function syncFederation(
   realm: IdentityRealm,
   t: FederationTarget,
 ): Promise<FederationSyncResult> {
-  const { idps, ldap } = compileAll(realm, t);
+  const { idps, ldap, kerberos } = compileAll(realm, t);
   const writes: string[] = [];
   const idpMarker = configMarker(t.owner, false);
   const idpResult = await syncCollection(
@@ -141,7 +151,7 @@ export async function syncFederation(
     admin,
     t.ns,
     providers,
-    ldap,
+    [...ldap, ...kerberos],
     ledger(t.liveAttributes, ldapProvidersLedger),
   );
   writes.push(...ldapResult.writes);

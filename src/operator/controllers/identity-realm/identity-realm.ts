@@ -10,6 +10,7 @@
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
+import { serverKeytabs } from '../../compile/kerberos-keytabs.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
@@ -159,6 +160,7 @@ export function identityRealmController(deps: KeycloakDeps) {
         smtpPassword,
         live,
         federation,
+        keytabs: serverKeytabs(server),
         keycloakMajor,
         keycloakVersion: server.status?.version,
         clock: deps.clock,

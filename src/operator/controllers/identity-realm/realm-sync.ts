@@ -1,9 +1,9 @@
 // Makes one realm in Keycloak equal to its IdentityRealm: created in one call with its full representation; on
 // later reconciles read once, its own fields (every settings section, see compile/realm/) planned by the
 // managed-field rule (a field the spec stops setting goes back to Keycloak's default, that Keycloak line's) and its
-// roles, groups, group role mappings, organizations, client scopes and scope links by the one collection reconciler
-// (items the operator created and the spec no longer declares are deleted; Keycloak's own and hand-made items are
-// never touched). A steady resync reads the realm, and each collection only when declared now or before.
+// roles, groups, group role mappings, organizations, client scopes and scope links, client policies and the user
+// profile by the one collection reconciler (items the operator created and the spec no longer declares are
+// deleted; Keycloak's own and hand-made items are never touched). A steady resync reads the realm, and each collection only when declared now or before.
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
@@ -34,12 +34,15 @@ import { messagesAttributes, syncMessages } from './messages-sync.ts';
 import { ownershipAttributes, realmOwnerAttribute, realmOwnerOf } from './realm-ownership.ts';
 import { planRequiredActions } from './required-actions-sync.ts';
 import { defaultRolesAttributes, syncDefaultRoles, syncRoles } from './roles-sync.ts';
+import { syncUserProfile, userProfileLedgerAttributes } from './user-profile-sync.ts';
 
 /** What a realm sync reads from the world: Secrets, the live realm (undefined: absent), Keycloak's major. */
 export type RealmSyncInputs = {
   smtpPassword?: string;
   live?: RealmRepresentation;
   federation?: FederationSecrets;
+  /** The keytabs the realm's IdentityServer declares (name -> path in Keycloak); none when unset. */
+  keytabs?: ReadonlyMap<string, string>;
   keycloakMajor?: number;
   keycloakVersion?: string;
   /** What the server offers (authenticators are checked against it); absent: not checked. */
@@ -76,7 +79,7 @@ const declaredCollections = (spec: IdentityRealm['spec']) =>
     spec.roles?.length ? 'roles' : '',
     spec.groups?.length ? 'groups' : '',
     spec.identityProviders?.length ? 'identityProviders' : '',
-    spec.userFederation?.ldap?.length ? 'userFederation' : '',
+    spec.userFederation?.ldap?.length || spec.userFederation?.kerberos?.length ? 'userFederation' : '',
     spec.clientScopes?.length ? 'clientScopes' : '',
     spec.organizations?.length ? 'organizations' : '',
   ].filter(Boolean);
@@ -106,6 +109,7 @@ export async function syncRealm(
     ...flowsAttributes(realm.spec),
     ...messagesAttributes(realm.spec),
     ...clientPolicyLedgers(realm.spec),
+    ...userProfileLedgerAttributes(realm.spec),
   };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
@@ -122,6 +126,12 @@ export async function syncRealm(
     ...(await syncGroupTree(admin, ns, name, realm.spec, marker, before('groups'), clients)),
     ...(await syncDefaultRoles(admin, ns, name, realm.spec, after, clients)),
     ...(await syncMessages(admin, ns, name, realm.spec, after)),
+  ];
+  // The one-document sections (client profiles and policies, the user profile), after the client scopes they
+  // may name; `attrs`: the realm's attributes before this update (their ledgers).
+  const documents = async (attrs: Record<string, unknown> | undefined) => [
+    ...(await syncClientPolicies(admin, ns, name, realm.spec, attrs)),
+    ...(await syncUserProfile(admin, ns, name, realm.spec, attrs, inputs.keycloakVersion)),
   ];
   const declared = declaredCollections(realm.spec);
   const realmFields = realmFieldsFor(inputs.keycloakVersion);
@@ -201,7 +211,7 @@ export async function syncRealm(
         ...(await syncClientScopes(admin, ns, name, realm.spec, realmOwnerOf(realm), after as Item, false)),
       );
     if (orgItems.length) await syncOrganizations(false);
-    writes.push(...(await syncClientPolicies(admin, ns, name, realm.spec, after?.attributes)));
+    writes.push(...(await documents(after?.attributes)));
     const federation = after?.id
       ? await syncFederation(
           admin,
@@ -256,15 +266,7 @@ export async function syncRealm(
       before('clientScopes'),
     )),
   );
-  writes.push(
-    ...(await syncClientPolicies(
-      admin,
-      ns,
-      name,
-      realm.spec,
-      liveRealm.attributes as Record<string, unknown>,
-    )),
-  );
+  writes.push(...(await documents(liveRealm.attributes as Record<string, unknown>)));
   return { realmId: live.id, ...federation, writes: [...writes, ...federation.writes] };
 }
 
@@ -282,6 +284,7 @@ function federationTarget(
     owner: realmOwnerOf(realm),
     keycloakMajor: inputs.keycloakMajor ?? 26,
     secrets: inputs.federation ?? noSecrets,
+    keytabs: inputs.keytabs,
     declaredBefore,
     liveAttributes,
   };
