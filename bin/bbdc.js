@@ -2,6 +2,7 @@
 // bbdc: runs the TypeScript sources in a checkout, the compiled build when installed. V8 is sized for a CLI on the
 // line above (1 MB semi-spaces: `repo list --limit 5000` peaks 3-4 MB lower at the same CPU; the executable has the
 // same flag in its execArgv, scripts/release/sea.ts).
+import { requireNode } from './node-version.js';
 import { commandWords, runBundle } from './run-bundle.js';
 import { enableCompileCache, freshBundle } from './start-up.js';
 
@@ -11,6 +12,7 @@ const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
 const { join } = process.getBuiltinModule('node:path');
 const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
 
+requireNode('bbdc');
 const args = process.argv.slice(2);
 const version = () => JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 // `bbdc --help` as rendered by `npm run generate` (src/bbdc/cli/help.ts), when this checkout has it.
