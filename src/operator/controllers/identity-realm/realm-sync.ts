@@ -30,6 +30,7 @@ import type { FederationSecrets } from './federation-secrets.ts';
 import { compileAll, federationAttributes, syncFederation } from './federation-sync.ts';
 import { checkFlows, flowsAttributes, syncFlows } from './flows-sync.ts';
 import { checkGroupTree, syncGroupTree } from './groups-sync.ts';
+import { holdLateLedgers, recordLateLedgers } from './late-ledgers.ts';
 import { messagesAttributes, syncMessages } from './messages-sync.ts';
 import { ownershipAttributes, realmOwnerAttribute, realmOwnerOf } from './realm-ownership.ts';
 import { planRequiredActions } from './required-actions-sync.ts';
@@ -247,9 +248,10 @@ export async function syncRealm(
       (liveRealm.attributes ?? {}) as Record<string, unknown>,
     ),
   );
-  if (plan.drift.length) {
-    await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
-    writes.push(`update realm (${plan.drift.join(', ')})`);
+  const { first, held } = holdLateLedgers(plan, liveRealm);
+  if (first.drift.length) {
+    await refusedAsSpec('realm', first.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, first.body));
+    writes.push(`update realm (${first.drift.join(', ')})`);
   }
   if (!orgsFirst) await syncOrganizations(before('organizations'));
   writes.push(...(await flows.prune()));
@@ -267,6 +269,7 @@ export async function syncRealm(
     )),
   );
   writes.push(...(await documents(liveRealm.attributes as Record<string, unknown>)));
+  writes.push(...(await recordLateLedgers(admin, ns, name, plan, held)));
   return { realmId: live.id, ...federation, writes: [...writes, ...federation.writes] };
 }
 
