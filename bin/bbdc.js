@@ -2,11 +2,17 @@
 // bbdc: runs the TypeScript sources in a checkout, the compiled build when installed. V8 is sized for a CLI on the
 // line above (1 MB semi-spaces: `repo list --limit 5000` peaks 3-4 MB lower at the same CPU; the executable has the
 // same flag in its execArgv, scripts/release/sea.ts).
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { requireNode } from './node-version.js';
+import { commandWords, runBundle } from './run-bundle.js';
 import { enableCompileCache, freshBundle } from './start-up.js';
 
+// process.getBuiltinModule, not ES imports: an ES import of a Node module reads every export, and node:fs's
+// ReadStream getter loads Node's whole stream stack (internal/fs/streams, readline), about 4 ms.
+const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
+const { join } = process.getBuiltinModule('node:path');
+const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
+
+requireNode('bbdc');
 const args = process.argv.slice(2);
 const version = () => JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 // `bbdc --help` as rendered by `npm run generate` (src/bbdc/cli/help.ts), when this checkout has it.
@@ -24,13 +30,22 @@ if (args.length === 1 && args[0] === '--version') {
   // A checkout runs its sources (TypeScript), or the bundle `npm run build` made of them while it is fresh: one
   // JavaScript file instead of about 50 modules (7-14 ms less CPU for `pr get`). BBDC_CHECKOUT_BUNDLE=0
   // runs the sources even then (stack traces name the source files). An installed package runs its build.
-  enableCompileCache();
+  const cacheDir = enableCompileCache();
   const root = fileURLToPath(new URL('..', import.meta.url));
   const dev = existsSync(join(root, 'src', 'bbdc', 'main.ts'));
   const bundle = dev && process.env.BBDC_CHECKOUT_BUNDLE !== '0' && freshBundle(root);
-  const { main } = bundle
-    ? // process.getBuiltinModule: an ES import of node:module reads all its exports (5 ms)
-      process.getBuiltinModule('node:module').createRequire(import.meta.url)(bundle)
-    : await import(pathToFileURL(join(root, dev ? 'src/bbdc/main.ts' : 'dist/src/bbdc/main.js')).href);
+  let main;
+  if (bundle && cacheDir && process.env.NODE_DISABLE_COMPILE_CACHE !== '1') {
+    // With bbdc's own code cache, written at the end of the run (run-bundle.js says why).
+    const loaded = runBundle(bundle, join(cacheDir, 'bundle'), commandWords(args));
+    process.once('exit', loaded.save);
+    main = loaded.exports.main;
+  } else if (bundle) {
+    // process.getBuiltinModule: an ES import of node:module reads all its exports (5 ms)
+    main = process.getBuiltinModule('node:module').createRequire(import.meta.url)(bundle).main;
+  } else {
+    const entry = join(root, dev ? 'src/bbdc/main.ts' : 'dist/src/bbdc/main.js');
+    main = (await import(pathToFileURL(entry).href)).main;
+  }
   process.exitCode = await main(args);
 }

@@ -2,14 +2,9 @@
 // Runs the TypeScript sources directly (Node >= 22.18 strips types) in a checkout; when published (and in the
 // image), the operator's bundle (dist/operator/realmforge.mjs, `npm run build`), else the tsc output.
 import { existsSync } from 'node:fs';
+import { requireNode } from './node-version.js';
 
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 19)) {
-  process.stderr.write(
-    `realmforge: needs Node.js 22.19 or newer; this is ${process.version}. Install a newer Node.js.\n`,
-  );
-  process.exit(2);
-}
+requireNode('realmforge');
 
 const candidates = [
   '../src/operator/cli/main.ts',

@@ -4,5 +4,5 @@ export function compileCacheDir(
   homeDir: string,
   platform: string,
 ): string;
-export function enableCompileCache(): void;
+export function enableCompileCache(): string | undefined;
 export function freshBundle(root: string, dir?: string): string | undefined;

@@ -13,8 +13,15 @@ const exact = (_key: string, value: unknown, context?: ReviverContext) =>
     ? BigInt(context.source)
     : value;
 
+// An integer beyond 2^53 - 1 has at least 16 digits. Text without a run of 16 digits has none, and is parsed without
+// the reviver: a reviver that reads source text makes V8 keep each value's source and call back for every value
+// (repo list --limit 5000 --json: 204 -> 155 ms of CPU, 75 -> 71 MB peak RSS). A run inside a string only costs
+// the slower path.
+const mayHoldLongInteger = /\d{16}/;
+
 /** JSON.parse, with integers beyond 2^53 - 1 kept as BigInt. */
 export function parseJson(text: string): unknown {
+  if (!mayHoldLongInteger.test(text)) return JSON.parse(text);
   return JSON.parse(text, exact as (key: string, value: unknown) => unknown);
 }
 
@@ -22,5 +29,12 @@ const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
 
 /** JSON.stringify, with a BigInt written as its digits. */
 export function stringifyJson(value: unknown, space?: number): string {
+  // Without a replacer first: JSON.stringify throws a TypeError at a BigInt, and only then is the replacer (called
+  // for every value, a few MB of garbage on a 5,000-item list) needed. A circular value throws a TypeError both ways.
+  try {
+    return JSON.stringify(value, undefined, space);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
   return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? rawJson(String(v)) : v), space);
 }

@@ -94,6 +94,34 @@ test('answers keep long integers exact: parsed as BigInt beyond 2^53 - 1 and wri
   assert.is(stringifyJson(value), text.replace('1e300', '1e+300'));
 });
 
+test('long integers stay exact wherever they are, and text without one parses and prints as JSON does', () => {
+  const cases: [string, unknown][] = [
+    [
+      '{"values":[{"id":1},{"id":12345678901234567890}]}',
+      { values: [{ id: 1 }, { id: 12345678901234567890n }] },
+    ],
+    ['[-9007199254740993]', [-9007199254740993n]],
+    [
+      '{"hash":"1234567890123456789a","id":9007199254740991}',
+      { hash: '1234567890123456789a', id: 9007199254740991 },
+    ],
+    ['{"at":1732500000000,"n":123456789012345}', { at: 1732500000000, n: 123456789012345 }],
+    ['{"x":12345678901234567.5}', { x: 12345678901234568 }], // a float: rounded, as JSON.parse does
+  ];
+  for (const [text, want] of cases) {
+    const value = parseJson(text);
+    assert.equal(value, want, text);
+    assert.is(stringifyJson(value), text.includes('.5') ? JSON.stringify(want) : text, text);
+  }
+  // A BigInt deep in a value, or returned by toJSON, is written as its digits; pretty-printing keeps its spaces.
+  const nested = { a: [{ b: { c: 9223372036854775807n } }], d: { toJSON: () => 18014398509481985n } };
+  assert.is(stringifyJson(nested), '{"a":[{"b":{"c":9223372036854775807}}],"d":18014398509481985}');
+  assert.is(stringifyJson({ id: 9007199254740993n }, 2), '{\n  "id": 9007199254740993\n}');
+  const circular: Record<string, unknown> = {};
+  circular.self = circular;
+  assert.throws(() => stringifyJson(circular), TypeError);
+});
+
 test('a pull request id above 2^53 - 1 goes to the path and back to --json and human output as the same digits', async () => {
   const big = '9007199254740993';
   const seen: string[] = [];

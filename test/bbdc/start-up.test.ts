@@ -1,7 +1,15 @@
 // How bbdc starts: the module compile cache under the user's cache directory, and the checkout's bundle, which runs
 // only while fresh and loads neither the TypeScript stripper nor modules the command does not use.
-import { execFile, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,6 +48,8 @@ test('bin/bbdc.js fills the compile cache under $XDG_CACHE_HOME/bbdc', () => {
     XDG_CACHE_HOME: dir,
     HOME: dir,
     BBDC_CONFIG_DIR: join(dir, 'config'),
+    // The sources: a fresh checkout bundle keeps its own cache beside Node's (run-bundle.test.ts).
+    BBDC_CHECKOUT_BUNDLE: '0',
   };
   delete env.NODE_COMPILE_CACHE;
   const r = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), 'pr', 'lst'], {
@@ -69,6 +79,26 @@ test('bin/bbdc.js runs node with the CLI V8 flags the single executable has (1 M
   });
   assert.is(r.status, 0, r.stderr);
   assert.equal(JSON.parse(r.stderr), cliV8Flags);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('bin/bbdc.js reads node:fs without loading its streams (an ES import of node:fs would)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-entry-'));
+  const probe = join(dir, 'probe.cjs');
+  writeFileSync(
+    probe,
+    "process.on('exit', () => process.stderr.write(JSON.stringify(process.moduleLoadList)));\n",
+  );
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), '--version'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: `--require=${probe}` },
+  });
+  assert.is(r.status, 0, r.stderr);
+  const loaded = (JSON.parse(r.stderr) as string[]).join('\n');
+  assert.match(loaded, 'NativeModule fs', 'the probe sees loaded built-ins');
+  for (const unwanted of ['internal/fs/streams', 'internal/fs/promises', 'readline'])
+    assert.not.match(loaded, unwanted, `bbdc --version loads ${unwanted}`);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -104,33 +134,37 @@ test('the checkout bundle runs pr get without the TypeScript stripper, child_pro
   const out = mkdtempSync(join(root, '.tmp', 'bundle-'));
   try {
     const bundle = await bundleForCheckout(out);
+    // bin/run-bundle.js runs it as a vm.Script, where an import() (ai mcp serve's SDK) would throw.
+    assert.not.match(readFileSync(bundle, 'utf8'), /\bimport\(/, 'the bundle has no dynamic import()');
     const probe = `require(${JSON.stringify(bundle)}).main(process.argv.slice(1)).then((code) => {
       process.exitCode = code;
       process.stderr.write(JSON.stringify(process.moduleLoadList));
     });`;
-    // Not spawnSync: the fake answers from this process's event loop.
-    const r = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        ['-e', probe, 'pr', 'get', '1', '-R', 'PROJ/api', '--json'],
-        {
-          encoding: 'utf8',
-          env: {
-            ...process.env,
-            BBDC_URL: fake.url,
-            BBDC_TOKEN: credentials.alice.token,
-            BBDC_CONFIG_DIR: join(out, 'config'),
-          },
-        },
-        (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
-      ),
-    );
+    // Not spawnSync: the fake answers from this process's event loop. Stdin is /dev/null, as in a script or CI.
+    const child = spawn(process.execPath, ['-e', probe, 'pr', 'get', '1', '-R', 'PROJ/api', '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        BBDC_URL: fake.url,
+        BBDC_TOKEN: credentials.alice.token,
+        BBDC_CONFIG_DIR: join(out, 'config'),
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const status = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+    const r = { status, stdout, stderr };
     assert.is(r.status, 0, r.stderr);
     assert.is(JSON.parse(r.stdout).data.id, 1);
     const loaded = (JSON.parse(r.stderr) as string[]).join('\n');
     assert.match(loaded, 'NativeModule http', 'the probe sees loaded built-ins');
-    for (const unwanted of ['amaro', 'child_process', 'worker_threads', 'readline'])
-      assert.not.match(loaded, unwanted, `pr get loads ${unwanted}`);
+    // fs streams, fs/promises and readline: what reading process.stdin (a file or /dev/null) loads.
+    // TLS, crypto and undici: an http:// server needs none of them.
+    const unwanted = ['amaro', 'child_process', 'worker_threads', 'readline', 'internal/fs/streams'];
+    for (const name of [...unwanted, 'internal/fs/promises', 'NativeModule tls', 'internal/crypto', 'undici'])
+      assert.not.match(loaded, name, `pr get loads ${name}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
     await fake.stop();

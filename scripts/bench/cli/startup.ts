@@ -1,8 +1,10 @@
-// `npm run bench:cli -- startup [--rounds=N] [--no-sea]`: wall time, CPU time and peak RSS of bbdc commands beside a
-// bare `node -e 0`, interleaved in one run, from the checkout (bin/bbdc.js run as a user runs it, through its shebang:
+// `npm run bench:cli -- startup [--rounds=N] [--no-sea] [--instructions]`: wall time, CPU time and peak RSS of bbdc
+// commands beside a bare `node -e 0`, interleaved in one run, from the checkout (bin/bbdc.js run as a user runs it, through its shebang:
 // its sources, and the bundle `npm run build` makes, which this benchmark builds first) and from a single executable
 // built here from the same sources. `pr get` and `repo list` run against the fake Bitbucket on 127.0.0.1. The network
 // floor is a bare node that sends the same GET with node:http: the CPU goal is 1.3x bare node plus that request.
+// Memory floors: a bare node that lists the same 5,000 repositories in bbdc's 1,000-item pages, and Node's trivial
+// single executable (only the probe in it), which the executable's figures are to be read against.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -11,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { startFakeBitbucket } from '../../../test/fake-bitbucket/server.ts';
 import { credentials } from '../../../test/fake-bitbucket/state.ts';
 import { bundleForCheckout, bundleForSea } from '../../release/bundle.ts';
-import { injectBlob, makeBlob } from '../../release/sea.ts';
+import { cliV8Flags, injectBlob, makeBlob } from '../../release/sea.ts';
+import { countInstructions, requireValgrind } from './instructions.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const preload = pathToFileURL(join(import.meta.dirname, 'rusage.mjs')).href;
@@ -28,7 +31,13 @@ function once(
   writeFileSync(file, '');
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const child = spawn(exe[0], [...exe.slice(1), ...argv], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Through a shell that forks: Linux keeps the peak RSS across fork and exec (a child spawned straight from
+    // this process reports at least this process's peak, so a small child read 52 MB here), and a shell's fork
+    // starts the count from the shell's 1-2 MB. `"$@"; exit $?` makes sh fork rather than exec the command.
+    const child = spawn('/bin/sh', ['-c', '"$@"; exit $?', 'sh', ...exe, ...argv], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     // A file just written (the executable) can briefly refuse to run (ETXTBSY): wait and try once more.
     child.on('error', (e: NodeJS.ErrnoException) =>
@@ -57,19 +66,35 @@ const pick = (samples: Sample[]): Sample => ({
   rssKiB: median(samples.map((s) => s.rssKiB)),
 });
 
-async function buildSea(dir: string): Promise<string> {
-  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
-  // The executable ignores NODE_OPTIONS=--import, so the same probe is compiled into it.
-  const probe = readFileSync(join(import.meta.dirname, 'rusage.mjs'), 'utf8')
+// An executable ignores NODE_OPTIONS=--import, so the same probe is compiled into it.
+const seaProbe = () =>
+  readFileSync(join(import.meta.dirname, 'rusage.mjs'), 'utf8')
     .replace(
       /^import \{ appendFileSync \} from 'node:fs';$/m,
       "const { appendFileSync } = require('node:fs');",
     )
     .replace(/^\/\/.*$/gm, '');
-  const scripts = await bundleForSea(dir, version, `{${probe}}\n`);
+
+async function buildSea(dir: string): Promise<string> {
+  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
+  const scripts = await bundleForSea(dir, version, `{${seaProbe()}}\n`);
   const blob = makeBlob(process.execPath, scripts, dir, { codeCache: true });
   const exe = join(dir, 'bbdc');
   await injectBlob(process.execPath, blob, exe, process.platform);
+  return exe;
+}
+
+/** Node's own floor for a single executable: one whose main script is only the probe, with bbdc's V8 flags. */
+async function buildTrivialSea(dir: string): Promise<string> {
+  const main = join(dir, 'main.cjs');
+  writeFileSync(main, `{${seaProbe()}}\n`);
+  const exe = join(dir, 'trivial');
+  await injectBlob(
+    process.execPath,
+    makeBlob(process.execPath, { main, bundle: main }, dir),
+    exe,
+    process.platform,
+  );
   return exe;
 }
 
@@ -84,9 +109,22 @@ const netProbe = `const u = new URL('/rest/api/latest/projects/PROJ/repos/api/pu
 process.getBuiltinModule('node:http').get(u, { headers: { authorization: 'Bearer ' + process.env.BBDC_TOKEN } }, (r) => {
   let b = ''; r.on('data', (d) => (b += d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b)).slice(0, 20)));
 });`;
+// What any Node program pays to list 5,000 repositories 1,000 a time (bbdc's page size) and print them as JSON
+// lines: the memory floor of `repo list --limit 5000` on this Node.
+const listProbe = `const http = process.getBuiltinModule('node:http');
+const page = (start, left) => http.get(new URL('/rest/api/latest/repos?start=' + start + '&limit=' + Math.min(1000, left), process.env.BBDC_URL), { headers: { authorization: 'Bearer ' + process.env.BBDC_TOKEN } }, (r) => {
+  const chunks = []; r.on('data', (d) => chunks.push(d)); r.on('end', () => {
+    const p = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    let out = ''; for (const v of p.values) out += JSON.stringify(v) + '\\n'; process.stdout.write(out);
+    if (!p.isLastPage && left > p.values.length) page(p.nextPageStart, left - p.values.length);
+  });
+});
+page(0, 5000);`;
 const cases: Case[] = [
   { name: 'node -e 0', argv: [] },
   { name: 'node GET (network floor)', argv: [] },
+  { name: 'node list 5000 (floor)', argv: [] },
+  { name: 'trivial executable', argv: [] },
   { name: '--version', argv: ['--version'] },
   { name: '--help', argv: ['--help'], goal: cpuGoal },
   { name: 'pr get 1 --json', argv: ['pr', 'get', '1', '--json', '-R', 'PROJ/api'], goal: cpuGoal },
@@ -98,9 +136,30 @@ const cases: Case[] = [
   { name: 'repo list --limit 5000', argv: ['repo', 'list', '--limit', '5000'], goal: rssGoal },
 ];
 
+/** The CPU goals again, in instructions (one callgrind run each, after the timed rounds warmed every cache). */
+async function printInstructions(
+  binaries: [string, string[], NodeJS.ProcessEnv][],
+  bare: Record<string, string[]>,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const base = await countInstructions(bare['node -e 0'], [], env);
+  const net = await countInstructions(bare['node GET (network floor)'], [], env);
+  const m = (n: number) => `${(n / 1e6).toFixed(0)}M`.padStart(6);
+  console.log(`instructions (callgrind): node -e 0 ${m(base)}, node GET ${m(net)}`);
+  for (const c of cases.filter((x) => x.goal === cpuGoal))
+    for (const [label, exe, e] of binaries) {
+      const n = await countInstructions(exe, c.argv, e);
+      const ratio = (n - (net - base)) / base;
+      console.log(
+        `  ${label.padEnd(18)} ${c.name.padEnd(30)} ${m(n)}  ${ratio.toFixed(2)}x node less the request`,
+      );
+    }
+}
+
 /** Runs every case `rounds` times per binary, interleaved, and prints medians with the goals. */
 export async function run(args: string[]): Promise<void> {
   const rounds = Number(args.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 10);
+  if (args.includes('--instructions')) requireValgrind();
   const dir = mkdtempSync(join(tmpdir(), 'bbdc-bench-startup-'));
   const fake = await startFakeBitbucket({ dataset: 'large' });
   const file = join(dir, 'rusage.jsonl');
@@ -128,10 +187,18 @@ export async function run(args: string[]): Promise<void> {
     const bare: Record<string, string[]> = {
       'node -e 0': [process.execPath, '-e', '0'],
       'node GET (network floor)': [process.execPath, '-e', netProbe],
+      'node list 5000 (floor)': [process.execPath, ...cliV8Flags, '-e', listProbe],
     };
+    if (!args.includes('--no-sea')) {
+      mkdirSync(join(dir, 'trivial'));
+      bare['trivial executable'] = [await buildTrivialSea(join(dir, 'trivial'))];
+    }
+    // Read before the rounds: the machine's load while they ran is between this and the figure printed at the end.
+    const load = loadavg().map((l) => l.toFixed(1));
     const samples = new Map<string, Sample[]>();
     for (let i = 0; i < rounds + 1; i++) {
       for (const c of cases) {
+        if (!c.argv.length && !bare[c.name]) continue; // the trivial executable under --no-sea
         const runs = c.argv.length ? binaries : [['', bare[c.name], env] as const];
         for (const [label, exe, e] of runs) {
           const s = await once(exe as string[], c.argv, e, file);
@@ -143,7 +210,6 @@ export async function run(args: string[]): Promise<void> {
     }
     const base = pick(samples.get('|node -e 0')!);
     const net = pick(samples.get('|node GET (network floor)')!);
-    const load = loadavg().map((l) => l.toFixed(1));
     console.log(
       `startup: ${rounds} interleaved rounds, medians, node ${process.version}, ${fake.url}, load average ${load.join(' ')} (start)`,
     );
@@ -155,6 +221,14 @@ export async function run(args: string[]): Promise<void> {
         `  ${(label || 'bare').padEnd(18)} ${name.padEnd(30)} wall ${s.wallMs.toFixed(0).padStart(5)} ms  cpu ${s.cpuMs.toFixed(0).padStart(5)} ms  rss ${(s.rssKiB / 1024).toFixed(1).padStart(6)} MB  ${c.goal?.(s, base, net) ?? ''}`,
       );
     }
+    const floor = (name: string) => {
+      const list = samples.get(`|${name}`);
+      return list ? `${(pick(list).rssKiB / 1024).toFixed(1)} MB` : 'not built (--no-sea)';
+    };
+    console.log(
+      `peak RSS floors: bare node ${floor('node -e 0')}, a bare node listing 5,000 repositories in 1,000-item pages ${floor('node list 5000 (floor)')}, Node's trivial single executable ${floor('trivial executable')}`,
+    );
+    if (args.includes('--instructions')) await printInstructions(binaries, bare, env);
     console.log(
       `load average ${loadavg()
         .map((l) => l.toFixed(1))

@@ -87,6 +87,31 @@ test('client policies: created, steady, reverted, hand-made and global kept, a d
   );
 });
 
+test('a profile dropped while its write fails stays recorded, and the next reconcile deletes it', async () => {
+  const kc = fakeKeycloakAdmin();
+  await syncRealm(kc.admin, resource({ profiles: [pkce, rotation] }), {});
+  const realm = kc.realms.get('apps') as Record<string, any>;
+  const profiles = () => realm.clientProfiles.map((p: { name: string }) => p.name);
+  kc.failNext('PUT /apps/client-policies/profiles');
+  const failed = await syncRealm(kc.admin, resource({ profiles: [rotation] }), {}).then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  assert.match(String(failed?.message), 'HTTP 500');
+  assert.equal(profiles(), ['pkce', 'rotation']);
+  assert.is(
+    realm.attributes['realmforge.dev/client-profiles'],
+    'pkce,rotation',
+    'pkce is still recorded as ours',
+  );
+  const retried = await syncRealm(kc.admin, resource({ profiles: [rotation] }), {});
+  assert.equal(retried.writes, ['delete client profile pkce', 'record realmforge.dev/client-profiles']);
+  assert.equal(profiles(), ['rotation']);
+  assert.is(realm.attributes['realmforge.dev/client-profiles'], 'rotation');
+  kc.reset();
+  assert.equal((await syncRealm(kc.admin, resource({ profiles: [rotation] }), {})).writes, [], 'steady');
+});
+
 test('a profile named like a global one is refused naming the field; nothing written to client policies', async () => {
   const kc = fakeKeycloakAdmin();
   const error = await syncRealm(kc.admin, resource({ profiles: [{ name: 'fapi-1-baseline' }] }), {}).then(

@@ -203,4 +203,38 @@ test('every field the realm compiler can set has a known default, so any of them
   assert.is(reset.body.passwordPolicy, '');
 });
 
+test('a mapper dropped while its delete fails stays recorded, and the next reconcile deletes it', async () => {
+  const kc = fakeKeycloakAdmin();
+  await syncRealm(kc.admin, fullRealm, {});
+  const aud = {
+    name: 'aud',
+    protocolMapper: 'oidc-audience-mapper',
+    config: { 'included.client.audience': 'web' },
+  };
+  const team = {
+    name: 'team',
+    protocolMapper: 'oidc-hardcoded-claim-mapper',
+    config: { 'claim.name': 'team', 'claim.value': 'a' },
+  };
+  await syncClient(kc.admin, 'apps', clientResource({ protocolMappers: [aud, team] }));
+  const client = kc.realms.get('apps')?.clients.find((c) => c.clientId === 'web');
+  const mappers = () => client?.protocolMappers.map((m: { name: string }) => m.name);
+  const recorded = () => client?.attributes['realmforge.dev/managed-mappers'];
+  assert.is(recorded(), 'aud,team');
+  kc.failNext('DELETE /apps/clients/');
+  const failed = await syncClient(kc.admin, 'apps', clientResource({ protocolMappers: [team] })).then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  assert.match(String(failed?.message), 'HTTP 500');
+  assert.equal(mappers(), ['aud', 'team']);
+  assert.is(recorded(), 'aud,team', 'aud is still recorded as ours');
+  const retried = await syncClient(kc.admin, 'apps', clientResource({ protocolMappers: [team] }));
+  assert.equal(retried.writes, ['delete protocol mapper aud', 'record realmforge.dev/managed-mappers']);
+  assert.equal(mappers(), ['team']);
+  assert.is(recorded(), 'team');
+  kc.reset();
+  assert.equal((await syncClient(kc.admin, 'apps', clientResource({ protocolMappers: [team] }))).writes, []);
+});
+
 test.run();

@@ -10,6 +10,7 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import { type ClientInputs, compileClient } from '../../compile/client-representation.ts';
 import { graceAttribute, graceSecondsOf } from '../../compile/secret-rotation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { authzLedgers } from '../../keycloak/collections/authorization.ts';
 import { clientFields } from '../../keycloak/collections/client-fields.ts';
 import {
   attributeMarker,
@@ -18,6 +19,7 @@ import {
   ownerAttribute,
   syncCollection,
 } from '../../keycloak/collections/collection.ts';
+import { holdLateLedgers, recordLateLedgers } from '../../keycloak/collections/late-ledgers.ts';
 import {
   declaredBefore,
   managedFieldsAttribute,
@@ -50,6 +52,8 @@ export type ClientSyncResult = {
 };
 
 const enc = encodeURIComponent;
+/** The client's ledgers of what is synced after its own update. */
+const clientLateLedgers = [mappersLedger, serviceAccountRolesLedger, ...Object.values(authzLedgers)];
 
 /** The owner attribute value of a resource. */
 export const ownerOf = (client: IdentityClient) => `${client.metadata.namespace}/${client.metadata.name}`;
@@ -206,9 +210,11 @@ export async function syncClient(
   const uuid = live.id ?? '';
   const declared = client.spec.roles?.length ? ['roles'] : [];
   const plan = planFields(ownFields(desired), live as Item, clientFields, declared);
-  if (plan.drift.length) {
-    await admin.call(ns, 'PUT', base, { ...plan.body, id: live.id });
-    writes.push(`update client (${plan.drift.join(', ')})`);
+  // The mapper and authorization ledgers are recorded once those are synced (late-ledgers.ts).
+  const { first, held } = holdLateLedgers(plan, live as Item, clientLateLedgers);
+  if (first.drift.length) {
+    await admin.call(ns, 'PUT', base, { ...first.body, id: live.id });
+    writes.push(`update client (${first.drift.join(', ')})`);
   }
   const mapperResult = await syncCollection(
     admin,
@@ -229,8 +235,9 @@ export async function syncClient(
     { declaredBefore: declaredBefore(live as Item, clientFields, 'roles') },
   );
   writes.push(...roleResult.writes);
-  await syncServiceAccountRoles(admin, ns, realm, base, client, live, writes, plan.drift.length > 0);
+  await syncServiceAccountRoles(admin, ns, realm, base, client, live, writes, first.drift.length > 0);
   const authorization = await syncAuthorization(admin, ns, realm, uuid, client, live, writes);
+  writes.push(...(await recordLateLedgers(admin, ns, base, { ...plan.body, id: live.id }, held)));
   const attributes = live.attributes as Record<string, string> | undefined;
   return { uuid: live.id as string, secret: live.secret, attributes, writes, authorization };
 }

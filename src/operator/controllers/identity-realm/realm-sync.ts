@@ -9,9 +9,12 @@ import type { IdentityRealm } from '../../../../generated/types/crds/identityrea
 import { RealmforgeError } from '../../../core/errors.ts';
 import { compileRealm, realmNameOf } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { clientPoliciesLedger, clientProfilesLedger } from '../../keycloak/collections/client-policies.ts';
 import { attributeMarker, type Item, syncCollection } from '../../keycloak/collections/collection.ts';
 import { groupItem } from '../../keycloak/collections/groups.ts';
+import { holdLateLedgers, recordLateLedgers } from '../../keycloak/collections/late-ledgers.ts';
 import { declaredBefore, fieldPaths, planFields } from '../../keycloak/collections/managed-fields.ts';
+import { messagesLedger } from '../../keycloak/collections/messages.ts';
 import {
   organizationItem,
   organizations,
@@ -19,6 +22,7 @@ import {
 } from '../../keycloak/collections/organizations.ts';
 import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
 import { roleItem } from '../../keycloak/collections/roles.ts';
+import { userProfileLedgers } from '../../keycloak/collections/user-profile.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { timedRealmCreate } from '../../keycloak/realm-create-timeout.ts';
 import type { ServerInfo } from '../../keycloak/server-info.ts';
@@ -62,6 +66,13 @@ export type RealmSyncResult = {
 };
 
 const enc = encodeURIComponent;
+/** The realm's ledgers of what is synced after its own update. */
+const realmLateLedgers = [
+  messagesLedger,
+  clientProfilesLedger,
+  clientPoliciesLedger,
+  ...Object.values(userProfileLedgers),
+];
 
 /** Whether the live realm carries `realm`'s owner marker. */
 const ownedBy = (live: RealmRepresentation | undefined, realm: IdentityRealm) =>
@@ -247,9 +258,11 @@ export async function syncRealm(
       (liveRealm.attributes ?? {}) as Record<string, unknown>,
     ),
   );
-  if (plan.drift.length) {
-    await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
-    writes.push(`update realm (${plan.drift.join(', ')})`);
+  // The ledgers of the one-document sections and the messages are recorded once those are synced.
+  const { first, held } = holdLateLedgers(plan, liveRealm, realmLateLedgers);
+  if (first.drift.length) {
+    await refusedAsSpec('realm', first.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, first.body));
+    writes.push(`update realm (${first.drift.join(', ')})`);
   }
   if (!orgsFirst) await syncOrganizations(before('organizations'));
   writes.push(...(await flows.prune()));
@@ -267,6 +280,7 @@ export async function syncRealm(
     )),
   );
   writes.push(...(await documents(liveRealm.attributes as Record<string, unknown>)));
+  writes.push(...(await recordLateLedgers(admin, ns, `/${enc(name)}`, plan.body, held)));
   return { realmId: live.id, ...federation, writes: [...writes, ...federation.writes] };
 }
 

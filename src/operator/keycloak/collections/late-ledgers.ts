@@ -1,0 +1,42 @@
+// Ledgers of collections synced after their parent's own update (a realm's message overrides, client profiles and
+// policies and user profile, which may name client scopes and roles made after it; a client's protocol mappers and
+// authorization objects). Such a collection reads its ledger from the parent as it was before the update, to know
+// what it may delete; if the update already dropped a name and the collection's write then fails, the next
+// reconcile would take the leftover for hand-made and keep it forever. So the update holds each changing late
+// ledger at its live value, and the plan's own body, ledgers included, is sent again once the collections are
+// synced (`recordLateLedgers`). Steady state: nothing held, nothing sent.
+import type { AdminClient } from '../admin-client.ts';
+import type { FieldPlan } from './managed-fields.ts';
+
+type Obj = Record<string, unknown>;
+
+/** The update to send first (the ledgers among `keys` that change, held at their live values; its drift without
+ * them, so it is sent only when something else changes too), and the ledgers it held. */
+export function holdLateLedgers(
+  plan: FieldPlan,
+  live: Obj,
+  keys: readonly string[],
+): { first: FieldPlan; held: string[] } {
+  const want = (plan.body.attributes ?? {}) as Obj;
+  const have = (live.attributes ?? {}) as Obj;
+  const text = (v: unknown) => String(v ?? '');
+  const held = keys.filter((k) => k in want && text(want[k]) !== text(have[k]));
+  if (!held.length) return { first: plan, held };
+  const attributes = { ...want, ...Object.fromEntries(held.map((k) => [k, text(have[k])])) };
+  const drift = plan.drift.filter((path) => !held.some((k) => path === `attributes/${k}`));
+  return { first: { ...plan, drift, body: { ...plan.body, attributes } }, held };
+}
+
+/** Sends `body` (the plan's whole body) to `path` again, the held ledgers at their new values, once their
+ * collections are synced. */
+export async function recordLateLedgers(
+  admin: AdminClient,
+  ns: string,
+  path: string,
+  body: Obj,
+  held: readonly string[],
+): Promise<string[]> {
+  if (!held.length) return [];
+  await admin.call(ns, 'PUT', path, body);
+  return [`record ${held.join(', ')}`];
+}

@@ -1,0 +1,149 @@
+// The checkout bundle's own code cache: written at the end of a run with the functions the command compiled, kept
+// while V8 accepts it, extended by each new command, replaced when V8 refuses it, pruned when the bundle changes.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { commandWords, maxCachedCommands } from '../../bin/run-bundle.js';
+
+const module = pathToFileURL(join(import.meta.dirname, '..', '..', 'bin', 'run-bundle.js')).href;
+
+/**
+ * One bbdc run in a process of its own (V8 keeps what a process compiled, so a second compile in the same process
+ * would not read the cache at all): loads the bundle, calls its main, saves at the end as bin/bbdc.js does.
+ */
+function runBundle(bundle: string, cacheDir: string, command: string) {
+  const code = `import(${JSON.stringify(module)}).then(({ runBundle }) => {
+    const r = runBundle(...JSON.parse(process.argv[1]));
+    process.stdout.write(JSON.stringify({ cache: r.cache, main: r.exports.main(), dir: r.exports.dir, saved: r.save() }));
+  });`;
+  const r = spawnSync(process.execPath, ['-e', code, JSON.stringify([bundle, cacheDir, command])], {
+    encoding: 'utf8',
+  });
+  assert.is(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as { cache: string; main: number; dir: string; saved: boolean };
+}
+
+const test = suite('bbdc checkout bundle code cache');
+
+function fixture() {
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-run-bundle-'));
+  const bundle = join(dir, 'b.cjs');
+  // A CommonJS bundle in miniature: it reads require, module and __dirname as a bundle does.
+  writeFileSync(
+    bundle,
+    "'use strict';\nconst { sep } = require('node:path');\nfunction add(a, b) { return a + b; }\nmodule.exports = { main: () => add(40, 2), dir: __dirname, sep };\n",
+  );
+  return { dir, bundle, cache: join(dir, 'cache') };
+}
+
+test('the first run compiles without a cache and writes one; the next run has V8 accept it', () => {
+  const { dir, bundle, cache } = fixture();
+  const first = runBundle(bundle, cache, 'pr get');
+  assert.is(first.cache, 'none');
+  assert.is(first.main, 42);
+  assert.is(first.dir, dir);
+  assert.ok(first.saved, 'written');
+  const files = readdirSync(cache).sort();
+  assert.is(files.length, 2, files.join(' '));
+  assert.ok(files[0].startsWith(`${process.version}-${process.arch}-`));
+  const second = runBundle(bundle, cache, 'pr get');
+  assert.is(second.cache, 'accepted');
+  assert.is(second.main, 42);
+  assert.is(second.saved, false, 'a command already in the cache writes nothing');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('each new command extends the cache, up to a limit', () => {
+  const { dir, bundle, cache } = fixture();
+  runBundle(bundle, cache, 'pr get');
+  assert.ok(runBundle(bundle, cache, 'repo list').saved);
+  const list = readdirSync(cache).find((f) => f.endsWith('.json'))!;
+  assert.equal(JSON.parse(readFileSync(join(cache, list), 'utf8')), ['pr get', 'repo list']);
+  // Filled up to the limit by hand (a process per command would be slow): the list is what decides.
+  writeFileSync(
+    join(cache, list),
+    JSON.stringify(Array.from({ length: maxCachedCommands }, (_, i) => `c${i}`)),
+  );
+  assert.is(runBundle(bundle, cache, 'one more').saved, false, 'no rewrite past the limit');
+  assert.is(runBundle(bundle, cache, 'one more').cache, 'accepted');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a damaged cache is refused by V8, the bundle still runs, and the cache is written again', () => {
+  const { dir, bundle, cache } = fixture();
+  runBundle(bundle, cache, 'pr get');
+  const file = join(cache, readdirSync(cache).find((f) => f.endsWith('.cache'))!);
+  writeFileSync(file, Buffer.alloc(statSync(file).size, 7));
+  const run = runBundle(bundle, cache, 'pr get');
+  assert.is(run.cache, 'rejected');
+  assert.is(run.main, 42);
+  assert.ok(run.saved);
+  assert.is(runBundle(bundle, cache, 'pr get').cache, 'accepted');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("a rebuilt bundle gets a cache of its own, and the old build's files are removed", () => {
+  const { dir, bundle, cache } = fixture();
+  runBundle(bundle, cache, 'pr get');
+  const before = readdirSync(cache);
+  writeFileSync(bundle, `${readFileSync(bundle, 'utf8')}// rebuilt\n`);
+  utimesSync(bundle, new Date(), new Date(Date.now() + 5000));
+  assert.is(runBundle(bundle, cache, 'pr get').cache, 'none');
+  const after = readdirSync(cache);
+  assert.is(after.length, 2);
+  for (const f of before) assert.not.ok(after.includes(f), `${f} pruned`);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a cache directory that cannot be written costs nothing but the cache', () => {
+  const { dir, bundle } = fixture();
+  writeFileSync(join(dir, 'file'), '');
+  const run = runBundle(bundle, join(dir, 'file', 'cache'), 'pr get');
+  assert.is(run.main, 42);
+  assert.is(run.saved, false);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the command a cache entry is named by: the leading words that look like command names', () => {
+  const cases: [string[], string][] = [
+    [['pr', 'get', '1', '--json'], 'pr get'],
+    [['repo', 'list', '--limit', '5000'], 'repo list'],
+    [['repo', 'clone', 'PROJ/api'], 'repo clone'],
+    [['auth', 'git-credential', 'get'], 'auth git-credential get'],
+    [['--json', 'pr', 'get'], ''],
+    [[], ''],
+  ];
+  for (const [args, want] of cases) assert.is(commandWords(args), want, args.join(' '));
+});
+
+test("the executable's build-time cache serves until the user's own is written, then the user's is read", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-run-bundle-'));
+  const cacheDir = join(dir, 'cache');
+  // As the executable's launcher does: a function expression, the build's cache made right after compiling it.
+  const code = `import(${JSON.stringify(module)}).then(({ compileCached }) => {
+    const { Script } = require('node:vm');
+    const source = '(function () { return 40 + 2; })';
+    const fallback = new Script(source, { filename: 'x.cjs' }).createCachedData();
+    const r = compileCached({ source, filename: 'x.cjs', key: 'k', cacheDir: process.argv[1], command: 'pr get', fallback });
+    process.stdout.write(JSON.stringify({ cache: r.cache, value: r.script.runInThisContext()(), saved: r.save() }));
+  });`;
+  const run = () => {
+    const r = spawnSync(process.execPath, ['-e', code, cacheDir], { encoding: 'utf8' });
+    assert.is(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as { cache: string; value: number; saved: boolean };
+  };
+  assert.equal(
+    run(),
+    { cache: 'accepted', value: 42, saved: true },
+    'the fallback is accepted; the own cache written',
+  );
+  assert.equal(readdirSync(cacheDir).sort(), ['k.cache', 'k.json']);
+  assert.equal(run(), { cache: 'accepted', value: 42, saved: false }, 'then the own cache is read');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test.run();
