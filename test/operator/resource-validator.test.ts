@@ -43,6 +43,13 @@ function problems(data: unknown): string[] {
   }
 }
 
+const kerberosCorp = {
+  name: 'corp',
+  kerberosRealm: 'CORP.EXAMPLE',
+  serverPrincipal: 'HTTP/sso@CORP.EXAMPLE',
+  keytab: 'sso',
+};
+
 const cases: [string, unknown, string | null][] = [
   [
     'a user profile attribute name Keycloak would refuse',
@@ -126,14 +133,7 @@ const cases: [string, unknown, string | null][] = [
     'a Kerberos user federation provider',
     realm({
       userFederation: {
-        kerberos: [
-          {
-            name: 'corp',
-            kerberosRealm: 'CORP.EXAMPLE',
-            serverPrincipal: 'HTTP/sso@CORP.EXAMPLE',
-            keytab: 'sso',
-          },
-        ],
+        kerberos: [kerberosCorp],
       },
     }),
     null,
@@ -152,15 +152,7 @@ const cases: [string, unknown, string | null][] = [
     realm({
       userFederation: {
         kerberos: [
-          {
-            ...{
-              name: 'corp',
-              kerberosRealm: 'CORP.EXAMPLE',
-              serverPrincipal: 'HTTP/sso@CORP.EXAMPLE',
-              keytab: 'sso',
-            },
-            cachePolicy: { policy: 'EVICT_WEEKLY', evictionHour: 1, evictionMinute: 0 },
-          },
+          { ...kerberosCorp, cachePolicy: { policy: 'EVICT_WEEKLY', evictionHour: 1, evictionMinute: 0 } },
         ],
       },
     }),
