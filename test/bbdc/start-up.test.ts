@@ -64,7 +64,7 @@ test('bin/bbdc.js fills the compile cache under $XDG_CACHE_HOME/bbdc', () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('bin/bbdc.js runs node with the CLI V8 flags the single executable has (1 MB semi-spaces)', () => {
+test('bin/bbdc.js runs node with the CLI V8 flags the single executable has (1 MB semi-spaces, gc exposed)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bbdc-flags-'));
   const probe = join(dir, 'probe.mjs');
   writeFileSync(probe, "process.on('exit', () => process.stderr.write(JSON.stringify(process.execArgv)));\n");
@@ -167,6 +167,49 @@ test('the checkout bundle runs pr get without the TypeScript stripper, child_pro
       assert.not.match(loaded, name, `pr get loads ${name}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
+    await fake.stop();
+  }
+});
+
+test('bin/bbdc.js runs a full garbage collection before each page of a list after the first', async () => {
+  const fake = await withFake('large');
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-gc-'));
+  // Counts the collections V8 reports as forced (asked for through gc(), which --expose-gc on the shebang line gives).
+  const probe = join(dir, 'probe.mjs');
+  writeFileSync(
+    probe,
+    `import { PerformanceObserver, constants as c } from 'node:perf_hooks';
+let forced = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries())
+    if (e.detail.kind === c.NODE_PERFORMANCE_GC_MAJOR && e.detail.flags & c.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced++;
+}).observe({ entryTypes: ['gc'] });
+process.on('exit', () => process.stderr.write(String(forced)));
+`,
+  );
+  try {
+    // Run as a user runs it: through the shebang line, with this test's node first on PATH.
+    const child = spawn(join(root, 'bin', 'bbdc.js'), ['repo', 'list', '--limit', '3000', '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+        NODE_OPTIONS: `--import=${pathToFileURL(probe).href}`,
+        BBDC_URL: fake.url,
+        BBDC_TOKEN: credentials.alice.token,
+        BBDC_CONFIG_DIR: join(dir, 'config'),
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const status = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+    assert.is(status, 0, stderr);
+    assert.is(JSON.parse(stdout).data.count, 3000);
+    assert.is(Number(stderr), 2, 'one forced full collection before each of the two pages after the first');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
     await fake.stop();
   }
 });
