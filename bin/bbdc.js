@@ -1,8 +1,7 @@
-#!/usr/bin/env -S node --max-semi-space-size=1 --expose-gc
+#!/usr/bin/env -S node --max-semi-space-size=1
 // bbdc: runs the TypeScript sources in a checkout, the compiled build when installed. V8 is sized for a CLI on the
-// line above (1 MB semi-spaces: `repo list --limit 5000` peaks 3-4 MB lower at the same CPU; --expose-gc lets a list
-// collect each page's garbage before the next page, api/paging.ts; the executable has the same flags in its
-// execArgv, scripts/release/sea.ts cliV8Flags). npm's cmd-shim reads `env -S` lines, so Windows shims pass them too.
+// line above (1 MB semi-spaces: `repo list --limit 5000` peaks 3-4 MB lower at the same CPU; the executable has the
+// same flag in its execArgv, scripts/release/sea.ts).
 import { requireNode } from './node-version.js';
 import { commandWords, runBundle } from './run-bundle.js';
 import { enableCompileCache, freshBundle } from './start-up.js';

@@ -5,11 +5,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { SeaScripts } from './bundle.ts';
 
-/**
- * The V8 flags bbdc runs with (also on bin/bbdc.js's shebang line): 1 MB semi-spaces, and `gc` for the full collection
- * a list runs between pages (src/bbdc/api/paging.ts).
- */
-export const cliV8Flags = ['--max-semi-space-size=1', '--expose-gc'];
+/** The V8 flags bbdc runs with (also on bin/bbdc.js's shebang line). */
+export const cliV8Flags = ['--max-semi-space-size=1'];
 
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
@@ -34,8 +31,7 @@ export function makeBlob(
     const make = `const { Script } = require('node:vm'); const fs = require('node:fs');
       const script = new Script(fs.readFileSync(process.argv[1], 'utf8'), { filename: 'bbdc.cjs' });
       fs.writeFileSync(process.argv[2], script.createCachedData());`;
-    // With the executable's V8 flags: V8 refuses a cache made under other flags (--expose-gc changes the hash).
-    execFileSync(generator, [...cliV8Flags, '-e', make, scripts.bundle, cache], { stdio: 'pipe' });
+    execFileSync(generator, ['-e', make, scripts.bundle, cache], { stdio: 'pipe' });
     assets['bbdc.cache'] = cache;
   }
   writeFileSync(
@@ -47,7 +43,7 @@ export function makeBlob(
       useSnapshot: false,
       useCodeCache: false,
       // V8 sized for a short-lived CLI: 1 MB semi-spaces (instead of up to 16 MB) keep `repo list --limit 5000`
-      // 3-4 MB smaller at the same CPU, and --expose-gc lets it collect each page's garbage (bench:cli startup).
+      // 3-4 MB smaller at the same CPU (measured with bench:cli startup).
       execArgv: cliV8Flags,
       assets,
     }),

@@ -35,15 +35,31 @@ export function nextStart<T>(page: Page<T>, start: number, path: string): number
 export type PageOf<T> = (answer: unknown) => Page<T> | T[] | undefined;
 
 /**
- * A full garbage collection while each page after the first is fetched, when V8 lets bbdc ask for one (`--expose-gc`
- * on bin/bbdc.js's shebang line and in the executables' execArgv: scripts/release/sea.ts cliV8Flags). A page of 1,000
- * items outlives a few young-generation collections while it is written, so it ends in the old generation, which V8
- * collects only past its own limit (about 12 MB here): without this `repo list --limit 5000` keeps every page's
- * garbage and peaks 6-9 MB higher (--json 66.8 -> 60.9 MB, human 71.5 -> 62.4 MB), for 5-8 ms of CPU a page (about
- * 30 ms on 5,000 repositories). Read when called, so a process without the flag runs as before.
+ * A full garbage collection while each page after the first is fetched. A page of 1,000 items outlives a few
+ * young-generation collections while it is written, so it ends in the old generation, which V8 collects only past its
+ * own limit (about 12 MB here): without this `repo list --limit 5000` keeps every page's garbage and peaks 6-9 MB
+ * higher (--json 66.8 -> 60.9 MB, human 71.5 -> 62.4 MB), for 5-8 ms of CPU a page.
+ * V8 gives `gc` only to contexts made while --expose-gc is set, so the flag is set for the moment one is made and
+ * taken back: on the command line it would cost every run (Node's own modules' code cache is refused under another
+ * flag set: pr get 186 -> 249 million instructions), and a V8 code cache written while it is set would be refused
+ * by the next run (bin/run-bundle.js writes one at exit).
  */
+let gc: ((options: { type: 'major' }) => void) | null | undefined;
 function collectBetweenPages(): void {
-  (globalThis as { gc?: (options: { type: 'major' }) => void }).gc?.({ type: 'major' });
+  if (gc === undefined) {
+    try {
+      const v8 = process.getBuiltinModule('node:v8');
+      v8.setFlagsFromString('--expose-gc');
+      try {
+        gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as typeof gc;
+      } finally {
+        v8.setFlagsFromString('--no-expose-gc');
+      }
+    } catch {
+      gc = null; // a runtime without V8's flags: the garbage waits for V8
+    }
+  }
+  gc?.({ type: 'major' });
 }
 
 /** The largest page Bitbucket serves. */
