@@ -7,7 +7,7 @@
 import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
-import { type ClientInputs, compileClient } from '../../compile/client-representation.ts';
+import { type ClientInputs, compileClient, hasSecret } from '../../compile/client-representation.ts';
 import { graceAttribute, graceSecondsOf } from '../../compile/secret-rotation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { authzLedgers } from '../../keycloak/collections/authorization.ts';
@@ -76,6 +76,10 @@ export function desiredClient(client: IdentityClient, inputs: ClientInputs = {})
     },
   };
 }
+
+/** The id at the end of a create's Location header (`.../clients/<id>`), if there is one. */
+const createdId = (location: string | undefined) =>
+  location ? /\/clients\/([^/?#]+)$/.exec(location)?.[1] : undefined;
 
 /** The client's own fields: everything but its collections and scope assignments. */
 function ownFields(desired: ClientRepresentation): Item {
@@ -155,7 +159,8 @@ async function withFlowIds(admin: AdminClient, ns: string, realm: string, desire
 
 /**
  * Creates or corrects the client; throws a conflict error when its clientId belongs to another client. A client
- * created anew takes `knownSecret` (the one its credentials Secret holds) so applications keep working.
+ * created anew takes `knownSecret`: the one its credentials Secret holds, so applications keep working, or a new
+ * one the operator made (so the create's answer is the whole client: nothing is read back).
  */
 export async function syncClient(
   admin: AdminClient,
@@ -179,7 +184,6 @@ export async function syncClient(
     );
   }
   if (!live) {
-    const confidential = (client.spec.type ?? 'confidential') === 'confidential';
     // Created with its managed-fields record, as a realm is: else the first sync PUTs the client only to add it.
     const declaredNow = client.spec.roles?.length ? ['roles'] : [];
     const record = (planFields(ownFields(desired), {}, clientFields, declaredNow).body.attributes ??
@@ -188,7 +192,7 @@ export async function syncClient(
       ...desired,
       attributes: { ...desired.attributes, [managedFieldsAttribute]: record[managedFieldsAttribute] },
     } as ClientRepresentation;
-    const body = confidential && knownSecret ? { ...created, secret: knownSecret } : created;
+    const body = hasSecret(client) && knownSecret ? { ...created, secret: knownSecret } : created;
     const outcome = await createReadingBack(
       () => admin.call(ns, 'POST', `/${enc(realm)}/clients`, body),
       () => findClient(admin, ns, realm, clientId),
@@ -199,7 +203,15 @@ export async function syncClient(
         `client ID ${clientId} was created concurrently in realm ${realm}`,
       );
     writes.push('create client');
-    live = 'found' in outcome ? outcome.found : await findClient(admin, ns, realm, clientId);
+    // Keycloak created exactly what was sent: the Location header's id makes it the live client, with no read-back
+    // (one call fewer per new client). Without the header (a proxy dropping it), the client is read.
+    const id = 'created' in outcome ? createdId(outcome.created.location) : undefined;
+    live =
+      'found' in outcome
+        ? outcome.found
+        : id
+          ? { ...body, id }
+          : await findClient(admin, ns, realm, clientId);
     if (!live?.id)
       throw new RealmforgeError(
         'transient',
