@@ -209,10 +209,13 @@ export class ProcessKubelet {
       if (command.length && !/kc\.sh$/.test(command[0]))
         throw new ContainerConfigError(`command ${command[0]} is not kc.sh`);
       const raw = await resolveEnv(pod, container, (kind, ns, name) => this.readData(kind, ns, name));
-      const env = mapClusterAddresses({ ...heapFromLimit(container), ...raw }, {
-        postgresPort: this.options.postgres.port,
-        endpoints: this.endpoints,
-      });
+      const env = mapClusterAddresses(
+        { ...heapFromLimit(container), ...raw },
+        {
+          postgresPort: this.options.postgres.port,
+          endpoints: this.endpoints,
+        },
+      );
       const podDir = `kubelet-${p.key.replace('/', '_')}`;
       const mounts = await projectVolumes(
         pod,
