@@ -3,7 +3,7 @@
 // its own that is set up exactly as the operator's (another IdentityServer with the same spec), so both start
 // from an empty Keycloak and neither pays for the other's realms.
 import { directAdmin } from './direct-admin.ts';
-import { pool } from './operator-common.ts';
+import { log, pool, seconds } from './operator-common.ts';
 import type { productionRealm } from './production-realm.ts';
 import type { Workload } from './workload-flags.ts';
 
@@ -27,7 +27,9 @@ export async function runFloor(
       '',
       example?.direct(`direct-${i}`) ?? { realm: `direct-${i}`, enabled: true, displayName: `Direct ${i}` },
     );
-    if (marks.includes(++realms)) reached.push(performance.now() - started);
+    if (!marks.includes(++realms)) return;
+    reached.push(performance.now() - started);
+    log(`direct script: ${realms} realms after ${seconds(performance.now() - started)}`);
   };
   const clients = async (i: number) => {
     for (let k = 0; k < w.clientsPerRealm; k++)
