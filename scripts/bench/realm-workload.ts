@@ -161,8 +161,10 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   const operatorMarks: number[] = [];
   const watchRealms = async (n: number) => {
     for (const m of marks)
-      if (n >= m && operatorMarks.length < marks.indexOf(m) + 1)
+      if (n >= m && operatorMarks.length < marks.indexOf(m) + 1) {
         operatorMarks.push(performance.now() - started);
+        c.log(`operator: ${m} realms Ready after ${c.seconds(performance.now() - started)}`);
+      }
     for (const m of sizeAt) if (n >= m && tokens.length < sizeAt.indexOf(m) + 1) await tokenAt(m);
   };
   const indexes = Array.from({ length: w.realms }, (_, i) => i);
