@@ -183,7 +183,12 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     await applying;
   }
   const realmsMs = performance.now() - started;
-  await until('every client to be Ready', w.realms * w.clientsPerRealm, clientsReady.ready, async () => {});
+  let logged = 0;
+  await until('every client to be Ready', w.realms * w.clientsPerRealm, clientsReady.ready, async (n) => {
+    if (n - logged < 1000) return;
+    logged = n;
+    c.log(`operator: ${n} clients Ready after ${c.seconds(performance.now() - started)}`);
+  });
   const operatorMs = performance.now() - started;
   await realmsReady.stop();
   await clientsReady.stop();
