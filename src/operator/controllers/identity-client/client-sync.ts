@@ -94,6 +94,26 @@ export function clientDrift(desired: ClientRepresentation, live: ClientRepresent
   );
 }
 
+const scopeKinds = [
+  ['defaultClientScopes', 'default-client-scopes'],
+  ['optionalClientScopes', 'optional-client-scopes'],
+] as const;
+
+/** The realm's client scopes by name, after checking that each one `desired` names exists (one read). */
+async function realmScopes(admin: AdminClient, ns: string, realm: string, desired: ClientRepresentation) {
+  const scopes =
+    (await admin.call<{ id?: string; name?: string }[]>(ns, 'GET', `/${enc(realm)}/client-scopes`)).body ??
+    [];
+  for (const [field] of scopeKinds)
+    for (const name of desired[field] ?? [])
+      if (!scopes.some((s) => s.name === name))
+        throw new RealmforgeError(
+          'validation',
+          `spec.${field} names client scope "${name}", which realm ${realm} does not have`,
+        );
+  return scopes;
+}
+
 async function syncScopes(
   admin: AdminClient,
   ns: string,
@@ -103,32 +123,21 @@ async function syncScopes(
   live: ClientRepresentation,
   writes: string[],
 ) {
-  const kinds = [
-    ['defaultClientScopes', 'default-client-scopes'],
-    ['optionalClientScopes', 'optional-client-scopes'],
-  ] as const;
   let scopes: { id?: string; name?: string }[] | undefined;
-  for (const [field, path] of kinds) {
+  for (const [field, path] of scopeKinds) {
     const want = desired[field];
     if (!want) continue;
     const have = live[field] ?? [];
     const add = want.filter((s) => !have.includes(s));
     const remove = have.filter((s) => !want.includes(s));
     if (!add.length && !remove.length) continue;
-    scopes ??=
-      (await admin.call<{ id?: string; name?: string }[]>(ns, 'GET', `/${enc(realm)}/client-scopes`)).body ??
-      [];
+    scopes ??= await realmScopes(admin, ns, realm, desired);
     for (const [names, method] of [
       [add, 'PUT'],
       [remove, 'DELETE'],
     ] as const) {
       for (const name of names) {
-        const id = scopes.find((s) => s.name === name)?.id;
-        if (!id)
-          throw new RealmforgeError(
-            'validation',
-            `spec.${field} names client scope "${name}", which realm ${realm} does not have`,
-          );
+        const id = scopes.find((s) => s.name === name)?.id ?? '';
         await admin.call(ns, method, `${base}/${path}/${enc(id)}`);
         writes.push(`${method === 'PUT' ? 'add' : 'remove'} ${path} ${name}`);
       }
@@ -193,6 +202,10 @@ export async function syncClient(
       attributes: { ...desired.attributes, [managedFieldsAttribute]: record[managedFieldsAttribute] },
     } as ClientRepresentation;
     const body = hasSecret(client) && knownSecret ? { ...created, secret: knownSecret } : created;
+    // Keycloak skips a scope name it does not know on create: checked first, so nothing is created for a bad one
+    // and the client as sent is the client as created.
+    if (desired.defaultClientScopes || desired.optionalClientScopes)
+      await realmScopes(admin, ns, realm, desired);
     const outcome = await createReadingBack(
       () => admin.call(ns, 'POST', `/${enc(realm)}/clients`, body),
       () => findClient(admin, ns, realm, clientId),
