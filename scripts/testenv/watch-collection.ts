@@ -6,7 +6,6 @@ import { Watch } from '@kubernetes/client-node';
 import type { TestEnv } from './harness.ts';
 
 /** One change as the watch delivered it (its object is read field by field by each caller, untyped). */
-// biome-ignore lint/suspicious/noExplicitAny: any collection's objects, as the API server sent them
 export type WatchedChange = { type: string; object: any };
 
 /**
