@@ -1,14 +1,17 @@
-// The realms and scale benches: one Keycloak, realms across namespaces with clients in each, created by a plain
-// script with the minimal admin calls (the floor) and then by the operator, side by side; then drift intervals
-// with nothing changed. `realms` applies each realm with its clients; `scale` applies every realm first, then every
+// The realms and scale benches: realms across namespaces with clients in each, created by a plain script with the
+// minimal admin calls (the floor, floor.ts, on a Keycloak of its own) and then by the operator, side by side; then
+// drift intervals with nothing changed. `realms` applies each realm with its clients; `scale` applies every realm first, then every
 // client, and records the operator's token size and the create times as realms accumulate.
 import { tokenForm } from '../../src/operator/keycloak/admin-identity.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import type { TestEnv } from '../testenv/harness.ts';
 import { databaseCluster, identityServer, keycloakVersion } from '../testenv/identity-fixtures.ts';
+import { heapFromLimit } from '../testenv/kubelet-env.ts';
 import { grantSecretAccess, startOperator } from '../testenv/operator-process.ts';
+import { watchCollection } from '../testenv/watch-collection.ts';
 import { breakdownLines, callCounts, callsBetween } from './call-breakdown.ts';
-import { directAdmin, tokenBytes } from './direct-admin.ts';
+import { tokenBytes } from './direct-admin.ts';
+import { type FloorRun, runFloor } from './floor.ts';
 import { describeSample, sampleMemory } from './memory-sampler.ts';
 import { compareVariants } from './memory-variants.ts';
 import * as c from './operator-common.ts';
@@ -40,6 +43,21 @@ const checkpoints = (realms: number) => {
   return Array.from({ length: Math.ceil(realms / step) }, (_, i) => Math.min(realms, (i + 1) * step));
 };
 
+/** The Ready count of a kind across namespaces, kept by a watch (a list of 11,000 objects every 2 s would load
+ * the API server more than the operator does). */
+async function readyCount(env: TestEnv, plural: string) {
+  const phases = new Map<string, string>();
+  const watch = await watchCollection(env, `/apis/realmforge.dev/v1/${plural}`, {}, ({ type, object }) => {
+    const key = `${object.metadata?.namespace}/${object.metadata?.name}`;
+    if (type === 'DELETED') phases.delete(key);
+    else phases.set(key, object.status?.phase ?? '');
+  });
+  return {
+    ready: async () => [...phases.values()].filter((p) => p === 'Ready').length,
+    stop: () => watch.stop(),
+  };
+}
+
 export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   const loadAtStart = c.load();
   const example = w.production ? productionRealm() : undefined;
@@ -58,77 +76,62 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   const idle = { bundle: await c.idleRss(env, c.bundleEntry), tsc: await c.idleRss(env, c.tscEntry) };
   const args = [`--drift-interval=${w.driftS}s`];
   const op = await startOperator(env, { args, env: { ...image.env, ...limits }, entry: image.entry });
-  // The teams' realms live in their own namespaces: the server grants them (spec.realmAuthorizationGrants).
-  await env.apply(identityServer(ns, 'idp', 'pg', { realmAuthorizationGrants: [ns, ...teams] }) as never);
-  c.log('waiting for the IdentityServer to be Ready (Keycloak starts)');
+  // Two servers with one spec: `idp` for the operator's realms (it grants the teams' namespaces) and `floor` for
+  // the direct script's, so each side starts from an empty Keycloak.
+  const resources = { requests: { cpu: '500m', memory: '1Gi' }, limits: { memory: w.keycloakMemory } };
+  await env.apply(
+    identityServer(ns, 'idp', 'pg', { resources, realmAuthorizationGrants: [ns, ...teams] }) as never,
+  );
+  await env.apply(identityServer(ns, 'floor', 'pg', { resources }) as never);
+  c.log('waiting for both IdentityServers to be Ready (two Keycloaks start)');
   await until(
-    'the IdentityServer to be Ready',
-    1,
-    async () => ((await c.listPhases(env, 'identityservers', ns))[0] === 'Ready' ? 1 : 0),
+    'the IdentityServers to be Ready',
+    2,
+    async () => (await c.listPhases(env, 'identityservers', ns)).filter((p) => p === 'Ready').length,
     async () => {},
   );
   const secretText = async (name: string, key: string) => {
-    const s = await env.core.readNamespacedSecret({ namespace: ns, name });
-    return Buffer.from(s.data?.[key] ?? '', 'base64').toString('utf8');
+    const s = await env.core.readNamespacedSecret({ namespace: ns, name }).catch(() => undefined);
+    return Buffer.from(s?.data?.[key] ?? '', 'base64').toString('utf8');
   };
-  const operatorForm = tokenForm({
-    clientId: await secretText('idp-operator-client', 'client-id'),
-    clientSecret: await secretText('idp-operator-client', 'client-secret'),
-  });
-  const baseUrl = loadEndpointMap(env.state.endpointMapFile)
-    .resolve(`http://idp.${ns}.svc:8080`)
-    .replace(/\/$/, '');
+  const clientForm = async (server: string) =>
+    tokenForm({
+      clientId: await secretText(`${server}-operator-client`, 'client-id'),
+      clientSecret: await secretText(`${server}-operator-client`, 'client-secret'),
+    });
+  const urlOf = (server: string) =>
+    loadEndpointMap(env.state.endpointMapFile).resolve(`http://${server}.${ns}.svc:8080`).replace(/\/$/, '');
   const marks = checkpoints(w.realms);
 
-  // The floor: the same realms and clients with the minimal admin calls, 4 at a time, with the operator's own
-  // client (the bootstrap admin's token grows with every realm).
-  c.log(`direct script: ${w.realms} realms x ${w.clientsPerRealm} clients`);
-  const direct = await directAdmin(baseUrl, operatorForm);
-  const directStarted = performance.now();
-  const directMarks: number[] = [];
-  let directRealms = 0;
-  // The operator's token as realms accumulate in Keycloak (master not counted): at 10, 100 and 1,000 realms while
-  // the script creates its own, and once more when the operator's are there too.
+  c.log(`direct script: ${w.realms} realms x ${w.clientsPerRealm} clients on the floor server`);
+  const floor = await runFloor(urlOf('floor'), await clientForm('floor'), w, marks, example);
+  // The floor's Keycloak is done: it is deleted, so it takes no CPU or memory from the operator's run.
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers/floor`);
+
+  // The operator's token, and the bootstrap admin's (what the operator would send without its own client), as
+  // the operator's realms accumulate in its Keycloak (master not counted).
+  const baseUrl = urlOf('idp');
+  const operatorForm = await clientForm('idp');
+  const adminForm = tokenForm({
+    username: await secretText('idp-admin-credentials', 'username'),
+    password: await secretText('idp-admin-credentials', 'password'),
+  });
   const tokens: string[] = [];
   const sizeAt = [10, 100, 1000].filter((n) => n <= w.realms);
-  const tokenAt = async (realms: number) =>
-    tokens.push(`${realms} realms: ${await tokenBytes(baseUrl, operatorForm)} B`);
-  const directRealm = (i: number) =>
-    direct
-      .call(
-        'POST',
-        '',
-        example?.direct(`direct-${i}`) ?? { realm: `direct-${i}`, enabled: true, displayName: `Direct ${i}` },
-      )
-      .then(async () => {
-        directRealms++;
-        if (marks.includes(directRealms)) directMarks.push(performance.now() - directStarted);
-        if (sizeAt.includes(directRealms)) await tokenAt(directRealms);
-      });
-  const directClients = async (i: number) => {
-    for (let k = 0; k < w.clientsPerRealm; k++)
-      await direct.call('POST', `/direct-${i}/clients`, {
-        clientId: `app-${k}`,
-        protocol: 'openid-connect',
-        publicClient: false,
-        redirectUris: ['https://app.example.test/*'],
-      });
+  const tokenAt = async (realms: number) => {
+    const admin = await tokenBytes(baseUrl, adminForm).then(
+      (b) => `${b} B`,
+      (e: Error) => `refused (${e.message})`,
+    );
+    tokens.push(`${realms} realms: ${await tokenBytes(baseUrl, operatorForm)} B (bootstrap admin ${admin})`);
   };
-  const indexes = Array.from({ length: w.realms }, (_, i) => i);
-  if (w.phased) {
-    await c.pool(indexes, 4, directRealm);
-    await c.pool(indexes, 4, directClients);
-  } else
-    await c.pool(indexes, 4, async (i) => {
-      await directRealm(i);
-      await directClients(i);
-    });
-  const directMs = performance.now() - directStarted;
 
   // The operator: the same counts through IdentityRealms and IdentityClients, applied 8 at a time.
   const before = await c.adminCalls(op);
   const creationText = await op.metrics();
   const memory = sampleMemory(op.metrics);
+  const realmsReady = await readyCount(env, 'identityrealms');
+  const clientsReady = await readyCount(env, 'identityclients');
   const started = performance.now();
   const realm = (i: number) =>
     env.apply({
@@ -155,18 +158,20 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
         },
       } as never);
   };
-  const ready = async (plural: string) =>
-    (await c.listPhases(env, plural)).filter((p) => p === 'Ready').length;
   const operatorMarks: number[] = [];
   const watchRealms = async (n: number) => {
     for (const m of marks)
-      if (n >= m && operatorMarks.length < marks.indexOf(m) + 1)
+      if (n >= m && operatorMarks.length < marks.indexOf(m) + 1) {
         operatorMarks.push(performance.now() - started);
+        c.log(`operator: ${m} realms Ready after ${c.seconds(performance.now() - started)}`);
+      }
+    for (const m of sizeAt) if (n >= m && tokens.length < sizeAt.indexOf(m) + 1) await tokenAt(m);
   };
+  const indexes = Array.from({ length: w.realms }, (_, i) => i);
   c.log(`operator: applying ${w.realms} realms x ${w.clientsPerRealm} clients`);
   if (w.phased) {
     const applying = c.pool(indexes, 8, realm);
-    await until('every realm to be Ready', w.realms, () => ready('identityrealms'), watchRealms);
+    await until('every realm to be Ready', w.realms, realmsReady.ready, watchRealms);
     await applying;
     await c.pool(indexes, 8, clients);
   } else {
@@ -174,32 +179,33 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       await realm(i);
       await clients(i);
     });
-    await until('every realm to be Ready', w.realms, () => ready('identityrealms'), watchRealms);
+    await until('every realm to be Ready', w.realms, realmsReady.ready, watchRealms);
     await applying;
   }
   const realmsMs = performance.now() - started;
-  await tokenAt(2 * w.realms);
-  await until(
-    'every client to be Ready',
-    w.realms * w.clientsPerRealm,
-    () => ready('identityclients'),
-    async () => {},
-  );
+  let logged = 0;
+  await until('every client to be Ready', w.realms * w.clientsPerRealm, clientsReady.ready, async (n) => {
+    if (n - logged < 1000) return;
+    logged = n;
+    c.log(`operator: ${n} clients Ready after ${c.seconds(performance.now() - started)}`);
+  });
   const operatorMs = performance.now() - started;
+  await realmsReady.stop();
+  await clientsReady.stop();
   const creation = (await c.adminCalls(op)) - before;
   const creationEnd = await op.metrics();
   const creationBreakdown = breakdownLines(
     callsBetween(callCounts(creationText), callCounts(creationEnd)),
     {},
   );
-  const resources = w.realms * (1 + w.clientsPerRealm);
+  const count = w.realms * (1 + w.clientsPerRealm);
   c.log(`steady state: ${w.intervals} drift intervals of ${w.driftS} s`);
-  const steady = await steadyState(op, resources, w.driftS, w.intervals);
+  const steady = await steadyState(op, count, w.driftS, w.intervals);
   const rss = c.peakRssMb(op.proc.pid);
   const peak = await memory.stop();
   await op.stop();
   report(w, {
-    direct: { ms: directMs, calls: direct.calls(), marks: directMarks },
+    direct: floor,
     operator: {
       ms: operatorMs,
       realmsMs,
@@ -209,7 +215,7 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     },
     marks,
     tokens,
-    resources,
+    resources: count,
     steady,
     creationBreakdown,
     rss,
@@ -220,11 +226,11 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   if (!w.variants) return;
   console.log('  memory settings side by side (operator restarted, first resync of every resource):');
   const run = { entry: image.entry, args, env: { ...image.env, ...limits } };
-  for await (const line of compareVariants(env, run, resources)) console.log(`    ${line}`);
+  for await (const line of compareVariants(env, run, count)) console.log(`    ${line}`);
 }
 
 type Figures = {
-  direct: { ms: number; calls: number; marks: number[] };
+  direct: FloorRun;
   operator: { ms: number; realmsMs: number; calls: number; marks: number[]; quantiles: string };
   marks: number[];
   tokens: string[];
@@ -240,7 +246,7 @@ type Figures = {
 function report(w: Workload, f: Figures): void {
   const out = (label: string, value: string) => console.log(`  ${label.padEnd(44)} ${value}`);
   console.log(
-    `${w.name}${w.production ? ' (each realm the production example)' : ''}: ${w.realms} realms x ${w.clientsPerRealm} clients in ${w.namespaces} namespaces on one Keycloak ${keycloakVersion} (heap -Xms64m -Xmx512m); limits 100/10 TPS`,
+    `${w.name}${w.production ? ' (each realm the production example)' : ''}: ${w.realms} realms x ${w.clientsPerRealm} clients in ${w.namespaces} namespaces on Keycloak ${keycloakVersion} (memory limit ${w.keycloakMemory}: ${heapFromLimit({ name: 'keycloak', resources: { limits: { memory: w.keycloakMemory } } }).JAVA_OPTS_KC_HEAP}; the floor on a second one, the same); limits 100/10 TPS; drift interval ${w.driftS} s`,
   );
   out(
     'direct script (minimal calls, 4 at a time)',

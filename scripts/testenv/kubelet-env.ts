@@ -104,3 +104,31 @@ export function mapClusterAddresses(env: Record<string, string>, map: AddressMap
   }
   return out;
 }
+
+const units: Record<string, number> = {
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+};
+
+/**
+ * The JVM heap the container's memory limit gives Keycloak: its image takes 70% of the limit (kc.sh's
+ * -XX:MaxRAMPercentage=70 inside a cgroup). A process has no cgroup, so the ceiling is passed as -Xmx; without a
+ * limit the process Keycloak keeps spawnKeycloak's default. The heap starts small, as a process should on a shared
+ * machine. A limit that is not a plain quantity is the pod's error, named.
+ */
+export function heapFromLimit(container: V1Container): Record<string, string> {
+  const limit = container.resources?.limits?.memory;
+  if (limit === undefined) return {};
+  const match = /^(\d+(?:\.\d+)?)(|k|M|G|T|Ki|Mi|Gi|Ti)$/.exec(String(limit));
+  if (!match)
+    throw new ContainerConfigError(`resources.limits.memory ${limit} is not a quantity this kubelet reads`);
+  const bytes = Number(match[1]) * (units[match[2] as string] as number);
+  return { JAVA_OPTS_KC_HEAP: `-Xms64m -Xmx${Math.floor((bytes * 0.7) / 2 ** 20)}m` };
+}

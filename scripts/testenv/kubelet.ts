@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Pod, type V1Service } from '@kubernetes/client-node';
 import { reconcileDatabases } from './cnpg-databases.ts';
 import { keycloakReady, spawnKeycloak } from './keycloak.ts';
-import { ContainerConfigError, mapClusterAddresses, resolveEnv } from './kubelet-env.ts';
+import { ContainerConfigError, heapFromLimit, mapClusterAddresses, resolveEnv } from './kubelet-env.ts';
 import { projectVolumes } from './kubelet-volumes.ts';
 import type { Postgres } from './postgres.ts';
 import { alive, type Daemon, stopDaemon } from './proc.ts';
@@ -209,10 +209,13 @@ export class ProcessKubelet {
       if (command.length && !/kc\.sh$/.test(command[0]))
         throw new ContainerConfigError(`command ${command[0]} is not kc.sh`);
       const raw = await resolveEnv(pod, container, (kind, ns, name) => this.readData(kind, ns, name));
-      const env = mapClusterAddresses(raw, {
-        postgresPort: this.options.postgres.port,
-        endpoints: this.endpoints,
-      });
+      const env = mapClusterAddresses(
+        { ...heapFromLimit(container), ...raw },
+        {
+          postgresPort: this.options.postgres.port,
+          endpoints: this.endpoints,
+        },
+      );
       const podDir = `kubelet-${p.key.replace('/', '_')}`;
       const mounts = await projectVolumes(
         pod,

@@ -242,8 +242,11 @@ test("the realm's client policies: profiles and policies applied, a hand change 
       enabled?: boolean;
     }[],
   });
+  // The two documents are read one after the other while the operator writes them: each wait is for both.
+  const applied = (l: typeof live) =>
+    l.policies.some((p) => p.name === 'public-pkce') && l.profiles.some((p) => p.name === 'pkce-public');
   let live = await read();
-  for (let i = 0; i < 60 && !live.policies.some((p) => p.name === 'public-pkce'); i++) {
+  for (let i = 0; i < 60 && !applied(live); i++) {
     await sleep(500);
     live = await read();
   }
@@ -276,7 +279,9 @@ test("the realm's client policies: profiles and policies applied, a hand change 
     'the hand change is reverted',
   );
   await env.apply(realm() as never);
-  for (let i = 0; i < 60 && live.profiles.some((p) => p.name === 'pkce-public'); i++) {
+  const removed = (l: typeof live) =>
+    !l.policies.some((p) => p.name === 'public-pkce') && !l.profiles.some((p) => p.name === 'pkce-public');
+  for (let i = 0; i < 60 && !removed(live); i++) {
     await sleep(500);
     live = await read();
   }

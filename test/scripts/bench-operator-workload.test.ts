@@ -10,6 +10,12 @@ test('scale defaults to 1,000 realms in 50 namespaces with 10 clients each and t
     [w.realms, w.namespaces, w.clientsPerRealm, w.intervals, w.phased, w.rssGoalMb, w.convergenceGoal],
     [1000, 50, 10, 3, true, 250, 1.3],
   );
+  // 11,000 resources resynced within the 100 TPS global limit, and Keycloak's heap for 1,000 realms.
+  assert.equal([w.driftS, w.keycloakMemory], [180, '4Gi']);
+  assert.equal(
+    [workloadFrom('realms', ['realms']).driftS, workloadFrom('realms', ['realms']).keycloakMemory],
+    [20, '2Gi'],
+  );
 });
 
 test('the realms case keeps its size and goals; counts are flags', () => {

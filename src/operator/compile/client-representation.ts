@@ -20,6 +20,10 @@ export type ClientInputs = {
 /** Whether the client speaks SAML. */
 export const isSaml = (client: IdentityClient) => client.spec.protocol === 'saml';
 
+/** Whether the client has a secret: a confidential OpenID Connect client. */
+export const hasSecret = (client: IdentityClient) =>
+  !isSaml(client) && (client.spec.type ?? 'confidential') === 'confidential';
+
 /**
  * The SAML settings as Keycloak's client attributes (names from Keycloak's SamlConfigAttributes). Client signature
  * and encryption are always sent: Keycloak turns client signature on for a new SAML client that does not say, which

@@ -6,6 +6,7 @@
 // restart) and is resumed at once, not after its 5-10 minute timeout. Errors restart after a backoff.
 // Cached objects drop metadata.managedFields, which the controllers never read and which is often half an object.
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { finalizer } from '../compile/kube-object.ts';
 import { type BackoffOptions, backoffDelay } from './backoff.ts';
 import type { Clock, Timer } from './clock.ts';
 import type { KubeResources } from './kube-resources.ts';
@@ -69,18 +70,29 @@ const cacheKey = (o: KubernetesObject) => `${o.metadata?.namespace ?? ''}/${o.me
 const versionOf = (o: KubernetesObject | undefined) => o?.metadata?.resourceVersion;
 
 /**
- * Whether `next` differs from `previous` only in status (and resourceVersion): same generation, labels,
- * annotations, finalizers and deletion mark. A controller need not reconcile the status it wrote itself.
+ * Whether `next` differs from `previous` only in status (and resourceVersion), or by the operator's cleanup
+ * finalizer added: same generation, labels, annotations, other finalizers and deletion mark. A controller need not
+ * reconcile the status it wrote itself, nor the finalizer it adds at the start of the reconcile that goes on to do
+ * the work (a removed finalizer still wakes it).
  */
 export function statusOnlyChange(previous: KubernetesObject | undefined, next: KubernetesObject): boolean {
   const a = previous?.metadata;
   const b = next.metadata;
   if (!a || !b || a.generation === undefined || a.generation !== b.generation) return false;
   const same = (x: unknown, y: unknown) => JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
+  const added = (b.finalizers ?? []).filter((f) => !(a.finalizers ?? []).includes(f));
+  const finalizers =
+    same(a.finalizers, b.finalizers) ||
+    (added.length === 1 &&
+      added[0] === finalizer &&
+      same(
+        a.finalizers ?? [],
+        b.finalizers?.filter((f) => f !== finalizer),
+      ));
   return (
     same(a.labels, b.labels) &&
     same(a.annotations, b.annotations) &&
-    same(a.finalizers, b.finalizers) &&
+    finalizers &&
     a.deletionTimestamp === b.deletionTimestamp
   );
 }

@@ -82,13 +82,15 @@ export function keycloakWorld(objects: KubeObject[] = [], server = readyServer()
   ]);
   const keycloak = fakeKeycloakAdmin();
   const clock = manualClock();
+  let passwords = 0;
   const base = {
     kube,
     http: () => Promise.reject(new Error('no HTTP in controller tests: Keycloak is the in-memory fake')),
     endpoints: loadEndpointMap(undefined),
     clock,
     random: () => 0.5,
-    newPassword: () => 'generated-pw',
+    // Each new password differs, as the operator's do (a rotated secret must not equal the one it replaces).
+    newPassword: () => `generated-pw-${++passwords}`,
     logger: { info() {}, warn() {}, error() {} },
   };
   // The operator's own admin clients (one per server and identity, handed out as the same object every time),

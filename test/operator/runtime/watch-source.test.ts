@@ -74,6 +74,19 @@ test('a change to status only (same generation and metadata) is told apart from 
   assert.not.ok(statusOnlyChange(before, next({ generation: 4 })), 'a spec change');
   assert.not.ok(statusOnlyChange(before, next({ annotations: { x: '2' } })), 'the reconcile annotation');
   assert.not.ok(statusOnlyChange(before, next({ finalizers: [] })), 'a finalizer released');
+  const bare = next({ finalizers: undefined });
+  assert.ok(
+    statusOnlyChange(bare, next({ finalizers: ['realmforge.dev/cleanup'] })),
+    "the operator's own finalizer added: its reconcile is already running",
+  );
+  assert.not.ok(
+    statusOnlyChange(bare, next({ finalizers: ['other.example/keep'] })),
+    "someone else's finalizer",
+  );
+  assert.not.ok(
+    statusOnlyChange(bare, next({ finalizers: ['realmforge.dev/cleanup', 'other.example/keep'] })),
+    'ours with another at once',
+  );
   assert.not.ok(statusOnlyChange(before, next({ deletionTimestamp: '2026-01-01T00:00:00Z' })), 'a deletion');
   assert.not.ok(statusOnlyChange(undefined, next({})), 'an object not seen before');
 });

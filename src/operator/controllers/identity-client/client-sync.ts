@@ -7,7 +7,7 @@
 import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
-import { type ClientInputs, compileClient } from '../../compile/client-representation.ts';
+import { type ClientInputs, compileClient, hasSecret } from '../../compile/client-representation.ts';
 import { graceAttribute, graceSecondsOf } from '../../compile/secret-rotation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { authzLedgers } from '../../keycloak/collections/authorization.ts';
@@ -77,6 +77,10 @@ export function desiredClient(client: IdentityClient, inputs: ClientInputs = {})
   };
 }
 
+/** The id at the end of a create's Location header (`.../clients/<id>`), if there is one. */
+const createdId = (location: string | undefined) =>
+  location ? /\/clients\/([^/?#]+)$/.exec(location)?.[1] : undefined;
+
 /** The client's own fields: everything but its collections and scope assignments. */
 function ownFields(desired: ClientRepresentation): Item {
   const { protocolMappers: _, defaultClientScopes: _d, optionalClientScopes: _o, ...fields } = desired;
@@ -90,6 +94,26 @@ export function clientDrift(desired: ClientRepresentation, live: ClientRepresent
   );
 }
 
+const scopeKinds = [
+  ['defaultClientScopes', 'default-client-scopes'],
+  ['optionalClientScopes', 'optional-client-scopes'],
+] as const;
+
+/** The realm's client scopes by name, after checking that each one `desired` names exists (one read). */
+async function realmScopes(admin: AdminClient, ns: string, realm: string, desired: ClientRepresentation) {
+  const scopes =
+    (await admin.call<{ id?: string; name?: string }[]>(ns, 'GET', `/${enc(realm)}/client-scopes`)).body ??
+    [];
+  for (const [field] of scopeKinds)
+    for (const name of desired[field] ?? [])
+      if (!scopes.some((s) => s.name === name))
+        throw new RealmforgeError(
+          'validation',
+          `spec.${field} names client scope "${name}", which realm ${realm} does not have`,
+        );
+  return scopes;
+}
+
 async function syncScopes(
   admin: AdminClient,
   ns: string,
@@ -99,32 +123,21 @@ async function syncScopes(
   live: ClientRepresentation,
   writes: string[],
 ) {
-  const kinds = [
-    ['defaultClientScopes', 'default-client-scopes'],
-    ['optionalClientScopes', 'optional-client-scopes'],
-  ] as const;
   let scopes: { id?: string; name?: string }[] | undefined;
-  for (const [field, path] of kinds) {
+  for (const [field, path] of scopeKinds) {
     const want = desired[field];
     if (!want) continue;
     const have = live[field] ?? [];
     const add = want.filter((s) => !have.includes(s));
     const remove = have.filter((s) => !want.includes(s));
     if (!add.length && !remove.length) continue;
-    scopes ??=
-      (await admin.call<{ id?: string; name?: string }[]>(ns, 'GET', `/${enc(realm)}/client-scopes`)).body ??
-      [];
+    scopes ??= await realmScopes(admin, ns, realm, desired);
     for (const [names, method] of [
       [add, 'PUT'],
       [remove, 'DELETE'],
     ] as const) {
       for (const name of names) {
-        const id = scopes.find((s) => s.name === name)?.id;
-        if (!id)
-          throw new RealmforgeError(
-            'validation',
-            `spec.${field} names client scope "${name}", which realm ${realm} does not have`,
-          );
+        const id = scopes.find((s) => s.name === name)?.id ?? '';
         await admin.call(ns, method, `${base}/${path}/${enc(id)}`);
         writes.push(`${method === 'PUT' ? 'add' : 'remove'} ${path} ${name}`);
       }
@@ -155,7 +168,8 @@ async function withFlowIds(admin: AdminClient, ns: string, realm: string, desire
 
 /**
  * Creates or corrects the client; throws a conflict error when its clientId belongs to another client. A client
- * created anew takes `knownSecret` (the one its credentials Secret holds) so applications keep working.
+ * created anew takes `knownSecret`: the one its credentials Secret holds, so applications keep working, or a new
+ * one the operator made (so the create's answer is the whole client: nothing is read back).
  */
 export async function syncClient(
   admin: AdminClient,
@@ -179,7 +193,6 @@ export async function syncClient(
     );
   }
   if (!live) {
-    const confidential = (client.spec.type ?? 'confidential') === 'confidential';
     // Created with its managed-fields record, as a realm is: else the first sync PUTs the client only to add it.
     const declaredNow = client.spec.roles?.length ? ['roles'] : [];
     const record = (planFields(ownFields(desired), {}, clientFields, declaredNow).body.attributes ??
@@ -188,7 +201,11 @@ export async function syncClient(
       ...desired,
       attributes: { ...desired.attributes, [managedFieldsAttribute]: record[managedFieldsAttribute] },
     } as ClientRepresentation;
-    const body = confidential && knownSecret ? { ...created, secret: knownSecret } : created;
+    const body = hasSecret(client) && knownSecret ? { ...created, secret: knownSecret } : created;
+    // Keycloak skips a scope name it does not know on create: checked first, so nothing is created for a bad one
+    // and the client as sent is the client as created.
+    if (desired.defaultClientScopes || desired.optionalClientScopes)
+      await realmScopes(admin, ns, realm, desired);
     const outcome = await createReadingBack(
       () => admin.call(ns, 'POST', `/${enc(realm)}/clients`, body),
       () => findClient(admin, ns, realm, clientId),
@@ -199,7 +216,15 @@ export async function syncClient(
         `client ID ${clientId} was created concurrently in realm ${realm}`,
       );
     writes.push('create client');
-    live = 'found' in outcome ? outcome.found : await findClient(admin, ns, realm, clientId);
+    // Keycloak created exactly what was sent: the Location header's id makes it the live client, with no read-back
+    // (one call fewer per new client). Without the header (a proxy dropping it), the client is read.
+    const id = 'created' in outcome ? createdId(outcome.created.location) : undefined;
+    live =
+      'found' in outcome
+        ? outcome.found
+        : id
+          ? { ...body, id }
+          : await findClient(admin, ns, realm, clientId);
     if (!live?.id)
       throw new RealmforgeError(
         'transient',

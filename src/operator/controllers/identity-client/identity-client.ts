@@ -6,7 +6,7 @@
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
-import { clientIdOf, isSaml } from '../../compile/client-representation.ts';
+import { clientIdOf, hasSecret, isSaml } from '../../compile/client-representation.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { serverUrls } from '../../compile/resolved-server.ts';
@@ -95,7 +95,7 @@ async function clientSecretOf(
   known?: string,
   stored?: string,
 ) {
-  if ((client.spec.type ?? 'confidential') !== 'confidential' || isSaml(client)) return undefined;
+  if (!hasSecret(client)) return undefined;
   if (known ?? stored) return known ?? stored;
   const res = await admin.call<{ value?: string }>(
     client.metadata.namespace ?? 'default',
@@ -163,7 +163,8 @@ export function identityClientController(deps: KeycloakDeps) {
       if (conflict) return await report('Failed', 'SecretConflict', conflict);
       // A client deleted by hand in Keycloak comes back with the secret its applications already hold.
       const stored = secretValue(live, 'client-secret');
-      const sync = await syncClient(admin, realmName, client, stored, await clientInputs(deps, client));
+      const secret = stored ?? (hasSecret(client) ? deps.newPassword() : undefined);
+      const sync = await syncClient(admin, realmName, client, secret, await clientInputs(deps, client));
       const rotation = await rotateSecret(deps, admin, realmName, client, { ...sync, clientId });
       sync.writes.push(...rotation.writes);
       const urls = serverUrls(server);

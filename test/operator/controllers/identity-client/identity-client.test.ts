@@ -96,6 +96,32 @@ test('realm-management roles are refused (RoleNotAuthorized, nothing created) un
   assert.is((await reconcile(wrongNs, 'team/robot')).outcome?.reason, 'RoleNotAuthorized');
 });
 
+test('a client scope the realm lacks is InvalidSpec naming the field, and nothing is created; known ones are set by the create', async () => {
+  const world = await withRealm(
+    ['team'],
+    [clientResource('web', 'team', { defaultClientScopes: ['profile', 'nope'] })],
+  );
+  await reconcile(world, 'team/web');
+  const status = statusOf(world, 'IdentityClient', 'team', 'web');
+  assert.is(status.phase, 'Failed');
+  assert.is(status.reason, 'InvalidSpec');
+  assert.match(status.message ?? '', 'spec.defaultClientScopes names client scope "nope"');
+  assert.equal(clientsIn(world), [], 'nothing created');
+
+  const good = await withRealm(
+    ['team'],
+    [clientResource('web', 'team', { defaultClientScopes: ['profile'], optionalClientScopes: ['phone'] })],
+  );
+  good.keycloak.reset();
+  await reconcile(good, 'team/web');
+  assert.equal(
+    good.keycloak.calls.filter((c) => !c.includes('serverinfo')),
+    ['GET /apps/clients?clientId=web&max=2', 'GET /apps/client-scopes', 'POST /apps/clients'],
+    'the scopes travel in the create: no scope writes after it',
+  );
+  assert.equal(clientsIn(good)[0]?.defaultClientScopes, ['profile']);
+});
+
 test('a client deleted by hand in Keycloak is recreated with the secret its credentials Secret holds', async () => {
   const world = await withRealm(['team'], [clientResource('web', 'team')]);
   await reconcile(world, 'team/web');

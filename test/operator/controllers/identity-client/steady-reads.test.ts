@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { identityClientController } from '../../../../src/operator/controllers/identity-client/identity-client.ts';
 import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
+import { secretValue } from '../../../../src/operator/runtime/read-secret.ts';
 import { clientResource, keycloakWorld, realmResource, statusOf } from '../keycloak-world.ts';
 
 async function readyWorld() {
@@ -65,6 +66,56 @@ test('a new client is created by one POST carrying its managed-fields record: no
   world.keycloak.reset();
   await identityClientController(world.deps)('team/web');
   assert.equal(world.keycloak.writes(), [], 'and the next resync finds nothing to change');
+});
+
+/** The calls about the realm's clients (the server info, read once per server, aside). */
+const clientCalls = (world: ReturnType<typeof keycloakWorld>) =>
+  world.keycloak.calls.filter((c) => !c.includes('serverinfo'));
+
+test('a new confidential client costs one read and one POST: its secret is made by the operator, nothing is read back', async () => {
+  const world = keycloakWorld([
+    realmResource('apps', 'identity', { clientAuthorizationGrants: ['team'] }),
+    clientResource('web', 'team'),
+  ]);
+  await identityRealmController(world.deps)('identity/apps');
+  world.keycloak.reset();
+  await identityClientController(world.deps)('team/web');
+  assert.equal(clientCalls(world), ['GET /apps/clients?clientId=web&max=2', 'POST /apps/clients']);
+  const live = world.keycloak.realms.get('apps')?.clients.find((c) => c.clientId === 'web');
+  const status = statusOf(world, 'IdentityClient', 'team', 'web') as { phase?: string; clientUuid?: string };
+  assert.is(status.phase, 'Ready');
+  assert.is(status.clientUuid, live?.id, 'the id from the Location header');
+  const secret = secretValue(world.kube.find('Secret', 'team', 'web-credentials'), 'client-secret');
+  assert.ok(secret, 'a secret was made');
+  assert.is(secret, live?.secret, 'the Secret holds what Keycloak has');
+  world.keycloak.reset();
+  await identityClientController(world.deps)('team/web');
+  assert.equal(world.keycloak.writes(), [], 'and the next resync finds nothing to change');
+});
+
+test('a create answered without a Location header (a proxy dropped it) is read back instead', async () => {
+  const world = keycloakWorld([
+    realmResource('apps', 'identity', { clientAuthorizationGrants: ['team'] }),
+    clientResource('web', 'team'),
+  ]);
+  await identityRealmController(world.deps)('identity/apps');
+  const call = world.keycloak.admin.call.bind(world.keycloak.admin);
+  world.keycloak.admin.call = (async (...args: Parameters<typeof call>) => ({
+    ...(await call(...args)),
+    location: undefined,
+  })) as typeof call;
+  world.keycloak.reset();
+  await identityClientController(world.deps)('team/web');
+  assert.equal(clientCalls(world), [
+    'GET /apps/clients?clientId=web&max=2',
+    'POST /apps/clients',
+    'GET /apps/clients?clientId=web&max=2',
+  ]);
+  const live = world.keycloak.realms.get('apps')?.clients.find((c) => c.clientId === 'web');
+  assert.is(
+    (statusOf(world, 'IdentityClient', 'team', 'web') as { clientUuid?: string }).clientUuid,
+    live?.id,
+  );
 });
 
 /** A realm with role reader and a client whose service account holds it. */
