@@ -31,8 +31,10 @@ const wideRanges: [number, number][] = [
   [0x20000, 0x2fffd],
   [0x30000, 0x3fffd],
 ];
-const emoji = /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F/u;
-const zeroWidth = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]+$/u;
+// Made on first use: a \p{...} class makes V8 build its set from ICU's tables (about 1.5 ms of a start), and --json
+// output or ASCII text never needs them.
+let emoji: RegExp | undefined;
+let zeroWidth: RegExp | undefined;
 let segmenter: Intl.Segmenter | undefined;
 
 /** The user-perceived characters (grapheme clusters) of a text without escape sequences. */
@@ -43,6 +45,8 @@ function graphemes(text: string): string[] {
 
 /** Columns one grapheme takes: 0, 1 or 2. */
 export function graphemeWidth(g: string): number {
+  zeroWidth ??= /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]+$/u;
+  emoji ??= /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F/u;
   if (zeroWidth.test(g)) return 0;
   if (emoji.test(g)) return 2;
   const cp = g.codePointAt(0) ?? 0;
