@@ -66,15 +66,17 @@ export function compileCached({ source, filename, key, cacheDir, command, fallba
       return undefined;
     }
   };
-  const own = read(cacheFile, (b) => b);
+  let own = read(cacheFile, (b) => b);
+  const hadOwn = own !== undefined;
   /** @type {string[]} */
   const commands = (own && read(listFile, (b) => JSON.parse(String(b)))) || [];
-  const cachedData = own ?? fallback;
   // The bundles hold no import(): a vm.Script cannot run one without an experimental loader (bundle.ts).
-  const script = new Script(source, { filename, cachedData });
-  const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+  const script = new Script(source, { filename, cachedData: own ?? fallback });
+  const cache = (own ?? fallback) === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+  // V8 has read the cache: `save` below must not keep the file's bytes (about 400 KB) alive for the whole run.
+  own = undefined;
   const save = () => {
-    const mine = own !== undefined && cache === 'accepted';
+    const mine = hadOwn && cache === 'accepted';
     if (mine && (commands.includes(command) || commands.length >= maxCachedCommands)) return false;
     try {
       mkdirSync(cacheDir, { recursive: true });
