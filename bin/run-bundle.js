@@ -72,7 +72,8 @@ export function compileCached({ source, filename, key, cacheDir, command, fallba
   const commands = (own && read(listFile, (b) => JSON.parse(String(b)))) || [];
   // The bundles hold no import(): a vm.Script cannot run one without an experimental loader (bundle.ts).
   const script = new Script(source, { filename, cachedData: own ?? fallback });
-  const cache = (own ?? fallback) === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+  const cache =
+    (own ?? fallback) === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
   // V8 has read the cache: `save` below must not keep the file's bytes (about 400 KB) alive for the whole run.
   own = undefined;
   const save = () => {
