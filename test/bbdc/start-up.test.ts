@@ -196,9 +196,9 @@ const [command, ...args] = process.argv.slice(1);
 const loaded = runBundle(${JSON.stringify(bundle)}, ${JSON.stringify(join(dir, 'cache'))}, command);
 process.once('exit', () => { loaded.save(); process.stderr.write('cache ' + loaded.cache + '\\n'); });
 process.exitCode = await loaded.exports.main(args);`;
-  const run = async (argv: string[]) => {
+  const run = async (argv: string[], nodeFlags: string[] = []) => {
     // Not spawnSync: the fake answers from this process's event loop.
-    const child = spawn(process.execPath, ['--input-type=module', '-e', runner, ...argv], {
+    const child = spawn(process.execPath, [...nodeFlags, '--input-type=module', '-e', runner, ...argv], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
@@ -229,6 +229,14 @@ process.exitCode = await loaded.exports.main(args);`;
     assert.is(next.data.id, 1);
     assert.match(next.stderr, /^cache accepted$/m);
     assert.match(next.stderr, /^forced 0$/m, 'a single object, no list: no collection asked for');
+    // Started with --expose-gc (the cache above is refused once, under other flags): the list leaves the flag set.
+    await run(['repo list', 'repo', 'list', '--limit', '3000', '--json'], ['--expose-gc']);
+    const again = await run(['pr get', 'pr', 'get', '1', '-R', 'PROJ/api', '--json'], ['--expose-gc']);
+    assert.match(
+      again.stderr,
+      /^cache accepted$/m,
+      'the list under --expose-gc wrote a cache for other flags',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await fake.stop();

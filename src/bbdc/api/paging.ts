@@ -48,6 +48,8 @@ let gc: ((options: { type: 'major' }) => void) | null | undefined;
 /** A smaller page is not worth a collection (5-8 ms each): only a page of at least this many items is collected. */
 export const collectAfter = 100;
 function collectBetweenPages(): void {
+  // A process started with --expose-gc (NODE_OPTIONS) has it: the flag is then left as it is.
+  if (gc === undefined) gc = (globalThis as { gc?: typeof gc }).gc;
   if (gc === undefined) {
     try {
       const v8 = process.getBuiltinModule('node:v8');
