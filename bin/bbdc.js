@@ -1,7 +1,8 @@
-#!/usr/bin/env -S node --max-semi-space-size=1
-// bbdc: runs the TypeScript sources in a checkout, the compiled build when installed. V8 is sized for a CLI on the
-// line above (1 MB semi-spaces: `repo list --limit 5000` peaks 3-4 MB lower at the same CPU; the executable has the
-// same flag in its execArgv, scripts/release/sea.ts).
+#!/usr/bin/env node
+// bbdc: runs the TypeScript sources in a checkout, the compiled build when installed. The line above takes no node
+// flags: `env -S` is GNU and BSD only (BusyBox's env on Alpine, OpenBSD's and NetBSD's refuse it, so bbdc would not
+// start there), and re-executing node to add them would double the start. Only the single executables get V8 flags,
+// from their execArgv (scripts/release/sea.ts cliV8Flags).
 import { requireNode } from './node-version.js';
 import { commandWords, runBundle } from './run-bundle.js';
 import { enableCompileCache, freshBundle } from './start-up.js';

@@ -1,6 +1,6 @@
-#!/usr/bin/env -S node --max-semi-space-size=1
-// The entry point of the bundled bbdc (the npm package and the standalone executables). The npm package's bin runs
-// with the V8 flags of bin/bbdc.js's shebang line (scripts/release/sea.ts cliV8Flags; release-build.test.ts checks).
+#!/usr/bin/env node
+// The entry point of the bundled bbdc (the npm package and the standalone executables). No node flags on the line
+// above, as on bin/bbdc.js's: `env -S` fails on Alpine's BusyBox (release-build.test.ts checks the published line).
 import { enableCompileCache } from '../../bin/start-up.js';
 import { main } from '../../src/bbdc/main.ts';
 

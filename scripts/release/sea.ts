@@ -5,7 +5,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { SeaScripts } from './bundle.ts';
 
-/** The V8 flags bbdc runs with (also on bin/bbdc.js's shebang line). */
+/**
+ * The V8 flags the single executables run with (their execArgv). The checkout's bin/bbdc.js and the npm package run
+ * without flags: a flagged shebang needs `env -S`, which BusyBox (Alpine) lacks.
+ */
 export const cliV8Flags = ['--max-semi-space-size=1'];
 
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';

@@ -1,6 +1,7 @@
 // `npm run bench:cli -- startup [--rounds=N] [--no-sea] [--instructions]`: wall time, CPU time and peak RSS of bbdc
 // commands beside a bare `node -e 0`, interleaved in one run, from the checkout (bin/bbdc.js run as a user runs it, through its shebang:
-// its sources, and the bundle `npm run build` makes, which this benchmark builds first) and from a single executable
+// its sources, and the bundle `npm run build` makes, which this benchmark builds first; the lists also from the bundle
+// with the executables' V8 flags, which the shebang cannot give, to show what they would) and from a single executable
 // built here from the same sources. `pr get` and `repo list` run against the fake Bitbucket on 127.0.0.1. The network
 // floor is a bare node that sends the same GET with node:http: the CPU goal is 1.3x bare node plus that request.
 // Memory floors: a bare node that lists the same 5,000 repositories in bbdc's 1,000-item pages, and Node's trivial
@@ -20,6 +21,8 @@ const root = join(import.meta.dirname, '..', '..', '..');
 const preload = pathToFileURL(join(import.meta.dirname, 'rusage.mjs')).href;
 type Sample = { wallMs: number; cpuMs: number; rssKiB: number };
 type Case = { name: string; argv: string[]; goal?: (s: Sample, base: Sample, net: Sample) => string };
+/** A way to run bbdc: label, command, environment, and the cases it runs (all when not given). */
+type Binary = [string, string[], NodeJS.ProcessEnv, ((c: Case) => boolean)?];
 
 function once(
   exe: string[],
@@ -140,7 +143,7 @@ const cases: Case[] = [
 
 /** The CPU goals again, in instructions (one callgrind run each, after the timed rounds warmed every cache). */
 async function printInstructions(
-  binaries: [string, string[], NodeJS.ProcessEnv][],
+  binaries: Binary[],
   bare: Record<string, string[]>,
   env: NodeJS.ProcessEnv,
 ): Promise<void> {
@@ -149,7 +152,8 @@ async function printInstructions(
   const m = (n: number) => `${(n / 1e6).toFixed(0)}M`.padStart(6);
   console.log(`instructions (callgrind): node -e 0 ${m(base)}, node GET ${m(net)}`);
   for (const c of cases.filter((x) => x.goal === cpuGoal))
-    for (const [label, exe, e] of binaries) {
+    for (const [label, exe, e, only] of binaries) {
+      if (only && !only(c)) continue;
       const n = await countInstructions(exe, c.argv, e);
       const ratio = (n - (net - base)) / base;
       console.log(
@@ -175,12 +179,14 @@ export async function run(args: string[]): Promise<void> {
     BBDC_BENCH_RUSAGE: file,
   };
   try {
-    // The checkout as a user runs it: bin/bbdc.js through its shebang (`env -S node <V8 flags>`, node from PATH).
+    // The checkout as a user runs it: bin/bbdc.js through its shebang (`#!/usr/bin/env node`, node from PATH). For
+    // the memory goal also with the executables' V8 flags (cliV8Flags), which a portable shebang cannot give it.
     const bin = join(root, 'bin', 'bbdc.js');
     await bundleForCheckout();
-    const binaries: [string, string[], NodeJS.ProcessEnv][] = [
+    const binaries: Binary[] = [
       ['checkout sources', [bin], { ...env, BBDC_CHECKOUT_BUNDLE: '0' }],
       ['checkout bundle', [bin], env],
+      ['bundle +V8 flags', [process.execPath, ...cliV8Flags, bin], env, (c) => c.goal === rssGoal],
     ];
     if (!args.includes('--no-sea')) {
       mkdirSync(join(dir, 'sea'));
@@ -189,8 +195,8 @@ export async function run(args: string[]): Promise<void> {
     const bare: Record<string, string[]> = {
       'node -e 0': [process.execPath, '-e', '0'],
       'node GET (network floor)': [process.execPath, '-e', netProbe],
-      'node list 5000 (floor)': [process.execPath, ...cliV8Flags, '-e', listProbe(false)],
-      'node list 5000, gc a page': [process.execPath, ...cliV8Flags, '--expose-gc', '-e', listProbe(true)],
+      'node list 5000 (floor)': [process.execPath, '-e', listProbe(false)],
+      'node list 5000, gc a page': [process.execPath, '--expose-gc', '-e', listProbe(true)],
     };
     if (!args.includes('--no-sea')) {
       mkdirSync(join(dir, 'trivial'));
@@ -202,7 +208,9 @@ export async function run(args: string[]): Promise<void> {
     for (let i = 0; i < rounds + 1; i++) {
       for (const c of cases) {
         if (!c.argv.length && !bare[c.name]) continue; // the trivial executable under --no-sea
-        const runs = c.argv.length ? binaries : [['', bare[c.name], env] as const];
+        const runs = c.argv.length
+          ? binaries.filter(([, , , only]) => only?.(c) ?? true)
+          : [['', bare[c.name], env] as const];
         for (const [label, exe, e] of runs) {
           const s = await once(exe as string[], c.argv, e, file);
           if (i === 0) continue; // the first round warms the compile cache and the page cache
