@@ -194,7 +194,10 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries())
     if (e.detail.kind === c.NODE_PERFORMANCE_GC_MAJOR && e.detail.flags & c.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced++;
 }).observe({ entryTypes: ['gc'] });
-process.on('exit', () => process.stderr.write('forced ' + forced + '\\n'));
+process.on('exit', () => {
+  const young = process.getBuiltinModule('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  process.stderr.write('forced ' + forced + '\\nyoung ' + (young.space_size >> 20) + '\\n');
+});
 `,
   );
   // The bundle as bin/bbdc.js runs it, with bbdc's own code cache (bin/run-bundle.js), saved at exit.
@@ -232,6 +235,9 @@ process.exitCode = await loaded.exports.main(args);`;
       /^forced 2$/m,
       `one forced full collection a page after the first: ${list.stderr}`,
     );
+    // V8 would grow the young generation to 16 MB during the list; held, it keeps its start-up size (4 MB here).
+    const young = Number(/^young (\d+)$/m.exec(list.stderr)?.[1]);
+    assert.ok(young <= 8, `young generation ${young} MB after the list`);
     // V8 refuses a code cache made under other flags: the list's, made after gc was taken, is still this Node's.
     const next = await run(['pr get', 'pr', 'get', '1', '-R', 'PROJ/api', '--json']);
     assert.is(next.data.id, 1);
