@@ -1,11 +1,12 @@
 // streamPages holds one page at a time: the page already written can be collected while the next one is fetched.
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { runInNewContext, Script } from 'node:vm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { BitbucketClient } from '../../src/bbdc/api/client.ts';
-import { collectAfter, type Page, streamPages } from '../../src/bbdc/api/paging.ts';
+import { collectAfter, holdYoungGeneration } from '../../src/bbdc/api/page-memory.ts';
+import { type Page, streamPages } from '../../src/bbdc/api/paging.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -112,6 +113,25 @@ test('only a page of 100 items or more is followed by a full collection', async 
   };
   assert.is(await forcedMajor(collectAfter - 1), 0, 'pages of 99 items');
   assert.is(await forcedMajor(collectAfter), 2, 'pages of 100 items: one before each page after the first');
+});
+
+test('the young generation stays held while any list streams, and the flags are back after the last', () => {
+  // V8 refuses a code cache made under other flags: a cache made now is accepted exactly while the flags are as now.
+  let n = 0;
+  // Sources of one length: V8 checks a cache against the source's length, and a new text each time keeps V8's
+  // in-memory compilation cache out of the way.
+  const source = () => `(function f() { return ${String(n++).padStart(6, '0')}; })`;
+  const data = new Script(source()).createCachedData();
+  const asNow = () => !new Script(source(), { cachedData: data }).cachedDataRejected;
+  assert.ok(asNow(), 'the probe accepts its own cache');
+  const first = holdYoungGeneration();
+  const second = holdYoungGeneration();
+  assert.not.ok(asNow(), 'held: the growth factor is set');
+  first();
+  first();
+  assert.not.ok(asNow(), 'one list still streams');
+  second();
+  assert.ok(asNow(), 'both lists ended: the flags are back');
 });
 
 test.run();
