@@ -1,7 +1,7 @@
 // What the operator benches share: running the operator as its image does, reading its RSS, phases and counters,
 // the machine's load, and a small work pool.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { operatorProcessEnv } from '../../src/operator/compile/operator-deployment.ts';
@@ -22,6 +22,24 @@ export function peakRssMb(pid: number | undefined): number {
 export function cpuSeconds(pid: number | undefined): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second)
+}
+
+/** CPU seconds (user + system) of the live processes of process group `pgid`: a Keycloak the process kubelet
+ * started is one group (kc.sh and its java). Load-independent where wall times are not: what each side of a bench
+ * cost Keycloak, whatever else the machine ran meanwhile. */
+export function groupCpuSeconds(pgid: number): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100; // clock ticks, 100 per second
 }
 
 export async function listPhases(env: TestEnv, plural: string, namespace?: string): Promise<string[]> {

@@ -6,6 +6,7 @@ import { tokenForm } from '../../src/operator/keycloak/admin-identity.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import type { TestEnv } from '../testenv/harness.ts';
 import { databaseCluster, identityServer, keycloakVersion } from '../testenv/identity-fixtures.ts';
+import { recordedKubeletPids } from '../testenv/kubelet.ts';
 import { heapFromLimit } from '../testenv/kubelet-env.ts';
 import { grantSecretAccess, startOperator } from '../testenv/operator-process.ts';
 import { watchCollection } from '../testenv/watch-collection.ts';
@@ -102,9 +103,18 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   const urlOf = (server: string) =>
     loadEndpointMap(env.state.endpointMapFile).resolve(`http://${server}.${ns}.svc:8080`).replace(/\/$/, '');
   const marks = checkpoints(w.realms);
+  // Each server's Keycloak process group, for the CPU each side cost Keycloak (the wall times move with the load).
+  const pids = recordedKubeletPids(env.state.runDir);
+  const keycloakCpu = (server: string) => {
+    const key = Object.keys(pids).find((k) => k.startsWith(`${ns}/${server}-`));
+    return key ? () => c.groupCpuSeconds(pids[key] as number) : () => Number.NaN;
+  };
+  const [floorCpu, idpCpu] = [keycloakCpu('floor'), keycloakCpu('idp')];
 
   c.log(`direct script: ${w.realms} realms x ${w.clientsPerRealm} clients on the floor server`);
+  const floorCpuBefore = floorCpu();
   const floor = await runFloor(urlOf('floor'), await clientForm('floor'), w, marks, example);
+  floor.keycloakCpuS = floorCpu() - floorCpuBefore;
   // The floor's Keycloak is done: it is deleted, so it takes no CPU or memory from the operator's run.
   await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers/floor`);
 
@@ -132,6 +142,7 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   const memory = sampleMemory(op.metrics);
   const realmsReady = await readyCount(env, 'identityrealms');
   const clientsReady = await readyCount(env, 'identityclients');
+  const cpuBefore = { keycloak: idpCpu(), operator: c.cpuSeconds(op.proc.pid) };
   const started = performance.now();
   const realm = (i: number) =>
     env.apply({
@@ -190,6 +201,10 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     c.log(`operator: ${n} clients Ready after ${c.seconds(performance.now() - started)}`);
   });
   const operatorMs = performance.now() - started;
+  const cpu = {
+    keycloak: idpCpu() - cpuBefore.keycloak,
+    operator: c.cpuSeconds(op.proc.pid) - cpuBefore.operator,
+  };
   await realmsReady.stop();
   await clientsReady.stop();
   const creation = (await c.adminCalls(op)) - before;
@@ -200,7 +215,12 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   );
   const count = w.realms * (1 + w.clientsPerRealm);
   c.log(`steady state: ${w.intervals} drift intervals of ${w.driftS} s`);
+  const steadyCpuBefore = { keycloak: idpCpu(), operator: c.cpuSeconds(op.proc.pid) };
   const steady = await steadyState(op, count, w.driftS, w.intervals);
+  const steadyCpu = {
+    keycloak: idpCpu() - steadyCpuBefore.keycloak,
+    operator: c.cpuSeconds(op.proc.pid) - steadyCpuBefore.operator,
+  };
   const rss = c.peakRssMb(op.proc.pid);
   const peak = await memory.stop();
   await op.stop();
@@ -212,7 +232,9 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       calls: creation,
       marks: operatorMarks,
       quantiles: reconcileQuantiles(creationText, creationEnd),
+      cpu,
     },
+    steadyCpu,
     marks,
     tokens,
     resources: count,
@@ -231,7 +253,15 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
 
 type Figures = {
   direct: FloorRun;
-  operator: { ms: number; realmsMs: number; calls: number; marks: number[]; quantiles: string };
+  operator: {
+    ms: number;
+    realmsMs: number;
+    calls: number;
+    marks: number[];
+    quantiles: string;
+    cpu: { keycloak: number; operator: number };
+  };
+  steadyCpu: { keycloak: number; operator: number };
   marks: number[];
   tokens: string[];
   resources: number;
@@ -266,9 +296,17 @@ function report(w: Workload, f: Figures): void {
     'admin calls per resource at creation',
     `${(f.operator.calls / f.resources).toFixed(2)} (${f.operator.calls}; direct ${(f.direct.calls / f.resources).toFixed(2)})`,
   );
+  out(
+    'CPU at creation (Keycloak direct | operator)',
+    `Keycloak ${f.direct.keycloakCpuS?.toFixed(0)} s | ${f.operator.cpu.keycloak.toFixed(0)} s (${(f.operator.cpu.keycloak / (f.direct.keycloakCpuS ?? Number.NaN)).toFixed(2)}x); the operator itself ${f.operator.cpu.operator.toFixed(0)} s`,
+  );
   out('reconcile times at creation', f.operator.quantiles);
   out("operator's access token (goal: flat)", f.tokens.join(', '));
   for (const line of f.steady.lines) out('steady state', line);
+  out(
+    'steady state CPU, all intervals',
+    `Keycloak ${f.steadyCpu.keycloak.toFixed(1)} s, the operator ${f.steadyCpu.operator.toFixed(1)} s`,
+  );
   for (const line of f.steady.wrote.slice(0, 10)) console.log(`    wrote: ${line}`);
   console.log('  steady-state Keycloak calls by the kind that made them and by path:');
   for (const line of f.steady.breakdown) console.log(`    ${line}`);

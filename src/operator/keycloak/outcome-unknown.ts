@@ -17,7 +17,8 @@ export class OutcomeUnknownError extends RealmforgeError {
 /**
  * Sends a create through `send`; when its outcome is unknown, reads back by natural key with `readBack` before
  * anything else. Found: the create happened, and that is the answer. Not found: the error stands, and the next
- * reconcile (which reads first) creates it; Keycloak refuses a second realm or client with the same natural key.
+ * reconcile creates it; Keycloak refuses a second realm or client with the same natural key (409), and a 409 is
+ * read back the same way.
  */
 export async function createReadingBack<T, F>(
   send: () => Promise<T>,

@@ -28,18 +28,18 @@ import {
 import { mappersLedger, protocolMappers } from '../../keycloak/collections/protocol-mappers.ts';
 import { serviceAccountRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { clientRoles, roleItem } from '../../keycloak/collections/roles.ts';
-import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
-import { StuckError } from '../shared/stuck-error.ts';
 import {
   type AuthorizationSummary,
   authorizationLedgers,
   syncAuthorization,
 } from './client-authorization.ts';
+import { createClient, ownerOf, requireOurs } from './client-create.ts';
+import { syncScopes } from './client-scopes.ts';
 import { findClient } from './find-client.ts';
 import { serviceAccountKeys, syncServiceAccountRoles } from './service-account-roles.ts';
 
 export { findClient } from './find-client.ts';
-export { ownerAttribute };
+export { ownerAttribute, ownerOf };
 
 /** What a sync did. */
 export type ClientSyncResult = {
@@ -54,9 +54,6 @@ export type ClientSyncResult = {
 const enc = encodeURIComponent;
 /** The client's ledgers of what is synced after its own update. */
 const clientLateLedgers = [mappersLedger, serviceAccountRolesLedger, ...Object.values(authzLedgers)];
-
-/** The owner attribute value of a resource. */
-export const ownerOf = (client: IdentityClient) => `${client.metadata.namespace}/${client.metadata.name}`;
 
 /** The representation to create or compare: the compiled fields plus the ownership and ledger attributes. */
 export function desiredClient(client: IdentityClient, inputs: ClientInputs = {}): ClientRepresentation {
@@ -77,10 +74,6 @@ export function desiredClient(client: IdentityClient, inputs: ClientInputs = {})
   };
 }
 
-/** The id at the end of a create's Location header (`.../clients/<id>`), if there is one. */
-const createdId = (location: string | undefined) =>
-  location ? /\/clients\/([^/?#]+)$/.exec(location)?.[1] : undefined;
-
 /** The client's own fields: everything but its collections and scope assignments. */
 function ownFields(desired: ClientRepresentation): Item {
   const { protocolMappers: _, defaultClientScopes: _d, optionalClientScopes: _o, ...fields } = desired;
@@ -92,57 +85,6 @@ export function clientDrift(desired: ClientRepresentation, live: ClientRepresent
   return planFields(ownFields(desired), live as Item, clientFields).drift.filter(
     (f) => f !== managedFieldsAttribute,
   );
-}
-
-const scopeKinds = [
-  ['defaultClientScopes', 'default-client-scopes'],
-  ['optionalClientScopes', 'optional-client-scopes'],
-] as const;
-
-/** The realm's client scopes by name, after checking that each one `desired` names exists (one read). */
-async function realmScopes(admin: AdminClient, ns: string, realm: string, desired: ClientRepresentation) {
-  const scopes =
-    (await admin.call<{ id?: string; name?: string }[]>(ns, 'GET', `/${enc(realm)}/client-scopes`)).body ??
-    [];
-  for (const [field] of scopeKinds)
-    for (const name of desired[field] ?? [])
-      if (!scopes.some((s) => s.name === name))
-        throw new RealmforgeError(
-          'validation',
-          `spec.${field} names client scope "${name}", which realm ${realm} does not have`,
-        );
-  return scopes;
-}
-
-async function syncScopes(
-  admin: AdminClient,
-  ns: string,
-  realm: string,
-  base: string,
-  desired: ClientRepresentation,
-  live: ClientRepresentation,
-  writes: string[],
-) {
-  let scopes: { id?: string; name?: string }[] | undefined;
-  for (const [field, path] of scopeKinds) {
-    const want = desired[field];
-    if (!want) continue;
-    const have = live[field] ?? [];
-    const add = want.filter((s) => !have.includes(s));
-    const remove = have.filter((s) => !want.includes(s));
-    if (!add.length && !remove.length) continue;
-    scopes ??= await realmScopes(admin, ns, realm, desired);
-    for (const [names, method] of [
-      [add, 'PUT'],
-      [remove, 'DELETE'],
-    ] as const) {
-      for (const name of names) {
-        const id = scopes.find((s) => s.name === name)?.id ?? '';
-        await admin.call(ns, method, `${base}/${path}/${enc(id)}`);
-        writes.push(`${method === 'PUT' ? 'add' : 'remove'} ${path} ${name}`);
-      }
-    }
-  }
 }
 
 /** The client with its flow overrides turned from aliases (the spec's) into flow ids (Keycloak's); one read of
@@ -182,16 +124,9 @@ export async function syncClient(
   const desired = await withFlowIds(admin, ns, realm, desiredClient(client, inputs));
   const clientId = desired.clientId as string;
   const writes: string[] = [];
-  let live = await findClient(admin, ns, realm, clientId);
-  if (live && live.attributes?.[ownerAttribute] !== ownerOf(client)) {
-    const owner = live.attributes?.[ownerAttribute];
-    throw new StuckError(
-      'conflict',
-      'Failed',
-      'ClientIdConflict',
-      `client ID ${clientId} is already taken in realm ${realm} by a client ${owner ? `of IdentityClient ${owner}` : 'this operator does not manage'}; choose another spec.clientId or remove that client`,
-    );
-  }
+  // A resource that had a client before looks for it first; a new one creates it straight away (client-create.ts).
+  const found = client.status?.clientUuid ? await findClient(admin, ns, realm, clientId) : undefined;
+  let live = found && requireOurs(found, client, realm);
   if (!live) {
     // Created with its managed-fields record, as a realm is: else the first sync PUTs the client only to add it.
     const declaredNow = client.spec.roles?.length ? ['roles'] : [];
@@ -202,34 +137,10 @@ export async function syncClient(
       attributes: { ...desired.attributes, [managedFieldsAttribute]: record[managedFieldsAttribute] },
     } as ClientRepresentation;
     const body = hasSecret(client) && knownSecret ? { ...created, secret: knownSecret } : created;
-    // Keycloak skips a scope name it does not know on create: checked first, so nothing is created for a bad one
-    // and the client as sent is the client as created.
-    if (desired.defaultClientScopes || desired.optionalClientScopes)
-      await realmScopes(admin, ns, realm, desired);
-    const outcome = await createReadingBack(
-      () => admin.call(ns, 'POST', `/${enc(realm)}/clients`, body),
-      () => findClient(admin, ns, realm, clientId),
-    );
-    if ('created' in outcome && outcome.created.status === 409)
-      throw new RealmforgeError(
-        'conflict',
-        `client ID ${clientId} was created concurrently in realm ${realm}`,
-      );
-    writes.push('create client');
-    // Keycloak created exactly what was sent: the Location header's id makes it the live client, with no read-back
-    // (one call fewer per new client). Without the header (a proxy dropping it), the client is read.
-    const id = 'created' in outcome ? createdId(outcome.created.location) : undefined;
-    live =
-      'found' in outcome
-        ? outcome.found
-        : id
-          ? { ...body, id }
-          : await findClient(admin, ns, realm, clientId);
-    if (!live?.id)
-      throw new RealmforgeError(
-        'transient',
-        `client ${clientId} is not visible in realm ${realm} after creation`,
-      );
+    const outcome = await createClient(admin, ns, realm, client, body);
+    // A client of ours that was there already (a create whose answer was lost) is synced below like any other.
+    if (outcome.created) writes.push('create client');
+    live = outcome.live;
   }
   const base = `/${enc(realm)}/clients/${enc(live.id ?? '')}`;
   const uuid = live.id ?? '';

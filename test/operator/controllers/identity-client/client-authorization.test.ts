@@ -80,7 +80,7 @@ test('declared authorization is created (Keycloak defaults removed), summarised,
   );
   assert.is(authz.settings.policyEnforcementMode, 'PERMISSIVE');
   kc.reset();
-  const again = await syncClient(kc.admin, 'apps', api(full));
+  const again = await syncClient(kc.admin, 'apps', { ...api(full), status: { clientUuid: first.uuid } });
   assert.equal(again.writes, [], 'a steady resync writes nothing');
   assert.equal(kc.writes(), []);
 });

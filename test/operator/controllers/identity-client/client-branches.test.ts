@@ -77,8 +77,14 @@ test('a client ID taken by a client made by hand: Failed/ClientIdConflict, the c
   world.keycloak.reset();
   const out = await reconcile(world, 'team/web');
   assert.equal(out.outcome, { phase: 'Failed', reason: 'ClientIdConflict' });
-  assert.equal(world.keycloak.writes(), []);
+  // A new resource creates without looking first: Keycloak refuses the create (409), the client is then read.
+  assert.equal(
+    world.keycloak.calls.filter((c) => c.includes('/clients')),
+    ['POST /apps/clients', 'GET /apps/clients?clientId=web&max=2'],
+  );
+  assert.equal(clientsIn(world).length, 1, 'no second client');
   assert.is(clientsIn(world)[0]?.secret, 'theirs');
+  assert.equal(clientsIn(world)[0]?.attributes, {}, 'their client is not marked or changed');
   assert.is(
     world.kube.find('Secret', 'team', 'web-credentials'),
     undefined,

@@ -116,7 +116,7 @@ test('a client scope the realm lacks is InvalidSpec naming the field, and nothin
   await reconcile(good, 'team/web');
   assert.equal(
     good.keycloak.calls.filter((c) => !c.includes('serverinfo')),
-    ['GET /apps/clients?clientId=web&max=2', 'GET /apps/client-scopes', 'POST /apps/clients'],
+    ['GET /apps/client-scopes', 'POST /apps/clients'],
     'the scopes travel in the create: no scope writes after it',
   );
   assert.equal(clientsIn(good)[0]?.defaultClientScopes, ['profile']);

@@ -72,7 +72,7 @@ test('a new client is created by one POST carrying its managed-fields record: no
 const clientCalls = (world: ReturnType<typeof keycloakWorld>) =>
   world.keycloak.calls.filter((c) => !c.includes('serverinfo'));
 
-test('a new confidential client costs one read and one POST: its secret is made by the operator, nothing is read back', async () => {
+test('a new confidential client costs one POST: nothing looked up first (a new resource), its secret made by the operator, nothing read back', async () => {
   const world = keycloakWorld([
     realmResource('apps', 'identity', { clientAuthorizationGrants: ['team'] }),
     clientResource('web', 'team'),
@@ -80,7 +80,7 @@ test('a new confidential client costs one read and one POST: its secret is made 
   await identityRealmController(world.deps)('identity/apps');
   world.keycloak.reset();
   await identityClientController(world.deps)('team/web');
-  assert.equal(clientCalls(world), ['GET /apps/clients?clientId=web&max=2', 'POST /apps/clients']);
+  assert.equal(clientCalls(world), ['POST /apps/clients']);
   const live = world.keycloak.realms.get('apps')?.clients.find((c) => c.clientId === 'web');
   const status = statusOf(world, 'IdentityClient', 'team', 'web') as { phase?: string; clientUuid?: string };
   assert.is(status.phase, 'Ready');
@@ -106,16 +106,45 @@ test('a create answered without a Location header (a proxy dropped it) is read b
   })) as typeof call;
   world.keycloak.reset();
   await identityClientController(world.deps)('team/web');
-  assert.equal(clientCalls(world), [
-    'GET /apps/clients?clientId=web&max=2',
-    'POST /apps/clients',
-    'GET /apps/clients?clientId=web&max=2',
-  ]);
+  assert.equal(clientCalls(world), ['POST /apps/clients', 'GET /apps/clients?clientId=web&max=2']);
   const live = world.keycloak.realms.get('apps')?.clients.find((c) => c.clientId === 'web');
   assert.is(
     (statusOf(world, 'IdentityClient', 'team', 'web') as { clientUuid?: string }).clientUuid,
     live?.id,
   );
+});
+
+test('a client created before its status was written (the operator stopped): the POST is refused, the client read and carried on with', async () => {
+  const world = await readyWorld();
+  const web = world.kube.find('IdentityClient', 'team', 'web');
+  if (!web) throw new Error('no IdentityClient web');
+  const before = world.keycloak.realms.get('apps')?.clients.find((c) => c.clientId === 'web');
+  web.status = undefined;
+  await identityClientController(world.deps)('team/web');
+  assert.equal(clientCalls(world), ['POST /apps/clients', 'GET /apps/clients?clientId=web&max=2']);
+  const clients = world.keycloak.realms.get('apps')?.clients.filter((c) => c.clientId === 'web') ?? [];
+  assert.is(clients.length, 1, 'no second client');
+  assert.is(clients[0]?.secret, before?.secret, 'its secret kept');
+  const status = statusOf(world, 'IdentityClient', 'team', 'web') as { phase?: string; clientUuid?: string };
+  assert.is(status.phase, 'Ready');
+  assert.is(status.clientUuid, before?.id);
+  world.keycloak.reset();
+  await identityClientController(world.deps)('team/web');
+  assert.equal(world.keycloak.calls, ['GET /apps/clients?clientId=web&max=2'], 'then a resync reads once');
+});
+
+test('a new client whose realm is gone from Keycloak: the refused create names the realm, nothing is created', async () => {
+  const world = keycloakWorld([
+    realmResource('apps', 'identity', { clientAuthorizationGrants: ['team'] }),
+    clientResource('web', 'team'),
+  ]);
+  await identityRealmController(world.deps)('identity/apps');
+  world.keycloak.realms.delete('apps');
+  await identityClientController(world.deps)('team/web').catch(() => undefined);
+  const status = statusOf(world, 'IdentityClient', 'team', 'web');
+  assert.is(status.phase, 'Provisioning');
+  assert.match(status.message ?? '', 'realm apps does not exist in Keycloak');
+  assert.is(world.keycloak.realms.size, 0);
 });
 
 /** A realm with role reader and a client whose service account holds it. */
