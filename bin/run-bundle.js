@@ -6,7 +6,7 @@
 
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } =
   process.getBuiltinModule('node:fs');
-const { dirname, join } = process.getBuiltinModule('node:path');
+const { basename, dirname, join } = process.getBuiltinModule('node:path');
 
 /** Past this many commands' caches no more are written (each is 250-450 KB). */
 export const maxCachedCommands = 24;
@@ -45,7 +45,9 @@ export function runBundle(bundle, cacheDir, command) {
       Buffer.from('\n})'),
     ]).toString('utf8'),
     filename: bundle,
-    key: `${process.version}-${process.arch}-${built.size}-${Math.trunc(built.mtimeMs)}`,
+    // Each bundle's caches are named after it: a command group's bundle (bundle.ts) keeps the others' caches.
+    key: `${basename(bundle)}-${process.version}-${process.arch}-${built.size}-${Math.trunc(built.mtimeMs)}`,
+    family: `${basename(bundle)}-`,
     cacheDir,
     command,
   });
@@ -61,10 +63,11 @@ export function runBundle(bundle, cacheDir, command) {
  * functions made each command read all of them (pr get after repo list: 201 -> 196 million instructions, callgrind,
  * medians of 3). `save` writes the command's cache when it had none (up to maxCachedCommands of them) or V8 refused
  * it (another Node, a damaged file); it is meant for the end of the run, when the command's functions are compiled.
+ * Files of `family` (all when not given) but another key are removed: another build's or another Node's.
  * A cache that cannot be read or written costs only time.
- * @param {{ source: string, filename: string, key: string, cacheDir: string, command: string, fallback?: Buffer }} o
+ * @param {{ source: string, filename: string, key: string, family?: string, cacheDir: string, command: string, fallback?: Buffer }} o
  */
-export function compileCached({ source, filename, key, cacheDir, command, fallback }) {
+export function compileCached({ source, filename, key, family = '', cacheDir, command, fallback }) {
   const { Script } = process.getBuiltinModule('node:vm');
   const cacheFile = join(cacheDir, `${key}.${command.replaceAll(' ', '-') || 'bbdc'}.cache`);
   let own;
@@ -87,8 +90,9 @@ export function compileCached({ source, filename, key, cacheDir, command, fallba
       let caches = 0;
       for (const f of readdirSync(cacheDir)) {
         // Another build's or another Node's files are of no more use.
-        if (!f.startsWith(`${key}.`)) rmSync(join(cacheDir, f), { force: true });
-        else if (f.endsWith('.cache')) caches++;
+        if (!f.startsWith(`${key}.`)) {
+          if (f.startsWith(family)) rmSync(join(cacheDir, f), { force: true });
+        } else if (f.endsWith('.cache')) caches++;
       }
       if (!hadOwn && caches >= maxCachedCommands) return false;
       // Written aside and renamed: a run starting meanwhile reads the old cache or the new one, never half of one.

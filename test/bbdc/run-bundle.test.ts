@@ -49,7 +49,7 @@ test('the first run compiles without a cache and writes one; the next run has V8
   assert.ok(first.saved, 'written');
   const files = readdirSync(cache).sort();
   assert.is(files.length, 1, files.join(' '));
-  assert.ok(files[0].startsWith(`${process.version}-${process.arch}-`));
+  assert.ok(files[0].startsWith(`b.cjs-${process.version}-${process.arch}-`), files[0]);
   const second = runBundle(bundle, cache, 'pr get');
   assert.is(second.cache, 'accepted');
   assert.is(second.main, 42);
@@ -119,6 +119,21 @@ test("a rebuilt bundle gets a cache of its own, and the old build's files are re
   const after = readdirSync(cache);
   assert.is(after.length, 1);
   for (const f of before) assert.not.ok(after.includes(f), `${f} pruned`);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("two bundles' caches share a directory: a rebuilt one removes only its own", () => {
+  const { dir, bundle, cache } = fixture();
+  const other = join(dir, 'other.cjs');
+  writeFileSync(other, readFileSync(bundle, 'utf8').replace('40', '39'));
+  runBundle(bundle, cache, 'pr get');
+  runBundle(other, cache, 'repo list');
+  assert.is(readdirSync(cache).length, 2);
+  writeFileSync(bundle, `${readFileSync(bundle, 'utf8')}// rebuilt\n`);
+  utimesSync(bundle, new Date(), new Date(Date.now() + 5000));
+  assert.is(runBundle(bundle, cache, 'pr get').cache, 'none');
+  assert.is(runBundle(other, cache, 'repo list').cache, 'accepted', "the other bundle's cache is kept");
+  assert.is(readdirSync(cache).length, 2, "the rebuilt bundle's old cache is gone");
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -135,15 +136,60 @@ test('a bundle is fresh only while every input keeps its size and is not newer t
   rmSync(dir, { recursive: true, force: true });
 });
 
+test("a command group's bundle is chosen for its group and is fresh by its own inputs", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-fresh-'));
+  const out = join(dir, 'out');
+  mkdirSync(join(dir, 'src'));
+  mkdirSync(out);
+  const past = new Date(Date.now() - 60_000);
+  for (const f of ['a.ts', 'b.ts']) {
+    writeFileSync(join(dir, 'src', f), 'export {};\n');
+    utimesSync(join(dir, 'src', f), past, past);
+  }
+  writeFileSync(join(out, 'all.cjs'), '');
+  writeFileSync(join(out, 'pr.cjs'), '');
+  const inputs = [
+    ['src/a.ts', 11],
+    ['src/b.ts', 11],
+  ];
+  const groups = { pr: { bundle: 'pr.cjs', inputs: [['src/b.ts', 11]] } };
+  writeFileSync(join(out, 'inputs.json'), JSON.stringify({ bundle: 'all.cjs', inputs, groups }));
+  assert.is(freshBundle(dir, out, 'pr'), join(out, 'pr.cjs'));
+  assert.is(freshBundle(dir, out, 'repo'), join(out, 'all.cjs'), 'a group without a bundle: the whole one');
+  assert.is(freshBundle(dir, out, '__proto__'), join(out, 'all.cjs'), 'only the list own groups');
+  assert.is(freshBundle(dir, out), join(out, 'all.cjs'), 'no group');
+  utimesSync(join(dir, 'src', 'a.ts'), new Date(), new Date(Date.now() + 60_000));
+  assert.is(freshBundle(dir, out, 'pr'), join(out, 'pr.cjs'), "an edit outside the group's inputs");
+  assert.is(freshBundle(dir, out, 'repo'), undefined, 'the whole bundle is stale');
+  utimesSync(join(dir, 'src', 'b.ts'), new Date(), new Date(Date.now() + 60_000));
+  assert.is(freshBundle(dir, out, 'pr'), undefined, "an edit of the group's input");
+  rmSync(dir, { recursive: true, force: true });
+});
+
 test('the checkout bundle runs pr get without the TypeScript stripper, child_process or worker_threads', async () => {
   const fake = await withFake();
   // Inside the checkout, so that the bundle finds the npm packages in node_modules, as dist/bbdc does.
   mkdirSync(join(root, '.tmp'), { recursive: true });
   const out = mkdtempSync(join(root, '.tmp', 'bundle-'));
   try {
-    const bundle = await bundleForCheckout(out);
+    const whole = await bundleForCheckout(out);
+    // The pr group's bundle, which bin/bbdc.js runs for pr get: without the other groups' commands, smaller.
+    const list = JSON.parse(readFileSync(join(out, 'inputs.json'), 'utf8'));
+    const pr = list.groups.pr as { bundle: string; inputs: [string, number][] };
+    const bundle = join(out, pr.bundle);
+    const has = (inputs: [string, number][], f: string) => inputs.some(([p]) => p === f);
+    assert.ok(has(pr.inputs, 'src/bbdc/commands/pr/get.ts'));
+    assert.not.ok(
+      has(pr.inputs, 'src/bbdc/commands/auth/login.ts'),
+      "auth login's module is not in pr's bundle",
+    );
+    assert.ok(has(list.inputs, 'src/bbdc/commands/auth/login.ts'), 'the whole bundle has every command');
+    assert.ok(statSync(bundle).size < statSync(whole).size * 0.6);
+    // ai mcp serve's tools load every command: that group runs the whole bundle.
+    assert.not.ok('ai' in list.groups);
     // bin/run-bundle.js runs it as a vm.Script, where an import() (ai mcp serve's SDK) would throw.
-    assert.not.match(readFileSync(bundle, 'utf8'), /\bimport\(/, 'the bundle has no dynamic import()');
+    for (const b of [whole, bundle])
+      assert.not.match(readFileSync(b, 'utf8'), /\bimport\(/, 'the bundle has no dynamic import()');
     const probe = `require(${JSON.stringify(bundle)}).main(process.argv.slice(1)).then((code) => {
       process.exitCode = code;
       process.stderr.write(JSON.stringify(process.moduleLoadList));
