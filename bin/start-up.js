@@ -46,7 +46,7 @@ export function enableCompileCache() {
  * The checkout's bundle (`npm run build` writes dist/bbdc/bbdc.cjs) when it is fresh: it exists, and every input
  * listed for it in inputs.json still has its size and is no newer than the bundle (an edit, a `git checkout` or a
  * pull touches the file). Else undefined, and the sources run. With `group` (a command's first word) and a bundle of
- * that group's commands in the list, that bundle and its inputs (scripts/release/bundle.ts says why).
+ * that group's commands (listed in inputs.<group>.json), that bundle (scripts/release/bundle.ts says why).
  * @param {string} root the checkout
  * @param {string} [dir] where the bundle is
  * @param {string} [group] the first word of the command that runs
@@ -54,9 +54,18 @@ export function enableCompileCache() {
  */
 export function freshBundle(root, dir = join(root, 'dist', 'bbdc'), group = '') {
   try {
-    /** @type {{ bundle: string, inputs: [path: string, size: number][], groups?: Record<string, { bundle: string, inputs: [path: string, size: number][] }> }} */
-    const all = JSON.parse(readFileSync(join(dir, 'inputs.json'), 'utf8'));
-    const list = (group && Object.hasOwn(all.groups ?? {}, group) && all.groups?.[group]) || all;
+    /** @param {string} name */
+    const read = (name) => {
+      try {
+        return readFileSync(join(dir, name), 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    // A command's first word is [a-z-] only (run-bundle.js commandWords): no path can be made of it.
+    const text = (/^[a-z][a-z-]*$/.test(group) && read(`inputs.${group}.json`)) || read('inputs.json');
+    /** @type {{ bundle: string, inputs: [path: string, size: number][] }} */
+    const list = JSON.parse(text ?? '');
     const bundle = join(dir, list.bundle);
     const built = statSync(bundle).mtimeMs;
     const prefix = `${root}/`;

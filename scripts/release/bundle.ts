@@ -1,6 +1,6 @@
 // esbuild bundles of bbdc: an ES module package with code splitting for npm (each command stays a chunk that
 // loads only when it runs), and one CommonJS file for the single-executable applications, which need one script.
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { splitNodeBundle } from '../esbuild-split.ts';
@@ -32,29 +32,28 @@ export const checkoutBundleDir = join(root, 'dist', 'bbdc');
  * 50 ES modules saves about 12 ms of CPU per run; esbuild wraps each module in a function that runs on first use, so
  * a command still initialises only the code it needs, and CommonJS keeps a require() of a package or of a Node
  * module (child_process, readline) inside the function that needs it, where an ES import would be hoisted.
- * Beside it, one bundle a command group (`bbdc.pr.cjs`: the commands whose first word is `pr`), listed in
- * inputs.json with their own inputs: V8 reads a script's every function when it loads it from a code cache, and
+ * Beside it, one bundle a command group (`bbdc.pr.cjs`: the commands whose first word is `pr`), its inputs listed
+ * in `inputs.pr.json`: V8 reads a script's every function when it loads it from a code cache, and
  * `pr get` from the 0.5 MB `pr` bundle runs about 15 million fewer instructions than from the whole 1.1 MB (one
  * bundle a command would save 6 million more, but takes 20 s and 98 MB to build). Returns the whole bundle's path.
  */
 export async function bundleForCheckout(outDir = checkoutBundleDir): Promise<string> {
   const outfile = join(outDir, 'bbdc.cjs');
   const inputs = await buildCheckout(outfile);
-  const groups: Record<string, { bundle: string; inputs: [string, number][] }> = {};
   const names = registryNames();
+  // A group's list is a file of its own: bin/bbdc.js parses only the one it needs.
+  const list = (group: string) => join(outDir, `inputs.${group}.json`);
+  for (const f of readdirSync(outDir)) if (/^inputs\..+\.json$/.test(f)) rmSync(join(outDir, f));
   await Promise.all(
     [...new Set(names.map((n) => n.split(' ')[0]))].map(async (group) => {
       const bundle = `bbdc.${group}.cjs`;
       const only = new Set(names.filter((n) => n.split(' ')[0] === group));
-      const list = await buildCheckout(join(outDir, bundle), only);
-      if (list) groups[group] = { bundle, inputs: list };
+      const files = await buildCheckout(join(outDir, bundle), only);
+      if (files) writeFileSync(list(group), `${JSON.stringify({ bundle, inputs: files })}\n`);
       else rmSync(join(outDir, bundle), { force: true });
     }),
   );
-  writeFileSync(
-    join(outDir, 'inputs.json'),
-    `${JSON.stringify({ bundle: 'bbdc.cjs', inputs, groups: sortKeys(groups) })}\n`,
-  );
+  writeFileSync(join(outDir, 'inputs.json'), `${JSON.stringify({ bundle: 'bbdc.cjs', inputs })}\n`);
   return outfile;
 }
 
@@ -62,8 +61,6 @@ const registryFile = join(root, 'src', 'bbdc', 'registry.ts');
 // `entry('pr get', () => import('./commands/pr/get.ts'))`, however it is wrapped.
 const registryEntry = /entry\(\s*'([^']+)',\s*\(\)\s*=>\s*import\('[^']+'\)\s*,?\s*\)/g;
 const registryNames = () => [...readFileSync(registryFile, 'utf8').matchAll(registryEntry)].map((m) => m[1]);
-const sortKeys = <T>(o: Record<string, T>) =>
-  Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 // Besides the registry itself, only these read it, for the names and the command that runs (cli/run.ts).
 const namesOnly = new Set(['src/bbdc/registry.ts', 'src/bbdc/cli/run.ts', 'src/bbdc/cli/help.ts']);
 

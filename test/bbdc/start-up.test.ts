@@ -152,11 +152,15 @@ test("a command group's bundle is chosen for its group and is fresh by its own i
     ['src/a.ts', 11],
     ['src/b.ts', 11],
   ];
-  const groups = { pr: { bundle: 'pr.cjs', inputs: [['src/b.ts', 11]] } };
-  writeFileSync(join(out, 'inputs.json'), JSON.stringify({ bundle: 'all.cjs', inputs, groups }));
+  writeFileSync(join(out, 'inputs.json'), JSON.stringify({ bundle: 'all.cjs', inputs }));
+  writeFileSync(
+    join(out, 'inputs.pr.json'),
+    JSON.stringify({ bundle: 'pr.cjs', inputs: [['src/b.ts', 11]] }),
+  );
   assert.is(freshBundle(dir, out, 'pr'), join(out, 'pr.cjs'));
   assert.is(freshBundle(dir, out, 'repo'), join(out, 'all.cjs'), 'a group without a bundle: the whole one');
-  assert.is(freshBundle(dir, out, '__proto__'), join(out, 'all.cjs'), 'only the list own groups');
+  writeFileSync(join(dir, 'inputs.pr.json'), JSON.stringify({ bundle: 'pr.cjs', inputs: [] }));
+  assert.is(freshBundle(dir, out, '../pr'), join(out, 'all.cjs'), 'a group is a word, never a path');
   assert.is(freshBundle(dir, out), join(out, 'all.cjs'), 'no group');
   utimesSync(join(dir, 'src', 'a.ts'), new Date(), new Date(Date.now() + 60_000));
   assert.is(freshBundle(dir, out, 'pr'), join(out, 'pr.cjs'), "an edit outside the group's inputs");
@@ -175,7 +179,10 @@ test('the checkout bundle runs pr get without the TypeScript stripper, child_pro
     const whole = await bundleForCheckout(out);
     // The pr group's bundle, which bin/bbdc.js runs for pr get: without the other groups' commands, smaller.
     const list = JSON.parse(readFileSync(join(out, 'inputs.json'), 'utf8'));
-    const pr = list.groups.pr as { bundle: string; inputs: [string, number][] };
+    const pr = JSON.parse(readFileSync(join(out, 'inputs.pr.json'), 'utf8')) as {
+      bundle: string;
+      inputs: [string, number][];
+    };
     const bundle = join(out, pr.bundle);
     const has = (inputs: [string, number][], f: string) => inputs.some(([p]) => p === f);
     assert.ok(has(pr.inputs, 'src/bbdc/commands/pr/get.ts'));
@@ -186,7 +193,7 @@ test('the checkout bundle runs pr get without the TypeScript stripper, child_pro
     assert.ok(has(list.inputs, 'src/bbdc/commands/auth/login.ts'), 'the whole bundle has every command');
     assert.ok(statSync(bundle).size < statSync(whole).size * 0.6);
     // ai mcp serve's tools load every command: that group runs the whole bundle.
-    assert.not.ok('ai' in list.groups);
+    assert.not.ok(readdirSync(out).includes('inputs.ai.json'));
     // bin/run-bundle.js runs it as a vm.Script, where an import() (ai mcp serve's SDK) would throw.
     for (const b of [whole, bundle])
       assert.not.match(readFileSync(b, 'utf8'), /\bimport\(/, 'the bundle has no dynamic import()');
