@@ -58,7 +58,7 @@ export async function bundleForCheckout(outDir = checkoutBundleDir): Promise<str
 }
 
 const registryFile = join(root, 'src', 'bbdc', 'registry.ts');
-// `entry('pr get', () => import('./commands/pr/get.ts'))`, however it is wrapped.
+// A registry line, `entry('pr get', () => import(<the command's module>))`, however it is wrapped.
 const registryEntry = /entry\(\s*'([^']+)',\s*\(\)\s*=>\s*import\('[^']+'\)\s*,?\s*\)/g;
 const registryNames = () => [...readFileSync(registryFile, 'utf8').matchAll(registryEntry)].map((m) => m[1]);
 // Besides the registry itself, only these read it, for the names and the command that runs (cli/run.ts).
