@@ -7,10 +7,10 @@
  * - `--no-turbofan`: the byte loop that finds each item (page-scanner.ts skip) is hot enough for V8's optimising
  *   compiler, and the first TurboFan compilation of a process costs about 5 MB of peak RSS (the compiler's code and
  *   memory; nothing else in a bbdc run reaches it). The list runs on Maglev's code instead, for about the same CPU.
- * `repo list --limit 5000 --json` (medians of 4, without the bench's probe): 65.2 MB with neither, 64.5 with the
- * growth factor only, 59.8 with both, 93 -> 90 ms of CPU. Node flags on the command line would do the same for every
- * command, but bbdc's portable shebang cannot carry them (bin/bbdc.js); V8 reads both at run time (the growth factor
- * at each collection, TurboFan's at each decision to optimise).
+ * `repo list --limit 5000 --json` (medians of 4, without the bench's probe): 65.2 MB with the growth factor only,
+ * 64.5 with TurboFan's flag only, 59.8 with both; 93 -> 90 ms of CPU without TurboFan. Node flags on the command
+ * line would do the same for every command, but bbdc's portable shebang cannot carry them (bin/bbdc.js); V8 reads
+ * both at run time (the growth factor at each collection, TurboFan's at each decision to optimise).
  * Set only for the list and set back after it: V8 refuses a code cache, Node's own included, made under another flag
  * set, and bbdc writes its code cache at exit (bin/run-bundle.js).
  */
