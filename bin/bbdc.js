@@ -34,11 +34,14 @@ if (args.length === 1 && args[0] === '--version') {
   const cacheDir = enableCompileCache();
   const root = fileURLToPath(new URL('..', import.meta.url));
   const dev = existsSync(join(root, 'src', 'bbdc', 'main.ts'));
-  const bundle = dev && process.env.BBDC_CHECKOUT_BUNDLE !== '0' && freshBundle(root);
+  const command = commandWords(args);
+  // The bundle of the command's group when there is one (its first word: `pr` of `pr get`), else the whole one.
+  const bundle =
+    dev && process.env.BBDC_CHECKOUT_BUNDLE !== '0' && freshBundle(root, undefined, command.split(' ')[0]);
   let main;
   if (bundle && cacheDir && process.env.NODE_DISABLE_COMPILE_CACHE !== '1') {
     // With bbdc's own code cache, written at the end of the run (run-bundle.js says why).
-    const loaded = runBundle(bundle, join(cacheDir, 'bundle'), commandWords(args));
+    const loaded = runBundle(bundle, join(cacheDir, 'bundle'), command);
     process.once('exit', loaded.save);
     main = loaded.exports.main;
   } else if (bundle) {

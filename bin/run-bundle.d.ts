@@ -9,6 +9,7 @@ export function compileCached(o: {
   source: string;
   filename: string;
   key: string;
+  family?: string;
   cacheDir: string;
   command: string;
   fallback?: Buffer;

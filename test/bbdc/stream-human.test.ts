@@ -2,7 +2,7 @@
 // window's rows written before the next page is asked for.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { printHuman } from '../../src/bbdc/output/stream-human.ts';
+import { humanWindow, printHuman, smallWindow } from '../../src/bbdc/output/stream-human.ts';
 import { lazyList } from '../../src/bbdc/output/stream-json.ts';
 import { createUi, type Ui } from '../../src/bbdc/output/ui.ts';
 
@@ -96,6 +96,20 @@ test('piped output is tab-separated lines window after window; the count is fina
   await printHuman(await make(), human(calls, out, state, []), ui, 3);
   assert.equal(calls, [3, 2]);
   assert.equal(out.join(''), 'a\t0\nb\t1\nc\t2\nd\t0\ne\t1\ntotal 5\n');
+});
+
+test('by default a terminal gets a first window of 1,000 and later ones of 100; piped output windows of 100', async () => {
+  const names = Array.from({ length: 1250 }, (_, i) => `n${i}`);
+  for (const [tty, windows] of [
+    [true, [humanWindow, smallWindow, smallWindow, 50]],
+    [false, [...Array(12).fill(smallWindow), 50]],
+  ] as const) {
+    const { ui, out } = world(tty);
+    const { state, make } = streamed(names);
+    const calls: number[] = [];
+    await printHuman(await make(), human(calls, out, state, []), ui);
+    assert.equal(calls, windows, tty ? 'terminal' : 'piped');
+  }
 });
 
 test('an empty list is one empty window', async () => {

@@ -114,7 +114,7 @@ process.getBuiltinModule('node:http').get(u, { headers: { authorization: 'Bearer
 });`;
 // What any Node program pays to list 5,000 repositories 1,000 a time (bbdc's page size) and print them as JSON
 // lines: the memory floor of `repo list --limit 5000` on this Node. With `collect`, it runs a full garbage collection
-// while each page after the first is fetched, as bbdc does (src/bbdc/api/paging.ts; needs --expose-gc).
+// while each page after the first is fetched, as bbdc did while it read whole pages (needs --expose-gc).
 const listProbe = (collect: boolean) => `const http = process.getBuiltinModule('node:http');
 const page = (start, left) => { const req = http.get(new URL('/rest/api/latest/repos?start=' + start + '&limit=' + Math.min(1000, left), process.env.BBDC_URL), { headers: { authorization: 'Bearer ' + process.env.BBDC_TOKEN } }, (r) => {
   const chunks = []; r.on('data', (d) => chunks.push(d)); r.on('end', () => {
@@ -237,7 +237,7 @@ export async function run(args: string[]): Promise<void> {
       return list ? `${(pick(list).rssKiB / 1024).toFixed(1)} MB` : 'not built (--no-sea)';
     };
     console.log(
-      `peak RSS floors: bare node ${floor('node -e 0')}, a bare node listing 5,000 repositories in 1,000-item pages ${floor('node list 5000 (floor)')} (${floor('node list 5000, gc a page')} with a full collection a page, as bbdc), Node's trivial single executable ${floor('trivial executable')}`,
+      `peak RSS floors: bare node ${floor('node -e 0')}, a bare node listing 5,000 repositories in whole 1,000-item pages ${floor('node list 5000 (floor)')} (${floor('node list 5000, gc a page')} with a full collection a page), Node's trivial single executable ${floor('trivial executable')}`,
     );
     if (args.includes('--instructions')) await printInstructions(binaries, bare, env);
     console.log(

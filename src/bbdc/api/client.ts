@@ -4,7 +4,13 @@ import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.
 import type { Clock } from '../deps.ts';
 import type { Logger } from '../output/logger.ts';
 import { errorFromResponse } from './errors.ts';
-import { type HttpResponse, type Transport, TransportError } from './transport-types.ts';
+import {
+  type HttpRequest,
+  type HttpResponse,
+  type OpenResponse,
+  type Transport,
+  TransportError,
+} from './transport-types.ts';
 
 /** What bbdc sends to prove who it is: a token (optionally with a username) or a username and password. */
 export type Credentials = { token?: string; username?: string; password?: string };
@@ -34,6 +40,11 @@ export interface BitbucketClient {
   get<T>(path: string, query?: Query): Promise<T>;
   /** GETs a file's exact bytes (e.g. .../raw/{path}); errors are mapped as for every other call. */
   bytes(path: string, query?: Query): Promise<Buffer>;
+  /**
+   * GETs a JSON answer whose body is read as it arrives (a list's page, api/page-scanner.ts), with the retries and
+   * error mapping of `get`. Optional: a client without it is read whole with `get`.
+   */
+  stream?(path: string, query?: Query): Promise<AsyncIterable<Buffer>>;
 }
 
 /**
@@ -92,13 +103,26 @@ export function createClient(options: {
     return `${options.baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
 
-  async function send(
+  function send(
     method: string,
     target: string,
     body: string | undefined,
     accept = 'application/json',
     contentType = 'application/json',
   ): Promise<HttpResponse & { attempts: number }> {
+    return exchange(method, target, body, accept, contentType, (req) => transport.send(req));
+  }
+
+  /** Sends with the retries; `open` makes one attempt, `discard` drops the body of an answer that is retried. */
+  async function exchange<R extends Pick<HttpResponse, 'status' | 'headers'>>(
+    method: string,
+    target: string,
+    body: string | undefined,
+    accept: string,
+    contentType: string,
+    open: (req: HttpRequest) => Promise<R>,
+    discard: (res: R) => void = () => {},
+  ): Promise<R & { attempts: number }> {
     const headers: Record<string, string> = { accept };
     if (auth) headers.authorization = auth;
     if (body !== undefined) headers['content-type'] = contentType;
@@ -106,10 +130,10 @@ export function createClient(options: {
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const started = clock.now();
-      let res: HttpResponse | undefined;
+      let res: R | undefined;
       let failure: TransportError | undefined;
       try {
-        res = await transport.send({ method, url: target, headers, body });
+        res = await open({ method, url: target, headers, body });
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
         failure = error;
@@ -134,6 +158,7 @@ export function createClient(options: {
         );
       }
       waited += wait;
+      if (res) discard(res);
       logger.log('info', 'retrying', {
         method,
         url: target,
@@ -172,6 +197,29 @@ export function createClient(options: {
     },
     async get<T>(path: string, query?: Query) {
       return (await client.request<T>('GET', path, { query })).data;
+    },
+    async stream(path: string, query?: Query) {
+      const target = url(path, query);
+      // A transport that cannot stream (a test's) gives its whole body as one chunk.
+      const open = transport.open
+        ? transport.open.bind(transport)
+        : async (req: HttpRequest): Promise<OpenResponse> => {
+            const res = await transport.send(req);
+            const bytes = res.bytes ?? Buffer.from(res.body, 'utf8');
+            return {
+              ...res,
+              body: (async function* () {
+                yield bytes;
+              })(),
+              text: async () => res.body,
+              discard: () => {},
+            };
+          };
+      const res = await exchange('GET', target, undefined, 'application/json', '', open, (r) => r.discard());
+      if (res.headers['x-ausername']) username = res.headers['x-ausername'];
+      if (res.status >= 400)
+        throw errorFromResponse(res.status, await res.text(), 'GET', path, options.baseUrl, res.attempts);
+      return res.body;
     },
     async bytes(path: string, query?: Query) {
       const res = await send('GET', url(path, query), undefined, '*/*');

@@ -1,6 +1,9 @@
 import { RealmforgeError } from '../../core/errors.ts';
+import { parseJson } from '../../core/exact-json.ts';
 import type { BitbucketClient, Query } from './client.ts';
-import { collectAfter, collectBetweenPages, holdYoungGeneration } from './page-memory.ts';
+import { holdListFlags } from './page-memory.ts';
+import { PageScanner } from './page-scanner.ts';
+import { TransportError } from './transport-types.ts';
 
 /** One page as Bitbucket returns it. */
 export type Page<T> = {
@@ -17,9 +20,13 @@ export type Page<T> = {
  * `nextPageStart` does not move forward would be asked for the same page forever: that stops with an error naming
  * the endpoint. Since every start is larger than the one before, no loop can revisit a page.
  */
-export function nextStart<T>(page: Page<T>, start: number, path: string): number | undefined {
-  if (page.isLastPage || page.nextPageStart === undefined || (page.values ?? []).length === 0)
-    return undefined;
+export function nextStart<T>(
+  page: Omit<Page<T>, 'values'> & { values?: T[] },
+  start: number,
+  path: string,
+  items = (page.values ?? []).length,
+): number | undefined {
+  if (page.isLastPage || page.nextPageStart === undefined || items === 0) return undefined;
   const next = page.nextPageStart;
   if (!Number.isSafeInteger(next) || next <= start)
     throw new RealmforgeError(
@@ -59,8 +66,9 @@ export async function collectPages<T>(
 
 /**
  * The items of `path` page after page, as they arrive, at most `limit` in total: for lists printed while they are
- * fetched (`repo list --limit 5000` holds one page, not 5,000 repositories). `onEnd` learns whether items were left.
- * A page that does not advance stops with an error naming the endpoint (nextStart).
+ * fetched (`repo list --limit 5000` holds one item at a time, not 5,000 repositories). `onEnd` learns whether items
+ * were left. A page that does not advance stops with an error naming the endpoint (nextStart). Without `select`,
+ * each page is read as its bytes arrive (readPage); with it, or with a client that cannot stream, whole.
  */
 export async function* streamPages<T>(
   client: BitbucketClient,
@@ -69,44 +77,101 @@ export async function* streamPages<T>(
   limit: number | undefined,
   from = 0,
   onEnd: (truncated: boolean) => void = () => {},
-  select: PageOf<T> = (answer) => answer as Page<T> | undefined,
+  select?: PageOf<T>,
 ): AsyncGenerator<T> {
   let start = from;
   let sent = 0;
-  // One page at a time: the page just written is dropped before the next one is asked for (a generator keeps a
-  // loop's variables alive across its awaits, so they are cleared by hand), so memory holds one page, not two.
-  let page: Page<T> | T[] | undefined;
-  let got: T[] | undefined;
-  // A list that may take more than one page holds the young generation (set back when the list ends or is left).
-  const release = limit === undefined || limit > maxPageSize ? holdYoungGeneration() : () => {};
+  // A list that may take more than one page sets V8's list flags (back when the list ends or is left).
+  const release = limit === undefined || limit > maxPageSize ? holdListFlags() : () => {};
   try {
     for (;;) {
       const remaining = limit === undefined ? maxPageSize : limit - sent;
       if (remaining <= 0) return onEnd(true);
-      const collect = (got?.length ?? 0) >= collectAfter;
-      page = undefined;
-      got = undefined;
-      const answer = client.get<unknown>(path, { ...query, start, limit: Math.min(maxPageSize, remaining) });
-      // While the request is on its way, once this function has paused at the await below: a collection from here
-      // would still see the page before in this frame's registers.
-      if (collect) queueMicrotask(collectBetweenPages);
-      page = select(await answer);
-      // A page is what the document promises, but an empty answer or a bare array is read rather than crashed on.
-      if (!page || typeof page !== 'object') return onEnd(false);
-      got = Array.isArray(page) ? (page as T[]) : Array.isArray(page.values) ? page.values : [];
-      const count = Math.min(got.length, remaining);
-      for (let i = 0; i < count; i++) {
+      const q = { ...query, start, limit: Math.min(maxPageSize, remaining) };
+      // What the page said beside its items, and how many it had; undefined for an answer that was no page.
+      let page: PageEnd | undefined;
+      const read =
+        client.stream && !select
+          ? readPage<T>(client, path, q, remaining)
+          : readWhole(client, path, q, remaining, select);
+      for await (const item of read((end) => (page = end))) {
         sent++;
-        yield got[i];
+        yield item;
       }
-      const next = Array.isArray(page) ? undefined : nextStart(page, start, path);
-      if (next === undefined) return onEnd(got.length > remaining);
+      if (page === undefined) return onEnd(false);
+      const { fields, items } = page as PageEnd;
+      const next = nextStart(fields, start, path, items);
+      if (next === undefined) return onEnd(items > remaining);
       if (limit !== undefined && sent >= limit) return onEnd(true);
       start = next;
     }
   } finally {
     release();
   }
+}
+
+/** What a page said beside its items (isLastPage, nextPageStart), and how many items it had. */
+type PageEnd = { fields: Omit<Page<unknown>, 'values'>; items: number };
+
+/**
+ * One page read whole with `get` (and `select`), its items at most `max`. `done` gets the page's fields first, without
+ * its items: only they are kept once the items are given.
+ */
+function readWhole<T>(client: BitbucketClient, path: string, query: Query, max: number, select?: PageOf<T>) {
+  return async function* (done: (end: PageEnd) => void): AsyncGenerator<T> {
+    const answer = (select ?? ((a) => a as Page<T> | undefined))(await client.get<unknown>(path, query));
+    // A page is what the document promises, but an empty answer or a bare array is read rather than crashed on.
+    if (!answer || typeof answer !== 'object') return;
+    const got = Array.isArray(answer) ? answer : Array.isArray(answer.values) ? answer.values : [];
+    const { isLastPage, nextPageStart, size, limit, start } = Array.isArray(answer)
+      ? ({} as Page<T>)
+      : answer;
+    done({ fields: { isLastPage, nextPageStart, size, limit, start }, items: got.length });
+    yield* got.slice(0, max);
+  };
+}
+
+/**
+ * One page's items as its body arrives (page-scanner.ts), at most `max` of them; the rest of the page is still
+ * read, for the fields after its items. `done` gets the page's fields and item count; it is not called for an answer
+ * that is no object (a bare array gives its items and count with no fields, as a whole answer would).
+ */
+function readPage<T>(client: BitbucketClient, path: string, query: Query, max: number) {
+  return async function* (done: (end: PageEnd) => void): AsyncGenerator<T> {
+    const body = await (client.stream as NonNullable<BitbucketClient['stream']>)(path, query);
+    const scanner = new PageScanner();
+    let given = 0;
+    try {
+      for await (const chunk of body)
+        for (const text of scanner.push(chunk))
+          if (given < max) {
+            given++;
+            yield parseJson(text) as T;
+          }
+    } catch (error) {
+      if (error instanceof TransportError)
+        throw new RealmforgeError('transient', `${error.message} while the page was read`, { cause: error });
+      throw error;
+    }
+    let rest: string | undefined;
+    try {
+      rest = scanner.end();
+    } catch (error) {
+      throw new RealmforgeError('transient', `GET ${path}: ${(error as Error).message}`, { cause: error });
+    }
+    if (rest === undefined)
+      return done({ fields: scanner.fields as PageEnd['fields'], items: scanner.items });
+    // Not an object: read as `get` reads a whole answer (text that is not JSON, or nothing, ends the list).
+    let answer: unknown;
+    try {
+      answer = rest ? parseJson(rest) : undefined;
+    } catch {
+      return;
+    }
+    if (!Array.isArray(answer)) return;
+    done({ fields: {} as Page<T>, items: answer.length });
+    yield* answer.slice(0, max) as T[];
+  };
 }
 
 /**

@@ -14,6 +14,15 @@ export type HttpResponse = {
   bytes?: Buffer;
 };
 
+/** A response whose body is still arriving: read it chunk by chunk, or whole (`text`), or `discard` it. */
+export type OpenResponse = {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: AsyncIterable<Buffer>;
+  text(): Promise<string>;
+  discard(): void;
+};
+
 /** TLS and timeout settings for a transport. */
 export type TransportOptions = {
   ca?: string;
@@ -26,6 +35,8 @@ export type TransportOptions = {
 /** Sends requests; a failure to connect is a TransportError with `sent: false`. */
 export interface Transport {
   send(request: HttpRequest): Promise<HttpResponse>;
+  /** Sends a request and resolves once the response's headers are in (a list's pages, api/page-scanner.ts). */
+  open?(request: HttpRequest): Promise<OpenResponse>;
   close(): Promise<void>;
 }
 

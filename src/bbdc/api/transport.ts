@@ -2,9 +2,15 @@
 // library import (undici took 80-100 ms of CPU to load on every run). HTTPS_PROXY / HTTP_PROXY / NO_PROXY are
 // honoured by Node's built-in proxy support (Agent `proxyEnv`), with the configured CA and TLS verification applied
 // to the server's certificate through the tunnel.
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { UsageError } from '../../core/errors.ts';
-import type { HttpRequest, HttpResponse, Transport, TransportOptions } from './transport-types.ts';
+import type {
+  HttpRequest,
+  HttpResponse,
+  OpenResponse,
+  Transport,
+  TransportOptions,
+} from './transport-types.ts';
 import { TransportError } from './transport-types.ts';
 
 // Codes the OS or TLS give when the connection never opened, so nothing of the request was sent.
@@ -67,28 +73,16 @@ export function createHttpTransport(options: TransportOptions): Transport & {
       ...(proxyEnv && { proxyEnv }),
     } as object));
 
-  const exchange = (req: HttpRequest): Promise<Raw> =>
+  // Resolves at the response's headers; the body is read by the caller. A failure before then rejects, one after
+  // (a reset, --request-timeout while the body arrives) goes to `later`.
+  const start = (req: HttpRequest, later: (error: TransportError) => void): Promise<IncomingMessage> =>
     new Promise((resolve, reject) => {
       const url = new URL(req.url);
       const tls = url.protocol === 'https:';
       let connected = false;
-      const fail = (error: NodeJS.ErrnoException) => {
-        const code = error.code ?? 'UNKNOWN';
-        const hint = tlsCodes.has(code)
-          ? '; trust the server with --ca-file <pem> (or, unsafely, --insecure-skip-verify)'
-          : code === 'ERR_PROXY_TUNNEL'
-            ? '; check HTTPS_PROXY/HTTP_PROXY, or add the host to NO_PROXY'
-            : '';
-        reject(
-          new TransportError(
-            `${req.method} ${req.url}: ${error.message} (${code})${hint}`,
-            code,
-            !notSentCodes.has(code),
-            error,
-            tlsCodes.has(code),
-          ),
-        );
-      };
+      let answered = false;
+      const fail = (error: NodeJS.ErrnoException) =>
+        answered ? later(transportError(req, error)) : reject(transportError(req, error));
       const r = (tls ? https().request : httpRequest)(
         url,
         {
@@ -102,12 +96,9 @@ export function createHttpTransport(options: TransportOptions): Transport & {
           timeout: options.timeoutMs,
         },
         (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
+          answered = true;
           res.on('error', fail);
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-          );
+          resolve(res);
         },
       );
       r.on('socket', (socket) => {
@@ -125,18 +116,78 @@ export function createHttpTransport(options: TransportOptions): Transport & {
       r.end(req.body);
     });
 
+  const exchange = (req: HttpRequest): Promise<Raw> =>
+    new Promise((resolve, reject) => {
+      start(req, reject).then((res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      }, reject);
+    });
+
   return {
     exchange,
+    async open(req: HttpRequest): Promise<OpenResponse> {
+      // A failure while the body arrives ends the body's iteration with it, as a TransportError.
+      let broken: TransportError | undefined;
+      const res = await start(req, (error) => {
+        broken ??= error;
+      });
+      return {
+        status: res.statusCode ?? 0,
+        headers: lowerCase(res.headers),
+        body: (async function* () {
+          try {
+            for await (const chunk of res) yield chunk as Buffer;
+          } catch (error) {
+            throw broken ?? transportError(req, error as NodeJS.ErrnoException);
+          }
+          if (broken) throw broken;
+        })(),
+        text: async () => {
+          const chunks: Buffer[] = [];
+          for await (const chunk of res) chunks.push(chunk as Buffer);
+          return Buffer.concat(chunks).toString('utf8');
+        },
+        discard: () => void res.resume(),
+      };
+    },
     async send(req: HttpRequest): Promise<HttpResponse> {
       const raw = await exchange(req);
-      const headers: Record<string, string | undefined> = {};
-      for (const [k, v] of Object.entries(raw.headers))
-        headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      return { status: raw.status, headers, body: raw.body.toString('utf8'), bytes: raw.body };
+      return {
+        status: raw.status,
+        headers: lowerCase(raw.headers),
+        body: raw.body.toString('utf8'),
+        bytes: raw.body,
+      };
     },
     async close() {
       http.destroy();
       tlsAgent?.destroy();
     },
   };
+}
+
+function transportError(req: HttpRequest, error: NodeJS.ErrnoException): TransportError {
+  const code = error.code ?? 'UNKNOWN';
+  const hint = tlsCodes.has(code)
+    ? '; trust the server with --ca-file <pem> (or, unsafely, --insecure-skip-verify)'
+    : code === 'ERR_PROXY_TUNNEL'
+      ? '; check HTTPS_PROXY/HTTP_PROXY, or add the host to NO_PROXY'
+      : '';
+  return new TransportError(
+    `${req.method} ${req.url}: ${error.message} (${code})${hint}`,
+    code,
+    !notSentCodes.has(code),
+    error,
+    tlsCodes.has(code),
+  );
+}
+
+function lowerCase(raw: IncomingHttpHeaders): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(raw)) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return headers;
 }
