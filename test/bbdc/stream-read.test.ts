@@ -117,19 +117,43 @@ test('a page whose nextPageStart does not advance stops with the error naming th
   assert.is(requests.length, 1);
 });
 
-test('a 503 is retried with its body discarded; a connection lost inside a page is a transient error', async () => {
+test('a 503 is retried with its body discarded; a connection lost inside a page is asked for again from the next item', async () => {
   let n = 0;
   const lost = new TransportError('GET http://bb/r: aborted (ECONNRESET)', 'ECONNRESET', true);
-  const { client, discarded } = clientOf(() =>
-    n++ === 0
-      ? { status: 503, body: (async function* () {})() }
-      : {
-          body: (async function* () {
-            yield Buffer.from('{"values":[{"id":1},');
-            throw lost;
-          })(),
-        },
-  );
+  const { client, discarded, requests } = clientOf((req) => {
+    n++;
+    if (n === 1) return { status: 503, body: (async function* () {})() };
+    if (n === 2)
+      return {
+        body: (async function* () {
+          yield Buffer.from('{"values":[{"id":1},{"id":2},');
+          throw lost;
+        })(),
+      };
+    const start = Number(new URL(req.url).searchParams.get('start'));
+    const values = [1, 2, 3, 4].filter((id) => id > start).map((id) => ({ id }));
+    return {
+      body: (async function* () {
+        yield Buffer.from(page(values, { isLastPage: true }));
+      })(),
+    };
+  });
+  const { values } = await collectPages<{ id: number }>(client, '/r', {}, undefined);
+  assert.equal(values, [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }], 'each item once, none lost');
+  assert.equal(discarded, [1], "the 503's body");
+  assert.equal(requests, ['/r?start=0&limit=1000', '/r?start=0&limit=1000', '/r?start=2&limit=1000']);
+});
+
+test('a page cut again and again fails as transient once the retries are spent, its items given once', async () => {
+  const lost = new TransportError('GET http://bb/r: aborted (ECONNRESET)', 'ECONNRESET', true);
+  let id = 0;
+  const { client, requests } = clientOf(() => ({
+    body: (async function* () {
+      id++;
+      yield Buffer.from(`{"values":[{"id":${id}},`);
+      throw lost;
+    })(),
+  }));
   const got: unknown[] = [];
   try {
     for await (const v of streamPages(client, '/r', {}, undefined)) got.push(v);
@@ -138,7 +162,8 @@ test('a 503 is retried with its body discarded; a connection lost inside a page 
     assert.is((error as { kind?: string }).kind, 'transient');
     assert.match((error as Error).message, 'ECONNRESET) while the page was read');
   }
-  assert.equal([got, discarded], [[{ id: 1 }], [1]]);
+  assert.equal(got, [{ id: 1 }, { id: 2 }, { id: 3 }], 'the first try and its 2 retries');
+  assert.equal(requests, ['/r?start=0&limit=1000', '/r?start=1&limit=1000', '/r?start=2&limit=1000']);
 });
 
 test('a bare array is read as its items, and text that is no JSON ends the list', async () => {

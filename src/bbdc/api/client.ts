@@ -45,6 +45,8 @@ export interface BitbucketClient {
    * error mapping of `get`. Optional: a client without it is read whole with `get`.
    */
   stream?(path: string, query?: Query): Promise<AsyncIterable<Buffer>>;
+  /** How many times a failed request is sent again (a list cut mid-page is asked for again as often). */
+  readonly retries?: number;
 }
 
 /**
@@ -170,6 +172,7 @@ export function createClient(options: {
   }
 
   const client: BitbucketClient = {
+    retries: retry.retries,
     baseUrl: options.baseUrl,
     get username() {
       return username;

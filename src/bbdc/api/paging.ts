@@ -81,6 +81,7 @@ export async function* streamPages<T>(
 ): AsyncGenerator<T> {
   let start = from;
   let sent = 0;
+  let resumed = 0;
   // A list that may take more than one page sets V8's list flags (back when the list ends or is left).
   const release = limit === undefined || limit > maxPageSize ? holdListFlags() : () => {};
   try {
@@ -94,9 +95,21 @@ export async function* streamPages<T>(
         client.stream && !select
           ? readPage<T>(client, path, q, remaining)
           : readWhole(client, path, q, remaining, select);
-      for await (const item of read((end) => (page = end))) {
-        sent++;
-        yield item;
+      let given = 0;
+      try {
+        for await (const item of read((end) => (page = end))) {
+          sent++;
+          given++;
+          yield item;
+        }
+      } catch (error) {
+        // A connection lost inside a page: the items given stay given and the page is asked for again from the
+        // first one not given (Bitbucket's start is an offset), within the client's retries, as a lost page read
+        // whole was asked for again before pages streamed.
+        if (!(error instanceof PageCutError) || resumed >= (client.retries ?? 0)) throw error;
+        resumed++;
+        start += given;
+        continue;
       }
       if (page === undefined) return onEnd(false);
       const { fields, items } = page as PageEnd;
@@ -107,6 +120,13 @@ export async function* streamPages<T>(
     }
   } finally {
     release();
+  }
+}
+
+/** The connection was lost while a page's body arrived (streamPages asks again from the next item). */
+class PageCutError extends RealmforgeError {
+  constructor(cause: TransportError) {
+    super('transient', `${cause.message} while the page was read`, { cause });
   }
 }
 
@@ -149,8 +169,7 @@ function readPage<T>(client: BitbucketClient, path: string, query: Query, max: n
             yield parseJson(text) as T;
           }
     } catch (error) {
-      if (error instanceof TransportError)
-        throw new RealmforgeError('transient', `${error.message} while the page was read`, { cause: error });
+      if (error instanceof TransportError) throw new PageCutError(error);
       throw error;
     }
     let rest: string | undefined;
