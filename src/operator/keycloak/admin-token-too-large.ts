@@ -1,5 +1,6 @@
-// Keycloak refuses a request whose headers exceed its limit (Quarkus: 20 KiB by default) with HTTP 431, or a proxy
-// in front of it with a 400 that says so. For the admin API that header is the bearer token: a master admin's
+// Keycloak refuses a request whose headers exceed its limit (quarkus.http.limits.max-header-size: Quarkus's 20K on
+// Keycloak 25.0.6, 65535 set by Keycloak 26.7.3) with HTTP 431 and an empty body (checked against 26.7.3 started
+// with QUARKUS_HTTP_LIMITS_MAX_HEADER_SIZE=700 and a 751-byte token), or a proxy in front of it with a 400 that says so. For the admin API that header is the bearer token: a master admin's
 // token lists every realm's management roles and grows with each realm (keycloak/keycloak#25498, at about 100-150
 // realms). Retrying cannot help, so it is a named error that a person fixes, not "Keycloak unavailable".
 import { KeycloakReasonError } from './reason-error.ts';
@@ -18,7 +19,7 @@ export class AdminTokenTooLargeError extends KeycloakReasonError {
         'every realm). Fix: give the operator an identity whose token does not grow with the realm count ' +
         '(a service-account client with lightweight access tokens, attribute ' +
         'client.use.lightweight.access.token.enabled=true), or raise the header limit of Keycloak and of any ' +
-        'proxy before it (QUARKUS_HTTP_LIMITS_MAX_HEADER_SIZE, default 20K); the operator retries every drift interval',
+        'proxy before it (QUARKUS_HTTP_LIMITS_MAX_HEADER_SIZE: 20K by default on Keycloak 25, 64K on 26.7); the operator retries every drift interval',
     );
     this.name = 'AdminTokenTooLargeError';
   }

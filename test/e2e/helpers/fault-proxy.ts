@@ -41,7 +41,9 @@ export async function faultProxy(envMapFile: string, service: string, mapFile: s
     }
     if (current.kind === 'status' && (!current.path || current.path.test(req.url ?? ''))) {
       seen.answered = current.status;
-      res.writeHead(current.status, { 'content-type': 'application/json' }).end('{"error":"injected"}');
+      // As Keycloak (Vert.x) refuses headers over its limit: 431 with an empty body.
+      if (current.status === 431) res.writeHead(431).end();
+      else res.writeHead(current.status, { 'content-type': 'application/json' }).end('{"error":"injected"}');
       req.resume();
       return;
     }
