@@ -7,8 +7,7 @@ import { log, pool, seconds } from './operator-common.ts';
 import type { productionRealm } from './production-realm.ts';
 import type { Workload } from './workload-flags.ts';
 
-/** `keycloakCpuS`: the CPU its Keycloak spent meanwhile, filled in by the caller that knows the process. */
-export type FloorRun = { ms: number; calls: number; marks: number[]; keycloakCpuS?: number };
+export type FloorRun = { ms: number; calls: number; marks: number[] };
 
 /** Creates `w.realms` realms with `w.clientsPerRealm` clients each on `baseUrl`, timing when each mark is reached. */
 export async function runFloor(

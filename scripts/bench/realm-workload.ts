@@ -114,7 +114,7 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   c.log(`direct script: ${w.realms} realms x ${w.clientsPerRealm} clients on the floor server`);
   const floorCpuBefore = floorCpu();
   const floor = await runFloor(urlOf('floor'), await clientForm('floor'), w, marks, example);
-  floor.keycloakCpuS = floorCpu() - floorCpuBefore;
+  const floorKeycloakCpuS = floorCpu() - floorCpuBefore;
   // The floor's Keycloak is done: it is deleted, so it takes no CPU or memory from the operator's run.
   await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers/floor`);
 
@@ -142,7 +142,13 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   const memory = sampleMemory(op.metrics);
   const realmsReady = await readyCount(env, 'identityrealms');
   const clientsReady = await readyCount(env, 'identityclients');
-  const cpuBefore = { keycloak: idpCpu(), operator: c.cpuSeconds(op.proc.pid) };
+  // CPU seconds of the operator's Keycloak and of the operator, and their growth since `before`.
+  const cpuNow = () => ({ keycloak: idpCpu(), operator: c.cpuSeconds(op.proc.pid) });
+  const cpuSince = (before: ReturnType<typeof cpuNow>) => {
+    const now = cpuNow();
+    return { keycloak: now.keycloak - before.keycloak, operator: now.operator - before.operator };
+  };
+  const cpuBefore = cpuNow();
   const started = performance.now();
   const realm = (i: number) =>
     env.apply({
@@ -201,10 +207,7 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     c.log(`operator: ${n} clients Ready after ${c.seconds(performance.now() - started)}`);
   });
   const operatorMs = performance.now() - started;
-  const cpu = {
-    keycloak: idpCpu() - cpuBefore.keycloak,
-    operator: c.cpuSeconds(op.proc.pid) - cpuBefore.operator,
-  };
+  const cpu = cpuSince(cpuBefore);
   await realmsReady.stop();
   await clientsReady.stop();
   const creation = (await c.adminCalls(op)) - before;
@@ -215,17 +218,14 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   );
   const count = w.realms * (1 + w.clientsPerRealm);
   c.log(`steady state: ${w.intervals} drift intervals of ${w.driftS} s`);
-  const steadyCpuBefore = { keycloak: idpCpu(), operator: c.cpuSeconds(op.proc.pid) };
+  const steadyCpuBefore = cpuNow();
   const steady = await steadyState(op, count, w.driftS, w.intervals);
-  const steadyCpu = {
-    keycloak: idpCpu() - steadyCpuBefore.keycloak,
-    operator: c.cpuSeconds(op.proc.pid) - steadyCpuBefore.operator,
-  };
+  const steadyCpu = cpuSince(steadyCpuBefore);
   const rss = c.peakRssMb(op.proc.pid);
   const peak = await memory.stop();
   await op.stop();
   report(w, {
-    direct: floor,
+    direct: { ...floor, keycloakCpuS: floorKeycloakCpuS },
     operator: {
       ms: operatorMs,
       realmsMs,
@@ -252,7 +252,8 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
 }
 
 type Figures = {
-  direct: FloorRun;
+  /** The floor's run, and the CPU its Keycloak spent meanwhile. */
+  direct: FloorRun & { keycloakCpuS: number };
   operator: {
     ms: number;
     realmsMs: number;
@@ -298,7 +299,7 @@ function report(w: Workload, f: Figures): void {
   );
   out(
     'CPU at creation (Keycloak direct | operator)',
-    `Keycloak ${f.direct.keycloakCpuS?.toFixed(0)} s | ${f.operator.cpu.keycloak.toFixed(0)} s (${(f.operator.cpu.keycloak / (f.direct.keycloakCpuS ?? Number.NaN)).toFixed(2)}x); the operator itself ${f.operator.cpu.operator.toFixed(0)} s`,
+    `Keycloak ${f.direct.keycloakCpuS.toFixed(0)} s | ${f.operator.cpu.keycloak.toFixed(0)} s (${(f.operator.cpu.keycloak / f.direct.keycloakCpuS).toFixed(2)}x); the operator itself ${f.operator.cpu.operator.toFixed(0)} s`,
   );
   out('reconcile times at creation', f.operator.quantiles);
   out("operator's access token (goal: flat)", f.tokens.join(', '));

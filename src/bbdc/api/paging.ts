@@ -134,20 +134,24 @@ class PageCutError extends RealmforgeError {
 type PageEnd = { fields: Omit<Page<unknown>, 'values'>; items: number };
 
 /**
- * One page read whole with `get` (and `select`), its items at most `max`. `done` gets the page's fields first, without
- * its items: only they are kept once the items are given.
+ * The items of an answer read whole, at most `max`; `done` gets the page's fields first, without its items (only they
+ * are kept once the items are given). A page is what the document promises, but a bare array is read as its items
+ * and an answer that is no object as none, rather than crashed on.
  */
+function* itemsOf<T>(answer: unknown, max: number, done: (end: PageEnd) => void): Generator<T> {
+  if (!answer || typeof answer !== 'object') return;
+  const page = answer as Page<T> | T[];
+  const got = Array.isArray(page) ? page : Array.isArray(page.values) ? page.values : [];
+  const { isLastPage, nextPageStart, size, limit, start } = Array.isArray(page) ? ({} as Page<T>) : page;
+  done({ fields: { isLastPage, nextPageStart, size, limit, start }, items: got.length });
+  yield* got.slice(0, max);
+}
+
+/** One page read whole with `get` (and `select`), its items at most `max` (itemsOf). */
 function readWhole<T>(client: BitbucketClient, path: string, query: Query, max: number, select?: PageOf<T>) {
   return async function* (done: (end: PageEnd) => void): AsyncGenerator<T> {
-    const answer = (select ?? ((a) => a as Page<T> | undefined))(await client.get<unknown>(path, query));
-    // A page is what the document promises, but an empty answer or a bare array is read rather than crashed on.
-    if (!answer || typeof answer !== 'object') return;
-    const got = Array.isArray(answer) ? answer : Array.isArray(answer.values) ? answer.values : [];
-    const { isLastPage, nextPageStart, size, limit, start } = Array.isArray(answer)
-      ? ({} as Page<T>)
-      : answer;
-    done({ fields: { isLastPage, nextPageStart, size, limit, start }, items: got.length });
-    yield* got.slice(0, max);
+    const answer = await client.get<unknown>(path, query);
+    yield* itemsOf<T>(select ? select(answer) : answer, max, done);
   };
 }
 
@@ -180,16 +184,14 @@ function readPage<T>(client: BitbucketClient, path: string, query: Query, max: n
     }
     if (rest === undefined)
       return done({ fields: scanner.fields as PageEnd['fields'], items: scanner.items });
-    // Not an object: read as `get` reads a whole answer (text that is not JSON, or nothing, ends the list).
+    // Not an object: read as a whole answer is (text that is not JSON, or nothing, ends the list).
     let answer: unknown;
     try {
       answer = rest ? parseJson(rest) : undefined;
     } catch {
       return;
     }
-    if (!Array.isArray(answer)) return;
-    done({ fields: {} as Page<T>, items: answer.length });
-    yield* answer.slice(0, max) as T[];
+    yield* itemsOf<T>(answer, max, done);
   };
 }
 
