@@ -34,6 +34,15 @@ test('a bare host gets https://', async () => {
   w.dispose();
 });
 
+test('a scheme is read in any case (HTTP://, Https://) in a host and in -R', async () => {
+  const w = createWorld();
+  const t = await w.run(['auth', 'token-url', '--host', 'HTTP://Bitbucket.Example.com:7990/']);
+  assert.is(t.stdout.trim(), 'http://bitbucket.example.com:7990/plugins/servlet/access-tokens/manage');
+  const r = await w.run(['browse', '--no-browser', '-R', 'Https://bitbucket.example.com/PROJ/api']);
+  assert.is(r.stdout.trim(), 'https://bitbucket.example.com/projects/PROJ/repos/api/browse', r.stderr);
+  w.dispose();
+});
+
 test('config directory is 0700 and config and secrets files are 0600', async () => {
   const w = createWorld({ keyring: missingKeyring });
   await w.run(['auth', 'login', fake.url, '--token', credentials.alice.token]);

@@ -1,12 +1,12 @@
 import { UsageError } from '../../core/errors.ts';
-import { normalizeProjectKey } from '../config/remote-url.ts';
+import { normalizeProjectKey, urlScheme } from '../config/remote-url.ts';
 
 /** `-R [HOST/]PROJECT/slug` split into its parts; the host may carry a context path. */
 export type RepoFlag = { host?: string; project: string; slug: string };
 
 /** Parses the value of -R/--repo or throws a UsageError showing the expected form. */
 export function parseRepoFlag(value: string): RepoFlag {
-  const cleaned = value.trim().replace(/^[a-z]+:\/\//i, (s) => s.toLowerCase());
+  const cleaned = value.trim().replace(urlScheme, (s) => s.toLowerCase());
   const scheme = /^(https?:\/\/)/.exec(cleaned)?.[1] ?? '';
   const parts = cleaned.slice(scheme.length).split('/').filter(Boolean);
   if (parts.length < 2) {

@@ -1,10 +1,11 @@
 import type { BbdcConfig, BbdcHost } from '../../../generated/types/cli/config.ts';
 import { UsageError } from '../../core/errors.ts';
+import { urlScheme } from './remote-url.ts';
 
 /** Normalizes what a user typed as a host: a bare name gets https://, no trailing slash, lower-case host. */
 export function normalizeHostUrl(input: string, what = 'host'): string {
   const trimmed = input.trim();
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  const withScheme = urlScheme.test(trimmed) ? trimmed : `https://${trimmed}`;
   let url: URL;
   try {
     url = new URL(withScheme);

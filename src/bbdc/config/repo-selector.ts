@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/errors.ts';
 import { parseRepoFlag } from '../cli/repo-flag.ts';
-import { normalizeProjectKey, type ParsedRemote, parseRemoteUrl } from './remote-url.ts';
+import { normalizeProjectKey, type ParsedRemote, parseRemoteUrl, urlScheme } from './remote-url.ts';
 
 /** A repository named on the command line: project (or `~user`), slug, and the host or remote it came with. */
 export type RepoSelector = { project: string; slug: string; host?: string; remote?: ParsedRemote };
@@ -28,7 +28,7 @@ function webUrl(value: string): RepoSelector | undefined {
  */
 export function parseRepoSelector(value: string): RepoSelector {
   const text = value.trim();
-  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^[^@/\s]+@[^:/\s]+:/.test(text);
+  const isUrl = urlScheme.test(text) || /^[^@/\s]+@[^:/\s]+:/.test(text);
   if (isUrl) {
     const remote = parseRemoteUrl(text);
     if (remote) return { project: remote.project, slug: remote.slug, remote };
