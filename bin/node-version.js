@@ -6,7 +6,7 @@
  * Exits with status 2 and one line naming `name` when this Node is older than 22.19.
  * @param {string} name
  */
-export function requireNode(name) {
+function requireNode(name) {
   const [major, minor] = process.versions.node.split('.').map(Number);
   if (major > 22 || (major === 22 && minor >= 19)) return;
   process.stderr.write(
@@ -14,3 +14,5 @@ export function requireNode(name) {
   );
   process.exit(2);
 }
+
+module.exports = { requireNode };

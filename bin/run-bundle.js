@@ -2,21 +2,21 @@
 // file is loaded (its top level), so every run compiled again each function its command runs. This cache is written
 // at the end of a run instead, with those functions in it, one cache for each command this user runs (measured with
 // callgrind for pr get: 205 -> 182 million instructions, about 10%).
-// Plain JavaScript for the same reason as start-up.js.
+// Plain CommonJS for the same reasons as start-up.js.
 
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } =
   process.getBuiltinModule('node:fs');
 const { basename, dirname, join } = process.getBuiltinModule('node:path');
 
 /** Past this many commands' caches no more are written (each is 250-450 KB). */
-export const maxCachedCommands = 24;
+const maxCachedCommands = 24;
 
 /**
  * The words that name a command (`pr get` of `pr get 1 --json`), read as far as they look like command names: a
  * label for the cache, never parsed.
  * @param {string[]} args
  */
-export function commandWords(args) {
+function commandWords(args) {
   const words = [];
   for (const a of args.slice(0, 3)) {
     if (!/^[a-z][a-z-]*$/.test(a)) break;
@@ -33,7 +33,7 @@ export function commandWords(args) {
  * @param {string} cacheDir
  * @param {string} command the words that name the command (`pr get`)
  */
-export function runBundle(bundle, cacheDir, command) {
+function runBundle(bundle, cacheDir, command) {
   const built = statSync(bundle);
   const { script, cache, save } = compileCached({
     // The wrapper joined as bytes: Node then hands V8 the text as an external string, kept outside V8's heap. Joined
@@ -51,10 +51,10 @@ export function runBundle(bundle, cacheDir, command) {
     cacheDir,
     command,
   });
-  const module = { exports: {} };
-  const require = process.getBuiltinModule('node:module').createRequire(bundle);
-  script.runInThisContext()(module.exports, require, module, bundle, dirname(bundle));
-  return { exports: module.exports, cache, save };
+  const loaded = { exports: {} };
+  const requireFromBundle = process.getBuiltinModule('node:module').createRequire(bundle);
+  script.runInThisContext()(loaded.exports, requireFromBundle, loaded, bundle, dirname(bundle));
+  return { exports: loaded.exports, cache, save };
 }
 
 /**
@@ -67,7 +67,7 @@ export function runBundle(bundle, cacheDir, command) {
  * A cache that cannot be read or written costs only time.
  * @param {{ source: string, filename: string, key: string, family?: string, cacheDir: string, command: string, fallback?: Buffer }} o
  */
-export function compileCached({ source, filename, key, family = '', cacheDir, command, fallback }) {
+function compileCached({ source, filename, key, family = '', cacheDir, command, fallback }) {
   const { Script } = process.getBuiltinModule('node:vm');
   const cacheFile = join(cacheDir, `${key}.${command.replaceAll(' ', '-') || 'bbdc'}.cache`);
   let own;
@@ -106,3 +106,5 @@ export function compileCached({ source, filename, key, family = '', cacheDir, co
   };
   return { script, cache, save };
 }
+
+module.exports = { maxCachedCommands, commandWords, runBundle, compileCached };

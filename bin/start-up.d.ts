@@ -5,4 +5,4 @@ export function compileCacheDir(
   platform: string,
 ): string;
 export function enableCompileCache(): string | undefined;
-export function freshBundle(root: string, dir?: string, group?: string): string | undefined;
+export function freshBundle(root: string, dir?: string, group?: string, command?: string): string | undefined;

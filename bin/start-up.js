@@ -1,8 +1,10 @@
 // What bin/bbdc.js and the bundled entry do before any bbdc code loads. Plain JavaScript on purpose: it runs before
 // the compile cache is on, and without the cache the first TypeScript file a process imports starts Node's type
-// stripper (about 45 ms of CPU and 17 MB).
-// process.getBuiltinModule, not ES imports: an ES import of node:fs reads every export, ReadStream's getter included,
-// which loads Node's stream stack (about 4 ms).
+// stripper (about 45 ms of CPU and 17 MB). CommonJS (bin/package.json): an ES module entry starts Node's ES module
+// loader and links each import, which bbdc's start does not need (bin/bbdc.js says how much).
+// process.getBuiltinModule, not require() or an ES import: the npm package's entry bundles this file as an ES module,
+// which has no require(), and an ES import of node:fs reads every export, ReadStream's getter included, which loads
+// Node's stream stack (about 4 ms).
 const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
 const { join } = process.getBuiltinModule('node:path');
 
@@ -15,7 +17,7 @@ const { join } = process.getBuiltinModule('node:path');
  * @param {string} platform
  * @returns {string}
  */
-export function compileCacheDir(env, homeDir, platform) {
+function compileCacheDir(env, homeDir, platform) {
   if (env.NODE_COMPILE_CACHE) return env.NODE_COMPILE_CACHE;
   if (platform === 'win32') return `${env.LOCALAPPDATA || `${homeDir}\\AppData\\Local`}\\bbdc\\compile-cache`;
   const base =
@@ -30,7 +32,7 @@ export function compileCacheDir(env, homeDir, platform) {
  * (undefined without a home directory).
  * @returns {string | undefined}
  */
-export function enableCompileCache() {
+function enableCompileCache() {
   try {
     // process.getBuiltinModule, not an import: an ES import of node:module reads every export (about 5 ms).
     const home = process.env.HOME || process.env.USERPROFILE || process.getBuiltinModule('node:os').homedir();
@@ -46,13 +48,16 @@ export function enableCompileCache() {
  * The checkout's bundle (`npm run build` writes dist/bbdc/bbdc.cjs) when it is fresh: it exists, and every input
  * listed for it in inputs.json still has its size and is no newer than the bundle (an edit, a `git checkout` or a
  * pull touches the file). Else undefined, and the sources run. With `group` (a command's first word) and a bundle of
- * that group's commands (listed in inputs.<group>.json), that bundle (scripts/release/bundle.ts says why).
+ * that group's commands (listed in inputs.<group>.json), that bundle (scripts/release/bundle.ts says why); with
+ * `command` too, one of the group's commands, only the inputs that command can run (the list's `commands`), since
+ * the other commands' code in the bundle never runs for it.
  * @param {string} root the checkout
  * @param {string} [dir] where the bundle is
  * @param {string} [group] the first word of the command that runs
+ * @param {string} [command] the words that name it (run-bundle.js commandWords)
  * @returns {string | undefined}
  */
-export function freshBundle(root, dir = join(root, 'dist', 'bbdc'), group = '') {
+function freshBundle(root, dir = join(root, 'dist', 'bbdc'), group = '', command = '') {
   try {
     /** @param {string} name */
     const read = (name) => {
@@ -64,18 +69,23 @@ export function freshBundle(root, dir = join(root, 'dist', 'bbdc'), group = '') 
     };
     // A command's first word is [a-z-] only (run-bundle.js commandWords): no path can be made of it.
     const text = (/^[a-z][a-z-]*$/.test(group) && read(`inputs.${group}.json`)) || read('inputs.json');
-    /** @type {{ bundle: string, inputs: [path: string, size: number][] }} */
+    /** @type {{ bundle: string, inputs: [path: string, size: number][], commands?: Record<string, number[]> }} */
     const list = JSON.parse(text ?? '');
     const bundle = join(dir, list.bundle);
     const built = statSync(bundle).mtimeMs;
     const prefix = `${root}/`;
-    // About 380 files for the whole bundle, 150-250 for a group's: a plain loop over statSync, about 2 ms.
-    for (let i = 0; i < list.inputs.length; i++) {
-      const s = statSync(prefix + list.inputs[i][0], { throwIfNoEntry: false });
-      if (s === undefined || s.size !== list.inputs[i][1] || s.mtimeMs > built) return undefined;
+    const own = list.commands && Object.hasOwn(list.commands, command) ? list.commands[command] : undefined;
+    const count = own ? own.length : list.inputs.length;
+    // 60-250 files: a plain loop over statSync, about 2 ms for 250.
+    for (let i = 0; i < count; i++) {
+      const [path, size] = list.inputs[own ? own[i] : i];
+      const s = statSync(prefix + path, { throwIfNoEntry: false });
+      if (s === undefined || s.size !== size || s.mtimeMs > built) return undefined;
     }
-    return list.inputs.length ? bundle : undefined;
+    return count ? bundle : undefined;
   } catch {
     return undefined; // no bundle, or an unreadable list: the sources run
   }
 }
+
+module.exports = { compileCacheDir, enableCompileCache, freshBundle };

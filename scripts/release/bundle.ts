@@ -1,8 +1,8 @@
 // esbuild bundles of bbdc: an ES module package with code splitting for npm (each command stays a chunk that
 // loads only when it runs), and one CommonJS file for the single-executable applications, which need one script.
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { join, posix } from 'node:path';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { splitNodeBundle } from '../esbuild-split.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -39,37 +39,50 @@ export const checkoutBundleDir = join(root, 'dist', 'bbdc');
  */
 export async function bundleForCheckout(outDir = checkoutBundleDir): Promise<string> {
   const outfile = join(outDir, 'bbdc.cjs');
-  const inputs = await buildCheckout(outfile);
-  const names = registryNames();
+  const whole = await buildCheckout(outfile);
+  const entries = registryEntries();
   // A group's list is a file of its own: bin/bbdc.js parses only the one it needs.
   const list = (group: string) => join(outDir, `inputs.${group}.json`);
   for (const f of readdirSync(outDir)) if (/^inputs\..+\.json$/.test(f)) rmSync(join(outDir, f));
   await Promise.all(
-    [...new Set(names.map((n) => n.split(' ')[0]))].map(async (group) => {
+    [...new Set(entries.map((e) => e.name.split(' ')[0]))].map(async (group) => {
       const bundle = `bbdc.${group}.cjs`;
-      const only = new Set(names.filter((n) => n.split(' ')[0] === group));
-      const files = await buildCheckout(join(outDir, bundle), only);
-      if (files) writeFileSync(list(group), `${JSON.stringify({ bundle, inputs: files })}\n`);
+      const only = entries.filter((e) => e.name.split(' ')[0] === group);
+      const built = await buildCheckout(join(outDir, bundle), only);
+      if (built) writeFileSync(list(group), `${JSON.stringify({ bundle, ...built })}\n`);
       else rmSync(join(outDir, bundle), { force: true });
     }),
   );
-  writeFileSync(join(outDir, 'inputs.json'), `${JSON.stringify({ bundle: 'bbdc.cjs', inputs })}\n`);
+  writeFileSync(
+    join(outDir, 'inputs.json'),
+    `${JSON.stringify({ bundle: 'bbdc.cjs', inputs: whole?.inputs })}\n`,
+  );
   return outfile;
 }
 
 const registryFile = join(root, 'src', 'bbdc', 'registry.ts');
 // A registry line, `entry('pr get', () => import(<the command's module>))`, however it is wrapped.
-const registryEntry = /entry\(\s*'([^']+)',\s*\(\)\s*=>\s*import\('[^']+'\)\s*,?\s*\)/g;
-const registryNames = () => [...readFileSync(registryFile, 'utf8').matchAll(registryEntry)].map((m) => m[1]);
+const registryEntry = /entry\(\s*'([^']+)',\s*\(\)\s*=>\s*import\('([^']+)'\)\s*,?\s*\)/g;
+/** A command of the registry: its name and its module, as esbuild names inputs (`src/bbdc/commands/pr/get.ts`). */
+type RegistryEntry = { name: string; module: string };
+const registryEntries = (): RegistryEntry[] =>
+  [...readFileSync(registryFile, 'utf8').matchAll(registryEntry)].map((m) => ({
+    name: m[1],
+    module: posix.join('src/bbdc', m[2]),
+  }));
 // Besides the registry itself, only these read it, for the names and the command that runs (cli/run.ts).
 const namesOnly = new Set(['src/bbdc/registry.ts', 'src/bbdc/cli/run.ts', 'src/bbdc/cli/help.ts']);
+
+/** A bundle's inputs with their sizes and, for a group's bundle, each command's own inputs (indices into them). */
+type BuiltInputs = { inputs: [path: string, size: number][]; commands?: Record<string, number[]> };
 
 /**
  * Builds bbdc into `outfile`; with `only`, the registry's other commands are left out (their load() fails), and
  * undefined is returned when a module of the bundle reads the registry for more than names (ai mcp serve's tools
- * load every command): that group runs the whole bundle. Returns the inputs with their sizes.
+ * load every command): that group runs the whole bundle. Returns the inputs with their sizes, and with `only` each
+ * command's own inputs.
  */
-async function buildCheckout(outfile: string, only?: Set<string>): Promise<[string, number][] | undefined> {
+async function buildCheckout(outfile: string, only?: RegistryEntry[]): Promise<BuiltInputs | undefined> {
   const result = await build({
     absWorkingDir: root,
     entryPoints: [join(root, 'src', 'bbdc', 'main.ts')],
@@ -89,21 +102,68 @@ async function buildCheckout(outfile: string, only?: Set<string>): Promise<[stri
     banner: {
       js: "const __bbdcImportMeta = { url: require('node:url').pathToFileURL(__filename).href, dirname: __dirname, filename: __filename };",
     },
-    plugins: only ? [onlyCommands(only)] : [],
+    plugins: only ? [onlyCommands(new Set(only.map((e) => e.name)))] : [],
     logLevel: 'error',
   });
   const files = Object.keys(result.metafile.inputs).sort();
   const readsRegistry = (f: string) =>
     !namesOnly.has(f) && result.metafile.inputs[f].imports.some((i) => i.path === 'src/bbdc/registry.ts');
   if (only && files.some(readsRegistry)) return undefined;
-  return files.map((f) => [f, statSync(join(root, f)).size]);
+  const inputs = files.map((f): [string, number] => [f, statSync(join(root, f)).size]);
+  return only ? { inputs, commands: commandInputs(result.metafile.inputs, files, only) } : { inputs };
 }
 
-/** The registry with only `names` loadable: the others' modules stay out of the bundle. */
+/**
+ * Each command's own inputs, as indices into `files`: every module main.ts reaches, through static and dynamic
+ * imports alike, with the registry's edges to the other commands' modules left out. Only these can run when the
+ * command runs (esbuild initialises a module on its first use, and another command's modules are reached only
+ * through the registry), so bin/bbdc.js checks only these (start-up.js freshBundle): 62 files for `pr get` instead
+ * of the `pr` bundle's 136, each a stat() at every start.
+ */
+function commandInputs(
+  inputs: Metafile['inputs'],
+  files: string[],
+  commands: RegistryEntry[],
+): Record<string, number[]> {
+  const index = new Map(files.map((f, i) => [f, i]));
+  const modules = new Set(commands.map((c) => c.module));
+  const own: Record<string, number[]> = {};
+  for (const c of commands) {
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file) || !index.has(file)) return;
+      reached.add(file);
+      for (const i of inputs[file].imports) {
+        const otherCommand = file === 'src/bbdc/registry.ts' && modules.has(i.path) && i.path !== c.module;
+        if (!otherCommand) visit(i.path);
+      }
+    };
+    visit('src/bbdc/main.ts');
+    own[c.name] = [...reached].map((f) => index.get(f)!).sort((a, b) => a - b);
+  }
+  return own;
+}
+
+/**
+ * The registry with only `names` loadable: the others' modules stay out of the bundle. The command manifest too
+ * holds only theirs: it is read for help and "did you mean" within the group (a command word outside every group
+ * runs the whole bundle), and whole it is a 208 KB object literal in each group's bundle, two fifths of `pr`'s,
+ * which every command of the group read, held in V8's young generation and hashed at each start.
+ */
 function onlyCommands(names: Set<string>): Plugin {
   return {
     name: 'only-commands',
     setup(b) {
+      b.onLoad({ filter: /[\\/]generated[\\/]bbdc[\\/]commands\.json$/ }, (args) => {
+        const manifest = JSON.parse(readFileSync(args.path, 'utf8')) as { commands: { name: string }[] };
+        return {
+          loader: 'json',
+          contents: JSON.stringify({
+            ...manifest,
+            commands: manifest.commands.filter((c) => names.has(c.name)),
+          }),
+        };
+      });
       b.onLoad({ filter: /[\\/]src[\\/]bbdc[\\/]registry\.ts$/ }, (args) => ({
         loader: 'ts',
         contents: readFileSync(args.path, 'utf8').replace(registryEntry, (entry, name: string) =>

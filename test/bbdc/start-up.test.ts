@@ -111,6 +111,26 @@ test('bin/bbdc.js reads node:fs without loading its streams (an ES import of nod
   rmSync(dir, { recursive: true, force: true });
 });
 
+test('bin/bbdc.js and its helpers load as CommonJS, not through the ES module loader', () => {
+  // An ES module entry resolves, links and compiles each of bin/'s modules through Node's ES module loader (about
+  // 14 million instructions of pr get's start, bin/bbdc.js); CommonJS modules are what require.cache holds.
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-entry-'));
+  const probe = join(dir, 'probe.cjs');
+  writeFileSync(
+    probe,
+    "process.on('exit', () => process.stderr.write(JSON.stringify(Object.keys(require.cache))));\n",
+  );
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), 'pr', 'lst'], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: `--require=${probe}` },
+  });
+  assert.is(r.status, 2, r.stderr);
+  const cached = JSON.parse(r.stderr.slice(r.stderr.indexOf('['))) as string[];
+  for (const f of ['bbdc.js', 'node-version.js', 'run-bundle.js', 'start-up.js'])
+    assert.ok(cached.includes(join(root, 'bin', f)), `bin/${f} loaded by require()`);
+  rmSync(dir, { recursive: true, force: true });
+});
+
 test('a bundle is fresh only while every input keeps its size and is not newer than the bundle', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bbdc-fresh-'));
   mkdirSync(join(dir, 'src'));
@@ -170,6 +190,31 @@ test("a command group's bundle is chosen for its group and is fresh by its own i
   rmSync(dir, { recursive: true, force: true });
 });
 
+test("a group's command is fresh by the inputs it can run: another command's edit leaves it fresh", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-fresh-'));
+  const out = join(dir, 'out');
+  mkdirSync(join(dir, 'src'));
+  mkdirSync(out);
+  const past = new Date(Date.now() - 60_000);
+  for (const f of ['main.ts', 'get.ts', 'create.ts']) {
+    writeFileSync(join(dir, 'src', f), 'export {};\n');
+    utimesSync(join(dir, 'src', f), past, past);
+  }
+  writeFileSync(join(out, 'pr.cjs'), '');
+  const inputs = ['src/create.ts', 'src/get.ts', 'src/main.ts'].map((f) => [f, 11]);
+  const commands = { 'pr get': [1, 2], 'pr create': [0, 2] };
+  writeFileSync(join(out, 'inputs.pr.json'), JSON.stringify({ bundle: 'pr.cjs', inputs, commands }));
+  const touch = (f: string) => utimesSync(join(dir, 'src', f), new Date(), new Date(Date.now() + 60_000));
+  touch('create.ts');
+  assert.is(freshBundle(dir, out, 'pr', 'pr get'), join(out, 'pr.cjs'), "pr create's edit: pr get is fresh");
+  assert.is(freshBundle(dir, out, 'pr', 'pr create'), undefined, "pr create's own edit");
+  assert.is(freshBundle(dir, out, 'pr', 'pr lst'), undefined, 'not a command: every input of the group');
+  assert.is(freshBundle(dir, out, 'pr', 'constructor'), undefined, 'only the list own names');
+  touch('main.ts');
+  assert.is(freshBundle(dir, out, 'pr', 'pr get'), undefined, 'a shared input edited');
+  rmSync(dir, { recursive: true, force: true });
+});
+
 test('the checkout bundle runs pr get without the TypeScript stripper, child_process or worker_threads', async () => {
   const fake = await withFake();
   // Inside the checkout, so that the bundle finds the npm packages in node_modules, as dist/bbdc does.
@@ -191,6 +236,14 @@ test('the checkout bundle runs pr get without the TypeScript stripper, child_pro
       "auth login's module is not in pr's bundle",
     );
     assert.ok(has(list.inputs, 'src/bbdc/commands/auth/login.ts'), 'the whole bundle has every command');
+    // pr get's own inputs: main.ts's and its module's, not pr create's.
+    const own = (pr as unknown as { commands: Record<string, number[]> }).commands['pr get'].map(
+      (i) => pr.inputs[i][0],
+    );
+    for (const f of ['src/bbdc/main.ts', 'src/bbdc/cli/run.ts', 'src/bbdc/commands/pr/get.ts'])
+      assert.ok(own.includes(f), `pr get's inputs list ${f}`);
+    assert.not.ok(own.includes('src/bbdc/commands/pr/create.ts'), "pr create's module is not pr get's input");
+    assert.ok(own.length < pr.inputs.length * 0.6, `${own.length} of ${pr.inputs.length}`);
     assert.ok(statSync(bundle).size < statSync(whole).size * 0.6);
     // ai mcp serve's tools load every command: that group runs the whole bundle.
     assert.not.ok(readdirSync(out).includes('inputs.ai.json'));
