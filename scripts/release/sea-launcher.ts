@@ -1,9 +1,11 @@
 // The main script of the bbdc single executable. `--version` and `--help` are answered from constants, so they
-// cost what a bare Node start costs; anything else compiles the bundled bbdc (an asset of the executable) with
-// the V8 code cache made at build time, when it matches this binary (V8 refuses a foreign cache; bbdc then
+// cost what a bare Node start costs; anything else compiles bbdc's code (the asset bbdc.cjs) and, when a command
+// first requires an npm package, the packages (bbdc.packages.cjs; bundle.ts bundleForSea says why two scripts), each
+// with the V8 code cache made at build time when it matches this binary (V8 refuses a foreign cache; bbdc then
 // compiles without it).
+import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
-import { getAsset } from 'node:sea';
+import { getRawAsset } from 'node:sea';
 import { Script } from 'node:vm';
 import { commandWords, compileCached } from '../../bin/run-bundle.js';
 import { compileCacheDir } from '../../bin/start-up.js';
@@ -11,38 +13,56 @@ import { compileCacheDir } from '../../bin/start-up.js';
 declare const BBDC_BUILD_VERSION: string;
 declare const BBDC_HELP_TEXT: string;
 
+type Bundle = (require: (id: string) => unknown, filename: string, dirname: string) => unknown;
+
 const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === '--version') {
   process.stdout.write(`bbdc ${BBDC_BUILD_VERSION}\n`);
 } else if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h'))) {
   process.stdout.write(BBDC_HELP_TEXT.replace('{{version}}', BBDC_BUILD_VERSION));
 } else {
-  let fallback: Buffer | undefined;
-  try {
-    fallback = Buffer.from(getAsset('bbdc.cache'));
-  } catch {
-    // built without a code cache (another platform's executable)
-  }
-  const source = getAsset('bbdc.cjs', 'utf8');
-  // The build's cache holds only the bundle's top level; the user's (bin/run-bundle.js) gets the functions each
-  // command runs, written at the end of a run, in the same cache directory as the checkout's.
+  const command = commandWords(args);
   const home = process.env.HOME || process.env.USERPROFILE || process.getBuiltinModule('node:os').homedir();
-  const { script, save } =
-    process.env.NODE_DISABLE_COMPILE_CACHE === '1'
-      ? { script: new Script(source, { filename: 'bbdc.cjs', cachedData: fallback }), save: () => false }
-      : compileCached({
-          source,
-          filename: 'bbdc.cjs',
-          key: `${BBDC_BUILD_VERSION}-${process.version}-${process.arch}-${source.length}`,
-          cacheDir: join(compileCacheDir(process.env, home, process.platform), 'executable'),
-          command: commandWords(args),
-          fallback,
-        });
-  process.once('exit', save);
-  const run = script.runInThisContext() as (
-    require: NodeJS.Require,
-    filename: string,
-    dirname: string,
-  ) => void;
-  run(require, process.execPath, process.execPath.replace(/[\\/][^\\/]*$/, ''));
+  const cacheDir = join(compileCacheDir(process.env, home, process.platform), 'executable');
+  const dirname = process.execPath.replace(/[\\/][^\\/]*$/, '');
+  /** Compiles the asset `name` (a bundle of bundle.ts bundleForSea) and runs it with `req`: its exports. */
+  const run = (name: string, req: (id: string) => unknown) => {
+    let fallback: Buffer | undefined;
+    try {
+      // getRawAsset, not getAsset: the executable's own bytes, not a copy (V8 only reads a cache).
+      fallback = Buffer.from(getRawAsset(name.replace(/\.cjs$/, '.cache')));
+    } catch {
+      // built without a code cache (another platform's executable)
+    }
+    // esbuild writes ASCII (its default charset): latin1 reads the bytes as they are, into a string Node keeps
+    // outside V8's heap when over 1 MB.
+    const source = Buffer.from(getRawAsset(name)).toString('latin1');
+    // The build's cache holds only the bundle's top level; the user's (bin/run-bundle.js) gets the functions each
+    // command runs, written at the end of a run, in the same cache directory as the checkout's.
+    const { script, save } =
+      process.env.NODE_DISABLE_COMPILE_CACHE === '1'
+        ? { script: new Script(source, { filename: name, cachedData: fallback }), save: () => false }
+        : compileCached({
+            source,
+            filename: name,
+            key: `${name}-${BBDC_BUILD_VERSION}-${process.version}-${process.arch}-${source.length}`,
+            // Each script's caches are named after it: one's save keeps the other's.
+            family: `${name}-`,
+            cacheDir,
+            command,
+            fallback,
+          });
+    process.once('exit', save);
+    return (script.runInThisContext() as Bundle)(req, process.execPath, dirname);
+  };
+  let packages: Record<string, () => unknown> | undefined;
+  // bbdc's require: Node's modules from Node, a package from bbdc.packages.cjs, compiled on the first one.
+  const bbdcRequire = (id: string) => {
+    if (!isBuiltin(id)) {
+      packages ??= run('bbdc.packages.cjs', require) as Record<string, () => unknown>;
+      if (Object.hasOwn(packages, id)) return packages[id]();
+    }
+    return require(id); // a builtin, or a package the executable lacks (the keyring addon): Node's error
+  };
+  run('bbdc.cjs', bbdcRequire);
 }

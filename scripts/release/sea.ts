@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { SeaScripts } from './bundle.ts';
 
 /**
@@ -14,10 +14,11 @@ export const cliV8Flags = ['--max-semi-space-size=1'];
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 /**
- * Writes the preparation blob for the launcher and the bundle with `generator` (a Node binary of the same version as
- * the target that runs on this machine). With `codeCache` (for a target of the generator's own platform: V8's cache
- * is specific to it) the generator also compiles the bundle once and stores V8's code cache beside it, which saves
- * parsing the whole bundle at every start; elsewhere the executable compiles without it.
+ * Writes the preparation blob for the launcher and its scripts (each an asset named after its file) with `generator`
+ * (a Node binary of the same version as the target that runs on this machine). With `codeCache` (for a target of the
+ * generator's own platform: V8's cache is specific to it) the generator also compiles each script once and stores
+ * V8's code cache beside it (`bbdc.cjs`'s as `bbdc.cache`), which saves parsing the whole script at a command's
+ * first start; elsewhere the executable compiles without it.
  */
 export function makeBlob(
   generator: string,
@@ -27,15 +28,20 @@ export function makeBlob(
 ): string {
   const blob = join(workDir, 'sea-prep.blob');
   const config = join(workDir, 'sea-config.json');
-  const assets: Record<string, string> = { 'bbdc.cjs': scripts.bundle };
+  const assets: Record<string, string> = {};
+  const bundles = [scripts.bundle, scripts.packages].filter((b) => b !== undefined);
+  for (const bundle of bundles) assets[basename(bundle)] = bundle;
   if (options.codeCache) {
-    const cache = join(workDir, 'bbdc.cache');
-    // The same source text and file name as the launcher's vm.Script, or V8 rejects the cache.
-    const make = `const { Script } = require('node:vm'); const fs = require('node:fs');
-      const script = new Script(fs.readFileSync(process.argv[1], 'utf8'), { filename: 'bbdc.cjs' });
-      fs.writeFileSync(process.argv[2], script.createCachedData());`;
-    execFileSync(generator, ['-e', make, scripts.bundle, cache], { stdio: 'pipe' });
-    assets['bbdc.cache'] = cache;
+    // Each bundle's cache beside it as `<name>.cache`, made from the same source text with the same file name as the
+    // launcher's vm.Script (the asset's name), or V8 rejects it.
+    const caches = bundles.map((b) => [b, join(workDir, basename(b).replace(/\.cjs$/, '.cache'))]);
+    const make = `const { Script } = require('node:vm'); const fs = require('node:fs'); const path = require('node:path');
+      for (let i = 1; i < process.argv.length; i += 2) {
+        const script = new Script(fs.readFileSync(process.argv[i], 'latin1'), { filename: path.basename(process.argv[i]) });
+        fs.writeFileSync(process.argv[i + 1], script.createCachedData());
+      }`;
+    execFileSync(generator, ['-e', make, ...caches.flat()], { stdio: 'pipe' });
+    for (const [, cache] of caches) assets[basename(cache)] = cache;
   }
   writeFileSync(
     config,
