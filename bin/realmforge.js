@@ -3,7 +3,7 @@
 // image), the operator's bundle (dist/operator/realmforge.mjs, `npm run build`), else the tsc output. CommonJS like
 // the rest of bin/ (bin/package.json); the operator itself is ES modules, loaded with import().
 'use strict';
-require('./node-version.js').requireNode('realmforge');
+require('./start-up.js').requireNode('realmforge');
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');

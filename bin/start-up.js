@@ -1,12 +1,33 @@
-// What bin/bbdc.js and the bundled entry do before any bbdc code loads. Plain JavaScript on purpose: it runs before
-// the compile cache is on, and without the cache the first TypeScript file a process imports starts Node's type
-// stripper (about 45 ms of CPU and 17 MB). CommonJS (bin/package.json): an ES module entry starts Node's ES module
-// loader and links each import, which bbdc's start does not need (bin/bbdc.js says how much).
+// How bbdc starts, before any of its code loads: bin/bbdc.js's one module (bin/realmforge.js, the single executables'
+// launcher and the npm package's entry use parts of it). Plain JavaScript on purpose: it runs before the compile
+// cache is on, and without the cache the first TypeScript file a process imports starts Node's type stripper (about
+// 45 ms of CPU and 17 MB). CommonJS (bin/package.json): an ES module entry starts Node's ES module loader and links
+// each import, and each further CommonJS module costs a resolution and a compile: the launcher's helpers were three
+// modules, now this one (pr get from the checkout's bundle about 1 ms of CPU less, medians of 60 runs).
 // process.getBuiltinModule, not require() or an ES import: the npm package's entry bundles this file as an ES module,
 // which has no require(), and an ES import of node:fs reads every export, ReadStream's getter included, which loads
-// Node's stream stack (about 4 ms).
-const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
-const { join } = process.getBuiltinModule('node:path');
+// Node's stream stack (about 4 ms). A Node without process.getBuiltinModule (before 20.16) gets nothing here but
+// requireNode's one line.
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } =
+  process.getBuiltinModule?.('node:fs') ?? {};
+const { basename, dirname } = process.getBuiltinModule?.('node:path') ?? {};
+
+// Both command lines need Node.js 22.19 or newer (package.json engines): TypeScript sources run with type
+// stripping, the bundles require() ES modules. An older Node is told so in one line instead of failing somewhere
+// inside with a stack trace.
+
+/**
+ * Exits with status 2 and one line naming `name` when this Node is older than 22.19.
+ * @param {string} name
+ */
+function requireNode(name) {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major > 22 || (major === 22 && minor >= 19)) return;
+  process.stderr.write(
+    `${name}: needs Node.js 22.19 or newer; this is ${process.version}. Install a newer Node.js.\n`,
+  );
+  process.exit(2);
+}
 
 /**
  * Where bbdc keeps Node's module compile cache: `$NODE_COMPILE_CACHE` when set (Node's own variable), else the
@@ -26,22 +47,34 @@ function compileCacheDir(env, homeDir, platform) {
 }
 
 /**
+ * The directory of bbdc's caches (compileCacheDir) for this user; undefined without a home directory.
+ * @returns {string | undefined}
+ */
+function cacheHome() {
+  try {
+    const home = process.env.HOME || process.env.USERPROFILE || process.getBuiltinModule('node:os').homedir();
+    return compileCacheDir(process.env, home, process.platform);
+  } catch {
+    return undefined; // no home directory: run without the cache
+  }
+}
+
+/**
  * Turns Node's module compile cache (V8's compiled code, kept on disk) on for every module loaded after this call,
  * so a start reads compiled code instead of parsing it again. NODE_DISABLE_COMPILE_CACHE=1 turns it off (Node's
  * variable); a directory that cannot be written only costs start-up time, never an error. Returns the directory
  * (undefined without a home directory).
+ * @param {string | undefined} [dir]
  * @returns {string | undefined}
  */
-function enableCompileCache() {
+function enableCompileCache(dir = cacheHome()) {
   try {
     // process.getBuiltinModule, not an import: an ES import of node:module reads every export (about 5 ms).
-    const home = process.env.HOME || process.env.USERPROFILE || process.getBuiltinModule('node:os').homedir();
-    const dir = compileCacheDir(process.env, home, process.platform);
-    process.getBuiltinModule('node:module').enableCompileCache?.(dir);
-    return dir;
+    if (dir) process.getBuiltinModule('node:module').enableCompileCache?.(dir);
   } catch {
-    return undefined; // no home directory: run without the cache
+    // an unusable directory: run without the cache
   }
+  return dir;
 }
 
 /**
@@ -54,24 +87,24 @@ function enableCompileCache() {
  * @param {string} root the checkout
  * @param {string} [dir] where the bundle is
  * @param {string} [group] the first word of the command that runs
- * @param {string} [command] the words that name it (run-bundle.js commandWords)
+ * @param {string} [command] the words that name it (commandWords below)
  * @returns {string | undefined}
  */
-function freshBundle(root, dir = join(root, 'dist', 'bbdc'), group = '', command = '') {
+function freshBundle(root, dir = `${root}/dist/bbdc`, group = '', command = '') {
   try {
     /** @param {string} name */
     const read = (name) => {
       try {
-        return readFileSync(join(dir, name), 'utf8');
+        return readFileSync(`${dir}/${name}`, 'utf8');
       } catch {
         return undefined;
       }
     };
-    // A command's first word is [a-z-] only (run-bundle.js commandWords): no path can be made of it.
+    // A command's first word is [a-z-] only (commandWords below): no path can be made of it.
     const text = (/^[a-z][a-z-]*$/.test(group) && read(`inputs.${group}.json`)) || read('inputs.json');
     /** @type {{ bundle: string, inputs: [path: string, size: number][], commands?: Record<string, number[]> }} */
     const list = JSON.parse(text ?? '');
-    const bundle = join(dir, list.bundle);
+    const bundle = `${dir}/${list.bundle}`;
     const built = statSync(bundle).mtimeMs;
     const prefix = `${root}/`;
     const own = list.commands && Object.hasOwn(list.commands, command) ? list.commands[command] : undefined;
@@ -88,4 +121,129 @@ function freshBundle(root, dir = join(root, 'dist', 'bbdc'), group = '', command
   }
 }
 
-module.exports = { compileCacheDir, enableCompileCache, freshBundle };
+// The checkout's bundle with bbdc's own V8 code cache. Node's compile cache keeps only what V8 compiles when a file
+// is loaded (its top level), so every run compiled again each function its command runs. This cache is written at
+// the end of a run instead, with those functions in it, one cache for each command this user runs (measured with
+// callgrind for pr get: 205 -> 182 million instructions, about 10%).
+
+/** Past this many commands' caches no more are written (each is 250-450 KB). */
+const maxCachedCommands = 24;
+
+/**
+ * The words that name a command (`pr get` of `pr get 1 --json`), read as far as they look like command names: a
+ * label for the cache, never parsed.
+ * @param {string[]} args
+ */
+function commandWords(args) {
+  const words = [];
+  for (const a of args.slice(0, 3)) {
+    if (!/^[a-z][a-z-]*$/.test(a)) break;
+    words.push(a);
+  }
+  return words.join(' ');
+}
+
+/**
+ * Compiles and runs the CommonJS `bundle` as Node's loader would (exports, require, module, __filename, __dirname),
+ * with the code cache kept in `cacheDir` for this bundle and this Node, and returns its exports with `cache` and
+ * `save` (compileCached). The bundle's require() gives Node's modules from process.getBuiltinModule and anything
+ * else (an npm package) from `requirePackage`, made on the first package, by default a require() from the bundle's
+ * directory: a command that needs no package (pr get) loads neither node:module nor Node's module resolution.
+ * @param {string} bundle
+ * @param {string} cacheDir
+ * @param {string} command the words that name the command (`pr get`)
+ * @param {() => (id: string) => unknown} [makeRequire]
+ */
+function runBundle(
+  bundle,
+  cacheDir,
+  command,
+  makeRequire = () => process.getBuiltinModule('node:module').createRequire(bundle),
+) {
+  const built = statSync(bundle);
+  const { script, cache, save } = compileCached({
+    // The wrapper joined as bytes, then read as one string: joined as strings, V8 held two copies in its heap (the
+    // read one garbage until a full collection, which a short run never makes; with the whole 1.1 MB bundle,
+    // repo list --limit 5000 --json 62.3 -> 59.1 MB peak RSS). Over 1 MB, Node makes it an external string.
+    source: Buffer.concat([
+      Buffer.from('(function (exports, require, module, __filename, __dirname) {'),
+      readFileSync(bundle),
+      Buffer.from('\n})'),
+    ]).toString('utf8'),
+    filename: bundle,
+    // Each bundle's caches are named after it: a command group's bundle (bundle.ts) keeps the others' caches.
+    key: `${basename(bundle)}-${process.version}-${process.arch}-${built.size}-${Math.trunc(built.mtimeMs)}`,
+    family: `${basename(bundle)}-`,
+    cacheDir,
+    command,
+  });
+  const loaded = { exports: {} };
+  /** @type {((id: string) => unknown) | undefined} */
+  let requirePackage;
+  /** @param {string} id */
+  const requireFromBundle = (id) => process.getBuiltinModule(id) ?? (requirePackage ??= makeRequire())(id);
+  script.runInThisContext()(loaded.exports, requireFromBundle, loaded, bundle, dirname(bundle));
+  return { exports: loaded.exports, cache, save };
+}
+
+/**
+ * Compiles `source` with the code cache `cacheDir` keeps for `command` under `key` (else `fallback`, a cache made at
+ * build time). One cache a command: V8 reads a whole cache at each start, and one that gathered every command's
+ * functions made each command read all of them (pr get after repo list: 201 -> 196 million instructions, callgrind,
+ * medians of 3). `save` writes the command's cache when it had none (up to maxCachedCommands of them) or V8 refused
+ * it (another Node, a damaged file); it is meant for the end of the run, when the command's functions are compiled.
+ * Files of `family` (all when not given) but another key are removed: another build's or another Node's.
+ * A cache that cannot be read or written costs only time.
+ * @param {{ source: string, filename: string, key: string, family?: string, cacheDir: string, command: string, fallback?: Buffer }} o
+ */
+function compileCached({ source, filename, key, family = '', cacheDir, command, fallback }) {
+  const { Script } = process.getBuiltinModule('node:vm');
+  const cacheFile = `${cacheDir}/${key}.${command.replaceAll(' ', '-') || 'bbdc'}.cache`;
+  let own;
+  try {
+    own = readFileSync(cacheFile);
+  } catch {
+    own = undefined;
+  }
+  const hadOwn = own !== undefined;
+  // The bundles hold no import(): a vm.Script cannot run one without an experimental loader (bundle.ts).
+  const script = new Script(source, { filename, cachedData: own ?? fallback });
+  const cache =
+    (own ?? fallback) === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+  // V8 has read the cache: `save` below must not keep the file's bytes (about 400 KB) alive for the whole run.
+  own = undefined;
+  const save = () => {
+    if (hadOwn && cache === 'accepted') return false;
+    try {
+      mkdirSync(cacheDir, { recursive: true });
+      let caches = 0;
+      for (const f of readdirSync(cacheDir)) {
+        // Another build's or another Node's files are of no more use.
+        if (!f.startsWith(`${key}.`)) {
+          if (f.startsWith(family)) rmSync(`${cacheDir}/${f}`, { force: true });
+        } else if (f.endsWith('.cache')) caches++;
+      }
+      if (!hadOwn && caches >= maxCachedCommands) return false;
+      // Written aside and renamed: a run starting meanwhile reads the old cache or the new one, never half of one.
+      const tmp = `${cacheFile}.${process.pid}`;
+      writeFileSync(tmp, script.createCachedData());
+      renameSync(tmp, cacheFile);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return { script, cache, save };
+}
+
+module.exports = {
+  requireNode,
+  cacheHome,
+  compileCacheDir,
+  enableCompileCache,
+  freshBundle,
+  maxCachedCommands,
+  commandWords,
+  runBundle,
+  compileCached,
+};

@@ -94,7 +94,7 @@ async function buildCheckout(outfile: string, only?: RegistryEntry[]): Promise<B
     target: 'node22',
     packages: 'external',
     minifySyntax: true,
-    // import() becomes require() (Node 22.12+ requires ES modules too): bin/run-bundle.js runs the bundle as a
+    // import() becomes require() (Node 22.12+ requires ES modules too): bin/start-up.js runBundle runs the bundle as a
     // vm.Script, which cannot import() without an experimental loader.
     supported: { 'dynamic-import': false },
     metafile: true,

@@ -7,8 +7,7 @@ import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { getRawAsset } from 'node:sea';
 import { Script } from 'node:vm';
-import { commandWords, compileCached } from '../../bin/run-bundle.js';
-import { compileCacheDir } from '../../bin/start-up.js';
+import { commandWords, compileCacheDir, compileCached } from '../../bin/start-up.js';
 
 declare const BBDC_BUILD_VERSION: string;
 declare const BBDC_HELP_TEXT: string;
@@ -37,7 +36,7 @@ if (args.length === 1 && args[0] === '--version') {
     // esbuild writes ASCII (its default charset): latin1 reads the bytes as they are, into a string Node keeps
     // outside V8's heap when over 1 MB.
     const source = Buffer.from(getRawAsset(name)).toString('latin1');
-    // The build's cache holds only the bundle's top level; the user's (bin/run-bundle.js) gets the functions each
+    // The build's cache holds only the bundle's top level; the user's (bin/start-up.js compileCached) gets the functions each
     // command runs, written at the end of a run, in the same cache directory as the checkout's.
     const { script, save } =
       process.env.NODE_DISABLE_COMPILE_CACHE === '1'

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { commandWords, maxCachedCommands } from '../../bin/run-bundle.js';
+import { commandWords, maxCachedCommands } from '../../bin/start-up.js';
 
-const module = pathToFileURL(join(import.meta.dirname, '..', '..', 'bin', 'run-bundle.js')).href;
+const module = pathToFileURL(join(import.meta.dirname, '..', '..', 'bin', 'start-up.js')).href;
 
 /**
  * One bbdc run in a process of its own (V8 keeps what a process compiled, so a second compile in the same process

@@ -12,7 +12,7 @@
  * line would do the same for every command, but bbdc's portable shebang cannot carry them (bin/bbdc.js); V8 reads
  * both at run time (the growth factor at each collection, TurboFan's at each decision to optimise).
  * Set only for the list and set back after it: V8 refuses a code cache, Node's own included, made under another flag
- * set, and bbdc writes its code cache at exit (bin/run-bundle.js).
+ * set, and bbdc writes its code cache at exit (bin/start-up.js runBundle).
  */
 export function holdListFlags(): () => void {
   // Lists may stream side by side (the MCP server): the flags go back when the last of them ends.

@@ -1,1 +1,0 @@
-export function requireNode(name: string): void;
