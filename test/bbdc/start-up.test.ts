@@ -91,45 +91,37 @@ test('bin/bbdc.js run through its shebang line gets no node flags', () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('bin/bbdc.js reads node:fs without loading its streams (an ES import of node:fs would)', () => {
+/** Runs bin/bbdc.js with `args` and a CommonJS probe (`--require`) that writes `expression` as JSON to stderr at exit. */
+function withExitProbe(args: string[], expression: string) {
   const dir = mkdtempSync(join(tmpdir(), 'bbdc-entry-'));
   const probe = join(dir, 'probe.cjs');
-  writeFileSync(
-    probe,
-    "process.on('exit', () => process.stderr.write(JSON.stringify(process.moduleLoadList)));\n",
-  );
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), '--version'], {
+  writeFileSync(probe, `process.on('exit', () => process.stderr.write(JSON.stringify(${expression})));\n`);
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), ...args], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: `--require=${probe}` },
   });
+  rmSync(dir, { recursive: true, force: true });
+  return { status: r.status, stderr: r.stderr, probed: JSON.parse(r.stderr.slice(r.stderr.indexOf('['))) };
+}
+
+test('bin/bbdc.js reads node:fs without loading its streams (an ES import of node:fs would)', () => {
+  const r = withExitProbe(['--version'], 'process.moduleLoadList');
   assert.is(r.status, 0, r.stderr);
-  const loaded = (JSON.parse(r.stderr) as string[]).join('\n');
+  const loaded = (r.probed as string[]).join('\n');
   assert.match(loaded, 'NativeModule fs', 'the probe sees loaded built-ins');
   for (const unwanted of ['internal/fs/streams', 'internal/fs/promises', 'readline'])
     assert.not.match(loaded, unwanted, `bbdc --version loads ${unwanted}`);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('bin/bbdc.js and its one helper module load as CommonJS, not through the ES module loader', () => {
-  // An ES module entry resolves, links and compiles each of bin/'s modules through Node's ES module loader (about
-  // 14 million instructions of pr get's start, bin/bbdc.js); CommonJS modules are what require.cache holds.
-  const dir = mkdtempSync(join(tmpdir(), 'bbdc-entry-'));
-  const probe = join(dir, 'probe.cjs');
-  writeFileSync(
-    probe,
-    "process.on('exit', () => process.stderr.write(JSON.stringify(Object.keys(require.cache))));\n",
-  );
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), 'pr', 'lst'], {
-    encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: `--require=${probe}` },
-  });
+  // An ES module entry starts Node's ES module loader (an empty .mjs runs about 10 million instructions more than an
+  // empty .cjs) and links each import through it; CommonJS modules are what require.cache holds.
+  const r = withExitProbe(['pr', 'lst'], 'Object.keys(require.cache)');
   assert.is(r.status, 2, r.stderr);
-  const cached = JSON.parse(r.stderr.slice(r.stderr.indexOf('['))) as string[];
   // Each further module costs a resolution and a compile at every start: bin/bbdc.js has one.
-  const bin = cached.filter((f) => f.startsWith(join(root, 'bin'))).sort();
+  const bin = (r.probed as string[]).filter((f) => f.startsWith(join(root, 'bin'))).sort();
   assert.equal(bin, [join(root, 'bin', 'bbdc.js'), join(root, 'bin', 'start-up.js')]);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('a bundle is fresh only while every input keeps its size and is not newer than the bundle', () => {
@@ -157,16 +149,22 @@ test('a bundle is fresh only while every input keeps its size and is not newer t
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("a command group's bundle is chosen for its group and is fresh by its own inputs", () => {
+/** A checkout in miniature: `src/<file>` for each of `files`, written a minute ago, and an empty `out/`. */
+function miniCheckout(files: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'bbdc-fresh-'));
   const out = join(dir, 'out');
   mkdirSync(join(dir, 'src'));
   mkdirSync(out);
   const past = new Date(Date.now() - 60_000);
-  for (const f of ['a.ts', 'b.ts']) {
+  for (const f of files) {
     writeFileSync(join(dir, 'src', f), 'export {};\n');
     utimesSync(join(dir, 'src', f), past, past);
   }
+  return { dir, out, past };
+}
+
+test("a command group's bundle is chosen for its group and is fresh by its own inputs", () => {
+  const { dir, out } = miniCheckout(['a.ts', 'b.ts']);
   writeFileSync(join(out, 'all.cjs'), '');
   writeFileSync(join(out, 'pr.cjs'), '');
   const inputs = [
@@ -192,15 +190,7 @@ test("a command group's bundle is chosen for its group and is fresh by its own i
 });
 
 test("a group's command is fresh by the inputs it can run: another command's edit leaves it fresh", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bbdc-fresh-'));
-  const out = join(dir, 'out');
-  mkdirSync(join(dir, 'src'));
-  mkdirSync(out);
-  const past = new Date(Date.now() - 60_000);
-  for (const f of ['main.ts', 'get.ts', 'create.ts']) {
-    writeFileSync(join(dir, 'src', f), 'export {};\n');
-    utimesSync(join(dir, 'src', f), past, past);
-  }
+  const { dir, out } = miniCheckout(['main.ts', 'get.ts', 'create.ts']);
   writeFileSync(join(out, 'pr.cjs'), '');
   const inputs = ['src/create.ts', 'src/get.ts', 'src/main.ts'].map((f) => [f, 11]);
   const commands = { 'pr get': [1, 2], 'pr create': [0, 2] };
