@@ -1,4 +1,4 @@
-// `npm run bench:cli -- startup [--rounds=N] [--no-sea] [--instructions]`: wall time, CPU time and peak RSS of bbdc
+// `npm run bench:cli -- startup [--rounds=N] [--no-sea] [--instructions [--instruction-runs=N]]`: wall time, CPU time and peak RSS of bbdc
 // commands beside a bare `node -e 0`, interleaved in one run, from the checkout (bin/bbdc.js run as a user runs it, through its shebang:
 // its sources, and the bundle `npm run build` makes, which this benchmark builds first; the lists also from the bundle
 // with the executables' V8 flags, which the shebang cannot give, to show what they would) and from a single executable
@@ -160,22 +160,36 @@ const cases: Case[] = [
   { name: 'repo list --limit 5000', argv: ['repo', 'list', '--limit', '5000'], goal: rssGoal },
 ];
 
-/** The CPU goals again, in instructions (one callgrind run each, after the timed rounds warmed every cache). */
+/**
+ * The CPU goals again, in instructions: the median of `runs` callgrind runs each, after the timed rounds warmed every
+ * cache. One run moves by 3-5 million from the next (V8's background threads, hash seeds), as much as the goal's
+ * margin, so the spread is printed beside each median.
+ */
 async function printInstructions(
   binaries: Binary[],
   bare: Record<string, string[]>,
   env: NodeJS.ProcessEnv,
+  runs: number,
 ): Promise<void> {
-  const base = await countInstructions(bare['node -e 0'], [], env);
-  const net = await countInstructions(bare['node GET x2 (network floor)'], [], env);
-  const m = (n: number) => `${(n / 1e6).toFixed(0)}M`.padStart(6);
-  console.log(`instructions (callgrind): node -e 0 ${m(base)}, node GET x2 ${m(net)}`);
+  const count = async (exe: string[], argv: string[], e = env) => {
+    const all: number[] = [];
+    for (let i = 0; i < runs; i++) all.push(await countInstructions(exe, argv, e));
+    all.sort((a, b) => a - b);
+    return { median: all[Math.floor(all.length / 2)], min: all[0], max: all[all.length - 1] };
+  };
+  const m = (n: number) => `${(n / 1e6).toFixed(0)}M`;
+  const spread = (c: { min: number; max: number }) => `(${m(c.min)}-${m(c.max)})`;
+  const base = await count(bare['node -e 0'], []);
+  const net = await count(bare['node GET x2 (network floor)'], []);
+  console.log(
+    `instructions (callgrind, medians of ${runs}): node -e 0 ${m(base.median)} ${spread(base)}, node GET x2 ${m(net.median)} ${spread(net)}`,
+  );
   for (const c of cases.filter((x) => x.goal === cpuGoal))
     for (const [label, exe, e, only] of binaries) {
       if (only && !only(c)) continue;
-      const n = await countInstructions(exe, c.argv, e);
+      const n = await count(exe, c.argv, e);
       console.log(
-        `  ${label.padEnd(18)} ${c.name.padEnd(30)} ${m(n)}  ${verdict(lessRequests(n, base, net, c), c)}`,
+        `  ${label.padEnd(18)} ${c.name.padEnd(30)} ${m(n.median).padStart(5)} ${spread(n).padEnd(12)} ${verdict(lessRequests(n.median, base.median, net.median, c), c)}`,
       );
     }
 }
@@ -257,7 +271,10 @@ export async function run(args: string[]): Promise<void> {
     console.log(
       `peak RSS floors: bare node ${floor('node -e 0')}, a bare node listing 5,000 repositories in whole 1,000-item pages ${floor('node list 5000 (floor)')} (${floor('node list 5000, gc a page')} with a full collection a page), Node's trivial single executable ${floor('trivial executable')}`,
     );
-    if (args.includes('--instructions')) await printInstructions(binaries, bare, env);
+    if (args.includes('--instructions')) {
+      const runs = Number(args.find((a) => a.startsWith('--instruction-runs='))?.split('=')[1] ?? 5);
+      await printInstructions(binaries, bare, env, runs);
+    }
     console.log(
       `load average ${loadavg()
         .map((l) => l.toFixed(1))
