@@ -223,9 +223,11 @@ function compileCached({ source, filename, key, family = '', cacheDir, command, 
       mkdirSync(cacheDir, { recursive: true });
       let caches = 0;
       for (const f of readdirSync(cacheDir)) {
-        // Another build's or another Node's files are of no more use.
+        // Another build's or another Node's files are of no more use, nor are those of an older layout of the
+        // directory, which name no script (every cache is named after its script, `bbdc.pr.cjs-…`; the executable's
+        // one-script caches were `0.1.0-v24…`, the checkout's whole-bundle cache `v24…`).
         if (!f.startsWith(`${key}.`)) {
-          if (f.startsWith(family)) rmSync(`${cacheDir}/${f}`, { force: true });
+          if (f.startsWith(family) || !f.includes('.cjs-')) rmSync(`${cacheDir}/${f}`, { force: true });
         } else if (f.endsWith('.cache')) caches++;
       }
       if (!hadOwn && caches >= maxCachedCommands) return false;
