@@ -3,7 +3,6 @@
 // first requires an npm package, the packages (bbdc.packages.cjs; bundle.ts bundleForSea says why two scripts), each
 // with the V8 code cache made at build time when it matches this binary (V8 refuses a foreign cache; bbdc then
 // compiles without it).
-import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { getRawAsset } from 'node:sea';
 import { Script } from 'node:vm';
@@ -55,13 +54,14 @@ if (args.length === 1 && args[0] === '--version') {
     return (script.runInThisContext() as Bundle)(req, process.execPath, dirname);
   };
   let packages: Record<string, () => unknown> | undefined;
-  // bbdc's require: Node's modules from Node, a package from bbdc.packages.cjs, compiled on the first one.
+  // bbdc's require: Node's modules from Node (process.getBuiltinModule, as the checkout's runBundle: no node:module
+  // for a command that requires no package), a package from bbdc.packages.cjs, compiled on the first one.
   const bbdcRequire = (id: string) => {
-    if (!isBuiltin(id)) {
-      packages ??= run('bbdc.packages.cjs', require) as Record<string, () => unknown>;
-      if (Object.hasOwn(packages, id)) return packages[id]();
-    }
-    return require(id); // a builtin, or a package the executable lacks (the keyring addon): Node's error
+    const builtin = process.getBuiltinModule(id);
+    if (builtin) return builtin;
+    packages ??= run('bbdc.packages.cjs', require) as Record<string, () => unknown>;
+    if (Object.hasOwn(packages, id)) return packages[id]();
+    return require(id); // a package the executable lacks (the keyring addon): Node's error
   };
   run('bbdc.cjs', bbdcRequire);
 }
