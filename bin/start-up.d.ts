@@ -14,6 +14,7 @@ export function runBundle(
   command: string,
   makeRequire?: () => (id: string) => unknown,
 ): { exports: Record<string, unknown>; cache: 'none' | 'accepted' | 'rejected'; save(): boolean };
+export function bundleRequire(makeRequire: () => (id: string) => unknown): (id: string) => unknown;
 export function compileCached(o: {
   source: string;
   filename: string;

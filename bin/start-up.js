@@ -146,9 +146,8 @@ function commandWords(args) {
 /**
  * Compiles and runs the CommonJS `bundle` as Node's loader would (exports, require, module, __filename, __dirname),
  * with the code cache kept in `cacheDir` for this bundle and this Node, and returns its exports with `cache` and
- * `save` (compileCached). The bundle's require() gives Node's modules from process.getBuiltinModule and anything
- * else (an npm package) from `requirePackage`, made on the first package, by default a require() from the bundle's
- * directory: a command that needs no package (pr get) loads neither node:module nor Node's module resolution.
+ * `save` (compileCached). The bundle's require() is bundleRequire's, its packages by default from a require() of
+ * the bundle's directory.
  * @param {string} bundle
  * @param {string} cacheDir
  * @param {string} command the words that name the command (`pr get`)
@@ -178,17 +177,26 @@ function runBundle(
     command,
   });
   const loaded = { exports: {} };
+  script.runInThisContext()(loaded.exports, bundleRequire(makeRequire), loaded, bundle, dirname(bundle));
+  return { exports: loaded.exports, cache, save };
+}
+
+/**
+ * A bundle's require(): Node's modules from process.getBuiltinModule, anything else (an npm package) from the
+ * require `makeRequire` gives, made on the first package. A command that needs no package (pr get) so loads neither
+ * node:module nor Node's module resolution. The checkout's bundles and the executables' scripts both run with it.
+ * @param {() => (id: string) => unknown} makeRequire
+ * @returns {(id: string) => unknown}
+ */
+function bundleRequire(makeRequire) {
   /** @type {((id: string) => unknown) | undefined} */
   let requirePackage;
-  /** @param {string} id */
-  const requireFromBundle = (id) => {
+  return (id) => {
     const builtin = process.getBuiltinModule(id);
     if (builtin) return builtin;
     requirePackage ??= makeRequire();
     return requirePackage(id);
   };
-  script.runInThisContext()(loaded.exports, requireFromBundle, loaded, bundle, dirname(bundle));
-  return { exports: loaded.exports, cache, save };
 }
 
 /**
@@ -252,5 +260,6 @@ module.exports = {
   maxCachedCommands,
   commandWords,
   runBundle,
+  bundleRequire,
   compileCached,
 };

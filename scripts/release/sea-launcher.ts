@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { getRawAsset } from 'node:sea';
 import { Script } from 'node:vm';
-import { commandWords, compileCacheDir, compileCached } from '../../bin/start-up.js';
+import { bundleRequire, commandWords, compileCacheDir, compileCached } from '../../bin/start-up.js';
 
 declare const BBDC_BUILD_VERSION: string;
 declare const BBDC_HELP_TEXT: string;
@@ -53,15 +53,11 @@ if (args.length === 1 && args[0] === '--version') {
     process.once('exit', save);
     return (script.runInThisContext() as Bundle)(req, process.execPath, dirname);
   };
-  let packages: Record<string, () => unknown> | undefined;
-  // bbdc's require: Node's modules from Node (process.getBuiltinModule, as the checkout's runBundle: no node:module
-  // for a command that requires no package), a package from bbdc.packages.cjs, compiled on the first one.
-  const bbdcRequire = (id: string) => {
-    const builtin = process.getBuiltinModule(id);
-    if (builtin) return builtin;
-    packages ??= run('bbdc.packages.cjs', require) as Record<string, () => unknown>;
-    if (Object.hasOwn(packages, id)) return packages[id]();
-    return require(id); // a package the executable lacks (the keyring addon): Node's error
-  };
+  // bbdc's require (start-up.js bundleRequire): a package from bbdc.packages.cjs, compiled on the first one.
+  const bbdcRequire = bundleRequire(() => {
+    const packages = run('bbdc.packages.cjs', require) as Record<string, () => unknown>;
+    // A package the executable lacks (the keyring addon): Node's error.
+    return (id) => (Object.hasOwn(packages, id) ? packages[id]() : require(id));
+  });
   run('bbdc.cjs', bbdcRequire);
 }
