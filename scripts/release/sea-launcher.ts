@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { getRawAsset } from 'node:sea';
 import { Script } from 'node:vm';
-import { bundleRequire, commandWords, compileCacheDir, compileCached } from '../../bin/start-up.js';
+import { bundleRequire, cacheHome, commandWords, compileCached } from '../../bin/start-up.js';
 
 declare const BBDC_BUILD_VERSION: string;
 declare const BBDC_HELP_TEXT: string;
@@ -20,8 +20,9 @@ if (args.length === 1 && args[0] === '--version') {
   process.stdout.write(BBDC_HELP_TEXT.replace('{{version}}', BBDC_BUILD_VERSION));
 } else {
   const command = commandWords(args);
-  const home = process.env.HOME || process.env.USERPROFILE || process.getBuiltinModule('node:os').homedir();
-  const cacheDir = join(compileCacheDir(process.env, home, process.platform), 'executable');
+  // The same cache home as the checkout's (start-up.js cacheHome); none without a home directory.
+  const home = cacheHome();
+  const cacheDir = home && join(home, 'executable');
   const dirname = process.execPath.replace(/[\\/][^\\/]*$/, '');
   /** Compiles the asset `name` (a bundle of bundle.ts bundleForSea) and runs it with `req`: its exports. */
   const run = (name: string, req: (id: string) => unknown) => {
@@ -35,10 +36,10 @@ if (args.length === 1 && args[0] === '--version') {
     // esbuild writes ASCII (its default charset): latin1 reads the bytes as they are, into a string Node keeps
     // outside V8's heap when over 1 MB.
     const source = Buffer.from(getRawAsset(name)).toString('latin1');
-    // The build's cache holds only the bundle's top level; the user's (bin/start-up.js compileCached) gets the functions each
-    // command runs, written at the end of a run, in the same cache directory as the checkout's.
+    // The build's cache holds only the bundle's top level; the user's (bin/start-up.js compileCached) gets the
+    // functions each command runs, written at the end of a run, beside the checkout's.
     const { script, save } =
-      process.env.NODE_DISABLE_COMPILE_CACHE === '1'
+      !cacheDir || process.env.NODE_DISABLE_COMPILE_CACHE === '1'
         ? { script: new Script(source, { filename: name, cachedData: fallback }), save: () => false }
         : compileCached({
             source,
