@@ -64,7 +64,7 @@ test('the protocol: attributes up to a blank line; an answer only for a configur
 
 test('after auth setup-git, git fetch and git push work in a bbdc clone; the token is in no config', async () => {
   const w = createWorld();
-  const deps = { selfCommand: bbdc };
+  const deps = { selfCommand: () => bbdc };
   const login = await w.run(['auth', 'login', fake.url, '--token', token, '--no-discover-aliases']);
   assert.is(login.code, 0, login.stderr);
   const clone = await w.run(['repo', 'clone', 'PROJ/api', '--https', '--json'], { deps });

@@ -116,6 +116,7 @@ const flags: Record<string, FlagSpec> = {
   limit: { type: 'number', description: 'l' },
   repo: { type: 'string', shortFlag: 'R', description: 'r' },
   state: { type: 'string', choices: ['OPEN', 'MERGED'], description: 's' },
+  web: { type: 'boolean', shortFlag: 'w', description: 'w' },
 };
 const parse = (...argv: string[]) =>
   parseFlags(argv, flags, [{ name: 'id', required: false, description: '' }], 'pr x');
@@ -136,6 +137,29 @@ test('parseFlags: kebab-case in, camelCase out, negation, lists, numbers, defaul
   );
   assert.equal(parse('--no-browser', '--title', '-').flags, { browser: false, title: '-', reviewer: [] });
   assert.equal(parse('--', '--draft').args, ['--draft'], 'after -- everything is an argument');
+});
+
+test('parseFlags reads the command line as node:util parseArgs does', () => {
+  const flagsOf = (...argv: string[]) => parse(...argv).flags;
+  assert.equal(flagsOf('-R', 'PROJ/api').repo, 'PROJ/api');
+  assert.equal(flagsOf('--repo=PROJ/api').repo, 'PROJ/api');
+  assert.equal(flagsOf('--title=a=b').title, 'a=b', 'only the first = splits');
+  assert.equal(flagsOf('--title=--x').title, '--x', 'an inline value may look like a flag');
+  assert.equal(flagsOf('--title', '-').title, '-');
+  assert.equal(flagsOf('-w').web, true);
+  assert.equal(
+    flagsOf('-wRPROJ/api'),
+    { web: true, repo: 'PROJ/api', browser: true, reviewer: [] },
+    'a group',
+  );
+  assert.equal(flagsOf('-w', '--no-web').web, false, 'the last one wins');
+  assert.equal(parse('-', '--draft').args, ['-'], 'a lone - is an argument');
+  fails(['-x'], 'unknown flag -x for bbdc pr x');
+  fails(['-wx'], 'unknown flag -x for bbdc pr x');
+  fails(['--no-title'], 'unknown flag --no-title'); // only a boolean has a --no- form
+  fails(['--no-web=1'], 'unknown flag --no-web');
+  fails(['--web=1'], '--web takes no value (got "1")');
+  fails(['-R'], '--repo needs a value');
 });
 
 test('parseFlags refuses what it cannot honour, naming the flag', () => {

@@ -266,10 +266,21 @@ test('the checkout bundle runs pr get without the TypeScript stripper, child_pro
     const loaded = (JSON.parse(r.stderr) as string[]).join('\n');
     assert.match(loaded, 'NativeModule http', 'the probe sees loaded built-ins');
     // fs streams, fs/promises and readline: what reading process.stdin (a file or /dev/null) loads.
-    // TLS, crypto and undici: an http:// server needs none of them.
-    const unwanted = ['amaro', 'child_process', 'worker_threads', 'readline', 'internal/fs/streams'];
+    // TLS, crypto and undici: an http:// server needs none of them. node:util's parseArgs, node:os and node:sea: their
+    // functions compile at every start, and bbdc has what it needs of them in its own code (parse-flags.ts,
+    // default-deps.ts).
+    const unwanted = [
+      'amaro',
+      'child_process',
+      'worker_threads',
+      'readline',
+      'internal/fs/streams',
+      'parse_args',
+    ];
     for (const name of [...unwanted, 'internal/fs/promises', 'NativeModule tls', 'internal/crypto', 'undici'])
       assert.not.match(loaded, name, `pr get loads ${name}`);
+    for (const name of ['os', 'sea'])
+      assert.not.ok(loaded.split('\n').includes(`NativeModule ${name}`), `pr get loads node:${name}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
     await fake.stop();

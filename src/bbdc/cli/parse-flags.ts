@@ -3,15 +3,15 @@ import { type ArgSpec, argUsage, type FlagSpec } from '../command.ts';
 import { kebab } from './help.ts';
 import { didYouMean } from './suggest.ts';
 
-type Option = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
-
 const flagName = (name: string) => `--${kebab(name)}`;
 
 /**
- * Parses argv (command words removed) against the given flags with node:util's parseArgs, which is part of Node
- * (meow cost 30-250 ms to import and set up on every run). Flags are kebab-case on the command line and camelCase
- * in the result; `--no-x` turns a boolean off; unknown flags, values given to booleans and string flags without a
- * value are UsageErrors naming the flag.
+ * Parses argv (command words removed) against the given flags. Flags are kebab-case on the command line and
+ * camelCase in the result; `--no-x` turns a boolean off; unknown flags, values given to booleans and string flags
+ * without a value are UsageErrors naming the flag. The command line is read as node:util's parseArgs reads it
+ * (`--flag value`, `--flag=value`, `-R value`, `-Rvalue`, grouped short flags, `--` ending the flags), here rather
+ * than with parseArgs: its module and each function it runs are compiled at every start (Node's code cache has only
+ * their top level), about 0.6 ms of CPU, where this runs from bbdc's own code cache. meow cost 30-250 ms.
  */
 export function parseFlags(
   argv: string[],
@@ -19,36 +19,57 @@ export function parseFlags(
   args: ArgSpec[],
   commandName: string,
 ): { args: string[]; flags: Record<string, unknown> } {
-  const options: Record<string, Option> = {};
   const byOption = new Map<string, string>();
+  const byShort = new Map<string, string>();
   for (const [name, spec] of Object.entries(flags)) {
-    const option: Option = { type: spec.type === 'boolean' ? 'boolean' : 'string' };
-    if (spec.shortFlag) option.short = spec.shortFlag;
-    if (spec.isMultiple) option.multiple = true;
-    options[kebab(name)] = option;
     byOption.set(kebab(name), name);
+    if (spec.shortFlag) byShort.set(spec.shortFlag, kebab(name));
   }
-  // Not an ES import: importing node:util builds a facade that reads every export (3 ms, worker_threads included).
-  const { tokens } = process.getBuiltinModule('node:util').parseArgs({
-    args: argv,
-    options,
-    strict: false,
-    allowPositionals: true,
-    allowNegative: true,
-    tokens: true,
-  });
+  const takesValue = (option: string) => {
+    const name = byOption.get(option);
+    return name !== undefined && flags[name].type !== 'boolean';
+  };
   const result: Record<string, unknown> = {};
   const input: string[] = [];
   const help = `run \`bbdc ${commandName} --help\``;
-  for (const token of tokens) {
-    if (token.kind === 'positional') input.push(token.value);
-    if (token.kind !== 'option') continue;
-    // parseArgs names `--no-color` "color" (allowNegative); the raw name tells the two apart.
-    const negated = token.rawName === `--no-${token.name}` && options[token.name]?.type === 'boolean';
-    const name = byOption.get(token.name);
+  const rest = [...argv];
+  for (let arg = rest.shift(); arg !== undefined; arg = rest.shift()) {
+    if (arg === '--') {
+      input.push(...rest);
+      break;
+    }
+    if (arg.length < 2 || arg[0] !== '-') {
+      input.push(arg);
+      continue;
+    }
+    let option: string;
+    let value: string | undefined;
+    let inline = false;
+    if (arg[1] === '-') {
+      // `--flag`, `--flag=value`; an `=` right after the dashes is part of the name, as parseArgs has it.
+      const eq = arg.indexOf('=', 3);
+      option = arg.slice(2, eq === -1 ? undefined : eq);
+      if (eq !== -1) [value, inline] = [arg.slice(eq + 1), true];
+      else if (takesValue(option) && rest.length) value = rest.shift();
+    } else {
+      option = byShort.get(arg[1]) ?? arg[1];
+      if (arg.length === 2) {
+        if (takesValue(option) && rest.length) value = rest.shift();
+      } else if (takesValue(option)) {
+        [value, inline] = [arg.slice(2), true]; // -RPROJ/api
+      } else {
+        rest.unshift(`-${arg.slice(2)}`); // a group: -ab is -a -b
+      }
+    }
+    const typed = arg[1] === '-' ? `--${option}` : `-${arg[1]}`;
+    const negated =
+      arg[1] === '-' &&
+      value === undefined &&
+      option.startsWith('no-') &&
+      flags[byOption.get(option.slice(3)) ?? '']?.type === 'boolean';
+    const name = byOption.get(negated ? option.slice(3) : option);
     if (!name) {
       const known = [...byOption.keys()].map((k) => `--${k}`);
-      const typed = token.rawName;
       throw new UsageError(
         `unknown flag ${typed} for bbdc ${commandName}${didYouMean(typed, known)}; ${help}`,
       );
@@ -56,14 +77,12 @@ export function parseFlags(
     const spec = flags[name];
     const shown = negated ? `--no-${kebab(name)}` : flagName(name);
     if (spec.type === 'boolean') {
-      if (token.value !== undefined)
-        throw new UsageError(`${shown} takes no value (got "${token.value}"); ${help}`);
+      if (value !== undefined) throw new UsageError(`${shown} takes no value (got "${value}"); ${help}`);
       result[name] = !negated;
       continue;
     }
-    const value = token.value;
     // A flag-looking word after a string flag means its value was left out (`--title --json`); `-` and `-1` are values.
-    if (value === undefined || value === '' || (!token.inlineValue && /^-[^\d]/.test(value))) {
+    if (value === undefined || value === '' || (!inline && /^-[^\d]/.test(value))) {
       throw new UsageError(`${flagName(name)} needs a value${spec.value ? ` (${spec.value})` : ''}; ${help}`);
     }
     let parsed: string | number = value;

@@ -40,7 +40,7 @@ export const command = defineCommand<Options, AuthSetupGitOutput>({
   examples: ['bbdc auth setup-git', 'bbdc auth setup-git --host bitbucket.example.com'],
   parse: ({ flags }) => (flags.host ? { host: normalizeHostUrl(String(flags.host)) } : {}),
   async plan(o, deps) {
-    const helper = helperValue(deps.selfCommand);
+    const helper = helperValue(deps.selfCommand());
     const list = targets(o, deps);
     const current = await Promise.all(list.map((t) => gitConfig(deps, ['--get-all', t.key])));
     const done = current.every((r) => r.stdout.replace(/\n$/, '').split('\n').join('|') === `|${helper}`);
@@ -57,7 +57,7 @@ export const command = defineCommand<Options, AuthSetupGitOutput>({
     });
   },
   async run(o, deps) {
-    const helper = helperValue(deps.selfCommand);
+    const helper = helperValue(deps.selfCommand());
     const list = targets(o, deps);
     for (const t of list) {
       for (const args of [
