@@ -1,6 +1,6 @@
 // `npm run release:build [-- --targets all|host|linux-x64,... --out DIR]`: everything a bbdc release publishes,
 // written to release/ (gitignored):
-//   realmforge-bbdc-<version>.tgz   the npm package @realmforge/bbdc (bundled, code-split, no dependencies to fetch)
+//   realmforge-bbdc-<version>.tgz   the npm package @realmforge/bbdc (bundled like an executable's scripts, no dependencies to fetch)
 //   bbdc-<os>-<arch>.tar.gz        standalone executables (Node single-executable applications)
 //   release.json                   what `bbdc update` reads first
 //   sha256sums.txt                 the checksum of every file above (CI signs it with cosign: sha256sums.txt.sigstore.json)
@@ -49,8 +49,7 @@ writeFileSync(
       version,
       description: 'bbdc: a command-line client for Bitbucket Data Center, in the spirit of gh',
       license: pkg.license,
-      type: 'module',
-      bin: { bbdc: 'dist/bbdc.mjs' },
+      bin: { bbdc: 'dist/main.cjs' },
       files: ['dist'],
       engines: pkg.engines,
       // The OS keyring is a native addon; without it bbdc keeps the token in a 0600 file.

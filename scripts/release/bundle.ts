@@ -1,26 +1,23 @@
-// esbuild bundles of bbdc: an ES module package with code splitting for npm (each command stays a chunk that
-// loads only when it runs), and one CommonJS file for the single-executable applications, which need one script.
+// esbuild bundles of bbdc: the checkout's (one CommonJS file, and one a command group), and the scripts of the npm
+// package and of the single-executable applications (a launcher, bbdc's code, the npm packages it requires).
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, posix } from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
-import { splitNodeBundle } from '../esbuild-split.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const entry = join(import.meta.dirname, 'entry.ts');
 // The OS keyring binding is a native addon: the npm package depends on it, the executables use the file store.
 const external = ['@napi-rs/keyring'];
 
-/** Bundles the npm package's code into `outdir` (entry `bbdc.mjs` and its chunks). */
-export async function bundleForNpm(outdir: string, version: string): Promise<void> {
-  await build({
-    absWorkingDir: root,
-    entryPoints: { bbdc: entry },
-    outdir,
-    ...splitNodeBundle,
-    external,
-    define: { BBDC_BUILD_VERSION: JSON.stringify(version) },
-  });
+/**
+ * Bundles the npm package's code into `outdir`: the same three scripts as a single executable's (bundleScripts), the
+ * launcher `main.cjs` (the package's bin) reading the other two from files beside it. Until 2026-11-27 the package
+ * was a code-split ES module build on Node's compile cache, which keeps only each module's top level: `pr get` took
+ * 62-65 ms of CPU against 44-47 from the checkout's bundle (perf stat, 30 runs each).
+ */
+export async function bundleForNpm(outdir: string, version: string): Promise<SeaScripts> {
+  return bundleScripts(outdir, version, 'files');
 }
 
 /** Where `npm run build` writes the checkout's bundle of bbdc (bin/bbdc.js runs it while it is fresh). */
@@ -198,7 +195,7 @@ const seaWrapper = {
  * Bundles bbdc for a Node single-executable application, three scripts: `bbdc.cjs`, bbdc's own code (src/, generated/)
  * with the npm packages left out as in the checkout's bundle, `bbdc.packages.cjs`, those packages, each initialised
  * on its first require, and `main.cjs`, the launcher that answers --version and --help itself and compiles
- * `bbdc.cjs` for anything else, and `bbdc.packages.cjs` when a command first requires a package (sea-launcher.ts).
+ * `bbdc.cjs` for anything else, and `bbdc.packages.cjs` when a command first requires a package (launcher.ts).
  * V8 reads a whole code cache at each start, and a script's top level registers every module it holds: from one
  * script with the packages' 430 modules beside bbdc's 390, pr get (which requires no package) read a 647 KB cache
  * and ran 205 million instructions (callgrind), 43.3 ms of CPU; from bbdc.cjs alone, 175 million and 38.7 ms, and
@@ -206,7 +203,17 @@ const seaWrapper = {
  * whole rather than tree-shaken, which makes the executable 0.7 MB larger. `prelude` is CommonJS code the launcher
  * runs first (the startup benchmark's rusage probe, since an executable ignores NODE_OPTIONS=--import).
  */
-export async function bundleForSea(outDir: string, version: string, prelude = ''): Promise<SeaScripts> {
+export function bundleForSea(outDir: string, version: string, prelude = ''): Promise<SeaScripts> {
+  return bundleScripts(outDir, version, 'sea', prelude);
+}
+
+/** The three scripts (bundleForSea), the launcher reading the other two from the executable's assets or from files. */
+async function bundleScripts(
+  outDir: string,
+  version: string,
+  scripts: 'sea' | 'files',
+  prelude = '',
+): Promise<SeaScripts> {
   const bundle = join(outDir, 'bbdc.cjs');
   const packages = join(outDir, 'bbdc.packages.cjs');
   const main = join(outDir, 'main.cjs');
@@ -260,14 +267,21 @@ export async function bundleForSea(outDir: string, version: string, prelude = ''
   const help = readFileSync(join(root, 'generated', 'bbdc', 'help.txt'), 'utf8');
   await build({
     absWorkingDir: root,
-    entryPoints: [join(import.meta.dirname, 'sea-launcher.ts')],
+    entryPoints: [join(import.meta.dirname, 'launcher.ts')],
     outfile: main,
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: 'node22',
-    define: { BBDC_BUILD_VERSION: JSON.stringify(version), BBDC_HELP_TEXT: JSON.stringify(help) },
-    banner: { js: prelude },
+    // Folds BBDC_SCRIPTS: the other way of reading the scripts is left out.
+    minifySyntax: true,
+    define: {
+      BBDC_BUILD_VERSION: JSON.stringify(version),
+      BBDC_HELP_TEXT: JSON.stringify(help),
+      BBDC_SCRIPTS: JSON.stringify(scripts),
+    },
+    // The npm package's bin: npm links it from its first line, which takes no flags (bin/bbdc.js says why).
+    banner: { js: `${scripts === 'files' ? '#!/usr/bin/env node\n' : ''}${prelude}` },
     logLevel: 'error',
   });
   return { main, bundle, packages };

@@ -1,10 +1,8 @@
-#!/usr/bin/env node
-// The entry point of the bundled bbdc (the npm package and the standalone executables). No node flags on the line
-// above, as on bin/bbdc.js's: `env -S` fails on Alpine's BusyBox (release-build.test.ts checks the published line).
-import { enableCompileCache } from '../../bin/start-up.js';
+// The entry point of bbdc's code in the bundled builds (bbdc.cjs of the npm package and the single executables),
+// which launcher.ts compiles with bbdc's own code cache: Node's module compile cache would serve only the keyring
+// addon's loader here, and is left off.
 import { main } from '../../src/bbdc/main.ts';
 
-enableCompileCache();
 main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

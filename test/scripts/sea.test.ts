@@ -69,7 +69,7 @@ test('pr get runs without compiling the packages; a command that requires one co
   const pr = await run(['pr', 'get', '1', '--json', '-R', 'PROJ/api'], home);
   assert.is(pr.status, 0, pr.stderr);
   assert.is(JSON.parse(pr.stdout).data.id, 1);
-  // A cache file is `<script>-<build>.<command>.cache` (sea-launcher.ts).
+  // A cache file is `<script>-<build>.<command>.cache` (launcher.ts).
   const scripts = (caches: string[]) =>
     caches.map((f) => `${f.slice(0, f.indexOf('-'))} ${f.split('.').at(-2)}`);
   assert.equal(scripts(pr.caches), ['bbdc.cjs pr-get']);

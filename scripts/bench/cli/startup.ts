@@ -1,21 +1,21 @@
 // `npm run bench:cli -- startup [--rounds=N] [--no-sea] [--instructions [--instruction-runs=N]]`: wall time, CPU time and peak RSS of bbdc
 // commands beside a bare `node -e 0`, interleaved in one run, from the checkout (bin/bbdc.js run as a user runs it, through its shebang:
 // its sources, and the bundle `npm run build` makes, which this benchmark builds first; the lists also from the bundle
-// with the executables' V8 flags, which the shebang cannot give, to show what they would) and from a single executable
-// built here from the same sources. `pr get` and `repo list` run against the fake Bitbucket on 127.0.0.1. The network
+// with the executables' V8 flags, which the shebang cannot give, to show what they would), from the npm package and
+// from a single executable, both built here from the same sources. `pr get` and `repo list` run against the fake Bitbucket on 127.0.0.1. The network
 // floor is a bare node that sends the same two GETs with node:http: the CPU goal is 1.3x bare node plus those requests.
 // Memory floors: a bare node that lists the same 5,000 repositories in bbdc's 1,000-item pages, and Node's trivial
 // single executable (only the probe in it), which the executable's figures are to be read against. Both executables are
 // written to disk as `bbdc update` writes one (see `installed`), not as postject leaves them.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { nodeFileOps } from '../../../src/bbdc/update/replace-executable.ts';
 import { startFakeBitbucket } from '../../../test/fake-bitbucket/server.ts';
 import { credentials } from '../../../test/fake-bitbucket/state.ts';
-import { bundleForCheckout, bundleForSea } from '../../release/bundle.ts';
+import { bundleForCheckout, bundleForNpm, bundleForSea } from '../../release/bundle.ts';
 import { cliV8Flags, injectBlob, makeBlob } from '../../release/sea.ts';
 import { countInstructions, requireValgrind } from './instructions.ts';
 
@@ -86,9 +86,10 @@ const seaProbe = () =>
     )
     .replace(/^\/\/.*$/gm, '');
 
+const version = () => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
+
 async function buildSea(dir: string): Promise<string> {
-  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
-  const scripts = await bundleForSea(dir, version, `{${seaProbe()}}\n`);
+  const scripts = await bundleForSea(dir, version(), `{${seaProbe()}}\n`);
   const blob = makeBlob(process.execPath, scripts, dir, { codeCache: true });
   return installed(dir, 'bbdc', (built) => injectBlob(process.execPath, blob, built, process.platform));
 }
@@ -228,6 +229,11 @@ export async function run(args: string[]): Promise<void> {
       ['checkout bundle', [bin], env],
       ['bundle +V8 flags', [process.execPath, ...cliV8Flags, bin], env, (c) => c.goal === rssGoal],
     ];
+    // The npm package as npm links it: its bin (the executables' launcher, reading its scripts from files) through
+    // the shebang.
+    const { main } = await bundleForNpm(join(dir, 'npm'), version());
+    chmodSync(main, 0o755);
+    binaries.push(['npm package', [main], env]);
     if (!args.includes('--no-sea')) {
       mkdirSync(join(dir, 'sea'));
       binaries.push(['single executable', [await buildSea(join(dir, 'sea'))], env]);

@@ -1,0 +1,85 @@
+// The main script of the bundled bbdc: the single executable's, and the npm package's bin (dist/main.cjs). `--version`
+// and `--help` are answered from constants, so they cost what a bare Node start costs; anything else compiles bbdc's
+// code (bbdc.cjs) and, when a command first requires an npm package, the packages (bbdc.packages.cjs; bundle.ts
+// bundleScripts says why two scripts). An executable holds both as assets, each with the V8 code cache made at build
+// time when it matches this binary (V8 refuses a foreign cache; bbdc then compiles without it); the npm package
+// holds them as files beside this one. Either way the user's code cache (bin/start-up.js compileCached) gets the
+// functions each command runs.
+import { bundleRequire, cacheHome, commandWords, compileCached } from '../../bin/start-up.js';
+
+declare const BBDC_BUILD_VERSION: string;
+declare const BBDC_HELP_TEXT: string;
+/** Where the scripts are: the executable's assets, or files beside this script (bundle.ts sets it). */
+declare const BBDC_SCRIPTS: 'sea' | 'files';
+
+type Bundle = (require: (id: string) => unknown, filename: string, dirname: string) => unknown;
+
+type ScriptText = { source: string; fallback?: Buffer; filename: string };
+
+// esbuild writes ASCII (its default charset): latin1 reads the bytes as they are, into a string Node keeps outside
+// V8's heap when over 1 MB.
+
+/** The npm package's script `name`, a file beside this one. */
+function readFile(name: string): ScriptText {
+  const filename = `${__dirname}/${name}`;
+  return { source: process.getBuiltinModule('node:fs').readFileSync(filename, 'latin1'), filename };
+}
+
+/** The executable's asset `name` and the code cache made at build time for it, if any. */
+function readAsset(name: string): ScriptText {
+  // getRawAsset, not getAsset: the executable's own bytes, not a copy (V8 only reads a cache).
+  const { getRawAsset } = process.getBuiltinModule('node:sea');
+  let fallback: Buffer | undefined;
+  try {
+    fallback = Buffer.from(getRawAsset(name.replace(/\.cjs$/, '.cache')));
+  } catch {
+    // built without a code cache (another platform's executable)
+  }
+  return { source: Buffer.from(getRawAsset(name)).toString('latin1'), fallback, filename: name };
+}
+
+// The build keeps only the one it uses.
+const readScript = BBDC_SCRIPTS === 'files' ? readFile : readAsset;
+
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === '--version') {
+  process.stdout.write(`bbdc ${BBDC_BUILD_VERSION}\n`);
+} else if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h'))) {
+  process.stdout.write(BBDC_HELP_TEXT.replace('{{version}}', BBDC_BUILD_VERSION));
+} else {
+  const command = commandWords(args);
+  // The same cache home as the checkout's (start-up.js cacheHome); none without a home directory.
+  const home = cacheHome();
+  const cacheDir = home && `${home}/${BBDC_SCRIPTS === 'sea' ? 'executable' : 'package'}`;
+  const [filename, dirname] =
+    BBDC_SCRIPTS === 'sea'
+      ? [process.execPath, process.execPath.replace(/[\\/][^\\/]*$/, '')]
+      : [__filename, __dirname];
+  /** Compiles the script `name` (bundle.ts bundleScripts) and runs it with `req`: its exports. */
+  const run = (name: string, req: (id: string) => unknown) => {
+    const { source, fallback, filename: scriptName } = readScript(name);
+    const { Script } = process.getBuiltinModule('node:vm');
+    const { script, save } =
+      !cacheDir || process.env.NODE_DISABLE_COMPILE_CACHE === '1'
+        ? { script: new Script(source, { filename: scriptName, cachedData: fallback }), save: () => false }
+        : compileCached({
+            source,
+            filename: scriptName,
+            key: `${name}-${BBDC_BUILD_VERSION}-${process.version}-${process.arch}-${source.length}`,
+            // Each script's caches are named after it: one's save keeps the other's.
+            family: `${name}-`,
+            cacheDir,
+            command,
+            fallback,
+          });
+    process.once('exit', save);
+    return (script.runInThisContext() as Bundle)(req, filename, dirname);
+  };
+  // bbdc's require (start-up.js bundleRequire): a package from bbdc.packages.cjs, compiled on the first one.
+  const bbdcRequire = bundleRequire(() => {
+    const packages = run('bbdc.packages.cjs', require) as Record<string, () => unknown>;
+    // A package the bundle lacks (the keyring addon): the npm package's dependency, Node's error in an executable.
+    return (id) => (Object.hasOwn(packages, id) ? packages[id]() : require(id));
+  });
+  run('bbdc.cjs', bbdcRequire);
+}
