@@ -394,7 +394,10 @@ test('bad release sources and platforms give clear errors', async () => {
   const { w, run } = await installed({ platform: 'freebsd' });
   const r = await run('--json');
   assert.is(r.code, 11);
-  assert.match(r.json().error.message, 'no executable for freebsd-x64; install with npm');
+  assert.match(
+    r.json().error.message,
+    'no executable for freebsd-x64; install with npm instead (npm install -g @realmforge/bbdc)',
+  );
   const bad = await w.run(['update', '--json'], { env: { BBDC_RELEASE_URL: 'ftp://x' } });
   assert.match(bad.json().error.message, 'BBDC_RELEASE_URL must be an http(s) URL');
   server.files.set(

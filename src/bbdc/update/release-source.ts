@@ -41,7 +41,7 @@ export function archiveName(platform: string, arch: string): string {
   if (!os || (arch !== 'x64' && arch !== 'arm64')) {
     throw new RealmforgeError(
       'not_implemented',
-      `bbdc releases have no executable for ${platform}-${arch}; install with npm instead (npm install -g realmforge)`,
+      `bbdc releases have no executable for ${platform}-${arch}; install with npm instead (npm install -g @realmforge/bbdc)`,
     );
   }
   return `bbdc-${os}-${arch}.tar.gz`;
