@@ -147,6 +147,7 @@ test('parseFlags reads the command line as node:util parseArgs does', () => {
   assert.equal(flagsOf('--title=--x').title, '--x', 'an inline value may look like a flag');
   assert.equal(flagsOf('--title', '-').title, '-');
   assert.equal(flagsOf('-w').web, true);
+  assert.equal(flagsOf('--state', 'merged').state, 'MERGED', 'a choice in any case is the choice');
   assert.equal(
     flagsOf('-wRPROJ/api'),
     { web: true, repo: 'PROJ/api', browser: true, reviewer: [] },
@@ -168,7 +169,7 @@ test('parseFlags refuses what it cannot honour, naming the flag', () => {
   fails(['--title', '--draft'], '--title needs a value');
   fails(['--draft=yes'], '--draft takes no value (got "yes")');
   fails(['--limit', 'many'], '--limit "many" must be a number');
-  fails(['--state', 'open'], '--state "open" must be one of OPEN, MERGED');
+  fails(['--state', 'closed'], '--state "closed" must be one of OPEN, MERGED');
   fails(['1', '2'], 'unexpected argument "2" for bbdc pr x');
 });
 

@@ -90,8 +90,14 @@ export function parseFlags(
       parsed = Number(value);
       if (!Number.isFinite(parsed)) throw new UsageError(`${flagName(name)} "${value}" must be a number`);
     }
-    if (spec.choices && !spec.choices.includes(value)) {
-      throw new UsageError(`${flagName(name)} "${value}" must be one of ${spec.choices.join(', ')}`);
+    if (spec.choices) {
+      // In any case (`--state OPEN`, as Bitbucket writes it, is `open`): no two choices differ only in case.
+      const choice =
+        spec.choices.find((c) => c === value) ??
+        spec.choices.find((c) => c.toLowerCase() === value.toLowerCase());
+      if (choice === undefined)
+        throw new UsageError(`${flagName(name)} "${value}" must be one of ${spec.choices.join(', ')}`);
+      parsed = choice;
     }
     result[name] = spec.isMultiple ? [...((result[name] as unknown[]) ?? []), parsed] : parsed;
   }
