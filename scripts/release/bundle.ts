@@ -2,7 +2,7 @@
 // package and of the single-executable applications (a launcher, bbdc's code, the npm packages it requires).
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { join, posix } from 'node:path';
+import { basename, join, posix } from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -37,26 +37,55 @@ export const checkoutBundleDir = join(root, 'dist', 'bbdc');
  */
 export async function bundleForCheckout(outDir = checkoutBundleDir): Promise<string> {
   const outfile = join(outDir, 'bbdc.cjs');
-  // Never undefined: the whole bundle may read the registry for more than names.
-  const whole = (await buildCheckout(outfile))!;
-  const entries = registryEntries();
+  const whole = await buildCheckout(outfile);
   // A group's list is a file of its own: bin/bbdc.js parses only the one it needs.
-  const list = (group: string) => join(outDir, `inputs.${group}.json`);
   for (const f of readdirSync(outDir)) if (/^inputs\..+\.json$/.test(f)) rmSync(join(outDir, f));
-  await Promise.all(
-    [...new Set(entries.map((e) => e.name.split(' ')[0]))].map(async (group) => {
-      const bundle = `bbdc.${group}.cjs`;
-      const only = entries.filter((e) => e.name.split(' ')[0] === group);
-      const built = await buildCheckout(join(outDir, bundle), only);
-      if (built) writeFileSync(list(group), `${JSON.stringify({ bundle, ...built })}\n`);
-      else rmSync(join(outDir, bundle), { force: true });
-    }),
-  );
+  for (const { group, bundle, metafile, only } of await groupBundles(outDir, buildCheckout)) {
+    const inputs = bundleInputs(metafile);
+    const commands = commandInputs(
+      metafile.inputs,
+      inputs.map(([f]) => f),
+      only,
+    );
+    writeFileSync(
+      join(outDir, `inputs.${group}.json`),
+      `${JSON.stringify({ bundle: basename(bundle), inputs, commands })}\n`,
+    );
+  }
   writeFileSync(
     join(outDir, 'inputs.json'),
-    `${JSON.stringify({ bundle: 'bbdc.cjs', inputs: whole.inputs })}\n`,
+    `${JSON.stringify({ bundle: 'bbdc.cjs', inputs: bundleInputs(whole) })}\n`,
   );
   return outfile;
+}
+
+/** A group's bundle beside the whole one: `bbdc.pr.cjs` for the commands whose first word is `pr`. */
+type GroupBundle = { group: string; bundle: string; metafile: Metafile; only: RegistryEntry[] };
+
+/**
+ * Builds one bundle a command group into `outDir` with `buildOne` (given the plugin that leaves the other groups'
+ * commands out). A group none of whose modules reads the registry for more than names gets one; the others (ai mcp
+ * serve's tools load every command) run the whole bundle, and theirs is removed.
+ */
+async function groupBundles(
+  outDir: string,
+  buildOne: (outfile: string, plugins: Plugin[]) => Promise<Metafile>,
+): Promise<GroupBundle[]> {
+  const entries = registryEntries();
+  const groups = [...new Set(entries.map((e) => e.name.split(' ')[0]))];
+  const built = await Promise.all(
+    groups.map(async (group): Promise<GroupBundle | undefined> => {
+      const bundle = join(outDir, `bbdc.${group}.cjs`);
+      const only = entries.filter((e) => e.name.split(' ')[0] === group);
+      const metafile = await buildOne(bundle, [onlyCommands(new Set(only.map((e) => e.name)))]);
+      const readsRegistry = (f: string) =>
+        !namesOnly.has(f) && metafile.inputs[f].imports.some((i) => i.path === 'src/bbdc/registry.ts');
+      if (!Object.keys(metafile.inputs).some(readsRegistry)) return { group, bundle, metafile, only };
+      rmSync(bundle, { force: true });
+      return undefined;
+    }),
+  );
+  return built.filter((g) => g !== undefined);
 }
 
 const registryFile = join(root, 'src', 'bbdc', 'registry.ts');
@@ -72,16 +101,14 @@ const registryEntries = (): RegistryEntry[] =>
 // Besides the registry itself, only these read it, for the names and the command that runs (cli/run.ts).
 const namesOnly = new Set(['src/bbdc/registry.ts', 'src/bbdc/cli/run.ts', 'src/bbdc/cli/help.ts']);
 
-/** A bundle's inputs with their sizes and, for a group's bundle, each command's own inputs (indices into them). */
-type BuiltInputs = { inputs: [path: string, size: number][]; commands?: Record<string, number[]> };
+/** A bundle's inputs (the files esbuild read) with their sizes, sorted by path. */
+const bundleInputs = (metafile: Metafile): [path: string, size: number][] =>
+  Object.keys(metafile.inputs)
+    .sort()
+    .map((f) => [f, statSync(join(root, f)).size]);
 
-/**
- * Builds bbdc into `outfile`; with `only`, the registry's other commands are left out (their load() fails), and
- * undefined is returned when a module of the bundle reads the registry for more than names (ai mcp serve's tools
- * load every command): that group runs the whole bundle. Returns the inputs with their sizes, and with `only` each
- * command's own inputs.
- */
-async function buildCheckout(outfile: string, only?: RegistryEntry[]): Promise<BuiltInputs | undefined> {
+/** Builds the checkout's bbdc into `outfile` (with `plugins`: a group's bundle, groupBundles). */
+async function buildCheckout(outfile: string, plugins: Plugin[] = []): Promise<Metafile> {
   const result = await build({
     absWorkingDir: root,
     entryPoints: [join(root, 'src', 'bbdc', 'main.ts')],
@@ -101,15 +128,10 @@ async function buildCheckout(outfile: string, only?: RegistryEntry[]): Promise<B
     banner: {
       js: "const __bbdcImportMeta = { url: require('node:url').pathToFileURL(__filename).href, dirname: __dirname, filename: __filename };",
     },
-    plugins: only ? [onlyCommands(new Set(only.map((e) => e.name)))] : [],
+    plugins,
     logLevel: 'error',
   });
-  const files = Object.keys(result.metafile.inputs).sort();
-  const readsRegistry = (f: string) =>
-    !namesOnly.has(f) && result.metafile.inputs[f].imports.some((i) => i.path === 'src/bbdc/registry.ts');
-  if (only && files.some(readsRegistry)) return undefined;
-  const inputs = files.map((f): [string, number] => [f, statSync(join(root, f)).size]);
-  return only ? { inputs, commands: commandInputs(result.metafile.inputs, files, only) } : { inputs };
+  return result.metafile;
 }
 
 /**
@@ -178,9 +200,10 @@ function onlyCommands(names: Set<string>): Plugin {
 
 /**
  * What a single executable is made of: its main script (the launcher) and the scripts it compiles, bbdc's own code
- * (`bbdc.cjs`) and the npm packages that code requires (`bbdc.packages.cjs`), each an asset named after its file.
+ * (`bbdc.cjs`, and one bundle a command group, `bbdc.pr.cjs`) and the npm packages that code requires
+ * (`bbdc.packages.cjs`), each an asset named after its file.
  */
-export type SeaScripts = { main: string; bundle: string; packages?: string };
+export type SeaScripts = { main: string; bundle: string; packages?: string; groups?: string[] };
 
 // Wraps a bundle as a function of (require, __filename, __dirname) that returns its exports: the launcher compiles it
 // as a vm.Script and passes the require it resolves with.
@@ -237,13 +260,14 @@ async function bundleScripts(
     ...seaWrapper,
     logLevel: 'error',
   } as const;
-  const own = await build({
-    ...common,
-    entryPoints: [entry],
-    outfile: bundle,
-    packages: 'external',
-    metafile: true,
-  });
+  const buildOwn = async (outfile: string, plugins: Plugin[] = []) =>
+    (await build({ ...common, entryPoints: [entry], outfile, packages: 'external', metafile: true, plugins }))
+      .metafile;
+  const own = { metafile: await buildOwn(bundle) };
+  // As in the checkout, a command group's own bundle beside the whole one (bbdc.pr.cjs for pr get: 285 KB to read and
+  // compile instead of 818).
+  const built = await groupBundles(outDir, buildOwn);
+  const groups = built.map((g) => g.bundle);
   // Every package specifier bbdc's code requires (`yaml`, `@modelcontextprotocol/sdk/server/mcp.js`), a loader each.
   const specifiers = new Set(
     Object.values(own.metafile.inputs).flatMap((input) =>
@@ -279,10 +303,11 @@ async function bundleScripts(
       BBDC_BUILD_VERSION: JSON.stringify(version),
       BBDC_HELP_TEXT: JSON.stringify(help),
       BBDC_SCRIPTS: JSON.stringify(scripts),
+      BBDC_GROUPS: JSON.stringify(built.map((g) => g.group)),
     },
     // The npm package's bin: npm links it from its first line, which takes no flags (bin/bbdc.js says why).
     banner: { js: `${scripts === 'files' ? '#!/usr/bin/env node\n' : ''}${prelude}` },
     logLevel: 'error',
   });
-  return { main, bundle, packages };
+  return { main, bundle, packages, groups };
 }

@@ -1,7 +1,7 @@
 // The main script of the bundled bbdc: the single executable's, and the npm package's bin (dist/main.cjs). `--version`
 // and `--help` are answered from constants, so they cost what a bare Node start costs; anything else compiles bbdc's
-// code (bbdc.cjs) and, when a command first requires an npm package, the packages (bbdc.packages.cjs; bundle.ts
-// bundleScripts says why two scripts). An executable holds both as assets, each with the V8 code cache made at build
+// code (its command group's bundle, bbdc.pr.cjs for pr get, else the whole bbdc.cjs) and, when a command first
+// requires an npm package, the packages (bbdc.packages.cjs; bundle.ts bundleScripts says why apart). An executable holds both as assets, each with the V8 code cache made at build
 // time when it matches this binary (V8 refuses a foreign cache; bbdc then compiles without it); the npm package
 // holds them as files beside this one. Either way the user's code cache (bin/start-up.js compileCached) gets the
 // functions each command runs.
@@ -11,6 +11,8 @@ declare const BBDC_BUILD_VERSION: string;
 declare const BBDC_HELP_TEXT: string;
 /** Where the scripts are: the executable's assets, or files beside this script (bundle.ts sets it). */
 declare const BBDC_SCRIPTS: 'sea' | 'files';
+/** The command groups with a bundle of their own, `bbdc.<group>.cjs` (bundle.ts groupBundles). */
+declare const BBDC_GROUPS: string[];
 
 type Bundle = (require: (id: string) => unknown, filename: string, dirname: string) => unknown;
 
@@ -81,5 +83,7 @@ if (args.length === 1 && args[0] === '--version') {
     // A package the bundle lacks (the keyring addon): the npm package's dependency, Node's error in an executable.
     return (id) => (Object.hasOwn(packages, id) ? packages[id]() : require(id));
   });
-  run('bbdc.cjs', bbdcRequire);
+  // The bundle of the command's group (its first word: `pr` of `pr get`) when it has one, else the whole of bbdc.
+  const group = command.split(' ')[0];
+  run(BBDC_GROUPS.includes(group) ? `bbdc.${group}.cjs` : 'bbdc.cjs', bbdcRequire);
 }

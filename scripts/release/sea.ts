@@ -29,7 +29,9 @@ export function makeBlob(
   const blob = join(workDir, 'sea-prep.blob');
   const config = join(workDir, 'sea-config.json');
   const assets: Record<string, string> = {};
-  const bundles = [scripts.bundle, scripts.packages].filter((b) => b !== undefined);
+  const bundles = [scripts.bundle, ...(scripts.groups ?? []), scripts.packages].filter(
+    (b) => b !== undefined,
+  );
   for (const bundle of bundles) assets[basename(bundle)] = bundle;
   if (options.codeCache) {
     // Each bundle's cache beside it as `<name>.cache`, made from the same source text with the same file name as the

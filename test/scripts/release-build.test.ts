@@ -62,8 +62,8 @@ test('the bundled npm package runs --version and --help from a plain install dir
   assert.match(h.stdout, 'update');
   const u = spawnSync(process.execPath, [bin, 'update', '--help'], { encoding: 'utf8', cwd: dir });
   assert.match(u.stdout, 'Usage: bbdc update');
-  // A command runs bbdc's code (and the packages it requires, yaml for the config) with bbdc's own code cache,
-  // written at the end of the first run for that command, like the executable's.
+  // A command runs its group's bundle of bbdc's code with bbdc's own code cache, written at the end of the first run
+  // for that command, like the executable's.
   const home = join(dir, 'npm-home');
   const env = { ...process.env, HOME: home, XDG_CACHE_HOME: '', BBDC_CONFIG_DIR: join(home, 'config') };
   for (let i = 0; i < 2; i++) {
@@ -76,7 +76,7 @@ test('the bundled npm package runs --version and --help from a plain install dir
   }
   const caches = readdirSync(join(home, '.cache', 'bbdc', 'compile-cache', 'package'));
   assert.ok(
-    caches.some((f) => f.startsWith(`bbdc.cjs-${version}-`) && f.endsWith('.auth-status.cache')),
+    caches.some((f) => f.startsWith(`bbdc.auth.cjs-${version}-`) && f.endsWith('.auth-status.cache')),
     caches.join(', '),
   );
 });

@@ -64,7 +64,7 @@ test("bbdc's own script holds no npm package; the packages script has a loader f
   assert.match(packages, 'node_modules/yaml/');
 });
 
-test('pr get runs without compiling the packages; a command that requires one compiles them', async () => {
+test("pr get runs its group's bundle and compiles no package; a command that requires one compiles them", async () => {
   const home = mkdtempSync(join(dir, 'home-'));
   const pr = await run(['pr', 'get', '1', '--json', '-R', 'PROJ/api'], home);
   assert.is(pr.status, 0, pr.stderr);
@@ -72,11 +72,11 @@ test('pr get runs without compiling the packages; a command that requires one co
   // A cache file is `<script>-<build>.<command>.cache` (launcher.ts).
   const scripts = (caches: string[]) =>
     caches.map((f) => `${f.slice(0, f.indexOf('-'))} ${f.split('.').at(-2)}`);
-  assert.equal(scripts(pr.caches), ['bbdc.cjs pr-get']);
+  assert.equal(scripts(pr.caches), ['bbdc.pr.cjs pr-get']);
   const api = await run(['api', '/rest/api/latest/projects'], home);
   assert.is(api.status, 0, api.stderr);
   assert.is(JSON.parse(api.stdout).size > 0, true);
-  assert.equal(scripts(api.caches), ['bbdc.cjs api', 'bbdc.cjs pr-get', 'bbdc.packages.cjs api']);
+  assert.equal(scripts(api.caches), ['bbdc.api.cjs api', 'bbdc.packages.cjs api', 'bbdc.pr.cjs pr-get']);
 });
 
 test.run();

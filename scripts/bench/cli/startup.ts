@@ -11,7 +11,6 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { nodeFileOps } from '../../../src/bbdc/update/replace-executable.ts';
 import { startFakeBitbucket } from '../../../test/fake-bitbucket/server.ts';
 import { credentials } from '../../../test/fake-bitbucket/state.ts';
@@ -20,7 +19,7 @@ import { cliV8Flags, injectBlob, makeBlob } from '../../release/sea.ts';
 import { countInstructions, requireValgrind } from './instructions.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const preload = pathToFileURL(join(import.meta.dirname, 'rusage.mjs')).href;
+const preload = join(import.meta.dirname, 'rusage.cjs');
 type Sample = { wallMs: number; cpuMs: number; rssKiB: number };
 /** `requests`: the command sends what the network floor sends (pr get), whose cost the CPU goal leaves out. */
 type Case = {
@@ -77,14 +76,8 @@ const pick = (samples: Sample[]): Sample => ({
   rssKiB: median(samples.map((s) => s.rssKiB)),
 });
 
-// An executable ignores NODE_OPTIONS=--import, so the same probe is compiled into it.
-const seaProbe = () =>
-  readFileSync(join(import.meta.dirname, 'rusage.mjs'), 'utf8')
-    .replace(
-      /^import \{ appendFileSync \} from 'node:fs';$/m,
-      "const { appendFileSync } = require('node:fs');",
-    )
-    .replace(/^\/\/.*$/gm, '');
+// An executable ignores NODE_OPTIONS, so the same probe is compiled into it.
+const seaProbe = () => readFileSync(preload, 'utf8').replace(/^\/\/.*$/gm, '');
 
 const version = () => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
 
@@ -181,8 +174,10 @@ async function printInstructions(
   runs: number,
 ): Promise<void> {
   const count = async (exe: string[], argv: string[], e = env) => {
+    // Without the rusage probe: instructions need no preload (the executables' compiled-in probe then does nothing).
+    const { NODE_OPTIONS: _, BBDC_BENCH_RUSAGE: __, ...plain } = e;
     const all: number[] = [];
-    for (let i = 0; i < runs; i++) all.push(await countInstructions(exe, argv, e));
+    for (let i = 0; i < runs; i++) all.push(await countInstructions(exe, argv, plain));
     all.sort((a, b) => a - b);
     return { median: all[Math.floor(all.length / 2)], min: all[0], max: all[all.length - 1] };
   };
@@ -216,7 +211,7 @@ export async function run(args: string[]): Promise<void> {
     BBDC_URL: fake.url,
     BBDC_TOKEN: credentials.alice.token,
     BBDC_CONFIG_DIR: join(dir, 'config'),
-    NODE_OPTIONS: `--import=${preload}`,
+    NODE_OPTIONS: `--require=${preload}`,
     BBDC_BENCH_RUSAGE: file,
   };
   try {

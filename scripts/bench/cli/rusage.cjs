@@ -1,6 +1,8 @@
-// Preloaded (NODE_OPTIONS=--import) into every process the startup benchmark times, bare node included: at exit it
+// Preloaded (NODE_OPTIONS=--require) into every process the startup benchmark times, bare node included: at exit it
 // appends the process's own CPU time and peak RSS to $BBDC_BENCH_RUSAGE, which a parent cannot read for a child.
-import { appendFileSync } from 'node:fs';
+// CommonJS: an ES module preload (--import) starts Node's ES module loader in every process, about 15 million
+// instructions (3 ms) that bare node then paid and the single executable, with this probe compiled in, did not.
+const { appendFileSync } = require('node:fs');
 
 const file = process.env.BBDC_BENCH_RUSAGE;
 if (file) {
