@@ -1,6 +1,6 @@
 // `npm run release:build [-- --targets all|host|linux-x64,... --out DIR]`: everything a bbdc release publishes,
 // written to release/ (gitignored):
-//   realmforge-bbdc-<version>.tgz   the npm package @realmforge/bbdc (bundled like an executable's scripts, no dependencies to fetch)
+//   realmforge-bbdc-<version>.tgz   the npm package @realmforge/bbdc (an executable's scripts as files, nothing to fetch)
 //   bbdc-<os>-<arch>.tar.gz        standalone executables (Node single-executable applications)
 //   release.json                   what `bbdc update` reads first
 //   sha256sums.txt                 the checksum of every file above (CI signs it with cosign: sha256sums.txt.sigstore.json)

@@ -1,10 +1,10 @@
 // The main script of the bundled bbdc: the single executable's, and the npm package's bin (dist/main.cjs). `--version`
 // and `--help` are answered from constants, so they cost what a bare Node start costs; anything else compiles bbdc's
 // code (its command group's bundle, bbdc.pr.cjs for pr get, else the whole bbdc.cjs) and, when a command first
-// requires an npm package, the packages (bbdc.packages.cjs; bundle.ts bundleScripts says why apart). An executable holds both as assets, each with the V8 code cache made at build
-// time when it matches this binary (V8 refuses a foreign cache; bbdc then compiles without it); the npm package
-// holds them as files beside this one. Either way the user's code cache (bin/start-up.js compileCached) gets the
-// functions each command runs.
+// requires an npm package, the packages (bbdc.packages.cjs, a script of its own: bundle.ts bundleScripts says why).
+// An executable holds the scripts as assets, each with the V8 code cache made at build time when it matches this
+// binary (V8 refuses a foreign cache; bbdc then compiles without it); the npm package holds them as files beside this
+// one. Either way the user's code cache (bin/start-up.js compileCached) gets the functions each command runs.
 import { bundleRequire, cacheHome, commandWords, compileCached } from '../../bin/start-up.js';
 
 declare const BBDC_BUILD_VERSION: string;
@@ -16,10 +16,11 @@ declare const BBDC_GROUPS: string[];
 
 type Bundle = (require: (id: string) => unknown, filename: string, dirname: string) => unknown;
 
+/**
+ * A script's text and the code cache made at build time for it, if any. esbuild writes ASCII (its default charset):
+ * latin1 reads the bytes as they are, into a string Node keeps outside V8's heap when over 1 MB.
+ */
 type ScriptText = { source: string; fallback?: Buffer; filename: string };
-
-// esbuild writes ASCII (its default charset): latin1 reads the bytes as they are, into a string Node keeps outside
-// V8's heap when over 1 MB.
 
 /** The npm package's script `name`, a file beside this one. */
 function readFile(name: string): ScriptText {

@@ -1,12 +1,12 @@
-// `npm run bench:cli -- startup [--rounds=N] [--no-sea] [--instructions [--instruction-runs=N]]`: wall time, CPU time and peak RSS of bbdc
-// commands beside a bare `node -e 0`, interleaved in one run, from the checkout (bin/bbdc.js run as a user runs it, through its shebang:
-// its sources, and the bundle `npm run build` makes, which this benchmark builds first; the lists also from the bundle
-// with the executables' V8 flags, which the shebang cannot give, to show what they would), from the npm package and
-// from a single executable, both built here from the same sources. `pr get` and `repo list` run against the fake Bitbucket on 127.0.0.1. The network
-// floor is a bare node that sends the same two GETs with node:http: the CPU goal is 1.3x bare node plus those requests.
-// Memory floors: a bare node that lists the same 5,000 repositories in bbdc's 1,000-item pages, and Node's trivial
-// single executable (only the probe in it), which the executable's figures are to be read against. Both executables are
-// written to disk as `bbdc update` writes one (see `installed`), not as postject leaves them.
+// `npm run bench:cli -- startup [--rounds=N] [--no-sea] [--instructions [--instruction-runs=N]]`: wall time, CPU time
+// and peak RSS of bbdc commands beside a bare `node -e 0`, interleaved in one run, from the checkout (bin/bbdc.js run
+// as a user runs it, through its shebang: its sources, and the bundle `npm run build` makes, which this benchmark
+// builds first; the lists also from the bundle with the executables' V8 flags, which the shebang cannot give, to show
+// what they would), from the npm package and from a single executable, both built here from the same sources. `pr get`
+// and `repo list` run against the fake Bitbucket on 127.0.0.1. The network floor is a bare node that sends the same
+// two GETs with node:http: the CPU goal is 1.3x bare node plus those requests. Memory floors: a bare node that lists
+// the same 5,000 repositories in bbdc's 1,000-item pages, and Node's trivial single executable (only the probe in it).
+// Both executables are written to disk as `bbdc update` writes one (see `installed`), not as postject leaves them.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
