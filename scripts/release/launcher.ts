@@ -5,7 +5,7 @@
 // An executable holds the scripts as assets, each with the V8 code cache made at build time when it matches this
 // binary (V8 refuses a foreign cache; bbdc then compiles without it); the npm package holds them as files beside this
 // one. Either way the user's code cache (bin/start-up.js compileCached) gets the functions each command runs.
-import { bundleRequire, cacheHome, commandWords, compileCached } from '../../bin/start-up.js';
+import { bundleRequire, cacheHome, commandWords, compileCached, requireNode } from '../../bin/start-up.js';
 
 declare const BBDC_BUILD_VERSION: string;
 declare const BBDC_HELP_TEXT: string;
@@ -44,6 +44,9 @@ function readAsset(name: string): ScriptText {
 // The build keeps only the one it uses.
 const readScript = BBDC_SCRIPTS === 'files' ? readFile : readAsset;
 
+// The npm package runs on the user's Node: an older one than package.json's engines gets one line, not a stack trace
+// (an executable brings its own).
+if (BBDC_SCRIPTS === 'files') requireNode('bbdc');
 const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === '--version') {
   process.stdout.write(`bbdc ${BBDC_BUILD_VERSION}\n`);

@@ -2,7 +2,7 @@
 // Node binaries; `npm run release:build` builds them) and checks what a user would download.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { x as extract } from 'tar';
@@ -75,6 +75,20 @@ test('the bundled npm package runs --version and --help from a plain install dir
     assert.is(JSON.parse(s.stdout).meta.contract, 'bbdc.machine', s.stderr);
   }
   const caches = readdirSync(join(home, '.cache', 'bbdc', 'compile-cache', 'package'));
+  // On a Node older than the package's engines: one line and exit 2, before anything that Node lacks is reached.
+  const old = join(dir, 'node-20.cjs');
+  writeFileSync(
+    old,
+    "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '20.20.2' } });\n" +
+      "Object.defineProperty(process, 'version', { value: 'v20.20.2' });\n",
+  );
+  const o = spawnSync(process.execPath, ['--require', old, bin, 'pr', 'list'], {
+    encoding: 'utf8',
+    cwd: dir,
+    env,
+  });
+  assert.is(o.status, 2, o.stderr);
+  assert.is(o.stderr, 'bbdc: needs Node.js 22.19 or newer; this is v20.20.2. Install a newer Node.js.\n');
   assert.ok(
     caches.some((f) => f.startsWith(`bbdc.auth.cjs-${version}-`) && f.endsWith('.auth-status.cache')),
     caches.join(', '),
