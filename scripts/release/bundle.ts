@@ -215,22 +215,23 @@ const seaWrapper = {
 };
 
 /**
- * Bundles bbdc for a Node single-executable application, three scripts: `bbdc.cjs`, bbdc's own code (src/, generated/)
- * with the npm packages left out as in the checkout's bundle, `bbdc.packages.cjs`, those packages, each initialised
- * on its first require, and `main.cjs`, the launcher that answers --version and --help itself and compiles
- * `bbdc.cjs` for anything else, and `bbdc.packages.cjs` when a command first requires a package (launcher.ts).
+ * Bundles bbdc for a Node single-executable application: `bbdc.cjs`, bbdc's own code (src/, generated/) with the npm
+ * packages left out as in the checkout's bundle, beside it one bundle a command group (groupBundles),
+ * `bbdc.packages.cjs`, those packages, each initialised on its first require, and `main.cjs`, the launcher that answers
+ * --version and --help itself and compiles the command's group bundle (else `bbdc.cjs`) for anything else, and
+ * `bbdc.packages.cjs` when a command first requires a package (launcher.ts).
  * V8 reads a whole code cache at each start, and a script's top level registers every module it holds: from one
  * script with the packages' 430 modules beside bbdc's 390, pr get (which requires no package) read a 647 KB cache
  * and ran 205 million instructions (callgrind), 43.3 ms of CPU; from bbdc.cjs alone, 175 million and 38.7 ms, and
  * repo list --limit 5000 peaks 3 MB lower (bench:cli startup's probe, medians of 15). The packages are required
  * whole rather than tree-shaken, which makes the executable 0.7 MB larger. `prelude` is CommonJS code the launcher
- * runs first (the startup benchmark's rusage probe, since an executable ignores NODE_OPTIONS=--import).
+ * runs first (the startup benchmark's rusage probe, since an executable ignores NODE_OPTIONS).
  */
 export function bundleForSea(outDir: string, version: string, prelude = ''): Promise<SeaScripts> {
   return bundleScripts(outDir, version, 'sea', prelude);
 }
 
-/** The three scripts (bundleForSea), the launcher reading the other two from the executable's assets or from files. */
+/** The scripts of bundleForSea, the launcher reading the others from the executable's assets or from files. */
 async function bundleScripts(
   outDir: string,
   version: string,

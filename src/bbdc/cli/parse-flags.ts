@@ -25,10 +25,11 @@ export function parseFlags(
     byOption.set(kebab(name), name);
     if (spec.shortFlag) byShort.set(spec.shortFlag, kebab(name));
   }
-  const takesValue = (option: string) => {
+  const specOf = (option: string) => {
     const name = byOption.get(option);
-    return name !== undefined && flags[name].type !== 'boolean';
+    return name === undefined ? undefined : flags[name];
   };
+  const takesValue = (option: string) => (specOf(option)?.type ?? 'boolean') !== 'boolean';
   const result: Record<string, unknown> = {};
   const input: string[] = [];
   const help = `run \`bbdc ${commandName} --help\``;
@@ -42,10 +43,11 @@ export function parseFlags(
       input.push(arg);
       continue;
     }
+    const long = arg[1] === '-';
     let option: string;
     let value: string | undefined;
     let inline = false;
-    if (arg[1] === '-') {
+    if (long) {
       // `--flag`, `--flag=value`; an `=` right after the dashes is part of the name, as parseArgs has it.
       const eq = arg.indexOf('=', 3);
       option = arg.slice(2, eq === -1 ? undefined : eq);
@@ -61,12 +63,9 @@ export function parseFlags(
         rest.unshift(`-${arg.slice(2)}`); // a group: -ab is -a -b
       }
     }
-    const typed = arg[1] === '-' ? `--${option}` : `-${arg[1]}`;
+    const typed = long ? `--${option}` : `-${arg[1]}`;
     const negated =
-      arg[1] === '-' &&
-      value === undefined &&
-      option.startsWith('no-') &&
-      flags[byOption.get(option.slice(3)) ?? '']?.type === 'boolean';
+      long && value === undefined && option.startsWith('no-') && specOf(option.slice(3))?.type === 'boolean';
     const name = byOption.get(negated ? option.slice(3) : option);
     if (!name) {
       const known = [...byOption.keys()].map((k) => `--${k}`);
