@@ -3,6 +3,7 @@ import type { InsightReport } from '../../../generated/types/cli/output/insights
 import { UsageError } from '../../core/errors.ts';
 import { segment } from './path.ts';
 import type { RepoRef } from './pull-requests.ts';
+import { utcIso } from './timestamps.ts';
 
 /** A report as Bitbucket returns it. */
 export type RestInsightReport = {
@@ -46,7 +47,7 @@ export function toReport(r: RestInsightReport): InsightReport {
     ...(r.details && { details: r.details }),
     ...(r.link && { link: r.link }),
     ...(r.reporter && { reporter: r.reporter }),
-    ...(r.createdDate !== undefined && { createdDate: new Date(r.createdDate).toISOString() }),
+    ...(r.createdDate !== undefined && { createdDate: utcIso(r.createdDate) }),
     data: (r.data ?? []).map((d) => ({
       title: d.title,
       type: (d.type ?? 'TEXT') as InsightReport['data'][number]['type'],

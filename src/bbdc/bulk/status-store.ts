@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BulkPlan } from '../../../generated/types/cli/bulk/plan.ts';
 import type { BulkStatus } from '../../../generated/types/cli/bulk/status.ts';
 import { UsageError } from '../../core/errors.ts';
+import { utcIso } from '../api/timestamps.ts';
 import { writePrivateFile } from '../config/private-file.ts';
 import { apiVersion, verifyPlan } from './plan.ts';
 
@@ -13,8 +14,7 @@ export function operationDir(configPath: string, operationId: string): string {
 
 /** A new operation id from the time and the plan hash, e.g. `op-20261121t221500z-3f2a9c1b`, unique in the directory. */
 export function newOperationId(configPath: string, nowMs: number, planHash: string): string {
-  const stamp = new Date(nowMs)
-    .toISOString()
+  const stamp = utcIso(nowMs)
     .replace(/[-:]|\.\d+/g, '')
     .toLowerCase();
   const base = `op-${stamp}-${planHash.slice('sha256:'.length, 'sha256:'.length + 8)}`;

@@ -1,4 +1,5 @@
 import { stringifyJson } from '../../core/exact-json.ts';
+import { utcIso } from '../api/timestamps.ts';
 import type { Clock, Writer } from '../deps.ts';
 
 /** Log verbosity, from quietest to loudest. */
@@ -40,7 +41,7 @@ export function createLogger(options: {
       let line: string;
       if (options.format === 'json') {
         line = stringifyJson({
-          time: new Date(options.clock.now()).toISOString(),
+          time: utcIso(options.clock.now()),
           level,
           message,
           ...fields,

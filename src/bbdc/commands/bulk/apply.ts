@@ -3,6 +3,7 @@ import type { BulkPlan } from '../../../../generated/types/cli/bulk/plan.ts';
 import type { BulkStatus } from '../../../../generated/types/cli/bulk/status.ts';
 import type { BulkApplyOutput } from '../../../../generated/types/cli/output/bulk-apply.ts';
 import { type ErrorKind, RealmforgeError, UsageError } from '../../../core/errors.ts';
+import { utcIso } from '../../api/timestamps.ts';
 import { applyPlan, defaultConcurrency } from '../../bulk/apply.ts';
 import { verifyPlan } from '../../bulk/plan.ts';
 import { initialStatus, loadOperation, newOperationId, saveOperation } from '../../bulk/status-store.ts';
@@ -106,7 +107,7 @@ export const command = defineCommand<Options, BulkApplyOutput>({
     const loaded = load(o, deps);
     const { plan } = loaded;
     const client = await clientFor(plan, deps);
-    const now = () => new Date(deps.clock.now()).toISOString();
+    const now = () => utcIso(deps.clock.now());
     let status: BulkStatus;
     if (loaded.status) {
       status = { ...loaded.status, attempts: loaded.status.attempts + 1, updatedAt: now() };

@@ -3,6 +3,7 @@ import type { RestActivity } from '../../api/comments.ts';
 import type { Id } from '../../api/ids.ts';
 import { collectPages } from '../../api/paging.ts';
 import { parsePrId, prPath, type RestUser } from '../../api/pull-requests.ts';
+import { utcIso } from '../../api/timestamps.ts';
 import { positiveInt } from '../../cli/paging-flags.ts';
 import { defineCommand } from '../../command.ts';
 import { shortDate } from '../../output/comment-thread.ts';
@@ -45,7 +46,7 @@ export const command = defineCommand<Options, PrActivityListOutput>({
     const activities = values.map((a) => ({
       id: a.id,
       action: a.action,
-      createdDate: new Date(a.createdDate).toISOString(),
+      createdDate: utcIso(a.createdDate),
       user: { name: a.user.name, ...(a.user.displayName && { displayName: a.user.displayName }) },
       ...(a.commentAction && { commentAction: a.commentAction }),
       ...(a.comment && { comment: { id: a.comment.id, text: a.comment.text } }),

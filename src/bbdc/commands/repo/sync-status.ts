@@ -1,5 +1,6 @@
 import type { RepoSyncStatusOutput } from '../../../../generated/types/cli/output/repo-sync-status.ts';
 import { repoPath } from '../../api/repositories.ts';
+import { utcIso } from '../../api/timestamps.ts';
 import { defineCommand } from '../../command.ts';
 
 type RestSync = {
@@ -36,7 +37,7 @@ export const command = defineCommand<Record<string, never>, RepoSyncStatusOutput
       repository: `${repo.project}/${repo.slug}`,
       available: s.available,
       enabled: s.enabled,
-      ...(s.lastSync !== undefined && { lastSync: new Date(s.lastSync).toISOString() }),
+      ...(s.lastSync !== undefined && { lastSync: utcIso(s.lastSync) }),
       ahead: names(s.aheadRefs),
       diverged: names(s.divergedRefs),
       orphaned: names(s.orphanedRefs),

@@ -1,6 +1,7 @@
 // `webhook stats` and `project webhook stats`: how deliveries of a webhook went, built once for both scopes.
 import type { WebhookStatsOutput } from '../../../../generated/types/cli/output/webhook-stats.ts';
 import { scopeId } from '../../api/scope.ts';
+import { utcIso } from '../../api/timestamps.ts';
 import { webhooksPath } from '../../api/webhooks.ts';
 import { defineCommand } from '../../command.ts';
 import {
@@ -28,7 +29,7 @@ type RestSummary = {
 const last = (i: Invocation | undefined) =>
   i && {
     ...(i.event && { event: i.event }),
-    ...(i.start !== undefined && { at: new Date(i.start).toISOString() }),
+    ...(i.start !== undefined && { at: utcIso(i.start) }),
     ...(i.duration !== undefined && { durationMs: i.duration }),
     ...(i.result?.description && { result: i.result.description }),
   };

@@ -1,6 +1,7 @@
 // GPG keys of your account (/rest/gpg/latest/keys): Bitbucket uses them to verify signed commits.
 import type { GpgKey } from '../../../../../generated/types/cli/output/gpg-key-list.ts';
 import { UsageError } from '../../../../core/errors.ts';
+import { utcIso } from '../../../api/timestamps.ts';
 
 /** A GPG key as Bitbucket returns it. */
 export type RestGpgKey = {
@@ -19,7 +20,7 @@ export function toGpgKey(k: RestGpgKey): GpgKey {
     id: k.id,
     fingerprint: k.fingerprint,
     ...(k.emailAddress && { email: k.emailAddress }),
-    ...(k.expiryDate !== undefined && { expiryDate: new Date(k.expiryDate).toISOString() }),
+    ...(k.expiryDate !== undefined && { expiryDate: utcIso(k.expiryDate) }),
   };
 }
 

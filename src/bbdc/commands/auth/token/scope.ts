@@ -3,6 +3,7 @@ import type { AccessToken } from '../../../../../generated/types/cli/output/acce
 import { UsageError } from '../../../../core/errors.ts';
 import type { BitbucketClient } from '../../../api/client.ts';
 import { segment } from '../../../api/path.ts';
+import { utcIso } from '../../../api/timestamps.ts';
 import type { CommandDeps, FlagSpec } from '../../../command.ts';
 import { normalizeProjectKey } from '../../../config/remote-url.ts';
 
@@ -80,7 +81,7 @@ export async function resolveTokenScope(o: TokenScopeOption, deps: CommandDeps):
 
 /** The token shape bbdc prints; the secret only when the server just created it. */
 export function toToken(t: RestToken, scope: string): AccessToken {
-  const iso = (ms?: number) => (ms === undefined ? undefined : new Date(ms).toISOString());
+  const iso = (ms?: number) => (ms === undefined ? undefined : utcIso(ms));
   return {
     id: t.id,
     name: t.name,

@@ -1,5 +1,6 @@
 import type { RepoBlameOutput } from '../../../../../generated/types/cli/output/repo-blame.ts';
 import { contentPath, type RestBlame, readRaw } from '../../../api/content.ts';
+import { utcIso } from '../../../api/timestamps.ts';
 import { defineCommand } from '../../../command.ts';
 
 type Options = { path: string; ref?: string };
@@ -37,7 +38,7 @@ export const command = defineCommand<Options, RepoBlameOutput>({
           line: n,
           commit: s.commitId ?? s.commitHash ?? '',
           author: s.author.name,
-          date: new Date(s.authorTimestamp).toISOString(),
+          date: utcIso(s.authorTimestamp),
           text: text[n - 1] ?? '',
         });
       }
