@@ -25,21 +25,18 @@ const help = `${root}/generated/bbdc/help.txt`;
 /** Runs bbdc: from the bundle while it is fresh, else from the sources (checkout) or the build (installed). */
 function start() {
   // A checkout runs its sources (TypeScript), or the bundle `npm run build` made of them while it is fresh: one
-  // JavaScript file instead of about 50 modules (7-14 ms less CPU for `pr get`). BBDC_CHECKOUT_BUNDLE=0
+  // script instead of about 50 modules (7-14 ms less CPU for `pr get`). BBDC_CHECKOUT_BUNDLE=0
   // runs the sources even then (stack traces name the source files). An installed package runs its build.
   const cacheDir = cacheHome();
   const dev = existsSync(`${root}/src/bbdc/main.ts`);
   const command = commandWords(args);
-  // The bundle of the command's group when there is one (its first word: `pr` of `pr get`), else the whole one.
-  const bundle =
-    dev &&
-    process.env.BBDC_CHECKOUT_BUNDLE !== '0' &&
-    freshBundle(root, undefined, command.split(' ')[0], command);
-  if (bundle && cacheDir && process.env.NODE_DISABLE_COMPILE_CACHE !== '1') {
-    // With bbdc's own code cache, written at the end of the run (start-up.js runBundle says why). Node's compile
+  // The bundle of the command's group when there is one (`pr` of `pr get`), else the whole one.
+  const bundle = dev && process.env.BBDC_CHECKOUT_BUNDLE !== '0' && freshBundle(root, undefined, command);
+  if (bundle) {
+    // With bbdc's own code cache, written at the end of the run (start-up.js compileCached says why). Node's compile
     // cache, for the npm packages the bundle requires, is turned on at the first of them: a command that needs none
     // (pr get) loads neither node:module nor Node's cache.
-    const loaded = runBundle(bundle, `${cacheDir}/bundle`, command, () => {
+    const loaded = runBundle(bundle, cacheDir && `${cacheDir}/bundle`, command, () => {
       enableCompileCache(cacheDir);
       return process.getBuiltinModule('node:module').createRequire(bundle);
     });
@@ -47,7 +44,6 @@ function start() {
     return loaded.exports.main(args);
   }
   enableCompileCache(cacheDir);
-  if (bundle) return require(bundle).main(args);
   const entry = `${root}/${dev ? 'src/bbdc/main.ts' : 'dist/src/bbdc/main.js'}`;
   return import(process.getBuiltinModule('node:url').pathToFileURL(entry).href).then((m) => m.main(args));
 }

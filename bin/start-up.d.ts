@@ -6,23 +6,30 @@ export function compileCacheDir(
 ): string;
 export function cacheHome(): string | undefined;
 export function enableCompileCache(dir?: string): string | undefined;
-export function freshBundle(root: string, dir?: string, group?: string, command?: string): string | undefined;
+export function freshBundle(root: string, dir?: string, command?: string): string | undefined;
 export const maxCachedCommands: number;
-export function runBundle(
-  bundle: string,
-  cacheDir: string,
-  command: string,
-  makeRequire?: () => (id: string) => unknown,
-): { exports: Record<string, unknown>; cache: 'none' | 'accepted' | 'rejected'; save(): boolean };
-export function bundleRequire(makeRequire: () => (id: string) => unknown): (id: string) => unknown;
-export function compileCached(o: {
+type CompileOptions = {
   source: string;
   filename: string;
   key: string;
   family?: string;
-  cacheDir: string;
+  cacheDir: string | undefined;
   command: string;
   fallback?: Buffer;
-}): { script: import('node:vm').Script; cache: 'none' | 'accepted' | 'rejected'; save(): boolean };
+};
+type Ran = { exports: unknown; cache: 'none' | 'accepted' | 'rejected'; save(): boolean };
+export function runBundle(
+  bundle: string,
+  cacheDir: string | undefined,
+  command: string,
+  makeRequire?: () => (id: string) => unknown,
+): Ran;
+export function runScript(o: CompileOptions & { require: (id: string) => unknown; file?: string }): Ran;
+export function bundleRequire(makeRequire: () => (id: string) => unknown): (id: string) => unknown;
+export function compileCached(o: CompileOptions): {
+  script: import('node:vm').Script;
+  cache: 'none' | 'accepted' | 'rejected';
+  save(): boolean;
+};
 export function commandWords(args: string[]): string;
 export function requireNode(name: string): void;

@@ -78,19 +78,18 @@ function enableCompileCache(dir = cacheHome()) {
 }
 
 /**
- * The checkout's bundle (`npm run build` writes dist/bbdc/bbdc.cjs) when it is fresh: it exists, and every input
- * listed for it in inputs.json still has its size and is no newer than the bundle (an edit, a `git checkout` or a
- * pull touches the file). Else undefined, and the sources run. With `group` (a command's first word) and a bundle of
- * that group's commands (listed in inputs.<group>.json), that bundle (scripts/release/bundle.ts says why); with
- * `command` too, one of the group's commands, only the inputs that command can run (the list's `commands`), since
- * the other commands' code in the bundle never runs for it.
+ * The checkout's bundle for `command` (`npm run build` writes them in dist/bbdc: scripts/release/bundle.ts
+ * bundleForCheckout) when it is fresh: its list (`inputs.pr.get.json` for `pr get`, else `inputs.json`, the whole
+ * bundle's) names it, it exists, and every input listed still has its size and is no newer than the bundle (an edit,
+ * a `git checkout` or a pull touches the file). Else undefined, and the sources run. The list of a command is the
+ * inputs it can run; `command`'s words are tried from the longest (`pr checkout main`, the last a branch, is
+ * `pr checkout`'s).
  * @param {string} root the checkout
- * @param {string} [dir] where the bundle is
- * @param {string} [group] the first word of the command that runs
- * @param {string} [command] the words that name it (commandWords below)
+ * @param {string} [dir] where the bundles are
+ * @param {string} [command] the words that name the command (commandWords below)
  * @returns {string | undefined}
  */
-function freshBundle(root, dir = `${root}/dist/bbdc`, group = '', command = '') {
+function freshBundle(root, dir = `${root}/dist/bbdc`, command = '') {
   try {
     /** @param {string} name */
     const read = (name) => {
@@ -100,22 +99,26 @@ function freshBundle(root, dir = `${root}/dist/bbdc`, group = '', command = '') 
         return undefined;
       }
     };
-    // A command's first word is [a-z-] only (commandWords below): no path can be made of it.
-    const text = (/^[a-z][a-z-]*$/.test(group) && read(`inputs.${group}.json`)) || read('inputs.json');
-    /** @type {{ bundle: string, inputs: [path: string, size: number][], commands?: Record<string, number[]> }} */
-    const list = JSON.parse(text ?? '');
+    // Command words are [a-z-] only (commandWords below): no path, and no other command's list, can be made of them.
+    const words = [];
+    for (const w of command.split(' ')) {
+      if (!/^[a-z][a-z-]*$/.test(w)) break;
+      words.push(w);
+    }
+    let text;
+    for (let n = words.length; n > 0 && text === undefined; n--)
+      text = read(`inputs.${words.slice(0, n).join('.')}.json`);
+    /** @type {{ bundle: string, inputs: [path: string, size: number][] }} */
+    const list = JSON.parse(text ?? read('inputs.json') ?? '');
     const bundle = `${dir}/${list.bundle}`;
     const built = statSync(bundle).mtimeMs;
     const prefix = `${root}/`;
-    const own = list.commands && Object.hasOwn(list.commands, command) ? list.commands[command] : undefined;
-    const count = own ? own.length : list.inputs.length;
     // 60-250 files: a plain loop over statSync, about 2 ms for 250.
-    for (let i = 0; i < count; i++) {
-      const [path, size] = list.inputs[own ? own[i] : i];
+    for (const [path, size] of list.inputs) {
       const s = statSync(prefix + path, { throwIfNoEntry: false });
       if (s === undefined || s.size !== size || s.mtimeMs > built) return undefined;
     }
-    return count ? bundle : undefined;
+    return list.inputs.length ? bundle : undefined;
   } catch {
     return undefined; // no bundle, or an unreadable list: the sources run
   }
@@ -144,12 +147,11 @@ function commandWords(args) {
 }
 
 /**
- * Compiles and runs the CommonJS `bundle` as Node's loader would (exports, require, module, __filename, __dirname),
- * with the code cache kept in `cacheDir` for this bundle and this Node, and returns its exports with `cache` and
- * `save` (compileCached). The bundle's require() is bundleRequire's, its packages by default from a require() of
- * the bundle's directory.
+ * Runs the checkout's `bundle` (runScript) with the code cache kept in `cacheDir` for this bundle and this Node
+ * (none without one), its require() bundleRequire's, its packages by default from a require() of the bundle's
+ * directory.
  * @param {string} bundle
- * @param {string} cacheDir
+ * @param {string | undefined} cacheDir
  * @param {string} command the words that name the command (`pr get`)
  * @param {() => (id: string) => unknown} [makeRequire]
  */
@@ -160,25 +162,32 @@ function runBundle(
   makeRequire = () => process.getBuiltinModule('node:module').createRequire(bundle),
 ) {
   const built = statSync(bundle);
-  const { script, cache, save } = compileCached({
-    // The wrapper joined as bytes, then read as one string: joined as strings, V8 held two copies in its heap (the
-    // read one garbage until a full collection, which a short run never makes; with the whole 1.1 MB bundle,
-    // repo list --limit 5000 --json 62.3 -> 59.1 MB peak RSS). Over 1 MB, Node makes it an external string.
-    source: Buffer.concat([
-      Buffer.from('(function (exports, require, module, __filename, __dirname) {'),
-      readFileSync(bundle),
-      Buffer.from('\n})'),
-    ]).toString('utf8'),
+  return runScript({
+    // esbuild writes ASCII (its default charset): latin1 reads the bytes as they are, with no decoding and no copy
+    // joined to a wrapper (the bundle is one already). Over 1 MB, Node keeps the string outside V8's heap.
+    source: readFileSync(bundle, 'latin1'),
     filename: bundle,
     // Each bundle's caches are named after it: a command group's bundle (bundle.ts) keeps the others' caches.
     key: `${basename(bundle)}-${process.version}-${process.arch}-${built.size}-${Math.trunc(built.mtimeMs)}`,
     family: `${basename(bundle)}-`,
     cacheDir,
     command,
+    require: bundleRequire(makeRequire),
   });
-  const loaded = { exports: {} };
-  script.runInThisContext()(loaded.exports, bundleRequire(makeRequire), loaded, bundle, dirname(bundle));
-  return { exports: loaded.exports, cache, save };
+}
+
+/**
+ * Compiles one of bbdc's bundled scripts (scripts/release/bundle.ts scriptOptions: a function of require, __filename
+ * and __dirname that returns its exports) with compileCached, and runs it with `require` and `file` (its __filename;
+ * `filename` by default): its exports, with `cache` and `save`. The checkout's bundles, the npm package's scripts and
+ * the executables' assets all run through here.
+ * @param {Parameters<typeof compileCached>[0] & { require: (id: string) => unknown, file?: string }} o
+ * @returns {{ exports: unknown, cache: 'none' | 'accepted' | 'rejected', save(): boolean }}
+ */
+function runScript({ require, file = undefined, ...compile }) {
+  const { script, cache, save } = compileCached(compile);
+  const path = file ?? compile.filename;
+  return { exports: script.runInThisContext()(require, path, dirname(path)), cache, save };
 }
 
 /**
@@ -206,15 +215,17 @@ function bundleRequire(makeRequire) {
  * medians of 3). `save` writes the command's cache when it had none (up to maxCachedCommands of them) or V8 refused
  * it (another Node, a damaged file); it is meant for the end of the run, when the command's functions are compiled.
  * Files of `family` (all when not given) but another key are removed: another build's or another Node's.
- * A cache that cannot be read or written costs only time.
- * @param {{ source: string, filename: string, key: string, family?: string, cacheDir: string, command: string, fallback?: Buffer }} o
+ * A cache that cannot be read or written costs only time. Without `cacheDir` (no home directory), or with
+ * NODE_DISABLE_COMPILE_CACHE=1 (Node's variable, which bbdc's own cache honours too), only `fallback` is read.
+ * @param {{ source: string, filename: string, key: string, family?: string, cacheDir: string | undefined, command: string, fallback?: Buffer }} o
  */
 function compileCached({ source, filename, key, family = '', cacheDir, command, fallback }) {
   const { Script } = process.getBuiltinModule('node:vm');
+  const enabled = cacheDir !== undefined && process.env.NODE_DISABLE_COMPILE_CACHE !== '1';
   const cacheFile = `${cacheDir}/${key}.${command.replaceAll(' ', '-') || 'bbdc'}.cache`;
   let own;
   try {
-    own = readFileSync(cacheFile);
+    own = enabled ? readFileSync(cacheFile) : undefined;
   } catch {
     own = undefined;
   }
@@ -226,7 +237,7 @@ function compileCached({ source, filename, key, family = '', cacheDir, command, 
   // V8 has read the cache: `save` below must not keep the file's bytes (about 400 KB) alive for the whole run.
   own = undefined;
   const save = () => {
-    if (hadOwn && cache === 'accepted') return false;
+    if (!enabled || (hadOwn && cache === 'accepted')) return false;
     try {
       mkdirSync(cacheDir, { recursive: true });
       let caches = 0;
@@ -260,6 +271,7 @@ module.exports = {
   maxCachedCommands,
   commandWords,
   runBundle,
+  runScript,
   bundleRequire,
   compileCached,
 };

@@ -6,7 +6,6 @@ import { basename, join, posix } from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
 const root = join(import.meta.dirname, '..', '..');
-const entry = join(import.meta.dirname, 'entry.ts');
 // The OS keyring binding is a native addon: the npm package depends on it, the executables use the file store.
 const external = ['@napi-rs/keyring'];
 
@@ -24,39 +23,87 @@ export async function bundleForNpm(outdir: string, version: string): Promise<Sea
 export const checkoutBundleDir = join(root, 'dist', 'bbdc');
 
 /**
- * Bundles bbdc's own code (src/, generated/) into one CommonJS file for the checkout, `dist/bbdc/bbdc.cjs`, with
- * the npm packages left to node_modules, and lists its input files with their sizes in `inputs.json`, which
- * bin/bbdc.js compares (start-up.js freshBundle) to run the bundle only while no input changed. One file instead of
- * 50 ES modules saves about 12 ms of CPU per run; esbuild wraps each module in a function that runs on first use, so
- * a command still initialises only the code it needs, and CommonJS keeps a require() of a package or of a Node
- * module (child_process, readline) inside the function that needs it, where an ES import would be hoisted.
- * Beside it, one bundle a command group (`bbdc.pr.cjs`: the commands whose first word is `pr`), its inputs listed
- * in `inputs.pr.json`: V8 reads a script's every function when it loads it from a code cache, and `pr get` from
- * the `pr` bundle (0.5 MB then, 285 KB now) runs about 15 million fewer instructions than from the whole 1.1 MB (one
- * bundle a command would save 6 million more, but takes 20 s and 98 MB to build). Returns the whole bundle's path.
+ * Bundles bbdc's own code (src/, generated/) for the checkout into `outDir`: the same scripts as the packages' (bbdc.cjs
+ * and one a command group, ownScripts), with the npm packages left to node_modules, and one list a command of the
+ * inputs it can run with their sizes (`inputs.pr.get.json`, and `inputs.json` for the whole bundle), which
+ * bin/bbdc.js compares (start-up.js freshBundle) to run a bundle only while none of them changed. One script instead
+ * of 50 ES modules saves about 12 ms of CPU per run; esbuild wraps each module in a function that runs on first use,
+ * so a command still initialises only the code it needs, and CommonJS keeps a require() of a package or of a Node
+ * module (child_process, readline) inside the function that needs it, where an ES import would be hoisted. The
+ * version is read from package.json as the sources read it, so a new version needs no new bundle. Returns the whole
+ * bundle's path.
  */
 export async function bundleForCheckout(outDir = checkoutBundleDir): Promise<string> {
-  const outfile = join(outDir, 'bbdc.cjs');
-  const whole = await buildCheckout(outfile);
-  // A group's list is a file of its own: bin/bbdc.js parses only the one it needs.
+  const { bundle, whole, groups } = await ownScripts(outDir);
+  // A command's list is a file of its own: bin/bbdc.js parses only the one it needs (pr get's 62 inputs, 3 KB, where
+  // the pr group's list of every command's inputs was 16 KB).
   for (const f of readdirSync(outDir)) if (/^inputs\..+\.json$/.test(f)) rmSync(join(outDir, f));
-  for (const { group, bundle, metafile, only } of await groupBundles(outDir, buildCheckout)) {
-    const inputs = bundleInputs(metafile);
-    const commands = commandInputs(
-      metafile.inputs,
-      inputs.map(([f]) => f),
-      only,
-    );
-    writeFileSync(
-      join(outDir, `inputs.${group}.json`),
-      `${JSON.stringify({ bundle: basename(bundle), inputs, commands })}\n`,
-    );
-  }
-  writeFileSync(
-    join(outDir, 'inputs.json'),
-    `${JSON.stringify({ bundle: 'bbdc.cjs', inputs: bundleInputs(whole) })}\n`,
-  );
-  return outfile;
+  const write = (name: string, list: { bundle: string; inputs: [string, number][] }) =>
+    writeFileSync(join(outDir, name), `${JSON.stringify(list)}\n`);
+  for (const g of groups)
+    for (const [command, inputs] of Object.entries(commandInputs(g.metafile.inputs, g.only)))
+      write(`inputs.${command.replaceAll(' ', '.')}.json`, {
+        bundle: basename(g.bundle),
+        inputs: sized(inputs),
+      });
+  write('inputs.json', { bundle: basename(bundle), inputs: sized(Object.keys(whole.inputs)) });
+  return bundle;
+}
+
+/**
+ * The esbuild options of the scripts bbdc runs bundled, in the checkout and in the packages alike: CommonJS wrapped as
+ * a function of (require, __filename, __dirname) that returns its exports (bbdc's own scripts: src/bbdc/main.ts's
+ * `main`), which bin/bbdc.js and launcher.ts compile as a vm.Script with bbdc's own code cache (bin/start-up.js
+ * runScript) and run with the require they resolve with. `version`, when given, is built in (the packages have no
+ * package.json beside the code).
+ */
+function scriptOptions(version?: string) {
+  return {
+    absWorkingDir: root,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    external,
+    minifySyntax: true,
+    // import() becomes require() (Node 22.12+ requires ES modules too): a vm.Script cannot import() without an
+    // experimental loader.
+    supported: { 'dynamic-import': false },
+    // Without whitespace the whole bundle is a quarter smaller (pr's 285 -> 224 KB), which V8 holds as source text and
+    // reads at each start. Names stay, so stack traces still name functions (minifying identifiers too would save
+    // more and lose them; BBDC_CHECKOUT_BUNDLE=0 runs the checkout's sources, with their lines).
+    minifyWhitespace: true,
+    legalComments: 'none',
+    // A CommonJS script has no import.meta: version.ts reads it (when no version is built in), and its url only then.
+    define: {
+      ...(version !== undefined && { BBDC_BUILD_VERSION: JSON.stringify(version) }),
+      'import.meta': '__bbdcImportMeta',
+    },
+    banner: {
+      js: "(function (require, __filename, __dirname) { const module = { exports: {} }; const exports = module.exports; const __bbdcImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; }, dirname: __dirname, filename: __filename };",
+    },
+    footer: { js: 'return module.exports; })' },
+    logLevel: 'error',
+  } as const;
+}
+
+/** bbdc's own scripts in `outDir`: the whole of it (`bbdc.cjs`) and one a command group (groupBundles). */
+async function ownScripts(outDir: string, version?: string) {
+  const main = join(root, 'src', 'bbdc', 'main.ts');
+  const buildOwn = async (outfile: string, plugins: Plugin[] = []) =>
+    (
+      await build({
+        ...scriptOptions(version),
+        entryPoints: [main],
+        packages: 'external',
+        metafile: true,
+        outfile,
+        plugins,
+      })
+    ).metafile;
+  const bundle = join(outDir, 'bbdc.cjs');
+  const whole = await buildOwn(bundle);
+  return { bundle, whole, groups: await groupBundles(outDir, buildOwn) };
 }
 
 /** A group's bundle beside the whole one: `bbdc.pr.cjs` for the commands whose first word is `pr`. */
@@ -101,58 +148,24 @@ const registryEntries = (): RegistryEntry[] =>
 // Besides the registry itself, only these read it, for the names and the command that runs (cli/run.ts).
 const namesOnly = new Set(['src/bbdc/registry.ts', 'src/bbdc/cli/run.ts', 'src/bbdc/cli/help.ts']);
 
-/** A bundle's inputs (the files esbuild read) with their sizes, sorted by path. */
-const bundleInputs = (metafile: Metafile): [path: string, size: number][] =>
-  Object.keys(metafile.inputs)
-    .sort()
-    .map((f) => [f, statSync(join(root, f)).size]);
-
-/** Builds the checkout's bbdc into `outfile` (with `plugins`: a group's bundle, groupBundles). */
-async function buildCheckout(outfile: string, plugins: Plugin[] = []): Promise<Metafile> {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: [join(root, 'src', 'bbdc', 'main.ts')],
-    outfile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node22',
-    packages: 'external',
-    minifySyntax: true,
-    // import() becomes require() (Node 22.12+ requires ES modules too): bin/start-up.js runBundle runs the bundle as a
-    // vm.Script, which cannot import() without an experimental loader.
-    supported: { 'dynamic-import': false },
-    metafile: true,
-    // version.ts and package-root.ts find package.json from import.meta, which a CommonJS file lacks.
-    define: { 'import.meta': '__bbdcImportMeta' },
-    banner: {
-      js: "const __bbdcImportMeta = { url: require('node:url').pathToFileURL(__filename).href, dirname: __dirname, filename: __filename };",
-    },
-    plugins,
-    logLevel: 'error',
-  });
-  return result.metafile;
-}
+/** Files (esbuild's input paths) with their sizes, sorted by path. */
+const sized = (files: string[]): [path: string, size: number][] =>
+  [...files].sort().map((f) => [f, statSync(join(root, f)).size]);
 
 /**
- * Each command's own inputs, as indices into `files`: every module main.ts reaches, through static and dynamic
- * imports alike, with the registry's edges to the other commands' modules left out. Only these can run when the
- * command runs (esbuild initialises a module on its first use, and another command's modules are reached only
- * through the registry), so bin/bbdc.js checks only these (start-up.js freshBundle): 62 files for `pr get` instead
- * of the `pr` bundle's 136, each a stat() at every start.
+ * Each command's own inputs: every module main.ts reaches, through static and dynamic imports alike, with the
+ * registry's edges to the other commands' modules left out. Only these can run when the command runs (esbuild
+ * initialises a module on its first use, and another command's modules are reached only through the registry), so
+ * bin/bbdc.js checks only these (start-up.js freshBundle): 62 files for `pr get` instead of the `pr` bundle's 136,
+ * each a stat() at every start.
  */
-function commandInputs(
-  inputs: Metafile['inputs'],
-  files: string[],
-  commands: RegistryEntry[],
-): Record<string, number[]> {
-  const index = new Map(files.map((f, i) => [f, i]));
+function commandInputs(inputs: Metafile['inputs'], commands: RegistryEntry[]): Record<string, string[]> {
   const modules = new Set(commands.map((c) => c.module));
-  const own: Record<string, number[]> = {};
+  const own: Record<string, string[]> = {};
   for (const c of commands) {
     const reached = new Set<string>();
     const visit = (file: string) => {
-      if (reached.has(file) || !index.has(file)) return;
+      if (reached.has(file) || !Object.hasOwn(inputs, file)) return;
       reached.add(file);
       for (const i of inputs[file].imports) {
         const otherCommand = file === 'src/bbdc/registry.ts' && modules.has(i.path) && i.path !== c.module;
@@ -160,7 +173,7 @@ function commandInputs(
       }
     };
     visit('src/bbdc/main.ts');
-    own[c.name] = [...reached].map((f) => index.get(f)!).sort((a, b) => a - b);
+    own[c.name] = [...reached];
   }
   return own;
 }
@@ -205,15 +218,6 @@ function onlyCommands(names: Set<string>): Plugin {
  */
 export type SeaScripts = { main: string; bundle: string; packages?: string; groups?: string[] };
 
-// Wraps a bundle as a function of (require, __filename, __dirname) that returns its exports: the launcher compiles it
-// as a vm.Script and passes the require it resolves with.
-const seaWrapper = {
-  banner: {
-    js: "(function (require, __filename, __dirname) { const module = { exports: {} }; const exports = module.exports; const __bbdcImportMeta = { url: require('node:url').pathToFileURL(__filename).href, dirname: __dirname, filename: __filename };",
-  },
-  footer: { js: 'return module.exports; })' },
-};
-
 /**
  * Bundles bbdc for a Node single-executable application: `bbdc.cjs`, bbdc's own code (src/, generated/) with the npm
  * packages left out as in the checkout's bundle, beside it one bundle a command group (groupBundles),
@@ -238,36 +242,11 @@ async function bundleScripts(
   scripts: 'sea' | 'files',
   prelude = '',
 ): Promise<SeaScripts> {
-  const bundle = join(outDir, 'bbdc.cjs');
   const packages = join(outDir, 'bbdc.packages.cjs');
   const main = join(outDir, 'main.cjs');
-  const common = {
-    absWorkingDir: root,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node22',
-    external,
-    minifySyntax: true,
-    // The launcher runs the bundle as a vm.Script, which cannot import() without an experimental loader.
-    supported: { 'dynamic-import': false },
-    // Without whitespace the 3.7 MB bundle is 2.8 MB: the executable holds it as an asset and as source text, so
-    // pr get peaks about 2 MB lower (repo list --limit 5000 about 4 MB) and starts about 2 ms sooner. Names stay,
-    // so stack traces still name functions (minifying identifiers too would save 2 MB more and lose them).
-    minifyWhitespace: true,
-    legalComments: 'none',
-    // A CommonJS script has no import.meta; version.ts reads it.
-    define: { BBDC_BUILD_VERSION: JSON.stringify(version), 'import.meta': '__bbdcImportMeta' },
-    ...seaWrapper,
-    logLevel: 'error',
-  } as const;
-  const buildOwn = async (outfile: string, plugins: Plugin[] = []) =>
-    (await build({ ...common, entryPoints: [entry], outfile, packages: 'external', metafile: true, plugins }))
-      .metafile;
-  const own = await buildOwn(bundle);
-  // As in the checkout, a command group's own bundle beside the whole one (bbdc.pr.cjs for pr get: 224 KB to read and
+  // As in the checkout, a command group's own script beside the whole one (bbdc.pr.cjs for pr get: 224 KB to read and
   // compile instead of 818).
-  const built = await groupBundles(outDir, buildOwn);
+  const { bundle, whole: own, groups: built } = await ownScripts(outDir, version);
   const groups = built.map((g) => g.bundle);
   // Every package specifier bbdc's code requires (`yaml`, `@modelcontextprotocol/sdk/server/mcp.js`), a loader each.
   const specifiers = new Set(
@@ -278,7 +257,7 @@ async function bundleScripts(
     ),
   );
   await build({
-    ...common,
+    ...scriptOptions(version),
     stdin: {
       contents: `module.exports = {${[...specifiers]
         .sort()

@@ -5,7 +5,7 @@
 // An executable holds the scripts as assets, each with the V8 code cache made at build time when it matches this
 // binary (V8 refuses a foreign cache; bbdc then compiles without it); the npm package holds them as files beside this
 // one. Either way the user's code cache (bin/start-up.js compileCached) gets the functions each command runs.
-import { bundleRequire, cacheHome, commandWords, compileCached, requireNode } from '../../bin/start-up.js';
+import { bundleRequire, cacheHome, commandWords, requireNode, runScript } from '../../bin/start-up.js';
 
 declare const BBDC_BUILD_VERSION: string;
 declare const BBDC_HELP_TEXT: string;
@@ -13,8 +13,6 @@ declare const BBDC_HELP_TEXT: string;
 declare const BBDC_SCRIPTS: 'sea' | 'files';
 /** The command groups with a bundle of their own, `bbdc.<group>.cjs` (bundle.ts groupBundles). */
 declare const BBDC_GROUPS: string[];
-
-type Bundle = (require: (id: string) => unknown, filename: string, dirname: string) => unknown;
 
 /**
  * A script's text and the code cache made at build time for it, if any. esbuild writes ASCII (its default charset):
@@ -57,29 +55,24 @@ if (args.length === 1 && args[0] === '--version') {
   // The same cache home as the checkout's (start-up.js cacheHome); none without a home directory.
   const home = cacheHome();
   const cacheDir = home && `${home}/${BBDC_SCRIPTS === 'sea' ? 'executable' : 'package'}`;
-  const [filename, dirname] =
-    BBDC_SCRIPTS === 'sea'
-      ? [process.execPath, process.execPath.replace(/[\\/][^\\/]*$/, '')]
-      : [__filename, __dirname];
-  /** Compiles the script `name` (bundle.ts bundleScripts) and runs it with `req`: its exports. */
+  /** Compiles the script `name` (bundle.ts bundleScripts) and runs it with `req` (start-up.js runScript): its exports. */
   const run = (name: string, req: (id: string) => unknown) => {
-    const { source, fallback, filename: scriptName } = readScript(name);
-    const { Script } = process.getBuiltinModule('node:vm');
-    const { script, save } =
-      !cacheDir || process.env.NODE_DISABLE_COMPILE_CACHE === '1'
-        ? { script: new Script(source, { filename: scriptName, cachedData: fallback }), save: () => false }
-        : compileCached({
-            source,
-            filename: scriptName,
-            key: `${name}-${BBDC_BUILD_VERSION}-${process.version}-${process.arch}-${source.length}`,
-            // Each script's caches are named after it: one's save keeps the other's.
-            family: `${name}-`,
-            cacheDir,
-            command,
-            fallback,
-          });
-    process.once('exit', save);
-    return (script.runInThisContext() as Bundle)(req, filename, dirname);
+    const { source, fallback, filename } = readScript(name);
+    const loaded = runScript({
+      source,
+      filename,
+      key: `${name}-${BBDC_BUILD_VERSION}-${process.version}-${process.arch}-${source.length}`,
+      // Each script's caches are named after it: one's save keeps the other's.
+      family: `${name}-`,
+      cacheDir,
+      command,
+      fallback,
+      require: req,
+      // An asset's __filename is the executable's.
+      file: BBDC_SCRIPTS === 'sea' ? process.execPath : undefined,
+    });
+    process.once('exit', loaded.save);
+    return loaded.exports;
   };
   // bbdc's require (start-up.js bundleRequire): a package from bbdc.packages.cjs, compiled on the first one.
   const bbdcRequire = bundleRequire(() => {
@@ -89,5 +82,10 @@ if (args.length === 1 && args[0] === '--version') {
   });
   // The bundle of the command's group (its first word: `pr` of `pr get`) when it has one, else the whole of bbdc.
   const group = command.split(' ')[0];
-  run(BBDC_GROUPS.includes(group) ? `bbdc.${group}.cjs` : 'bbdc.cjs', bbdcRequire);
+  const { main } = run(BBDC_GROUPS.includes(group) ? `bbdc.${group}.cjs` : 'bbdc.cjs', bbdcRequire) as {
+    main(argv: string[]): Promise<number>;
+  };
+  main(args).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -32,10 +32,11 @@ const test = suite('bbdc checkout bundle code cache');
 function fixture() {
   const dir = mkdtempSync(join(tmpdir(), 'bbdc-run-bundle-'));
   const bundle = join(dir, 'b.cjs');
-  // A CommonJS bundle in miniature: it reads require, module and __dirname as a bundle does.
+  // A bundle in miniature (bundle.ts scriptOptions): a function of require, __filename and __dirname that returns
+  // its exports.
   writeFileSync(
     bundle,
-    "'use strict';\nconst { sep } = require('node:path');\nfunction add(a, b) { return a + b; }\nmodule.exports = { main: () => add(40, 2), dir: __dirname, sep };\n",
+    "(function (require, __filename, __dirname) {\n'use strict';\nconst { sep } = require('node:path');\nfunction add(a, b) { return a + b; }\nreturn { main: () => add(40, 2), dir: __dirname, sep };\n})\n",
   );
   return { dir, bundle, cache: join(dir, 'cache') };
 }
@@ -59,9 +60,9 @@ test('the first run compiles without a cache and writes one; the next run has V8
 
 test("the bundle's text is kept outside V8's heap, not copied into it", () => {
   const { dir, bundle, cache } = fixture();
-  // 4 MB of text. Joined to the wrapper as strings, V8 held two copies in its large-object spaces (the read one garbage
-  // until a full collection); joined as bytes, Node hands V8 an external string.
-  writeFileSync(bundle, `module.exports = { main: () => 42 };\n//${'x'.repeat(4 << 20)}\n`);
+  // 4 MB of text. Joined to a wrapper as strings, V8 held two copies in its large-object spaces (the read one garbage
+  // until a full collection); read as latin1, a bundle that is its own wrapper, Node hands V8 an external string.
+  writeFileSync(bundle, `(function () { return { main: () => 42 }; })\n//${'x'.repeat(4 << 20)}\n`);
   const code = `import(${JSON.stringify(module)}).then(({ runBundle }) => {
     const large = () => process.getBuiltinModule('node:v8').getHeapSpaceStatistics()
       .filter((s) => s.space_name.endsWith('large_object_space')).reduce((n, s) => n + s.space_used_size, 0);

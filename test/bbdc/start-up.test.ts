@@ -162,46 +162,36 @@ function miniCheckout(files: string[]) {
   return { dir, out, past };
 }
 
-test("a command group's bundle is chosen for its group and is fresh by its own inputs", () => {
-  const { dir, out } = miniCheckout(['a.ts', 'b.ts']);
+test("a command's bundle is the one its list names, fresh by the inputs that command can run", () => {
+  const { dir, out } = miniCheckout(['main.ts', 'get.ts', 'create.ts']);
   writeFileSync(join(out, 'all.cjs'), '');
   writeFileSync(join(out, 'pr.cjs'), '');
-  const inputs = [
-    ['src/a.ts', 11],
-    ['src/b.ts', 11],
-  ];
-  writeFileSync(join(out, 'inputs.json'), JSON.stringify({ bundle: 'all.cjs', inputs }));
-  writeFileSync(
-    join(out, 'inputs.pr.json'),
-    JSON.stringify({ bundle: 'pr.cjs', inputs: [['src/b.ts', 11]] }),
-  );
-  assert.is(freshBundle(dir, out, 'pr'), join(out, 'pr.cjs'));
-  assert.is(freshBundle(dir, out, 'repo'), join(out, 'all.cjs'), 'a group without a bundle: the whole one');
-  writeFileSync(join(dir, 'inputs.pr.json'), JSON.stringify({ bundle: 'pr.cjs', inputs: [] }));
-  assert.is(freshBundle(dir, out, '../pr'), join(out, 'all.cjs'), 'a group is a word, never a path');
-  assert.is(freshBundle(dir, out), join(out, 'all.cjs'), 'no group');
-  utimesSync(join(dir, 'src', 'a.ts'), new Date(), new Date(Date.now() + 60_000));
-  assert.is(freshBundle(dir, out, 'pr'), join(out, 'pr.cjs'), "an edit outside the group's inputs");
-  assert.is(freshBundle(dir, out, 'repo'), undefined, 'the whole bundle is stale');
-  utimesSync(join(dir, 'src', 'b.ts'), new Date(), new Date(Date.now() + 60_000));
-  assert.is(freshBundle(dir, out, 'pr'), undefined, "an edit of the group's input");
-  rmSync(dir, { recursive: true, force: true });
-});
-
-test("a group's command is fresh by the inputs it can run: another command's edit leaves it fresh", () => {
-  const { dir, out } = miniCheckout(['main.ts', 'get.ts', 'create.ts']);
-  writeFileSync(join(out, 'pr.cjs'), '');
-  const inputs = ['src/create.ts', 'src/get.ts', 'src/main.ts'].map((f) => [f, 11]);
-  const commands = { 'pr get': [1, 2], 'pr create': [0, 2] };
-  writeFileSync(join(out, 'inputs.pr.json'), JSON.stringify({ bundle: 'pr.cjs', inputs, commands }));
+  const list = (bundle: string, files: string[]) =>
+    JSON.stringify({ bundle, inputs: files.map((f) => [`src/${f}`, 11]) });
+  writeFileSync(join(out, 'inputs.json'), list('all.cjs', ['main.ts', 'get.ts', 'create.ts']));
+  writeFileSync(join(out, 'inputs.pr.get.json'), list('pr.cjs', ['main.ts', 'get.ts']));
+  writeFileSync(join(out, 'inputs.pr.create.json'), list('pr.cjs', ['main.ts', 'create.ts']));
   const touch = (f: string) => utimesSync(join(dir, 'src', f), new Date(), new Date(Date.now() + 60_000));
+  assert.is(freshBundle(dir, out, 'pr get'), join(out, 'pr.cjs'));
+  assert.is(freshBundle(dir, out, 'pr get main'), join(out, 'pr.cjs'), 'the longest words that name a list');
+  assert.is(
+    freshBundle(dir, out, 'repo list'),
+    join(out, 'all.cjs'),
+    'a command without a list: the whole bundle',
+  );
+  assert.is(freshBundle(dir, out), join(out, 'all.cjs'), 'no command');
+  for (const words of ['pr.get', '../out/inputs.pr get', 'PR get'])
+    assert.is(
+      freshBundle(dir, out, words),
+      join(out, 'all.cjs'),
+      `"${words}" names no list: only [a-z-] words do`,
+    );
   touch('create.ts');
-  assert.is(freshBundle(dir, out, 'pr', 'pr get'), join(out, 'pr.cjs'), "pr create's edit: pr get is fresh");
-  assert.is(freshBundle(dir, out, 'pr', 'pr create'), undefined, "pr create's own edit");
-  assert.is(freshBundle(dir, out, 'pr', 'pr lst'), undefined, 'not a command: every input of the group');
-  assert.is(freshBundle(dir, out, 'pr', 'constructor'), undefined, 'only the list own names');
+  assert.is(freshBundle(dir, out, 'pr get'), join(out, 'pr.cjs'), "pr create's edit: pr get is fresh");
+  assert.is(freshBundle(dir, out, 'pr create'), undefined, "pr create's own edit");
+  assert.is(freshBundle(dir, out, 'repo list'), undefined, 'the whole bundle is stale');
   touch('main.ts');
-  assert.is(freshBundle(dir, out, 'pr', 'pr get'), undefined, 'a shared input edited');
+  assert.is(freshBundle(dir, out, 'pr get'), undefined, 'a shared input edited');
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -212,35 +202,35 @@ test('the checkout bundle runs pr get without the TypeScript stripper, child_pro
   const out = mkdtempSync(join(root, '.tmp', 'bundle-'));
   try {
     const whole = await bundleForCheckout(out);
-    // The pr group's bundle, which bin/bbdc.js runs for pr get: without the other groups' commands, smaller.
-    const list = JSON.parse(readFileSync(join(out, 'inputs.json'), 'utf8'));
-    const pr = JSON.parse(readFileSync(join(out, 'inputs.pr.json'), 'utf8')) as {
-      bundle: string;
-      inputs: [string, number][];
-    };
-    const bundle = join(out, pr.bundle);
-    const has = (inputs: [string, number][], f: string) => inputs.some(([p]) => p === f);
-    assert.ok(has(pr.inputs, 'src/bbdc/commands/pr/get.ts'));
-    assert.not.ok(
-      has(pr.inputs, 'src/bbdc/commands/auth/login.ts'),
-      "auth login's module is not in pr's bundle",
-    );
-    assert.ok(has(list.inputs, 'src/bbdc/commands/auth/login.ts'), 'the whole bundle has every command');
-    // pr get's own inputs: main.ts's and its module's, not pr create's.
-    const own = (pr as unknown as { commands: Record<string, number[]> }).commands['pr get'].map(
-      (i) => pr.inputs[i][0],
-    );
+    // pr get's list names the pr group's bundle, which bin/bbdc.js runs for pr get: without the other groups'
+    // commands, smaller.
+    type List = { bundle: string; inputs: [string, number][] };
+    const read = (name: string): List => JSON.parse(readFileSync(join(out, name), 'utf8'));
+    const list = read('inputs.json');
+    const get = read('inputs.pr.get.json');
+    assert.is(get.bundle, 'bbdc.pr.cjs');
+    assert.is(read('inputs.pr.create.json').bundle, 'bbdc.pr.cjs', "pr create's list names the same bundle");
+    const bundle = join(out, get.bundle);
+    const own = get.inputs.map(([f]) => f);
+    // pr get's own inputs: main.ts's and its module's, not pr create's, nor another group's.
     for (const f of ['src/bbdc/main.ts', 'src/bbdc/cli/run.ts', 'src/bbdc/commands/pr/get.ts'])
       assert.ok(own.includes(f), `pr get's inputs list ${f}`);
-    assert.not.ok(own.includes('src/bbdc/commands/pr/create.ts'), "pr create's module is not pr get's input");
-    assert.ok(own.length < pr.inputs.length * 0.6, `${own.length} of ${pr.inputs.length}`);
+    for (const f of ['src/bbdc/commands/pr/create.ts', 'src/bbdc/commands/auth/login.ts'])
+      assert.not.ok(own.includes(f), `${f} is not pr get's input`);
+    assert.ok(
+      list.inputs.some(([f]) => f === 'src/bbdc/commands/auth/login.ts'),
+      'the whole bundle has every command',
+    );
+    for (const [f, size] of get.inputs) assert.is(statSync(join(root, f)).size, size, f);
     assert.ok(statSync(bundle).size < statSync(whole).size * 0.6);
     // ai mcp serve's tools load every command: that group runs the whole bundle.
-    assert.not.ok(readdirSync(out).includes('inputs.ai.json'));
-    // bin/start-up.js runBundle runs it as a vm.Script, where an import() (ai mcp serve's SDK) would throw.
+    assert.not.ok(readdirSync(out).some((f) => f.startsWith('inputs.ai.')));
+    // bin/start-up.js runs it as a vm.Script, where an import() (ai mcp serve's SDK) would throw.
     for (const b of [whole, bundle])
       assert.not.match(readFileSync(b, 'utf8'), /\bimport\(/, 'the bundle has no dynamic import()');
-    const probe = `require(${JSON.stringify(bundle)}).main(process.argv.slice(1)).then((code) => {
+    // As bin/bbdc.js runs it (without a code cache here).
+    const probe = `require(${JSON.stringify(join(root, 'bin', 'start-up.js'))})
+      .runBundle(${JSON.stringify(bundle)}, undefined, 'pr get').exports.main(process.argv.slice(1)).then((code) => {
       process.exitCode = code;
       process.stderr.write(JSON.stringify(process.moduleLoadList));
     });`;
