@@ -37,7 +37,8 @@ export interface Deps {
   stdout: Writer;
   stderr: Writer;
   stdoutIsTTY: boolean;
-  stdinIsTTY: boolean;
+  /** Whether stdin is a terminal: asked when a command needs it (the check loads node:tty, 0.2 ms). */
+  stdinIsTTY(): boolean;
   /** Columns of the terminal when stdout is one. */
   columns: number;
   /** Rows of the terminal when stdout is one: output longer than this is paged. */

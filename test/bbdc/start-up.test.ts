@@ -268,7 +268,8 @@ test('the checkout bundle runs pr get without the TypeScript stripper, child_pro
     ];
     for (const name of [...unwanted, 'internal/fs/promises', 'NativeModule tls', 'internal/crypto', 'undici'])
       assert.not.match(loaded, name, `pr get loads ${name}`);
-    for (const name of ['os', 'sea'])
+    // node:tty: only a command that asks whether stdin is a terminal (a prompt) loads it when stdout is not one.
+    for (const name of ['os', 'sea', 'tty'])
       assert.not.ok(loaded.split('\n').includes(`NativeModule ${name}`), `pr get loads node:${name}`);
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -9,7 +9,7 @@ export async function confirmByName(
   yes: boolean,
 ): Promise<void> {
   if (yes) return;
-  if (!deps.stdinIsTTY) {
+  if (!deps.stdinIsTTY()) {
     throw new UsageError(
       `refusing to delete ${what} ${name} without --yes (there is no terminal to confirm on)`,
     );

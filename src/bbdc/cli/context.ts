@@ -180,8 +180,8 @@ export function buildCommandDeps(
           backoffMs: globals.retryBackoffMs,
           maxDelayMs: 60_000,
           // Someone at a terminal gets an answer within about a second; scripts keep the full retries.
-          ...(deps.stdinIsTTY &&
-            deps.stdoutIsTTY &&
+          ...(deps.stdoutIsTTY &&
+            deps.stdinIsTTY() &&
             !globals.retryExplicit && { budgetMs: interactiveRetryBudgetMs }),
         },
         clock: deps.clock,

@@ -90,7 +90,7 @@ export async function prepareClone(
   const rest = await readRepository(repo, deps);
   const name = repoName(rest.project.key, rest.slug);
   const urls = cloneUrls(rest, repo.host.url);
-  const canPrompt = deps.stdinIsTTY;
+  const canPrompt = deps.stdinIsTTY();
   const { steps, unusable } = cloneSteps({
     urls,
     transport: o.transport,

@@ -93,7 +93,7 @@ export async function callTool(
     const deps: Deps = {
       ...base.deps,
       stdout: base.deps.stderr,
-      stdinIsTTY: false,
+      stdinIsTTY: () => false,
       prompt: async () => {
         throw new UsageError(
           `${tool.name} would have to ask a question, which a tool cannot; pass every input`,

@@ -94,7 +94,7 @@ export function createWorld(options: WorldOptions = {}) {
         stdout: { write: (t: string | Uint8Array) => chunks.push(Buffer.from(t)) },
         stderr: { write: (t: string) => (stderr += t) },
         stdoutIsTTY: options.tty ?? false,
-        stdinIsTTY: options.stdinTTY ?? false,
+        stdinIsTTY: () => options.stdinTTY ?? false,
         columns: options.columns ?? 80,
         rows: options.rows ?? 24,
         page: async (command, text) => {

@@ -22,7 +22,7 @@ async function credentials(o: Options, deps: CommandDeps): Promise<Credentials> 
     return { token: o.token, username: o.username };
   }
   if (o.username && o.password !== undefined) return { username: o.username, password: o.password };
-  if (!deps.stdinIsTTY) {
+  if (!deps.stdinIsTTY()) {
     throw new UsageError(
       'no credentials: pass --token <personal access token> (or --username with --password); there is no terminal to prompt on',
     );

@@ -44,16 +44,16 @@ export async function readDescription(
   }
   if (source.text !== undefined) return source.text;
   if (!interactive) return '';
-  if (deps.stdinIsTTY && deps.stdoutIsTTY && !deps.globals.json)
+  if (deps.stdoutIsTTY && !deps.globals.json && deps.stdinIsTTY())
     return (await deps.editText('', 'PULL_REQUEST_DESCRIPTION.md')).trimEnd();
-  if (!deps.stdinIsTTY) return (await deps.readStdin()).trimEnd();
+  if (!deps.stdinIsTTY()) return (await deps.readStdin()).trimEnd();
   return '';
 }
 
 /** The title from --title, or asked for on a terminal; a UsageError when there is neither. */
 export async function readTitle(value: string | undefined, deps: CommandDeps): Promise<string> {
   const title =
-    value ?? (deps.stdinIsTTY && !deps.globals.json ? await deps.prompt('Title: ', { secret: false }) : '');
+    value ?? (!deps.globals.json && deps.stdinIsTTY() ? await deps.prompt('Title: ', { secret: false }) : '');
   if (!title.trim()) throw new UsageError('--title is required (a pull request needs a title)');
   return title.trim();
 }
