@@ -10,7 +10,7 @@
 const startUp = require('./start-up.js');
 // First, before anything an older Node lacks (process.getBuiltinModule is 22.3+) is reached.
 startUp.requireNode('bbdc');
-const { cacheHome, commandWords, enableCompileCache, freshBundle, runBundle } = startUp;
+const { cacheHome, commandWords, enableCompileCache, freshBundle, runBundle, saveAtExit } = startUp;
 // process.getBuiltinModule, like start-up.js (it says why).
 const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
 
@@ -40,7 +40,7 @@ function start() {
       enableCompileCache(cacheDir);
       return process.getBuiltinModule('node:module').createRequire(bundle);
     });
-    process.once('exit', loaded.save);
+    saveAtExit(loaded.save, args);
     return loaded.exports.main(args);
   }
   enableCompileCache(cacheDir);

@@ -25,6 +25,7 @@ export function runBundle(
   makeRequire?: () => (id: string) => unknown,
 ): Ran;
 export function runScript(o: CompileOptions & { require: (id: string) => unknown; file?: string }): Ran;
+export function saveAtExit(save: () => boolean, args: string[]): void;
 export function bundleRequire(makeRequire: () => (id: string) => unknown): (id: string) => unknown;
 export function compileCached(o: CompileOptions): {
   script: import('node:vm').Script;

@@ -191,6 +191,21 @@ function runScript({ require, file = undefined, ...compile }) {
 }
 
 /**
+ * Writes a run's code cache at exit (`save`, compileCached) when the command ran and succeeded: the first cache a
+ * command gets is kept while V8 accepts it, and a run that printed help, stopped at a mistyped command or flag, or
+ * failed compiled other functions than the command's work (and a mistyped command would take one of the
+ * maxCachedCommands places).
+ * @param {() => boolean} save
+ * @param {string[]} args the command line
+ */
+function saveAtExit(save, args) {
+  if (args.includes('--help') || args.includes('-h')) return;
+  process.once('exit', (code) => {
+    if (code === 0) save();
+  });
+}
+
+/**
  * A bundle's require(): Node's modules from process.getBuiltinModule, anything else (an npm package) from the
  * require `makeRequire` gives, made on the first package. A command that needs no package (pr get) so loads neither
  * node:module nor Node's module resolution. The checkout's bundles and the executables' scripts both run with it.
@@ -272,6 +287,7 @@ module.exports = {
   commandWords,
   runBundle,
   runScript,
+  saveAtExit,
   bundleRequire,
   compileCached,
 };

@@ -5,7 +5,14 @@
 // An executable holds the scripts as assets, each with the V8 code cache made at build time when it matches this
 // binary (V8 refuses a foreign cache; bbdc then compiles without it); the npm package holds them as files beside this
 // one. Either way the user's code cache (bin/start-up.js compileCached) gets the functions each command runs.
-import { bundleRequire, cacheHome, commandWords, requireNode, runScript } from '../../bin/start-up.js';
+import {
+  bundleRequire,
+  cacheHome,
+  commandWords,
+  requireNode,
+  runScript,
+  saveAtExit,
+} from '../../bin/start-up.js';
 
 declare const BBDC_BUILD_VERSION: string;
 declare const BBDC_HELP_TEXT: string;
@@ -71,7 +78,7 @@ if (args.length === 1 && args[0] === '--version') {
       // An asset's __filename is the executable's.
       file: BBDC_SCRIPTS === 'sea' ? process.execPath : undefined,
     });
-    process.once('exit', loaded.save);
+    saveAtExit(loaded.save, args);
     return loaded.exports;
   };
   // bbdc's require (start-up.js bundleRequire): a package from bbdc.packages.cjs, compiled on the first one.

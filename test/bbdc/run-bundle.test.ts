@@ -1,7 +1,16 @@
 // The checkout bundle's own code cache: written at the end of a run with the functions the command compiled, one for
 // each command, kept while V8 accepts it, replaced when V8 refuses it, pruned when the bundle changes.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -159,6 +168,38 @@ test('a cache directory that cannot be written costs nothing but the cache', () 
   const run = runBundle(bundle, join(dir, 'file', 'cache'), 'pr get');
   assert.is(run.main, 42);
   assert.is(run.saved, false);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a cache is written at exit only by a run that succeeded and printed no help', () => {
+  const { dir, bundle, cache } = fixture();
+  // As bin/bbdc.js and the launcher do: the run's cache saved at exit (start-up.js saveAtExit), here with the exit
+  // code and the command line given.
+  const run = (code: number, args: string[]) => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `import(${JSON.stringify(module)}).then(({ runBundle, saveAtExit }) => {
+          const [bundle, cache, code, ...args] = process.argv.slice(1);
+          saveAtExit(runBundle(bundle, cache, 'pr get').save, args);
+          process.exitCode = Number(code);
+        });`,
+        bundle,
+        cache,
+        String(code),
+        ...args,
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.is(r.status, code, r.stderr);
+    return existsSync(cache) ? readdirSync(cache) : [];
+  };
+  assert.equal(run(1, ['pr', 'get', '1']), [], 'a failed run');
+  assert.equal(run(2, ['pr', 'get', '--jsn']), [], 'a mistyped flag');
+  assert.equal(run(0, ['pr', 'get', '--help']), [], 'help');
+  assert.equal(run(0, ['pr', 'get', '-h']), [], 'help, short');
+  assert.is(run(0, ['pr', 'get', '1']).length, 1, 'a run that succeeded');
   rmSync(dir, { recursive: true, force: true });
 });
 

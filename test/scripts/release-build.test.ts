@@ -2,7 +2,15 @@
 // Node binaries; `npm run release:build` builds them) and checks what a user would download.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { x as extract } from 'tar';
@@ -62,19 +70,24 @@ test('the bundled npm package runs --version and --help from a plain install dir
   assert.match(h.stdout, 'update');
   const u = spawnSync(process.execPath, [bin, 'update', '--help'], { encoding: 'utf8', cwd: dir });
   assert.match(u.stdout, 'Usage: bbdc update');
-  // A command runs its group's bundle of bbdc's code with bbdc's own code cache, written at the end of the first run
-  // for that command, like the executable's.
+  // A command runs its group's bundle of bbdc's code (completion: the whole one) with bbdc's own code cache, written at
+  // the end of the first run
+  // for that command that succeeds, like the executable's: auth status with nothing configured (exit 3) writes none.
   const home = join(dir, 'npm-home');
   const env = { ...process.env, HOME: home, XDG_CACHE_HOME: '', BBDC_CONFIG_DIR: join(home, 'config') };
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: dir, env });
+  const status = run('auth', 'status', '--json');
+  assert.is(JSON.parse(status.stdout).meta.contract, 'bbdc.machine', status.stderr);
+  assert.is(status.status, 3, status.stderr);
+  const cacheDir = join(home, '.cache', 'bbdc', 'compile-cache', 'package');
+  assert.not.ok(existsSync(cacheDir) && readdirSync(cacheDir).length, 'no cache from a failed run');
   for (let i = 0; i < 2; i++) {
-    const s = spawnSync(process.execPath, [bin, 'auth', 'status', '--json'], {
-      encoding: 'utf8',
-      cwd: dir,
-      env,
-    });
-    assert.is(JSON.parse(s.stdout).meta.contract, 'bbdc.machine', s.stderr);
+    const s = run('completion', 'bash');
+    assert.is(s.status, 0, s.stderr);
+    assert.match(s.stdout, 'complete');
   }
-  const caches = readdirSync(join(home, '.cache', 'bbdc', 'compile-cache', 'package'));
+  const caches = readdirSync(cacheDir);
   // On a Node older than the package's engines: one line and exit 2, before anything that Node lacks is reached.
   const old = join(dir, 'node-20.cjs');
   writeFileSync(
@@ -90,7 +103,7 @@ test('the bundled npm package runs --version and --help from a plain install dir
   assert.is(o.status, 2, o.stderr);
   assert.is(o.stderr, 'bbdc: needs Node.js 22.19 or newer; this is v20.20.2. Install a newer Node.js.\n');
   assert.ok(
-    caches.some((f) => f.startsWith(`bbdc.auth.cjs-${version}-`) && f.endsWith('.auth-status.cache')),
+    caches.some((f) => f.startsWith(`bbdc.cjs-${version}-`) && f.endsWith('.completion-bash.cache')),
     caches.join(', '),
   );
 });
