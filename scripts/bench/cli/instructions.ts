@@ -1,6 +1,9 @@
 // Instructions a process runs, counted by valgrind's callgrind: unlike CPU time they barely move with the machine's
 // load, so a change of a few ms can be seen on a shared machine (`bench:cli startup --instructions`).
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Refuses with what to install when valgrind is missing. */
 export function requireValgrind(): void {
@@ -10,29 +13,44 @@ export function requireValgrind(): void {
     );
 }
 
-/** Runs `exe argv` once under callgrind and resolves to the instructions it ran (all threads). */
+/**
+ * V8 draws a random hash seed for each process and searches for primes from it (HashSeed::InitializeRoots): 4 to 17
+ * million instructions, different in every run of the same program, the most of one run's spread. It is counted out.
+ */
+const hashSeed = 'v8::internal::HashSeed::InitializeRoots';
+
+/**
+ * Runs `exe argv` once under callgrind and resolves to the instructions it ran (all threads), less V8's hash seed
+ * search. --smc-check: V8 writes the code it runs; without it valgrind would run stale copies. --trace-children:
+ * bin/bbdc.js starts through its shebang (env, then node): node's is the largest count.
+ */
 export function countInstructions(exe: string[], argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  // --smc-check: V8 writes the code it runs; without it valgrind would run stale copies. --trace-children:
-  // bin/bbdc.js starts through its shebang (env, then node); the last count is node's.
+  const dir = mkdtempSync(join(tmpdir(), 'bbdc-callgrind-'));
   const vg = [
     '--tool=callgrind',
-    '--callgrind-out-file=/dev/null',
+    `--callgrind-out-file=${join(dir, 'out.%p')}`,
     '--smc-check=all-non-file',
     '--trace-children=yes',
     ...exe,
     ...argv,
   ];
-  return new Promise((resolve, reject) => {
+  return new Promise<number>((resolve, reject) => {
     const child = spawn('valgrind', vg, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => {
       err += d;
     });
     child.on('close', (code) => {
-      const m = [...err.matchAll(/Collected : (\d+)/g)].at(-1);
-      if (code !== 0 || !m)
+      if (code !== 0)
         return reject(new Error(`valgrind ${[...exe, ...argv].join(' ')} exited ${code}: ${err}`));
-      resolve(Number(m[1]));
+      const counts = readdirSync(dir).map((f) => {
+        const file = join(dir, f);
+        const total = Number(/^summary: (\d+)$/m.exec(readFileSync(file, 'utf8'))?.[1] ?? 0);
+        const annotated = spawnSync('callgrind_annotate', ['--inclusive=yes', file], { encoding: 'utf8' });
+        const seed = annotated.stdout.split('\n').find((l) => l.includes(`:${hashSeed}(`));
+        return total - Number(seed?.trim().split(' ')[0].replaceAll(',', '') ?? 0);
+      });
+      resolve(Math.max(0, ...counts));
     });
-  });
+  }).finally(() => rmSync(dir, { recursive: true, force: true }));
 }

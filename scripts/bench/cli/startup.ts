@@ -165,8 +165,8 @@ const cases: Case[] = [
 
 /**
  * The CPU goals again, in instructions: the median of `runs` callgrind runs each, after the timed rounds warmed every
- * cache. One run moves by 3-5 million from the next (V8's background threads, hash seeds), as much as the goal's
- * margin, so the spread is printed beside each median.
+ * cache, less V8's hash seed search (instructions.ts), which moved one run by 4-17 million from the next; what is left
+ * moves by about a million (V8's background threads), and the spread is printed beside each median.
  */
 async function printInstructions(
   binaries: Binary[],
@@ -187,7 +187,7 @@ async function printInstructions(
   const base = await count(bare['node -e 0'], []);
   const net = await count(bare['node GET x2 (network floor)'], []);
   console.log(
-    `instructions (callgrind, medians of ${runs}): node -e 0 ${m(base.median)} ${spread(base)}, node GET x2 ${m(net.median)} ${spread(net)}`,
+    `instructions (callgrind less V8's hash seed search, medians of ${runs}): node -e 0 ${m(base.median)} ${spread(base)}, node GET x2 ${m(net.median)} ${spread(net)}`,
   );
   for (const c of cases.filter((x) => x.goal === cpuGoal))
     for (const [label, exe, e, only] of binaries) {
