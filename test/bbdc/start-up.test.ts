@@ -229,7 +229,10 @@ test('the checkout bundle runs pr get without the TypeScript stripper, child_pro
     assert.not.match(readFileSync(bundle, 'latin1'), 'src/bbdc/commands/pr/create.ts', "pr create's code");
     // ai mcp serve's tools load every command: it runs the whole bundle.
     assert.not.ok(readdirSync(out).includes('inputs.ai.mcp.serve.json'));
-    assert.ok(readdirSync(out).includes('inputs.ai.skill.remove.json'), 'the other ai commands have their own');
+    assert.ok(
+      readdirSync(out).includes('inputs.ai.skill.remove.json'),
+      'the other ai commands have their own',
+    );
     // bin/start-up.js runs it as a vm.Script, where an import() (ai mcp serve's SDK) would throw.
     for (const b of [whole, bundle])
       assert.not.match(readFileSync(b, 'utf8'), /\bimport\(/, 'the bundle has no dynamic import()');
