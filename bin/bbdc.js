@@ -10,7 +10,7 @@
 const startUp = require('./start-up.js');
 // First, before anything an older Node lacks (process.getBuiltinModule is 22.3+) is reached.
 startUp.requireNode('bbdc');
-const { cacheHome, commandWords, enableCompileCache, freshBundle, runBundle, saveAtExit } = startUp;
+const { cacheHome, commandOf, enableCompileCache, freshBundle, listName, runBundle, saveAtExit } = startUp;
 // process.getBuiltinModule, like start-up.js (it says why).
 const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
 
@@ -29,8 +29,9 @@ function start() {
   // runs the sources even then (stack traces name the source files). An installed package runs its build.
   const cacheDir = cacheHome();
   const dev = existsSync(`${root}/src/bbdc/main.ts`);
-  const command = commandWords(args);
-  // The bundle of the command's group when there is one (`pr` of `pr get`), else the whole one.
+  // A command that has a bundle of its own has a list beside it (bin/start-up.js freshBundle).
+  const command = commandOf(args, (c) => existsSync(`${root}/dist/bbdc/inputs.${listName(c)}.json`));
+  // The command's own bundle when it has one, else the whole one.
   const bundle = dev && process.env.BBDC_CHECKOUT_BUNDLE !== '0' && freshBundle(root, undefined, command);
   if (bundle) {
     // With bbdc's own code cache, written at the end of the run (start-up.js compileCached says why). Node's compile

@@ -33,4 +33,6 @@ export function compileCached(o: CompileOptions): {
   save(): boolean;
 };
 export function commandWords(args: string[]): string;
+export function commandOf(args: string[], isCommand: (command: string) => boolean): string;
+export function listName(command: string): string;
 export function requireNode(name: string): void;

@@ -82,11 +82,10 @@ function enableCompileCache(dir = cacheHome()) {
  * bundleForCheckout) when it is fresh: its list (`inputs.pr.get.json` for `pr get`, else `inputs.json`, the whole
  * bundle's) names it, it exists, and every input listed still has its size and is no newer than the bundle (an edit,
  * a `git checkout` or a pull touches the file). Else undefined, and the sources run. The list of a command is the
- * inputs it can run; `command`'s words are tried from the longest (`pr checkout main`, the last a branch, is
- * `pr checkout`'s).
+ * inputs it can run.
  * @param {string} root the checkout
  * @param {string} [dir] where the bundles are
- * @param {string} [command] the words that name the command (commandWords below)
+ * @param {string} [command] the command (commandOf below)
  * @returns {string | undefined}
  */
 function freshBundle(root, dir = `${root}/dist/bbdc`, command = '') {
@@ -100,16 +99,9 @@ function freshBundle(root, dir = `${root}/dist/bbdc`, command = '') {
       }
     };
     // Command words are [a-z-] only (commandWords below): no path, and no other command's list, can be made of them.
-    const words = [];
-    for (const w of command.split(' ')) {
-      if (!/^[a-z][a-z-]*$/.test(w)) break;
-      words.push(w);
-    }
-    let text;
-    for (let n = words.length; n > 0 && text === undefined; n--)
-      text = read(`inputs.${words.slice(0, n).join('.')}.json`);
+    const own = /^[a-z][a-z-]*( [a-z][a-z-]*)*$/.test(command) && read(`inputs.${listName(command)}.json`);
     /** @type {{ bundle: string, inputs: [path: string, size: number][] }} */
-    const list = JSON.parse(text ?? read('inputs.json') ?? '');
+    const list = JSON.parse(own || read('inputs.json') || '');
     const bundle = `${dir}/${list.bundle}`;
     const built = statSync(bundle).mtimeMs;
     const prefix = `${root}/`;
@@ -124,6 +116,12 @@ function freshBundle(root, dir = `${root}/dist/bbdc`, command = '') {
   }
 }
 
+/**
+ * A command's part of a file name: `pr.get` (bundle.ts names the checkout's bundles and lists so).
+ * @param {string} command
+ */
+const listName = (command) => command.replaceAll(' ', '.');
+
 // The checkout's bundle with bbdc's own V8 code cache. Node's compile cache keeps only what V8 compiles when a file
 // is loaded (its top level), so every run compiled again each function its command runs. This cache is written at
 // the end of a run instead, with those functions in it, one cache for each command this user runs (measured with
@@ -133,17 +131,34 @@ function freshBundle(root, dir = `${root}/dist/bbdc`, command = '') {
 const maxCachedCommands = 24;
 
 /**
- * The words that name a command (`pr get` of `pr get 1 --json`), read as far as they look like command names: a
- * label for the cache, never parsed.
+ * The words that may name a command (`pr get` of `pr get 1 --json`, `repo clone api` of `repo clone api`), read as
+ * far as they look like command names, up to the longest command's four: never parsed, only matched (commandOf).
  * @param {string[]} args
  */
 function commandWords(args) {
   const words = [];
-  for (const a of args.slice(0, 3)) {
+  for (const a of args.slice(0, 4)) {
     if (!/^[a-z][a-z-]*$/.test(a)) break;
     words.push(a);
   }
   return words.join(' ');
+}
+
+/**
+ * The command `args` run, as far as bbdc's start knows its commands (`isCommand`): the longest leading words that
+ * name one (`repo clone` of `repo clone api`), else the words themselves (a group's help, a mistyped command). It
+ * names the run's code cache, so that `repo clone api` and `repo clone web` share one, and the checkout's bundle.
+ * @param {string[]} args
+ * @param {(command: string) => boolean} isCommand
+ */
+function commandOf(args, isCommand) {
+  const words = commandWords(args);
+  const w = words.split(' ');
+  for (let n = w.length; n > 0 && words; n--) {
+    const command = w.slice(0, n).join(' ');
+    if (isCommand(command)) return command;
+  }
+  return words;
 }
 
 /**
@@ -285,6 +300,8 @@ module.exports = {
   freshBundle,
   maxCachedCommands,
   commandWords,
+  commandOf,
+  listName,
   runBundle,
   runScript,
   saveAtExit,

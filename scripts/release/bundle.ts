@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { isBuiltin } from 'node:module';
 import { basename, join, posix } from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
+import { listName } from '../../bin/start-up.js';
 
 const root = join(import.meta.dirname, '..', '..');
 // The OS keyring binding is a native addon: the npm package depends on it, the executables use the file store.
@@ -40,7 +41,7 @@ export async function bundleForCheckout(outDir = checkoutBundleDir): Promise<str
   // Another build's bundles and lists (one a group, before 2026-11-28) would be left beside these.
   mkdirSync(outDir, { recursive: true });
   for (const f of readdirSync(outDir)) if (/^(bbdc|inputs)\..+\.(cjs|json)$/.test(f)) rmSync(join(outDir, f));
-  const { bundle, whole, split } = await ownScripts(outDir, (command) => command.replaceAll(' ', '.'));
+  const { bundle, whole, split } = await ownScripts(outDir, listName);
   // A command's list is a file of its own: bin/bbdc.js parses only the one it needs.
   const write = (name: string, script: string, metafile: Metafile) =>
     writeFileSync(
@@ -266,6 +267,11 @@ async function bundleScripts(
       BBDC_HELP_TEXT: JSON.stringify(help),
       BBDC_SCRIPTS: JSON.stringify(scripts),
       BBDC_GROUPS: JSON.stringify(split.map((g) => g.key)),
+      BBDC_COMMANDS: JSON.stringify(
+        `\n${registryEntries()
+          .map((e) => e.name)
+          .join('\n')}\n`,
+      ),
     },
     // The npm package's bin: npm links it from its first line, which takes no flags (bin/bbdc.js says why).
     banner: { js: `${scripts === 'files' ? '#!/usr/bin/env node\n' : ''}${prelude}` },

@@ -8,7 +8,7 @@
 import {
   bundleRequire,
   cacheHome,
-  commandWords,
+  commandOf,
   requireNode,
   runScript,
   saveAtExit,
@@ -18,8 +18,10 @@ declare const BBDC_BUILD_VERSION: string;
 declare const BBDC_HELP_TEXT: string;
 /** Where the scripts are: the executable's assets, or files beside this script (bundle.ts sets it). */
 declare const BBDC_SCRIPTS: 'sea' | 'files';
-/** The command groups with a bundle of their own, `bbdc.<group>.cjs` (bundle.ts groupBundles). */
+/** The command groups with a bundle of their own, `bbdc.<group>.cjs` (bundle.ts splitBundles). */
 declare const BBDC_GROUPS: string[];
+/** Every command's name, each between two newlines (`\npr get\n`): a string to search, nothing to parse. */
+declare const BBDC_COMMANDS: string;
 
 /**
  * A script's text and the code cache made at build time for it, if any. esbuild writes ASCII (its default charset):
@@ -58,7 +60,7 @@ if (args.length === 1 && args[0] === '--version') {
 } else if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h'))) {
   process.stdout.write(BBDC_HELP_TEXT.replace('{{version}}', BBDC_BUILD_VERSION));
 } else {
-  const command = commandWords(args);
+  const command = commandOf(args, (c) => BBDC_COMMANDS.includes(`\n${c}\n`));
   // The same cache home as the checkout's (start-up.js cacheHome); none without a home directory.
   const home = cacheHome();
   const cacheDir = home && `${home}/${BBDC_SCRIPTS === 'sea' ? 'executable' : 'package'}`;

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { commandWords, maxCachedCommands } from '../../bin/start-up.js';
+import { commandOf, commandWords, maxCachedCommands } from '../../bin/start-up.js';
 
 const module = pathToFileURL(join(import.meta.dirname, '..', '..', 'bin', 'start-up.js')).href;
 
@@ -203,16 +203,37 @@ test('a cache is written at exit only by a run that succeeded and printed no hel
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('the command a cache entry is named by: the leading words that look like command names', () => {
+test('the command a cache entry is named by: the longest leading words that name a command, else those words', () => {
   const cases: [string[], string][] = [
     [['pr', 'get', '1', '--json'], 'pr get'],
     [['repo', 'list', '--limit', '5000'], 'repo list'],
-    [['repo', 'clone', 'PROJ/api'], 'repo clone'],
+    [['repo', 'clone', 'api'], 'repo clone'],
+    [['repo', 'clone', 'web', 'here'], 'repo clone'],
+    [['repo', 'settings', 'auto-merge', 'get', '-R', 'P/r'], 'repo settings auto-merge get'],
     [['auth', 'git-credential', 'get'], 'auth git-credential get'],
+    [['pr'], 'pr'],
+    [['pr', 'lst'], 'pr lst'],
     [['--json', 'pr', 'get'], ''],
     [[], ''],
   ];
-  for (const [args, want] of cases) assert.is(commandWords(args), want, args.join(' '));
+  const commands = [
+    'pr get',
+    'repo list',
+    'repo clone',
+    'repo settings auto-merge get',
+    'auth git-credential get',
+  ];
+  for (const [args, want] of cases)
+    assert.is(
+      commandOf(args, (c) => commands.includes(c)),
+      want,
+      args.join(' '),
+    );
+  assert.is(
+    commandWords(['repo', 'settings', 'auto-merge', 'get', 'x']),
+    'repo settings auto-merge get',
+    'four words',
+  );
 });
 
 test("the executable's build-time cache serves until the user's own is written, then the user's is read", () => {

@@ -173,7 +173,11 @@ test("a command's bundle is the one its list names, fresh by the inputs that com
   writeFileSync(join(out, 'inputs.pr.create.json'), list('pr.cjs', ['main.ts', 'create.ts']));
   const touch = (f: string) => utimesSync(join(dir, 'src', f), new Date(), new Date(Date.now() + 60_000));
   assert.is(freshBundle(dir, out, 'pr get'), join(out, 'pr.cjs'));
-  assert.is(freshBundle(dir, out, 'pr get main'), join(out, 'pr.cjs'), 'the longest words that name a list');
+  assert.is(
+    freshBundle(dir, out, 'pr get main'),
+    join(out, 'all.cjs'),
+    'words that name no list (commandOf finds them)',
+  );
   assert.is(
     freshBundle(dir, out, 'repo list'),
     join(out, 'all.cjs'),
