@@ -29,10 +29,12 @@ function start() {
   // runs the sources even then (stack traces name the source files). An installed package runs its build.
   const cacheDir = cacheHome();
   const dev = existsSync(`${root}/src/bbdc/main.ts`);
+  const bundled = dev && process.env.BBDC_CHECKOUT_BUNDLE !== '0';
   // A command that has a bundle of its own has a list beside it (bin/start-up.js freshBundle).
-  const command = commandOf(args, (c) => existsSync(`${root}/dist/bbdc/inputs.${listName(c)}.json`));
+  const dist = `${root}/dist/bbdc`;
+  const command = bundled ? commandOf(args, (c) => existsSync(`${dist}/inputs.${listName(c)}.json`)) : '';
   // The command's own bundle when it has one, else the whole one.
-  const bundle = dev && process.env.BBDC_CHECKOUT_BUNDLE !== '0' && freshBundle(root, undefined, command);
+  const bundle = bundled && freshBundle(root, dist, command);
   if (bundle) {
     // With bbdc's own code cache, written at the end of the run (start-up.js compileCached says why). Node's compile
     // cache, for the npm packages the bundle requires, is turned on at the first of them: a command that needs none

@@ -199,7 +199,7 @@ function runBundle(
  * @param {Parameters<typeof compileCached>[0] & { require: (id: string) => unknown, file?: string }} o
  * @returns {{ exports: unknown, cache: 'none' | 'accepted' | 'rejected', save(): boolean }}
  */
-function runScript({ require, file = undefined, ...compile }) {
+function runScript({ require, file, ...compile }) {
   const { script, cache, save } = compileCached(compile);
   const path = file ?? compile.filename;
   return { exports: script.runInThisContext()(require, path, dirname(path)), cache, save };

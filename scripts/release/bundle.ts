@@ -1,5 +1,6 @@
-// esbuild bundles of bbdc: the checkout's (one CommonJS file, and one a command group), and the scripts of the npm
-// package and of the single-executable applications (a launcher, bbdc's code, the npm packages it requires).
+// esbuild bundles of bbdc, all made as one kind of script (scriptOptions): the checkout's (the whole, and one a
+// command), and those of the npm package and of the single-executable applications (a launcher, bbdc's code whole and
+// one a command group, the npm packages it requires).
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, join, posix } from 'node:path';
@@ -33,8 +34,8 @@ export const checkoutBundleDir = join(root, 'dist', 'bbdc');
  * needs, and CommonJS keeps a require() of a package or of a Node module (child_process, readline) inside the function
  * that needs it, where an ES import would be hoisted. A command's own bundle rather than its group's: V8 reads every
  * function of a script it loads from a code cache, and `pr get` from bbdc.pr.get.cjs (92 KB) runs 3.2 million fewer
- * instructions and takes 116 fewer page faults than from bbdc.pr.cjs (225 KB; callgrind, perf stat). That is 235
- * bundles, about 22 MB, built in about 4 s; a checkout's disk, not a download. The version is read from package.json
+ * instructions and takes 116 fewer page faults than from bbdc.pr.cjs (225 KB; callgrind, perf stat). That is 229
+ * bundles, about 23 MB, built in about 4 s; a checkout's disk, not a download. The version is read from package.json
  * as the sources read it, so a new version needs no new bundle. Returns the whole bundle's path.
  */
 export async function bundleForCheckout(outDir = checkoutBundleDir): Promise<string> {

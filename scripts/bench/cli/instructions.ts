@@ -1,7 +1,7 @@
 // Instructions a process runs, counted by valgrind's callgrind: unlike CPU time they barely move with the machine's
 // load, so a change of a few ms can be seen on a shared machine (`bench:cli startup --instructions`).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -43,12 +43,21 @@ export function countInstructions(exe: string[], argv: string[], env: NodeJS.Pro
     child.on('close', (code) => {
       if (code !== 0)
         return reject(new Error(`valgrind ${[...exe, ...argv].join(' ')} exited ${code}: ${err}`));
+      // callgrind_annotate's lines start with the count: the program's total, and each function's with its callees.
+      const count = (lines: string[], mark: string) =>
+        Number(
+          lines
+            .find((l) => l.includes(mark))
+            ?.trim()
+            .split(' ')[0]
+            .replaceAll(',', '') ?? 0,
+        );
       const counts = readdirSync(dir).map((f) => {
-        const file = join(dir, f);
-        const total = Number(/^summary: (\d+)$/m.exec(readFileSync(file, 'utf8'))?.[1] ?? 0);
-        const annotated = spawnSync('callgrind_annotate', ['--inclusive=yes', file], { encoding: 'utf8' });
-        const seed = annotated.stdout.split('\n').find((l) => l.includes(`:${hashSeed}(`));
-        return total - Number(seed?.trim().split(' ')[0].replaceAll(',', '') ?? 0);
+        const annotated = spawnSync('callgrind_annotate', ['--inclusive=yes', join(dir, f)], {
+          encoding: 'utf8',
+        });
+        const lines = annotated.stdout.split('\n');
+        return count(lines, 'PROGRAM TOTALS') - count(lines, `:${hashSeed}(`);
       });
       resolve(Math.max(0, ...counts));
     });
