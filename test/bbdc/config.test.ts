@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { configDir, configFile, secretsFile } from '../../src/bbdc/config/paths.ts';
 import { createSecretStore } from '../../src/bbdc/config/secret-store.ts';
 import { defaultDeps } from '../../src/bbdc/default-deps.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
@@ -41,6 +42,17 @@ test('a scheme is read in any case (HTTP://, Https://) in a host and in -R', asy
   const r = await w.run(['browse', '--no-browser', '-R', 'Https://bitbucket.example.com/PROJ/api']);
   assert.is(r.stdout.trim(), 'https://bitbucket.example.com/projects/PROJ/repos/api/browse', r.stderr);
   w.dispose();
+});
+
+test('the config directory: BBDC_CONFIG_DIR, else XDG_CONFIG_HOME/bbdc, else ~/.config/bbdc; its files inside it', () => {
+  assert.is(configDir({ BBDC_CONFIG_DIR: '/etc/bbdc', XDG_CONFIG_HOME: '/x' }, '/home/ann'), '/etc/bbdc');
+  assert.is(configDir({ XDG_CONFIG_HOME: '/x' }, '/home/ann'), '/x/bbdc');
+  assert.is(configDir({ XDG_CONFIG_HOME: '/x/' }, '/home/ann'), '/x/bbdc');
+  assert.is(configDir({ XDG_CONFIG_HOME: '' }, '/home/ann'), '/home/ann/.config/bbdc');
+  assert.is(configDir({}, '/'), '/.config/bbdc');
+  assert.is(configFile('/etc/bbdc'), '/etc/bbdc/config.yaml');
+  assert.is(configFile('/etc/bbdc/'), '/etc/bbdc/config.yaml');
+  assert.is(secretsFile('/etc/bbdc'), '/etc/bbdc/credentials.yaml');
 });
 
 test('config directory is 0700 and config and secrets files are 0600', async () => {

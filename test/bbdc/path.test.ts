@@ -117,6 +117,25 @@ test('long integers stay exact wherever they are, and text without one parses an
   const nested = { a: [{ b: { c: 9223372036854775807n } }], d: { toJSON: () => 18014398509481985n } };
   assert.is(stringifyJson(nested), '{"a":[{"b":{"c":9223372036854775807}}],"d":18014398509481985}');
   assert.is(stringifyJson({ id: 9007199254740993n }, 2), '{\n  "id": 9007199254740993\n}');
+  // Digits in a string (a commit id) are no integer: such text is parsed as JSON.parse parses it, with no reviver.
+  const parse = JSON.parse;
+  const revivers: unknown[] = [];
+  JSON.parse = ((text: string, reviver?: unknown) => {
+    revivers.push(reviver);
+    return parse(text, reviver as undefined);
+  }) as typeof JSON.parse;
+  try {
+    const commit = { latestCommit: '0202020202020202020202020202020202020202', at: 1700000000000 };
+    assert.equal(parseJson(JSON.stringify(commit)), commit);
+    assert.equal(parseJson('[ 9007199254740993 ]'), [9007199254740993n]);
+    assert.equal(parseJson('9007199254740993'), 9007199254740993n);
+  } finally {
+    JSON.parse = parse;
+  }
+  assert.equal(
+    revivers.map((r) => typeof r),
+    ['undefined', 'function', 'function'],
+  );
   const circular: Record<string, unknown> = {};
   circular.self = circular;
   assert.throws(() => stringifyJson(circular), TypeError);
