@@ -3,6 +3,7 @@ import { RealmforgeError } from '../core/errors.ts';
 import { configDir } from './config/paths.ts';
 import type { Deps, GitRunner, Keyring } from './deps.ts';
 import { runPager } from './output/pager.ts';
+import { terminalSize } from './output/ui.ts';
 import { readVersion } from './version.ts';
 
 // node:os and node:sea are loaded only when asked (here and in selfCommand; about 0.3 ms of every start otherwise):
@@ -101,8 +102,7 @@ export function defaultDeps(): Deps {
     // /dev/null loads Node's fs streams, fs/promises and readline (about 3 ms of CPU on every run). Asked, not read
     // at start: node:tty costs 0.2 ms, which a command whose stdout is not a terminal (a script, --json) never needs.
     stdinIsTTY: () => process.getBuiltinModule('node:tty').isatty(0),
-    columns: process.stdout.columns ?? 100,
-    rows: process.stdout.rows ?? 24,
+    ...terminalSize(process.stdout, process.env),
     page: (command, text) => runPager(command, text, process.env),
     // Prompting, stdin and the editor load their modules (readline and friends) only when a command uses them.
     prompt: async (question, options) => (await import('./prompt.ts')).promptLine(question, options.secret),

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveGlobals } from '../../src/bbdc/cli/global-flags.ts';
 import { displayWidth, truncateToWidth } from '../../src/bbdc/output/display-width.ts';
-import { createUi } from '../../src/bbdc/output/ui.ts';
+import { createUi, terminalSize } from '../../src/bbdc/output/ui.ts';
 
 const test = suite('bbdc terminal: display width, truncation, NO_COLOR and FORCE_COLOR');
 const esc = String.fromCharCode(27);
@@ -67,6 +67,17 @@ test('table columns line up by display width with CJK and emoji cells, and fit t
     narrow.join('\n'),
   );
   assert.match(narrow[1], '…');
+});
+
+test('the terminal size: as reported, else COLUMNS and LINES, else 100 x 24; a terminal reporting 0 has none', () => {
+  assert.equal(terminalSize({ columns: 132, rows: 40 }, { COLUMNS: '90', LINES: '20' }), {
+    columns: 132,
+    rows: 40,
+  });
+  assert.equal(terminalSize({ columns: 0, rows: 0 }, {}), { columns: 100, rows: 24 });
+  assert.equal(terminalSize({}, { COLUMNS: '90', LINES: '20' }), { columns: 90, rows: 20 });
+  for (const bad of ['', 'wide', '-3', '0', '1.5'])
+    assert.equal(terminalSize({ columns: 0 }, { COLUMNS: bad }).columns, 100, `COLUMNS=${bad}`);
 });
 
 test('NO_COLOR counts only when non-empty; FORCE_COLOR colours a pipe; --no-color beats both', () => {

@@ -39,6 +39,22 @@ function fitWidths(headers: string[], rows: string[][], columns: number): number
   return widths;
 }
 
+/**
+ * The terminal's size: what it reports, else `$COLUMNS` and `$LINES` (as less and ncurses read them), else 100 x 24.
+ * A terminal that reports 0 has no size of its own (a pseudo-terminal nobody sized, as `script` or a CI runner makes
+ * one): a table fitted to 0 columns would cut every cell to 8 characters.
+ */
+export function terminalSize(
+  reported: { columns?: number; rows?: number },
+  env: Readonly<Record<string, string | undefined>>,
+): { columns: number; rows: number } {
+  const size = (n: number | undefined, variable: string | undefined, fallback: number) => {
+    const fromEnv = Number(variable);
+    return n && n > 0 ? n : Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : fallback;
+  };
+  return { columns: size(reported.columns, env.COLUMNS, 100), rows: size(reported.rows, env.LINES, 24) };
+}
+
 /** Builds the Ui for one run. */
 export function createUi(options: {
   stdout: Writer;
