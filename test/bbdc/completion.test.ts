@@ -60,10 +60,17 @@ test('the tree holds every registry command, its flags and the global flags', as
     'info',
     'debug',
   ]);
-  assert.ok(
-    tree.flags[''].some((f) => f.token === '--no-color'),
-    'default-on flags complete as --no-...',
-  );
+  const tokens = tree.flags[''].map((f) => f.token);
+  for (const t of ['--no-color', '--no-pager'])
+    assert.ok(tokens.includes(t), `default-on flags complete as --no-...: ${t}`);
+  assert.not.ok(tokens.includes('--color') || tokens.includes('--pager'));
+});
+
+test('help writes the default-on flags as they are used: --no-color, --no-pager', async () => {
+  const r = await world.run(['pr', 'list', '--help']);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /--no-color\s+No colour/);
+  assert.match(r.stdout, /--no-pager\s+Never page/);
 });
 
 test('bbdc completion bash prints the script; --json wraps it', async () => {

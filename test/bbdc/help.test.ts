@@ -102,6 +102,26 @@ test('an unknown command, subcommand or flag says "did you mean" and exits 2', a
   w.dispose();
 });
 
+test("closest: gh's words for bbdc's come first (pr view is pr get, --head is --from)", async () => {
+  assert.equal(closest('pr view', ['pr get', 'pr list', 'pr review'])[0], 'pr get');
+  assert.equal(closest('repo ls', ['repo get', 'repo list']), ['repo list']);
+  assert.equal(closest('--head', ['--help', '--from', '--to']), ['--from', '--help']);
+  assert.equal(closest('view', ['get', 'list']), ['get']);
+  assert.equal(closest('pr view', ['pr list']), [], 'no synonym without its command, nothing far');
+  assert.equal(closest('constructor', ['get']), [], "only the synonyms, not an object's own names");
+  const w = createWorld();
+  try {
+    const view = await w.run(['pr', 'view', '1']);
+    assert.is(view.code, 2);
+    assert.match(view.stderr, 'did you mean "pr get"?');
+    const head = await w.run(['pr', 'create', '--head', 'feature', '--dry-run']);
+    assert.is(head.code, 2);
+    assert.match(head.stderr, 'did you mean "--from"?');
+  } finally {
+    w.dispose();
+  }
+});
+
 test('closest: edit distance within a third of the word, prefixes, closest first', () => {
   assert.equal(closest('lst', ['list', 'get', 'last']), ['last', 'list']);
   assert.equal(closest('mer', ['merge', 'mergeability']), ['merge', 'mergeability']);

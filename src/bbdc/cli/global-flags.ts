@@ -5,8 +5,13 @@ import type { FlagSpec, GlobalOptions } from '../command.ts';
 export const globalFlags: Record<string, FlagSpec> = {
   json: { type: 'boolean', description: 'Print machine output: {"version":"v2","data":...,"meta":...}' },
   dryRun: { type: 'boolean', description: 'Show the plan of a change without making it' },
-  color: { type: 'boolean', description: 'No colour even on a terminal (also NO_COLOR)' },
-  pager: { type: 'boolean', description: 'Never page long output through BBDC_PAGER or PAGER' },
+  // On unless turned off: help, completions and the skill write them --no-color and --no-pager.
+  color: { type: 'boolean', default: true, description: 'No colour even on a terminal (also NO_COLOR)' },
+  pager: {
+    type: 'boolean',
+    default: true,
+    description: 'Never page long output through BBDC_PAGER or PAGER',
+  },
   repo: { type: 'string', shortFlag: 'R', value: '[HOST/]PROJECT/slug', description: 'Repository to act on' },
   host: { type: 'string', value: 'URL', description: 'Bitbucket server (a bare host gets https://)' },
   caFile: { type: 'string', value: 'PATH', description: 'PEM bundle of CAs to trust for TLS' },

@@ -8,11 +8,15 @@ export function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
+/** The flag as written on the command line: `--no-color` for a boolean that is on unless turned off. */
+export function flagToken(name: string, spec: FlagSpec): string {
+  return spec.type === 'boolean' && spec.default === true ? `--no-${kebab(name)}` : `--${kebab(name)}`;
+}
+
 /** One help line per flag: `-R, --repo [HOST/]PROJECT/slug   Repository to act on`. */
 export function flagLines(flags: Record<string, FlagSpec>): string[] {
   const rows = Object.entries(flags).map(([name, spec]) => {
-    const negated = spec.type === 'boolean' && (name === 'color' || spec.default === true);
-    const flag = negated ? `--no-${kebab(name)}` : `--${kebab(name)}`;
+    const flag = flagToken(name, spec);
     const short = spec.shortFlag ? `-${spec.shortFlag}, ` : '    ';
     const value = spec.type === 'boolean' ? '' : ` ${spec.value ?? 'VALUE'}`;
     return [`${short}${flag}${value}`, spec.description];

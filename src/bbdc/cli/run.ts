@@ -1,7 +1,6 @@
 import { describeError, exitCodeOf, RealmforgeError, UsageError } from '../../core/errors.ts';
 import { stringifyJson } from '../../core/exact-json.ts';
 import type { CommandDefinition, GlobalOptions } from '../command.ts';
-import { flagToken } from '../completion/tree.ts';
 import type { Deps } from '../deps.ts';
 import { errorEnvelope } from '../output/envelope.ts';
 import { type RegistryEntry, registry } from '../registry.ts';
@@ -9,7 +8,7 @@ import { readVersion } from '../version.ts';
 import { splitCommand } from './argv.ts';
 import { type CommandInfo, describeCommand } from './command-info.ts';
 import { globalFlags, resolveGlobals } from './global-flags.ts';
-import { commandHelp, groupHelp, topHelp } from './help.ts';
+import { commandHelp, flagToken, groupHelp, topHelp } from './help.ts';
 import { parseFlags } from './parse-flags.ts';
 import { didYouMean } from './suggest.ts';
 

@@ -13,11 +13,35 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length];
 }
 
-/** The known words within a third of the typed word's length (at least 1 edit) of it, or that it begins; closest first. */
+// What gh (and git) call some of bbdc's words: `pr view` is bbdc's `pr get`, `pr create --head` its `--from`. The
+// last word typed is looked up, so `repo view` suggests `repo get`, ahead of words merely spelt alike (`pr review`).
+const synonyms: Record<string, string> = {
+  view: 'get',
+  show: 'get',
+  ls: 'list',
+  new: 'create',
+  edit: 'update',
+  rm: 'delete',
+  '--head': '--from',
+  '--base': '--to',
+  '--body': '--description',
+  '--body-file': '--description-file',
+};
+
+/**
+ * The known words within a third of the typed word's length (at least 1 edit) of it, or that it begins; closest
+ * first, after bbdc's word for what gh calls it (synonyms).
+ */
 export function closest(typed: string, known: readonly string[]): string[] {
   const limit = Math.max(1, Math.floor(typed.length / 3));
+  const last = typed.lastIndexOf(' ') + 1;
+  const synonym =
+    Object.hasOwn(synonyms, typed.slice(last)) && typed.slice(0, last) + synonyms[typed.slice(last)];
   return known
-    .map((word) => ({ word, d: word.startsWith(typed) ? 1 : editDistance(typed, word) }))
+    .map((word) => ({
+      word,
+      d: word === synonym ? 0 : word.startsWith(typed) ? 1 : editDistance(typed, word),
+    }))
     .filter((x) => x.d <= limit)
     .sort((x, y) => x.d - y.d || x.word.localeCompare(y.word))
     .map((x) => x.word);

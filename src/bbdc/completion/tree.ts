@@ -1,6 +1,6 @@
 import type { CommandInfo } from '../cli/command-info.ts';
 import { globalFlags } from '../cli/global-flags.ts';
-import { kebab } from '../cli/help.ts';
+import { flagToken } from '../cli/help.ts';
 import type { FlagSpec } from '../command.ts';
 
 /** A word that can follow a command path, with the text shells show beside it. */
@@ -22,12 +22,6 @@ export type CompletionTree = {
   children: Record<string, CompletionWord[]>;
   flags: Record<string, CompletionFlag[]>;
 };
-
-/** The flag as written on the command line, `--no-color` for flags that default on. */
-export function flagToken(name: string, spec: FlagSpec): string {
-  const negated = spec.type === 'boolean' && (name === 'color' || spec.default === true);
-  return negated ? `--no-${kebab(name)}` : `--${kebab(name)}`;
-}
 
 function toFlags(flags: Record<string, FlagSpec>): CompletionFlag[] {
   return Object.entries(flags).map(([name, spec]) => ({

@@ -1,6 +1,6 @@
 import { globalFlags } from '../cli/global-flags.ts';
+import { flagToken } from '../cli/help.ts';
 import { argUsage, type CommandDefinition } from '../command.ts';
-import { flagToken } from '../completion/tree.ts';
 
 type AnyCommand = CommandDefinition<never, never>;
 
