@@ -118,11 +118,29 @@ test('login prompts for the token on a terminal and refuses without one when not
   const piped = createWorld();
   const p = await piped.run(['auth', 'login', fake.url]);
   assert.is(p.code, 2);
-  assert.match(p.stderr, 'pass --token');
+  assert.match(p.stderr, 'pipe the token in with --with-token, or pass --token');
   const missing = await piped.run(['auth', 'login']);
   assert.is(missing.code, 2);
   assert.match(missing.stderr, 'missing argument <host>');
   piped.dispose();
+});
+
+test('login --with-token reads the token from standard input (first line, trimmed), as gh does', async () => {
+  const w = createWorld({ keyring: memoryKeyring(), stdin: `${alice.token}\n` });
+  const r = await w.run(['auth', 'login', fake.url, '--with-token', '--json']);
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.json().data.username, 'alice');
+  assert.is((await w.run(['auth', 'status'])).code, 0);
+  w.dispose();
+  const empty = createWorld({ keyring: memoryKeyring(), stdin: '\n' });
+  const e = await empty.run(['auth', 'login', fake.url, '--with-token']);
+  assert.is(e.code, 2);
+  assert.match(e.stderr, '--with-token read no token from standard input');
+  const both = await empty.run(['auth', 'login', fake.url, '--with-token', '--token', alice.token]);
+  assert.is(both.code, 2);
+  assert.match(both.stderr, 'without --token or --password');
+  assert.is((await empty.run(['auth', 'status'])).code, 3, 'nothing stored');
+  empty.dispose();
 });
 
 test('without a keyring the secret goes to a 0600 file and status reports plaintext storage', async () => {

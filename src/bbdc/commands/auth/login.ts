@@ -11,12 +11,21 @@ import { makePlan } from '../../output/plan.ts';
 type Options = {
   host: string;
   token?: string;
+  withToken: boolean;
   username?: string;
   password?: string;
   discoverAliases: boolean;
 };
 
 async function credentials(o: Options, deps: CommandDeps): Promise<Credentials> {
+  if (o.withToken) {
+    // Only the first line: `echo "$TOKEN" |` ends it with a newline, and a token holds no whitespace.
+    const token = (await deps.readStdin()).split(/\r?\n/)[0].trim();
+    if (!token)
+      throw new UsageError('--with-token read no token from standard input; pipe one in: echo "$TOKEN" |');
+    checkHeaderValue('the token read from standard input', token);
+    return { token, username: o.username };
+  }
   if (o.token) {
     checkHeaderValue('--token', o.token);
     return { token: o.token, username: o.username };
@@ -24,7 +33,7 @@ async function credentials(o: Options, deps: CommandDeps): Promise<Credentials> 
   if (o.username && o.password !== undefined) return { username: o.username, password: o.password };
   if (!deps.stdinIsTTY()) {
     throw new UsageError(
-      'no credentials: pass --token <personal access token> (or --username with --password); there is no terminal to prompt on',
+      'no credentials: pipe the token in with --with-token, or pass --token <personal access token> (or --username with --password); there is no terminal to prompt on',
     );
   }
   if (o.username)
@@ -76,7 +85,12 @@ export const command = defineCommand<Options, AuthLoginOutput>({
     token: {
       type: 'string',
       value: 'TOKEN',
-      description: 'Personal access token (prompted for on a terminal)',
+      description:
+        'Personal access token (prompted for on a terminal; --with-token keeps it out of ps and history)',
+    },
+    withToken: {
+      type: 'boolean',
+      description: 'Read the personal access token from standard input, as gh does',
     },
     username: { type: 'string', value: 'NAME', description: 'Username, for basic auth or alongside a token' },
     password: {
@@ -92,14 +106,24 @@ export const command = defineCommand<Options, AuthLoginOutput>({
   },
   outputSchema: 'auth-login',
   effect: 'mutating',
-  examples: ['bbdc auth login bitbucket.example.com --token "$TOKEN"'],
-  parse: ({ args, flags }) => ({
-    host: normalizeHostUrl(args[0], 'host'),
-    token: (flags.token as string | undefined) ?? undefined,
-    username: flags.username as string | undefined,
-    password: flags.password as string | undefined,
-    discoverAliases: flags.discoverAliases !== false,
-  }),
+  examples: [
+    'echo "$TOKEN" | bbdc auth login bitbucket.example.com --with-token',
+    'bbdc auth login bitbucket.example.com --username alice   # prompts for the password',
+  ],
+  parse: ({ args, flags }) => {
+    if (flags.withToken && (flags.token !== undefined || flags.password !== undefined))
+      throw new UsageError(
+        '--with-token reads the token from standard input: give it without --token or --password',
+      );
+    return {
+      host: normalizeHostUrl(args[0], 'host'),
+      token: (flags.token as string | undefined) ?? undefined,
+      withToken: flags.withToken === true,
+      username: flags.username as string | undefined,
+      password: flags.password as string | undefined,
+      discoverAliases: flags.discoverAliases !== false,
+    };
+  },
   async plan(o, deps) {
     const { identity, aliases } = await verify(o, deps);
     const existing = (deps.config().hosts ?? []).find((h) => h.url === o.host);
