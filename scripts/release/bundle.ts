@@ -1,6 +1,6 @@
 // esbuild bundles of bbdc, all made as one kind of script (scriptOptions): the checkout's (the whole, and one a
 // command), and those of the npm package and of the single-executable applications (a launcher, bbdc's code whole and
-// one a command group, the npm packages it requires).
+// one a command in the npm package, one a command group in an executable, the npm packages it requires).
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, join, posix } from 'node:path';
@@ -12,8 +12,9 @@ const root = join(import.meta.dirname, '..', '..');
 const external = ['@napi-rs/keyring'];
 
 /**
- * Bundles the npm package's code into `outdir`: the same three scripts as a single executable's (bundleScripts), the
- * launcher `main.cjs` (the package's bin) reading the other two from files beside it. Until 2026-11-27 the package
+ * Bundles the npm package's code into `outdir`: the scripts of a single executable (bundleScripts), but one a command
+ * where an executable has one a command group, the launcher `main.cjs` (the package's bin) reading them from files
+ * beside it. Until 2026-11-27 the package
  * was a code-split ES module build on Node's compile cache, which keeps only each module's top level: `pr get` took
  * 62-65 ms of CPU against 44-47 from the checkout's bundle (perf stat, 30 runs each).
  */
@@ -27,7 +28,7 @@ export const checkoutBundleDir = join(root, 'dist', 'bbdc');
 /**
  * Bundles bbdc's own code (src/, generated/) for the checkout into `outDir`, as the packages' scripts are made
  * (scriptOptions) with the npm packages left to node_modules: the whole of bbdc (`bbdc.cjs`), and one bundle a
- * command (`bbdc.pr.get.cjs`) where the packages have one a command group. Each is listed with its inputs and their
+ * command (`bbdc.pr.get.cjs`), as the npm package has (an executable has one a command group). Each is listed with its inputs and their
  * sizes (`inputs.pr.get.json`, `inputs.json` for the whole), which bin/bbdc.js compares (start-up.js freshBundle) to
  * run a bundle only while none of them changed. One script instead of 50 ES modules saves about 12 ms of CPU per run;
  * esbuild wraps each module in a function that runs on first use, so a command still initialises only the code it
@@ -227,10 +228,11 @@ async function bundleScripts(
 ): Promise<SeaScripts> {
   const packages = join(outDir, 'bbdc.packages.cjs');
   const main = join(outDir, 'main.cjs');
-  // As in the checkout, a command group's own script beside the whole one (bbdc.pr.cjs for pr get: 224 KB to read and
-  // compile instead of 818).
-  const group = (command: string) => command.split(' ')[0];
-  const { bundle, whole: own, split } = await ownScripts(outDir, group, version);
+  // As in the checkout, a command's own script beside the whole one in the npm package (bbdc.pr.get.cjs for pr get: 92
+  // KB to read and compile instead of 818); a command group's in an executable (bbdc.pr.cjs, 224 KB), where one a
+  // command would add about 22 MB to every download and to every run's mapped file.
+  const keyOf = scripts === 'files' ? listName : (command: string) => command.split(' ')[0];
+  const { bundle, whole: own, split } = await ownScripts(outDir, keyOf, version);
   const groups = split.map((g) => g.bundle);
   // Every package specifier bbdc's code requires (`yaml`, `@modelcontextprotocol/sdk/server/mcp.js`), a loader each.
   const specifiers = new Set(
@@ -267,7 +269,7 @@ async function bundleScripts(
       BBDC_BUILD_VERSION: JSON.stringify(version),
       BBDC_HELP_TEXT: JSON.stringify(help),
       BBDC_SCRIPTS: JSON.stringify(scripts),
-      BBDC_GROUPS: JSON.stringify(split.map((g) => g.key)),
+      BBDC_BUNDLES: JSON.stringify(split.map((g) => g.key)),
       BBDC_COMMANDS: JSON.stringify(
         `\n${registryEntries()
           .map((e) => e.name)

@@ -1,6 +1,7 @@
 // The main script of the bundled bbdc: the single executable's, and the npm package's bin (dist/main.cjs). `--version`
 // and `--help` are answered from constants, so they cost what a bare Node start costs; anything else compiles bbdc's
-// code (its command group's bundle, bbdc.pr.cjs for pr get, else the whole bbdc.cjs) and, when a command first
+// code (the command's own bundle in the npm package, bbdc.pr.get.cjs for pr get, its group's in an executable,
+// bbdc.pr.cjs, else the whole bbdc.cjs) and, when a command first
 // requires an npm package, the packages (bbdc.packages.cjs, a script of its own: bundle.ts bundleScripts says why).
 // An executable holds the scripts as assets, each with the V8 code cache made at build time when it matches this
 // binary (V8 refuses a foreign cache; bbdc then compiles without it); the npm package holds them as files beside this
@@ -9,6 +10,7 @@ import {
   bundleRequire,
   cacheHome,
   commandOf,
+  listName,
   requireNode,
   runScript,
   saveAtExit,
@@ -18,8 +20,8 @@ declare const BBDC_BUILD_VERSION: string;
 declare const BBDC_HELP_TEXT: string;
 /** Where the scripts are: the executable's assets, or files beside this script (bundle.ts sets it). */
 declare const BBDC_SCRIPTS: 'sea' | 'files';
-/** The command groups with a bundle of their own, `bbdc.<group>.cjs` (bundle.ts splitBundles). */
-declare const BBDC_GROUPS: string[];
+/** The commands (`pr.get`) or command groups (`pr`) with a bundle of their own, `bbdc.<key>.cjs` (bundle.ts). */
+declare const BBDC_BUNDLES: string[];
 /** Every command's name, each between two newlines (`\npr get\n`): a string to search, nothing to parse. */
 declare const BBDC_COMMANDS: string;
 
@@ -90,8 +92,9 @@ if (args.length === 1 && args[0] === '--version') {
     return (id) => (Object.hasOwn(packages, id) ? packages[id]() : require(id));
   });
   // The bundle of the command's group (its first word: `pr` of `pr get`) when it has one, else the whole of bbdc.
-  const group = command.split(' ')[0];
-  const { main } = run(BBDC_GROUPS.includes(group) ? `bbdc.${group}.cjs` : 'bbdc.cjs', bbdcRequire) as {
+  // The command's own bundle, else its group's, else the whole.
+  const key = [listName(command), command.split(' ')[0]].find((k) => BBDC_BUNDLES.includes(k));
+  const { main } = run(key ? `bbdc.${key}.cjs` : 'bbdc.cjs', bbdcRequire) as {
     main(argv: string[]): Promise<number>;
   };
   main(args).then((code) => {

@@ -70,7 +70,7 @@ test('the bundled npm package runs --version and --help from a plain install dir
   assert.match(h.stdout, 'update');
   const u = spawnSync(process.execPath, [bin, 'update', '--help'], { encoding: 'utf8', cwd: dir });
   assert.match(u.stdout, 'Usage: bbdc update');
-  // A command runs its group's bundle of bbdc's code (completion: the whole one) with bbdc's own code cache, written at
+  // A command runs its own bundle of bbdc's code (completion: the whole one) with bbdc's own code cache, written at
   // the end of the first run
   // for that command that succeeds, like the executable's: auth status with nothing configured (exit 3) writes none.
   const home = join(dir, 'npm-home');
@@ -87,6 +87,8 @@ test('the bundled npm package runs --version and --help from a plain install dir
     assert.is(s.status, 0, s.stderr);
     assert.match(s.stdout, 'complete');
   }
+  assert.is(run('auth', 'server', 'list').status, 0);
+  assert.ok(existsSync(join(pkgDir, 'package', 'dist', 'bbdc.auth.server.list.cjs')));
   const caches = readdirSync(cacheDir);
   // On a Node older than the package's engines: one line and exit 2, before anything that Node lacks is reached.
   const old = join(dir, 'node-20.cjs');
@@ -105,6 +107,10 @@ test('the bundled npm package runs --version and --help from a plain install dir
   assert.ok(
     caches.some((f) => f.startsWith(`bbdc.cjs-${version}-`) && f.endsWith('.completion-bash.cache')),
     caches.join(', '),
+  );
+  assert.ok(
+    caches.some((f) => f.startsWith(`bbdc.auth.server.list.cjs-${version}-`)),
+    `auth server list ran its own bundle: ${caches.join(', ')}`,
   );
 });
 
