@@ -55,6 +55,10 @@ test('pr list filters by state, source, target and role; --limit caps and says s
   const bad = await w.run(['pr', 'list', '--state', 'closed']);
   assert.is(bad.code, 2);
   assert.match(bad.stderr, '--state "closed" must be one of open, merged, declined, all');
+  // A repository that does not exist is not found (exit 4), never an empty list.
+  const missing = await w.run(['pr', 'list', '-R', 'PROJ/nope']);
+  assert.is(missing.code, 4, missing.stdout);
+  assert.match(missing.stderr, 'Repository PROJ/nope does not exist.');
   w.dispose();
 });
 

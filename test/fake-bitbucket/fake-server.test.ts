@@ -109,6 +109,39 @@ test('rate limiting on demand answers 429 with Retry-After', async () => {
   await fake.close();
 });
 
+test('a read under a missing repository or project is its 404, as Bitbucket answers, not an empty page', async () => {
+  const fake = await startFakeBitbucket();
+  const get = async (path: string, token?: string) => {
+    const r = await fetch(`${fake.url}/rest/api/latest${path}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    return { status: r.status, body: (await r.json()) as { errors?: { message: string }[] } };
+  };
+  const alice = credentials.alice.token;
+  try {
+    const missingRepo = await get('/projects/PROJ/repos/nope/pull-requests', alice);
+    assert.is(missingRepo.status, 404);
+    assert.is(missingRepo.body.errors?.[0].message, 'Repository PROJ/nope does not exist.');
+    const missingProject = await get('/projects/NOPE/repos/api/branches', alice);
+    assert.is(missingProject.status, 404);
+    assert.is((await get('/projects/NOPE/repos', alice)).status, 404);
+    assert.is((await get('/projects/PROJ/repos/api/pull-requests', alice)).status, 200);
+    assert.is(
+      (await get('/projects/~alice/repos/dotfiles/branches', alice)).status,
+      200,
+      'a personal repository',
+    );
+    assert.is(
+      (await get('/projects/PROJ/repos/api/pull-requests')).status,
+      404,
+      'a private one, anonymously',
+    );
+    assert.equal(fake.violations, []);
+  } finally {
+    await fake.close();
+  }
+});
+
 test('every deviation carries evidence (links)', () => {
   for (const d of deviations) {
     assert.ok(d.evidence.length > 0, `${d.name} has no evidence`);

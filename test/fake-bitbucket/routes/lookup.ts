@@ -50,13 +50,20 @@ export function needRepo(ctx: RouteContext, r: FakeRepo, permission: string): Ro
 
 /**
  * The declarative check the server runs before a route's handler: a 404 for a repository or project the caller
- * cannot see, a 401 AuthorisationException for one it cannot change as `permission` requires.
+ * cannot see, a 401 AuthorisationException for one it cannot change as `permission` requires. Every route under a
+ * project or a repository reads it: without a permission to check, the path's repository (else project) must still
+ * exist and be visible, as Bitbucket answers a list of a missing repository's pull requests with its 404, not with
+ * an empty page.
  */
 export function checkPermission(
   ctx: RouteContext,
   permission: Permission | undefined,
 ): RouteResult | undefined {
-  if (!permission) return undefined;
+  if (!permission) {
+    if (ctx.params.projectKey === undefined) return undefined;
+    const target = ctx.params.repositorySlug !== undefined ? repoOr404(ctx) : projectOr404(ctx);
+    return isResult(target) ? target : undefined;
+  }
   const onRepo = permission.startsWith('REPO_') && ctx.params.repositorySlug !== undefined;
   const target = onRepo ? repoOr404(ctx) : projectOr404(ctx);
   if (isResult(target)) return target;
