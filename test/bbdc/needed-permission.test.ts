@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { errorFromResponse } from '../../src/bbdc/api/errors.ts';
 import { neededPermission } from '../../src/bbdc/api/needed-permission.ts';
 import { sentences, tidyMessage } from '../../src/core/errors.ts';
 
@@ -37,6 +38,31 @@ test('a refused request names the permission it needed', () => {
   ];
   for (const [method, path, expected] of cases)
     assert.is(neededPermission(method, path), expected, `${method} ${path}`);
+});
+
+test('a 401 AuthorisationException to a request with credentials names the permission; wrong credentials say log in', () => {
+  const body = (exceptionName: string, message: string) =>
+    JSON.stringify({ errors: [{ message, exceptionName }] });
+  const path = '/rest/api/latest/projects/PROJ/repos/api/branches';
+  const host = 'https://bb.example.com';
+  const refused = body(
+    'com.atlassian.bitbucket.AuthorisationException',
+    'You are not permitted to access this resource',
+  );
+  const wrong = body(
+    'com.atlassian.bitbucket.auth.IncorrectPasswordAuthenticationException',
+    'Authentication failed.',
+  );
+  const permission = 'This needs REPO_WRITE on repository PROJ/api, which your account lacks';
+  const login = `Check your credentials: run \`bbdc auth login ${host}\``;
+  const message = (status: number, text: string, authenticated: boolean) =>
+    errorFromResponse(status, text, 'POST', path, host, 1, authenticated).message;
+  assert.match(message(401, refused, true), permission);
+  assert.not.match(message(401, refused, true), 'auth login');
+  assert.match(message(401, refused, false), login, 'no credentials sent: logging in is the answer');
+  assert.match(message(401, wrong, true), login);
+  assert.match(message(403, refused, true), permission);
+  assert.is(errorFromResponse(401, refused, 'POST', path, host).kind, 'auth', 'exit 3 either way');
 });
 
 test('messages never end a sentence twice; an ellipsis and version numbers are left alone', () => {

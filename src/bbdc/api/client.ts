@@ -186,7 +186,7 @@ export function createClient(options: {
       const res = await send(method, url(path, opts.query), body, undefined, opts.contentType);
       if (res.headers['x-ausername']) username = res.headers['x-ausername'];
       if (res.status >= 400)
-        throw errorFromResponse(res.status, res.body, method, path, options.baseUrl, res.attempts);
+        throw errorFromResponse(res.status, res.body, method, path, options.baseUrl, res.attempts, !!auth);
       if (!readOnly.has(method)) options.onAccepted?.({ method, path, status: res.status });
       let data: unknown;
       if (res.body) {
@@ -221,13 +221,22 @@ export function createClient(options: {
       const res = await exchange('GET', target, undefined, 'application/json', '', open, (r) => r.discard());
       if (res.headers['x-ausername']) username = res.headers['x-ausername'];
       if (res.status >= 400)
-        throw errorFromResponse(res.status, await res.text(), 'GET', path, options.baseUrl, res.attempts);
+        throw errorFromResponse(
+          res.status,
+          await res.text(),
+          'GET',
+          path,
+          options.baseUrl,
+          res.attempts,
+          !!auth,
+        );
       return res.body;
     },
     async bytes(path: string, query?: Query) {
       const res = await send('GET', url(path, query), undefined, '*/*');
       if (res.headers['x-ausername']) username = res.headers['x-ausername'];
-      if (res.status >= 400) throw errorFromResponse(res.status, res.body, 'GET', path, options.baseUrl);
+      if (res.status >= 400)
+        throw errorFromResponse(res.status, res.body, 'GET', path, options.baseUrl, res.attempts, !!auth);
       return res.bytes ?? Buffer.from(res.body, 'utf8');
     },
   };

@@ -16,18 +16,20 @@ function kindOf(status: number): ErrorKind {
   return 'internal';
 }
 
-function serverMessages(body: string): string[] {
+function serverErrors(body: string): NonNullable<BitbucketErrorBody['errors']> {
   try {
-    const parsed = JSON.parse(body) as BitbucketErrorBody;
-    return (parsed.errors ?? [])
-      .filter((e) => e?.message)
-      .map((e) => (e.context ? `${e.context}: ${e.message}` : String(e.message)));
+    return ((JSON.parse(body) as BitbucketErrorBody).errors ?? []).filter((e) => e);
   } catch {
     return [];
   }
 }
 
-/** Turns a failed Bitbucket answer into a typed error that keeps the server's own message. */
+/**
+ * Turns a failed Bitbucket answer into a typed error that keeps the server's own message. `authenticated`: the request
+ * carried credentials. Bitbucket refuses a permission it does not grant with 403, or with 401 and an
+ * AuthorisationException (its answer to wrong credentials is 401 with an AuthenticationException): either way, for a
+ * request that carried credentials, the hint names the permission instead of sending the user to log in again.
+ */
 export function errorFromResponse(
   status: number,
   body: string,
@@ -35,14 +37,23 @@ export function errorFromResponse(
   path: string,
   host: string,
   attempts = 1,
+  authenticated = true,
 ) {
-  const messages = serverMessages(body);
+  const errors = serverErrors(body);
+  const messages = errors
+    .filter((e) => e.message)
+    .map((e) => (e.context ? `${e.context}: ${e.message}` : String(e.message)));
   const kind = kindOf(status);
   const what = messages.length ? messages.join('; ') : `HTTP ${status}`;
   const after = attempts > 1 ? ` after ${attempts} attempts` : '';
+  const notPermitted =
+    status === 403 ||
+    (status === 401 &&
+      authenticated &&
+      errors.some((e) => /AuthorisationException$/.test(e.exceptionName ?? '')));
   let hint: string | undefined;
-  if (status === 401) hint = `Check your credentials: run \`bbdc auth login ${host}\``;
-  if (status === 403) {
+  if (status === 401 && !notPermitted) hint = `Check your credentials: run \`bbdc auth login ${host}\``;
+  if (notPermitted) {
     const needed = neededPermission(method, path);
     hint = needed
       ? `This needs ${needed}, which your account lacks; ask a project or Bitbucket administrator to grant it (logging in again will not help)`
