@@ -77,22 +77,22 @@ test('an unknown command, subcommand or flag says "did you mean" and exits 2', a
   const top = await w.run(['rpo', 'list']);
   assert.equal(
     [top.code, top.stderr],
-    [2, 'error: unknown command "rpo"; did you mean "repo"?; run `bbdc --help` for the list\n'],
+    [2, 'error: unknown command "rpo" (did you mean "repo"?); run `bbdc --help` for the list\n'],
   );
   const sub = await w.run(['pr', 'lst']);
   assert.is(sub.code, 2);
   assert.is(sub.stdout, '', 'no help on stdout');
   assert.is(
     sub.stderr,
-    'error: unknown command "pr lst"; did you mean "pr list"?; run `bbdc pr --help` for its commands\n',
+    'error: unknown command "pr lst" (did you mean "pr list"?); run `bbdc pr --help` for its commands\n',
   );
   const flag = await w.run(['pr', 'list', '--stat', 'OPEN', '-R', 'PROJ/api']);
   assert.is(flag.code, 2);
-  assert.match(flag.stderr, 'unknown flag --stat for bbdc pr list; did you mean "--state"?');
+  assert.match(flag.stderr, 'unknown flag --stat for bbdc pr list (did you mean "--state"?)');
   const global = await w.run(['--jsn']);
   assert.equal(
     [global.code, global.stderr],
-    [2, 'error: unknown flag --jsn; did you mean "--json"?; run `bbdc --help`\n'],
+    [2, 'error: unknown flag --jsn (did you mean "--json"?); run `bbdc --help`\n'],
   );
   const noCommand = await w.run(['--json']);
   assert.is(noCommand.code, 2);
@@ -184,7 +184,7 @@ test('parseFlags reads the command line as node:util parseArgs does', () => {
 });
 
 test('parseFlags refuses what it cannot honour, naming the flag', () => {
-  fails(['--titel', 'x'], 'unknown flag --titel for bbdc pr x; did you mean "--title"?');
+  fails(['--titel', 'x'], 'unknown flag --titel for bbdc pr x (did you mean "--title"?)');
   fails(['--title'], '--title needs a value (TEXT)');
   fails(['--title', '--draft'], '--title needs a value');
   fails(['--draft=yes'], '--draft takes no value (got "yes")');

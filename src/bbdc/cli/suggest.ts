@@ -47,8 +47,8 @@ export function closest(typed: string, known: readonly string[]): string[] {
     .map((x) => x.word);
 }
 
-/** `; did you mean "pr list"?` or nothing. */
+/** ` (did you mean "pr list"?)` or nothing. */
 export function didYouMean(typed: string, known: readonly string[]): string {
   const [best] = closest(typed, known);
-  return best ? `; did you mean "${best}"?` : '';
+  return best ? ` (did you mean "${best}"?)` : '';
 }
