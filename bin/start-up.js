@@ -127,8 +127,12 @@ const listName = (command) => command.replaceAll(' ', '.');
 // the end of a run instead, with those functions in it, one cache for each command this user runs (measured with
 // callgrind for pr get: 205 -> 182 million instructions, about 10%).
 
-/** Past this many commands' caches no more are written (each is 250-450 KB). */
-const maxCachedCommands = 24;
+/**
+ * The most caches a cache directory keeps, of all its bundles together (each is 100-450 KB: about 10 MB at most). A
+ * new cache past it takes the place of the oldest written, so a command run again gets one back, and the caches of
+ * commands no longer run (a bundle since rebuilt, a version since updated) leave in time.
+ */
+const maxCachedCommands = 32;
 
 /**
  * The words that may name a command (`pr get` of `pr get 1 --json`, `repo clone api` of `repo clone api`), read as
@@ -242,8 +246,9 @@ function bundleRequire(makeRequire) {
  * Compiles `source` with the code cache `cacheDir` keeps for `command` under `key` (else `fallback`, a cache made at
  * build time). One cache a command: V8 reads a whole cache at each start, and one that gathered every command's
  * functions made each command read all of them (pr get after repo list: 201 -> 196 million instructions, callgrind,
- * medians of 3). `save` writes the command's cache when it had none (up to maxCachedCommands of them) or V8 refused
- * it (another Node, a damaged file); it is meant for the end of the run, when the command's functions are compiled.
+ * medians of 3). `save` writes the command's cache when it had none (the oldest written making room past
+ * maxCachedCommands) or V8 refused it (another Node, a damaged file); it is meant for the end of the run, when the
+ * command's functions are compiled.
  * Files of `family` (all when not given) but another key are removed: another build's or another Node's.
  * A cache that cannot be read or written costs only time. Without `cacheDir` (no home directory), or with
  * NODE_DISABLE_COMPILE_CACHE=1 (Node's variable, which bbdc's own cache honours too), only `fallback` is read.
@@ -270,16 +275,22 @@ function compileCached({ source, filename, key, family = '', cacheDir, command, 
     if (!enabled || (hadOwn && cache === 'accepted')) return false;
     try {
       mkdirSync(cacheDir, { recursive: true });
-      let caches = 0;
+      /** @type {string[]} */
+      const others = [];
       for (const f of readdirSync(cacheDir)) {
         // Another build's or another Node's files are of no more use, nor are those of an older layout of the
         // directory, which name no script (every cache is named after its script, `bbdc.pr.cjs-…`; the executable's
         // one-script caches were `0.1.0-v24…`, the checkout's whole-bundle cache `v24…`).
-        if (!f.startsWith(`${key}.`)) {
-          if (f.startsWith(family) || !f.includes('.cjs-')) rmSync(`${cacheDir}/${f}`, { force: true });
-        } else if (f.endsWith('.cache')) caches++;
+        if (!f.startsWith(`${key}.`) && (f.startsWith(family) || !f.includes('.cjs-')))
+          rmSync(`${cacheDir}/${f}`, { force: true });
+        else if (f.endsWith('.cache') && `${cacheDir}/${f}` !== cacheFile) others.push(`${cacheDir}/${f}`);
       }
-      if (!hadOwn && caches >= maxCachedCommands) return false;
+      // Room for this one: the oldest written go (a statSync each, only in a run that writes a cache).
+      if (others.length >= maxCachedCommands) {
+        const age = new Map(others.map((f) => [f, statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0]));
+        others.sort((a, b) => (age.get(a) ?? 0) - (age.get(b) ?? 0));
+        for (const f of others.slice(0, others.length - maxCachedCommands + 1)) rmSync(f, { force: true });
+      }
       // Written aside and renamed: a run starting meanwhile reads the old cache or the new one, never half of one.
       const tmp = `${cacheFile}.${process.pid}`;
       writeFileSync(tmp, script.createCachedData());

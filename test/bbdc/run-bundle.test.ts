@@ -87,7 +87,7 @@ test("the bundle's text is kept outside V8's heap, not copied into it", () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('each command gets a cache of its own, which only it reads, up to a limit', () => {
+test('each command gets a cache of its own, which only it reads; past the limit the oldest written makes room', () => {
   const { dir, bundle, cache } = fixture();
   runBundle(bundle, cache, 'pr get');
   const prGet = readdirSync(cache);
@@ -97,12 +97,24 @@ test('each command gets a cache of its own, which only it reads, up to a limit',
   assert.is(runBundle(bundle, cache, 'repo list').cache, 'none', "pr get's cache is not repo list's");
   assert.is(runBundle(bundle, cache, 'repo list').cache, 'accepted');
   assert.is(statSync(join(cache, prGet[0])).size, size, "pr get's cache is left as it was");
-  // Filled up to the limit by hand (a process per command would be slow): the files are what decides.
-  for (let i = 2; i < maxCachedCommands; i++)
-    writeFileSync(join(cache, prGet[0].replace('pr-get', `c${i}`)), '');
-  assert.is(runBundle(bundle, cache, 'one more').saved, false, 'none written past the limit');
-  assert.is(runBundle(bundle, cache, 'one more').cache, 'none');
-  assert.is(runBundle(bundle, cache, 'pr get').cache, 'accepted', 'the others still serve');
+  // Filled up to the limit by hand (a process per command would be slow), another bundle's caches among them, each
+  // written later than the one before: the files are what decides.
+  const names = [prGet[0], ...readdirSync(cache).filter((f) => f !== prGet[0])];
+  for (let i = names.length; i < maxCachedCommands; i++)
+    names.push(i % 2 ? prGet[0].replace('pr-get', `c${i}`) : `other.cjs-${i}.c${i}.cache`);
+  names.forEach((f, i) => {
+    if (!existsSync(join(cache, f))) writeFileSync(join(cache, f), '');
+    utimesSync(join(cache, f), new Date(), new Date(Date.now() - (maxCachedCommands - i) * 60_000));
+  });
+  assert.is(readdirSync(cache).length, maxCachedCommands);
+  assert.ok(runBundle(bundle, cache, 'one more').saved, 'written past the limit');
+  const left = readdirSync(cache);
+  assert.is(left.length, maxCachedCommands, 'the directory stays at the limit');
+  assert.not.ok(left.includes(prGet[0]), 'the oldest written made room');
+  assert.ok(left.includes(names[1]), 'the next oldest is kept');
+  assert.is(runBundle(bundle, cache, 'one more').cache, 'accepted');
+  assert.is(runBundle(bundle, cache, 'repo list').cache, 'accepted', 'the others still serve');
+  assert.is(runBundle(bundle, cache, 'pr get').cache, 'none', 'pr get writes its cache again when next run');
   rmSync(dir, { recursive: true, force: true });
 });
 
