@@ -287,9 +287,10 @@ function compileCached({ source, filename, key, family = '', cacheDir, command, 
       }
       // Room for this one: the oldest written go (a statSync each, only in a run that writes a cache).
       if (others.length >= maxCachedCommands) {
-        const age = new Map(others.map((f) => [f, statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0]));
-        others.sort((a, b) => (age.get(a) ?? 0) - (age.get(b) ?? 0));
-        for (const f of others.slice(0, others.length - maxCachedCommands + 1)) rmSync(f, { force: true });
+        const byAge = others
+          .map((f) => ({ f, written: statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+          .sort((a, b) => a.written - b.written);
+        for (const { f } of byAge.slice(0, others.length - maxCachedCommands + 1)) rmSync(f, { force: true });
       }
       // Written aside and renamed: a run starting meanwhile reads the old cache or the new one, never half of one.
       const tmp = `${cacheFile}.${process.pid}`;

@@ -91,8 +91,7 @@ if (args.length === 1 && args[0] === '--version') {
     // A package the bundle lacks (the keyring addon): the npm package's dependency, Node's error in an executable.
     return (id) => (Object.hasOwn(packages, id) ? packages[id]() : require(id));
   });
-  // The bundle of the command's group (its first word: `pr` of `pr get`) when it has one, else the whole of bbdc.
-  // The command's own bundle, else its group's, else the whole.
+  // The command's own bundle (npm package), else its group's (`pr` of `pr get`: executable), else the whole of bbdc.
   const key = [listName(command), command.split(' ')[0]].find((k) => BBDC_BUNDLES.includes(k));
   const { main } = run(key ? `bbdc.${key}.cjs` : 'bbdc.cjs', bbdcRequire) as {
     main(argv: string[]): Promise<number>;

@@ -171,6 +171,10 @@ export function createClient(options: {
     }
   }
 
+  /** A failed answer as bbdc's error, told whether the request carried credentials (errorFromResponse). */
+  const failed = (res: { status: number; attempts: number }, body: string, method: string, path: string) =>
+    errorFromResponse(res.status, body, method, path, options.baseUrl, res.attempts, auth !== undefined);
+
   const client: BitbucketClient = {
     retries: retry.retries,
     baseUrl: options.baseUrl,
@@ -185,8 +189,7 @@ export function createClient(options: {
       const body = opts.body === undefined ? undefined : stringifyJson(opts.body);
       const res = await send(method, url(path, opts.query), body, undefined, opts.contentType);
       if (res.headers['x-ausername']) username = res.headers['x-ausername'];
-      if (res.status >= 400)
-        throw errorFromResponse(res.status, res.body, method, path, options.baseUrl, res.attempts, !!auth);
+      if (res.status >= 400) throw failed(res, res.body, method, path);
       if (!readOnly.has(method)) options.onAccepted?.({ method, path, status: res.status });
       let data: unknown;
       if (res.body) {
@@ -220,23 +223,13 @@ export function createClient(options: {
           };
       const res = await exchange('GET', target, undefined, 'application/json', '', open, (r) => r.discard());
       if (res.headers['x-ausername']) username = res.headers['x-ausername'];
-      if (res.status >= 400)
-        throw errorFromResponse(
-          res.status,
-          await res.text(),
-          'GET',
-          path,
-          options.baseUrl,
-          res.attempts,
-          !!auth,
-        );
+      if (res.status >= 400) throw failed(res, await res.text(), 'GET', path);
       return res.body;
     },
     async bytes(path: string, query?: Query) {
       const res = await send('GET', url(path, query), undefined, '*/*');
       if (res.headers['x-ausername']) username = res.headers['x-ausername'];
-      if (res.status >= 400)
-        throw errorFromResponse(res.status, res.body, 'GET', path, options.baseUrl, res.attempts, !!auth);
+      if (res.status >= 400) throw failed(res, res.body, 'GET', path);
       return res.bytes ?? Buffer.from(res.body, 'utf8');
     },
   };

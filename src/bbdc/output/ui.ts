@@ -50,7 +50,8 @@ export function terminalSize(
 ): { columns: number; rows: number } {
   const size = (n: number | undefined, variable: string | undefined, fallback: number) => {
     const fromEnv = Number(variable);
-    return n && n > 0 ? n : Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : fallback;
+    if ((n ?? 0) > 0) return n as number;
+    return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : fallback;
   };
   return { columns: size(reported.columns, env.COLUMNS, 100), rows: size(reported.rows, env.LINES, 24) };
 }

@@ -59,14 +59,11 @@ export function checkPermission(
   ctx: RouteContext,
   permission: Permission | undefined,
 ): RouteResult | undefined {
-  if (!permission) {
-    if (ctx.params.projectKey === undefined) return undefined;
-    const target = ctx.params.repositorySlug !== undefined ? repoOr404(ctx) : projectOr404(ctx);
-    return isResult(target) ? target : undefined;
-  }
-  const onRepo = permission.startsWith('REPO_') && ctx.params.repositorySlug !== undefined;
+  if (!permission && ctx.params.projectKey === undefined) return undefined;
+  const onRepo = ctx.params.repositorySlug !== undefined && (!permission || permission.startsWith('REPO_'));
   const target = onRepo ? repoOr404(ctx) : projectOr404(ctx);
   if (isResult(target)) return target;
+  if (!permission) return undefined;
   const held = onRepo
     ? repoRank(ctx.state, ctx.user, target as FakeRepo)
     : projectRank(ctx.state, ctx.user, (target as FakeProject).key);
