@@ -276,7 +276,8 @@ async function bundleScripts(
           .join('\n')}\n`,
       ),
     },
-    // The npm package's bin: npm links it from its first line, which takes no flags (bin/bbdc.js says why).
+    // The npm package's bin: npm links it, and on Windows writes shims that run what its first line names, so that
+    // line is node's, without flags (bin/bbdc.js says why).
     banner: { js: `${scripts === 'files' ? '#!/usr/bin/env node\n' : ''}${prelude}` },
     logLevel: 'error',
   });

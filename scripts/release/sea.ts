@@ -6,8 +6,10 @@ import { basename, join } from 'node:path';
 import type { SeaScripts } from './bundle.ts';
 
 /**
- * The V8 flags the single executables run with (their execArgv). The checkout's bin/bbdc.js and the npm package run
- * without flags: a flagged shebang needs `env -S`, which BusyBox (Alpine) lacks.
+ * The V8 flags the single executables run with (their execArgv): 1 MB semi-spaces (instead of up to 16 MB) keep
+ * `repo list --limit 5000` 3-4 MB smaller at the same CPU. The checkout's bin/bbdc.js gives node its own (it says
+ * why); the npm package runs without: its bin's first line must be `#!/usr/bin/env node` for npm's Windows shims,
+ * and a flagged one needs `env -S`, which BusyBox (Alpine) lacks.
  */
 export const cliV8Flags = ['--max-semi-space-size=1'];
 
@@ -53,8 +55,6 @@ export function makeBlob(
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache: false,
-      // V8 sized for a short-lived CLI: 1 MB semi-spaces (instead of up to 16 MB) keep `repo list --limit 5000`
-      // 3-4 MB smaller at the same CPU (measured with bench:cli startup).
       execArgv: cliV8Flags,
       assets,
     }),

@@ -17,6 +17,8 @@ import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commandOf, commandWords, maxCachedCommands } from '../../bin/start-up.js';
+import { cliV8Flags } from '../../scripts/release/sea.ts';
+import { checkoutFlags } from './helpers/checkout-flags.ts';
 
 const module = pathToFileURL(join(import.meta.dirname, '..', '..', 'bin', 'start-up.js')).href;
 
@@ -24,14 +26,18 @@ const module = pathToFileURL(join(import.meta.dirname, '..', '..', 'bin', 'start
  * One bbdc run in a process of its own (V8 keeps what a process compiled, so a second compile in the same process
  * would not read the cache at all): loads the bundle, calls its main, saves at the end as bin/bbdc.js does.
  */
-function runBundle(bundle: string, cacheDir: string, command: string) {
+function runBundle(bundle: string, cacheDir: string, command: string, nodeFlags: string[] = []) {
   const code = `import(${JSON.stringify(module)}).then(({ runBundle }) => {
     const r = runBundle(...JSON.parse(process.argv[1]));
     process.stdout.write(JSON.stringify({ cache: r.cache, main: r.exports.main(), dir: r.exports.dir, saved: r.save() }));
   });`;
-  const r = spawnSync(process.execPath, ['-e', code, JSON.stringify([bundle, cacheDir, command])], {
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    process.execPath,
+    [...nodeFlags, '-e', code, JSON.stringify([bundle, cacheDir, command])],
+    {
+      encoding: 'utf8',
+    },
+  );
   assert.is(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as { cache: string; main: number; dir: string; saved: boolean };
 }
@@ -64,6 +70,32 @@ test('the first run compiles without a cache and writes one; the next run has V8
   assert.is(second.cache, 'accepted');
   assert.is(second.main, 42);
   assert.is(second.saved, false, 'a command already in the cache writes nothing');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("a cache written under bbdc's V8 flags is accepted without them, and the other way", () => {
+  // bin/bbdc.js through its first line runs node with its flags, `node bin/bbdc.js` without, and the executables
+  // read a cache made at build time without theirs: V8 refuses a cache made under other flags (most flags enter its
+  // hash), which would make the two ways of starting the checkout rewrite each other's cache at every run, and the
+  // executables compile everything. The semi-space sizes do not enter it.
+  for (const [write, read] of [
+    [checkoutFlags(), []],
+    [[], checkoutFlags()],
+    [[], cliV8Flags],
+  ]) {
+    const { dir, bundle, cache } = fixture();
+    assert.is(runBundle(bundle, cache, 'pr get', write).cache, 'none');
+    assert.is(
+      runBundle(bundle, cache, 'pr get', read).cache,
+      'accepted',
+      `written with [${write}], read with [${read}]`,
+    );
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // And the check can fail: a flag that enters the hash is refused.
+  const { dir, bundle, cache } = fixture();
+  runBundle(bundle, cache, 'pr get');
+  assert.is(runBundle(bundle, cache, 'pr get', ['--no-sparkplug']).cache, 'rejected');
   rmSync(dir, { recursive: true, force: true });
 });
 

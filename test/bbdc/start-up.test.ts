@@ -19,6 +19,7 @@ import * as assert from 'uvu/assert';
 import { compileCacheDir, freshBundle } from '../../bin/start-up.js';
 import { bundleForCheckout } from '../../scripts/release/bundle.ts';
 import { credentials } from '../fake-bitbucket/state.ts';
+import { checkoutFlags } from './helpers/checkout-flags.ts';
 import { withFake } from './helpers/fake.ts';
 
 const test = suite('bbdc start-up');
@@ -64,29 +65,45 @@ test('bin/bbdc.js fills the compile cache under $XDG_CACHE_HOME/bbdc', () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('every bin we ship starts with a plain #!/usr/bin/env node: no env -S, no node flags', () => {
+test('the bins start without env -S: realmforge through env, bbdc through /bin/sh', () => {
   // `env -S` is GNU and BSD only: BusyBox's env (Alpine, node:*-alpine images) answers "unrecognized option: S" and
-  // the command never starts. The npm package's bin gets the line from bundle.ts (release-build checks it).
+  // the command never starts. The npm package's bin gets `#!/usr/bin/env node` from bundle.ts (release-build checks
+  // it): npm's Windows shims run what that line names.
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
-  for (const file of Object.values(pkg.bin))
-    assert.is(readFileSync(join(root, file), 'utf8').split('\n')[0], '#!/usr/bin/env node', file);
+  const first = (file: string) => readFileSync(join(root, file), 'utf8').split('\n')[0];
+  assert.is(first(pkg.bin.realmforge), '#!/usr/bin/env node');
+  assert.is(first(pkg.bin.bbdc), '#!/bin/sh');
 });
 
-test('bin/bbdc.js run through its shebang line gets no node flags', () => {
+test('bin/bbdc.js run through its first line gets its V8 flags; run by node, none', () => {
+  assert.equal(checkoutFlags(), ['--min-semi-space-size=2', '--max-semi-space-size=2']);
   const dir = mkdtempSync(join(tmpdir(), 'bbdc-flags-'));
-  const probe = join(dir, 'probe.mjs');
+  const probe = join(dir, 'probe.cjs');
   writeFileSync(probe, "process.on('exit', () => process.stderr.write(JSON.stringify(process.execArgv)));\n");
-  // Run as a user runs it: through the shebang line, with this test's node first on PATH.
-  const r = spawnSync(join(root, 'bin', 'bbdc.js'), ['--version'], {
+  const env = {
+    ...process.env,
+    PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+    NODE_OPTIONS: `--require=${probe}`,
+  };
+  // As a user runs it: the kernel reads `#!/bin/sh`, sh execs node from PATH on the file with the flags.
+  const shebang = spawnSync(join(root, 'bin', 'bbdc.js'), ['--version'], { encoding: 'utf8', env });
+  assert.is(shebang.status, 0, shebang.stderr);
+  assert.equal(JSON.parse(shebang.stderr), checkoutFlags());
+  assert.is(shebang.stdout, `bbdc ${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
+  // Arguments reach bbdc as given, spaces and quotes included (sh's "$@").
+  const args = spawnSync(join(root, 'bin', 'bbdc.js'), ['pr', 'get', '1', "it's a b"], {
     encoding: 'utf8',
-    env: {
-      ...process.env,
-      PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
-      NODE_OPTIONS: `--import=${pathToFileURL(probe).href}`,
-    },
+    env,
   });
-  assert.is(r.status, 0, r.stderr);
-  assert.equal(JSON.parse(r.stderr), []);
+  assert.is(args.status, 2, args.stderr);
+  assert.match(args.stderr, 'unexpected argument "it\'s a b"');
+  // The second line is JavaScript too: node runs the file as it is (as on Windows, where no shebang is read).
+  const direct = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), '--version'], {
+    encoding: 'utf8',
+    env,
+  });
+  assert.is(direct.status, 0, direct.stderr);
+  assert.equal(JSON.parse(direct.stderr), []);
   rmSync(dir, { recursive: true, force: true });
 });
 

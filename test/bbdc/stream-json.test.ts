@@ -32,6 +32,24 @@ test('writeJson writes what JSON.stringify writes for plain data', async () => {
   for (const v of values) assert.is(await text(v), JSON.stringify(v));
 });
 
+test('data without a lazy list is written in one piece, as JSON.stringify writes it', async () => {
+  // pr get's envelope: a write and an await for each field cost more than the whole text.
+  const data = { version: 'v2', data: { id: 1, author: { user: { name: 'a' } }, reviewers: [] }, meta: { n: 1 } };
+  const chunks: string[] = [];
+  await writeJson(data, async (c) => {
+    chunks.push(c);
+  });
+  assert.equal(chunks, [JSON.stringify(data)]);
+  // One list anywhere in it and the fields are written in order, the list item by item.
+  const nested = { data: { values: await lazyList(items(1, 2)), size: 2 } };
+  const parts: string[] = [];
+  await writeJson(nested, async (c) => {
+    parts.push(c);
+  });
+  assert.is(parts.join(''), '{"data":{"values":[1,2],"size":2}}');
+  assert.ok(parts.length > 3, parts.join(' | '));
+});
+
 test('a lazy list streams item by item, and a getter after it sees it finished', async () => {
   let count = 0;
   async function* counted() {

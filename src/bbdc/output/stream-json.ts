@@ -29,9 +29,13 @@ export async function lazyList<T>(source: AsyncIterable<T>): Promise<T[]> {
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof LazyList) && !('toJSON' in v);
 
+/** Whether writeJson has a list to stream in `value`: a LazyList, or a plain object with one among its fields. */
+const holdsList = (value: unknown): boolean =>
+  value instanceof LazyList || (isPlainObject(value) && Object.values(value).some(holdsList));
+
 /**
- * Writes `value` as the JSON text JSON.stringify would give, streaming LazyLists item by item. Object fields are
- * read in order, so a getter after a list (a count) sees the list finished.
+ * Writes `value` as the JSON text JSON.stringify would give, streaming LazyLists item by item; data without one (`pr
+ * get`'s) in one piece. Object fields are written in order, so a getter after a list (a count) sees the list finished.
  */
 export async function writeJson(value: unknown, write: (chunk: string) => Promise<void>): Promise<void> {
   if (value instanceof LazyList) {
@@ -43,7 +47,7 @@ export async function writeJson(value: unknown, write: (chunk: string) => Promis
     }
     return write(']');
   }
-  if (!isPlainObject(value)) return write(stringifyJson(value));
+  if (!holdsList(value)) return write(stringifyJson(value));
   await write('{');
   let first = true;
   for (const key of Object.keys(value)) {
