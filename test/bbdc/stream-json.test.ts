@@ -34,7 +34,11 @@ test('writeJson writes what JSON.stringify writes for plain data', async () => {
 
 test('data without a lazy list is written in one piece, as JSON.stringify writes it', async () => {
   // pr get's envelope: a write and an await for each field cost more than the whole text.
-  const data = { version: 'v2', data: { id: 1, author: { user: { name: 'a' } }, reviewers: [] }, meta: { n: 1 } };
+  const data = {
+    version: 'v2',
+    data: { id: 1, author: { user: { name: 'a' } }, reviewers: [] },
+    meta: { n: 1 },
+  };
   const chunks: string[] = [];
   await writeJson(data, async (c) => {
     chunks.push(c);

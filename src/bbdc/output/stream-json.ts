@@ -47,7 +47,7 @@ export async function writeJson(value: unknown, write: (chunk: string) => Promis
     }
     return write(']');
   }
-  if (!holdsList(value)) return write(stringifyJson(value));
+  if (!isPlainObject(value) || !holdsList(value)) return write(stringifyJson(value));
   await write('{');
   let first = true;
   for (const key of Object.keys(value)) {
