@@ -182,7 +182,10 @@ test('whoami without credentials guides token onboarding with the token page URL
   const r = await w.run(['auth', 'whoami', '--host', fake.url]);
   assert.is(r.code, 3);
   assert.match(r.stderr, `${fake.url}/plugins/servlet/access-tokens/manage`);
-  assert.match(r.stderr, `bbdc auth login ${fake.url} --token`);
+  // The login it suggests keeps the token out of argv and shell history: asked for, or piped in.
+  assert.match(r.stderr, `bbdc auth login ${fake.url}  (it asks for the token`);
+  assert.match(r.stderr, `echo "$TOKEN" | bbdc auth login ${fake.url} --with-token`);
+  assert.not.match(r.stderr, '--token <');
   const j = await w.run(['auth', 'whoami', '--host', fake.url, '--json']);
   assert.is(j.json().error.kind, 'auth');
   assert.ok(j.json().error.details.some((d: string) => d.includes('/plugins/servlet/access-tokens/manage')));

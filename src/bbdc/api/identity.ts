@@ -24,10 +24,7 @@ export async function identify(client: BitbucketClient, host: string): Promise<I
       'auth',
       `${host} did not recognise any credentials (no X-AUSERNAME header in its answer)`,
       {
-        details: [
-          `create a personal access token at ${tokenPageUrl(host)}`,
-          `then run: bbdc auth login ${host} --token <token>`,
-        ],
+        details: loginSteps(host),
       },
     );
   }
@@ -45,4 +42,15 @@ export function tokenPageUrl(host: string, slug?: string): string {
   return slug
     ? `${host}/plugins/servlet/access-tokens/users/${segment('user slug', slug)}/manage`
     : `${host}/plugins/servlet/access-tokens/manage`;
+}
+
+/**
+ * How to log in to `host`, for an error that found no credentials: the token page, then a login that keeps the token
+ * out of argv and shell history (asked for at a terminal, read from stdin in a script).
+ */
+export function loginSteps(host: string): string[] {
+  return [
+    `open ${tokenPageUrl(host)} and create a personal access token (read access is enough to start)`,
+    `then run: bbdc auth login ${host}  (it asks for the token; in a script: echo "$TOKEN" | bbdc auth login ${host} --with-token, or set BBDC_TOKEN)`,
+  ];
 }

@@ -1,6 +1,6 @@
 import type { AuthWhoamiOutput } from '../../../../generated/types/cli/output/auth-whoami.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
-import { identify, tokenPageUrl } from '../../api/identity.ts';
+import { identify, loginSteps, tokenPageUrl } from '../../api/identity.ts';
 import { defineCommand } from '../../command.ts';
 
 /** `bbdc auth whoami`: the identity the server sees, or how to create a personal access token. */
@@ -18,10 +18,7 @@ export const command = defineCommand<Record<string, never>, AuthWhoamiOutput>({
     const host = await deps.host();
     if (!host.credentials) {
       throw new RealmforgeError('auth', `no credentials for ${host.url}`, {
-        details: [
-          `1. open ${tokenPageUrl(host.url)} and create a personal access token (read access is enough to start)`,
-          `2. run: bbdc auth login ${host.url} --token <token>  (or set BBDC_TOKEN)`,
-        ],
+        details: loginSteps(host.url),
       });
     }
     const { username, user } = await identify(await deps.client(host), host.url);
