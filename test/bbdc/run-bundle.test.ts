@@ -31,13 +31,8 @@ function runBundle(bundle: string, cacheDir: string, command: string, nodeFlags:
     const r = runBundle(...JSON.parse(process.argv[1]));
     process.stdout.write(JSON.stringify({ cache: r.cache, main: r.exports.main(), dir: r.exports.dir, saved: r.save() }));
   });`;
-  const r = spawnSync(
-    process.execPath,
-    [...nodeFlags, '-e', code, JSON.stringify([bundle, cacheDir, command])],
-    {
-      encoding: 'utf8',
-    },
-  );
+  const args = [...nodeFlags, '-e', code, JSON.stringify([bundle, cacheDir, command])];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
   assert.is(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as { cache: string; main: number; dir: string; saved: boolean };
 }
