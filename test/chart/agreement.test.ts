@@ -39,7 +39,7 @@ test('the chart with default values renders the objects of dist-manifests/operat
 test('the dist Namespace is the one every namespaced object of the install lives in', () => {
   const objects = readObjects('dist-manifests/operator.yaml');
   const declared = objects.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name);
-  assert.equal(declared, ['realmforge-system'], 'one Namespace, the operator namespace of DECISIONS.md');
+  assert.equal(declared, ['realmforge-system'], 'one Namespace, the operator namespace of docs/decisions.md');
   const used = [...new Set(objects.flatMap((o) => (o.metadata.namespace ? [o.metadata.namespace] : [])))];
   assert.equal(used, declared, 'the Deployment, ServiceAccount and Lease RBAC live in it');
 });

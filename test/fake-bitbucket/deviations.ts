@@ -1,4 +1,4 @@
-// The known deviations of live Bitbucket servers from the 9.4 OpenAPI document (shared/spec/DECISIONS.md), each
+// The known deviations of live Bitbucket servers from the 9.4 OpenAPI document (docs/decisions.md), each
 // with its evidence. An operation the document lacks may be served only when a deviation here names it in
 // `undocumented`; a query parameter the document does not declare may be sent only when one names it in `query`.
 
@@ -14,10 +14,9 @@ export type Deviation = {
 };
 
 /**
- * The allowlist: the deviations DECISIONS.md names plus those found since, each with its evidence. Three that
- * DECISIONS.md lists turned out to be in the 9.4 document itself, so bbdc follows the document and they are not
- * here: the reviewer call (assignParticipantRole: POST .../participants with {user, role}), the mergeability answers
- * (canMerge: GET .../merge declares 404 "does not exist" and 409 "not open"), and the required-approvers payload
+ * The allowlist, each deviation with its evidence. Three points once taken for deviations are in the 9.4 document
+ * itself (docs/decisions.md), so bbdc follows the document and they are not here: the reviewer call
+ * (assignParticipantRole: POST .../participants with {user, role}), the mergeability answers (canMerge: GET .../merge declares 404 "does not exist" and 409 "not open"), and the required-approvers payload
  * (updatePullRequestSettings_1: requiredApprovers {enabled, count} beside requiredApproversDeprecated, the integer
  * form, and the description naming the bundled requiredApproversMergeHook key that bbdc also reads).
  */

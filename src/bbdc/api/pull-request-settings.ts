@@ -85,7 +85,7 @@ export function prSettingsBody(change: PrSettingsChange, current: PrSettings, fo
 
 /**
  * Posts a change. Required approvers go first in the object form the 9.4 document describes; servers that
- * answer that with 400 get the integer form (the deviation in DECISIONS.md). Returns the form that worked.
+ * answer that with 400 get the older integer form (docs/decisions.md). Returns the form that worked.
  */
 export async function postPrSettings(
   client: BitbucketClient,

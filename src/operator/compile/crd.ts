@@ -85,7 +85,7 @@ export class IdentityCrd extends Construct {
 
 type CrdEntry = Omit<CrdProps, 'schemas'>;
 
-/** The three kinds with their names and extra columns (DECISIONS.md). */
+/** The three kinds with their names and extra columns (docs/decisions.md). */
 export const identityCrds: readonly CrdEntry[] = [
   {
     kind: 'IdentityServer',

@@ -5,7 +5,7 @@ import { OperatorDeployment, type OperatorSettings, operatorName } from './opera
 import { OperatorRbac } from './operator-rbac.ts';
 import type { SchemaDocuments } from './structural-schema.ts';
 
-/** The defaults of an installation: DECISIONS.md's names and rate limits (50/5 TPS, bursts 100/10). */
+/** The defaults of an installation: docs/decisions.md's names and rate limits (50/5 TPS, bursts 100/10). */
 export const defaultOperatorSettings: OperatorSettings = {
   namespace: 'realmforge-system',
   image: 'ghcr.io/realmforge/realmforge-operator:0.1.0',

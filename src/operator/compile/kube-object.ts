@@ -12,7 +12,7 @@ export type KubeObject = {
 /** The group/version of the three custom resources. */
 export const apiVersion = 'realmforge.dev/v1';
 
-/** The field manager for server-side apply and the finalizer name (DECISIONS.md). */
+/** The field manager for server-side apply and the finalizer name (docs/decisions.md). */
 export const fieldManager = 'realmforge';
 export const finalizer = 'realmforge.dev/cleanup';
 

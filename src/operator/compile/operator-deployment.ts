@@ -38,7 +38,7 @@ export const operatorProcessEnv: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',
 };
 
-/** The names DECISIONS.md fixes for the operator. */
+/** The names docs/decisions.md fixes for the operator. */
 export const operatorName = 'realmforge-operator';
 
 /** The operator's Namespace, ServiceAccount and Deployment (rate limits as env, metrics and probes on one port). */

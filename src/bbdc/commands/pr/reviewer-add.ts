@@ -14,7 +14,7 @@ import { assertAllFound, lookUpUsers } from './reviewer-names.ts';
 type Options = { id: Id; user: string };
 
 // Live servers add reviewers with POST .../participants {user, role: REVIEWER}; PUT .../participants/{slug}
-// only changes the caller's own review status (shared/spec/DECISIONS.md).
+// only changes the caller's own review status (docs/decisions.md).
 const body = (name: string) => ({ user: { name }, role: 'REVIEWER' });
 
 /** `bbdc pr reviewer add <id> <user>`: makes a user a reviewer; the user is checked to exist first. */

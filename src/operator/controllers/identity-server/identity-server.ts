@@ -35,7 +35,7 @@ import { databaseVersion, downgradeRefusal, versionsToStop } from './server-upgr
 /** How often a server that is not Ready yet is looked at again, since pods and Keycloak are not watched. */
 export const notReadyPollMs = 10_000;
 
-/** The annotations that force a full reconcile when set or changed (DECISIONS.md). */
+/** The annotations that force a full reconcile when set or changed (docs/decisions.md). */
 export const reconcileAnnotations = ['reconcile', 'realmforge.dev/reconcile'] as const;
 
 /** What a reconcile did, for its log line. */
