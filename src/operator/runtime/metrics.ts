@@ -1,7 +1,8 @@
 // The operator's Prometheus series (prom-client), in one registry per process so tests can build their own.
-// Names: realmforge_reconcile_*, realmforge_workqueue_depth, realmforge_resources, realmforge_leader,
-// realmforge_kube_requests_total and the Keycloak admin API series of the rate limiter; with `process`, also
-// prom-client's default process series (process_resident_memory_bytes, nodejs_heap_*, nodejs_eventloop_lag_*).
+// Names: realmforge_reconcile_*, realmforge_workqueue_depth, realmforge_resources, realmforge_resource_not_ready,
+// realmforge_leader, realmforge_kube_requests_total and the Keycloak admin API series of the rate limiter; with
+// `process`, also prom-client's default process series (process_resident_memory_bytes, nodejs_heap_*,
+// nodejs_eventloop_lag_*).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Every series the operator exports. */
@@ -43,6 +44,14 @@ export function createMetrics(options: { process?: boolean } = {}) {
       name: 'realmforge_resources',
       help: 'Resources by kind and status phase, as last reconciled.',
       labelNames: ['kind', 'phase'] as const,
+      registers,
+    }),
+    // Bounded: one series per resource that is not Ready (removed when it becomes Ready or is deleted); reason is
+    // one of the fixed status reasons of the three kinds.
+    resourceNotReady: new Gauge({
+      name: 'realmforge_resource_not_ready',
+      help: '1 for each resource whose last reconcile left it not Ready, by kind, namespace, name, phase and reason.',
+      labelNames: ['kind', 'namespace', 'name', 'phase', 'reason'] as const,
       registers,
     }),
     leader: new Gauge({
