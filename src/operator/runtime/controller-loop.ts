@@ -50,6 +50,10 @@ export function jittered(ms: number, random: (() => number) | undefined): number
 /** Starts the loop for `kind`; add keys to its queue. */
 export function controllerLoop(kind: string, reconcile: Reconciler, deps: LoopDeps): WorkQueue {
   const { clock, logger, metrics } = deps;
+  // Every series of the kind exists from the start, so rates and alerts see the first error as an increase.
+  for (const result of ['success', 'error']) metrics.reconcileTotal.inc({ kind, result }, 0);
+  metrics.reconcileErrors.inc({ kind }, 0);
+  metrics.queueDepth.set({ kind }, 0);
   // The last phase of every key; the gauge moves by one when a key's phase changes (never a recount).
   const phases = new Map<string, string>();
   // The not-Ready series of every key that has one: one series per resource that is not Ready, never more.

@@ -160,6 +160,26 @@ test('one not-Ready series per resource, with its phase and reason; gone once Re
   await queue.shutdown();
 });
 
+test('the reconcile and queue series of a kind exist at 0 before its first reconcile', async () => {
+  const metrics = createMetrics();
+  const queue = controllerLoop('IdentityClient', async () => ({}), {
+    clock: manualClock(),
+    logger: recordingLogger().logger,
+    metrics,
+    backoff: { baseMs: 10, maxMs: 10, random: () => 0 },
+    concurrency: 1,
+  });
+  const text = await metrics.registry.metrics();
+  for (const line of [
+    'realmforge_reconcile_total{kind="IdentityClient",result="success"} 0',
+    'realmforge_reconcile_total{kind="IdentityClient",result="error"} 0',
+    'realmforge_reconcile_errors_total{kind="IdentityClient"} 0',
+    'realmforge_workqueue_depth{kind="IdentityClient"} 0',
+  ])
+    assert.ok(text.split('\n').includes(line), line);
+  await queue.shutdown();
+});
+
 test('the process series are exported with the operator series', async () => {
   const text = await createMetrics({ process: true }).registry.metrics();
   for (const name of [
