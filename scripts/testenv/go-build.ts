@@ -116,7 +116,8 @@ export async function lockedGoBuild(
 ): Promise<Record<string, string>> {
   const bins = goBinaries(c);
   const bin = bins[needed];
-  if (!bin) throw new Error(`the ${c.name} component in scripts/testenv/versions.ts builds no binary ${needed}`);
+  if (!bin)
+    throw new Error(`the ${c.name} component in scripts/testenv/versions.ts builds no binary ${needed}`);
   if (existsSync(bin)) return bins;
   const lock = join(cacheDir(), 'locks', `${c.name}-${c.version}`);
   mkdirSync(join(cacheDir(), 'locks'), { recursive: true });

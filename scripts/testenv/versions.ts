@@ -71,7 +71,10 @@ export const prometheus: GoComponent = {
   module: 'github.com/prometheus/prometheus',
   // The Go module's v0.316.0 is Prometheus v3.16.0.
   version: 'v0.316.0',
-  packages: ['github.com/prometheus/prometheus/cmd/prometheus', 'github.com/prometheus/prometheus/cmd/promtool'],
+  packages: [
+    'github.com/prometheus/prometheus/cmd/prometheus',
+    'github.com/prometheus/prometheus/cmd/promtool',
+  ],
   ldflags: ['-X github.com/prometheus/common/version.Version=3.16.0'],
 };
 
