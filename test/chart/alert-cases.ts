@@ -151,7 +151,7 @@ export function alertCases(steady: Recorded): unknown[] {
       { severity: 'warning', job, scope: 'namespace' },
       {
         summary: 'Keycloak admin calls wait for the namespace rate limit.',
-        description: `One Keycloak admin call in ten waited more than 9.737s for a slot of the namespace rate limit (operator ${job} in namespace ): reconciles are slowed down.`,
+        description: `One Keycloak admin call in ten waited more than 9.474s for a slot of the namespace rate limit (operator ${job} in namespace ): reconciles are slowed down.`,
       },
     ),
     fires(
