@@ -3,7 +3,7 @@
 // proxy fires the Keycloak alert within its window and `for` and resolves once it answers again, and every query of
 // the dashboard returns data. The alerts run with test/chart/fixtures/fast-alerts.values.yaml (seconds, not minutes).
 // RECORD_OPERATOR_METRICS=1 also records the steady state's scrapes into test/chart/fixtures/operator-metrics.txt,
-// the input of the promtool rule tests (test/chart/alerts.test.ts).
+// the input of the promtool rule tests (test/chart/monitoring.test.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

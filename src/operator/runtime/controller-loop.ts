@@ -2,8 +2,8 @@
 // shares: one JSON log line per outcome (kind, namespace, name, duration, result; at debug level when the
 // reconcile changed nothing, so a steady state of thousands of resources is quiet), the reconcile counters and
 // duration histogram, the queue depth, the count of resources by phase, and one series per resource that is not
-// Ready (with its phase and reason). A requeue is spread with jitter
-// (0.75 to 1.25 times the delay asked for), so resources created together do not resync together forever.
+// Ready (with its phase and reason). A requeue is spread with jitter (0.75 to 1.25 times the delay asked for), so
+// resources created together do not resync together forever.
 import { describeError } from '../../core/errors.ts';
 import type { BackoffOptions } from './backoff.ts';
 import type { Clock } from './clock.ts';
