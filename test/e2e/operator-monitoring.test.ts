@@ -151,6 +151,7 @@ test('Keycloak refused: RealmforgeKeycloakUnavailable fires within its window an
   console.log(`monitoring: resolved ${Math.round((Date.now() - back) / 1000)} s after Keycloak was back`);
 });
 
+// Last: the stuck realm gives the not-Ready panel its series, the outage the Keycloak errors.
 test('every query of the dashboard returns data', async () => {
   const dashboard = JSON.parse(
     readFileSync(join(operatorChart, 'dashboards', 'realmforge-operator.json'), 'utf8'),
