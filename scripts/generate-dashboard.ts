@@ -1,6 +1,6 @@
 // `npm run generate`: the operator's Grafana dashboard, built with the Grafana Foundation SDK's typed builders
 // into chart/realmforge-operator/dashboards/ (the chart's sidecar ConfigMap reads it; it is also the file to import
-// by hand). The operator's series are named by the metric objects of src/operator/runtime/metrics.ts.
+// by hand). The operator's series are named by metricNames of src/operator/runtime/metrics.ts.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ const m = metricNames;
 // biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's variable syntax
 const datasource = { type: 'prometheus', uid: '${datasource}' };
 /** The operator's series, narrowed to the chosen jobs. */
-const sel = (name: string, labels = '') => `${name}{job=~"$job"${labels ? `,${labels}` : ''}}`;
+const sel = (name: string) => `${name}{job=~"$job"}`;
 const rate = (name: string) => `rate(${sel(name)}[$__rate_interval])`;
 
 /** One Prometheus query with its legend. */
