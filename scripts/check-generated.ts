@@ -1,4 +1,5 @@
-// `npm run check:generated`: regenerates generated/, dist-manifests/ and the chart's CRDs in a temp dir and fails on any difference.
+// `npm run check:generated`: regenerates generated/, dist-manifests/, the chart's CRDs and dashboard in a temp dir and
+// fails on any difference.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -6,6 +7,7 @@ import { walkFiles } from '../src/core/walk-files.ts';
 import { generateCrdReference } from './crd-reference.ts';
 import { generateTypes } from './generate.ts';
 import { generateBbdcManifest } from './generate-bbdc-manifest.ts';
+import { dashboardDir, generateDashboard } from './generate-dashboard.ts';
 import { generateValidators } from './generate-validators.ts';
 import { synthChartCrds, synthInstall } from './synth-install.ts';
 
@@ -19,6 +21,7 @@ export const generators: Generator[] = [
   { dir: 'dist-manifests', command: 'npm run synth:install', write: synthInstall },
   { dir: 'chart/realmforge-operator/crds', command: 'npm run synth:install', write: synthChartCrds },
   { dir: 'docs/reference', command: 'npm run generate', write: generateCrdReference },
+  { dir: dashboardDir, command: 'npm run generate', write: generateDashboard },
 ];
 
 const files = (dir: string): string[] =>

@@ -2,9 +2,10 @@
 // The wrapper go.mod is generated here from versions.ts, so no other file pins a version.
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MissingToolError } from './errors.ts';
 import { cacheDir, repoRoot } from './paths.ts';
-import { run } from './proc.ts';
+import { alive, run } from './proc.ts';
 import type { GoComponent } from './versions.ts';
 
 /** The directory holding the built binaries of a component at its version. */
@@ -93,4 +94,48 @@ export async function goBuild(c: GoComponent, log: (line: string) => void): Prom
   rmSync(goBinDir(c), { recursive: true, force: true });
   renameSync(tmp, goBinDir(c));
   return bins;
+}
+
+/** The pid that holds a lock directory, or 0 while it is being written. */
+function lockOwner(lock: string): number {
+  try {
+    return Number(readFileSync(join(lock, 'pid'), 'utf8').trim()) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * goBuild for tools that test suites build on first use (helm, prometheus): suites run in parallel, so one
+ * process builds under a lock directory and the others wait for it; `needed` names the binary that must exist.
+ */
+export async function lockedGoBuild(
+  c: GoComponent,
+  needed: string,
+  log: (line: string) => void,
+): Promise<Record<string, string>> {
+  const bins = goBinaries(c);
+  const bin = bins[needed];
+  if (!bin)
+    throw new Error(`the ${c.name} component in scripts/testenv/versions.ts builds no binary ${needed}`);
+  if (existsSync(bin)) return bins;
+  const lock = join(cacheDir(), 'locks', `${c.name}-${c.version}`);
+  mkdirSync(join(cacheDir(), 'locks'), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const owner = lockOwner(lock);
+      if (owner && !alive(owner)) rmSync(lock, { recursive: true, force: true });
+      else await sleep(1000);
+      if (existsSync(bin)) return bins;
+    }
+  }
+  try {
+    writeFileSync(join(lock, 'pid'), String(process.pid));
+    return await goBuild(c, log);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

@@ -65,6 +65,19 @@ export const helm: GoComponent = {
   ],
 };
 
+/** Prometheus and promtool, for the chart's alert tests and the monitoring e2e suite (not part of `testenv up`). */
+export const prometheus: GoComponent = {
+  name: 'prometheus',
+  module: 'github.com/prometheus/prometheus',
+  // The Go module's v0.316.0 is Prometheus v3.16.0.
+  version: 'v0.316.0',
+  packages: [
+    'github.com/prometheus/prometheus/cmd/prometheus',
+    'github.com/prometheus/prometheus/cmd/promtool',
+  ],
+  ldflags: ['-X github.com/prometheus/common/version.Version=3.16.0'],
+};
+
 /** The Go components in build order. */
 export const goComponents: readonly GoComponent[] = [etcd, kubernetes];
 

@@ -36,3 +36,22 @@ app.kubernetes.io/part-of: realmforge
 {{- define "realmforge-operator.leaderElect" -}}
 {{ or .Values.leaderElection.enabled (gt (int .Values.replicas) 1) }}
 {{- end }}
+
+{{/* Whether a Prometheus Operator kind is rendered: enabled true or false, or "auto" (when the cluster serves it). */}}
+{{- define "realmforge-operator.monitoringKind" -}}
+{{- $enabled := index . 0 -}}
+{{- $root := index . 1 -}}
+{{- if eq (toString $enabled) "auto" -}}
+{{ $root.Capabilities.APIVersions.Has (printf "monitoring.coreos.com/v1/%s" (index . 2)) }}
+{{- else -}}
+{{ $enabled }}
+{{- end -}}
+{{- end }}
+
+{{/* A Kubernetes memory quantity (256Mi, 1G, 134217728) in bytes. */}}
+{{- define "realmforge-operator.bytes" -}}
+{{- $q := toString . -}}
+{{- $n := regexFind "^[0-9]+(\\.[0-9]+)?" $q -}}
+{{- $units := dict "Ki" 1024 "Mi" 1048576 "Gi" 1073741824 "Ti" 1099511627776 "k" 1000 "M" 1000000 "G" 1000000000 "T" 1000000000000 -}}
+{{- mulf (float64 $n) (get $units (trimPrefix $n $q) | default 1) | int64 -}}
+{{- end }}

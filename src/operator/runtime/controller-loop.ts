@@ -1,8 +1,9 @@
 // One controller's loop: a work queue around its reconcile function, with the observability every controller
 // shares: one JSON log line per outcome (kind, namespace, name, duration, result; at debug level when the
 // reconcile changed nothing, so a steady state of thousands of resources is quiet), the reconcile counters and
-// duration histogram, the queue depth, and the count of resources by phase. A requeue is spread with jitter
-// (0.75 to 1.25 times the delay asked for), so resources created together do not resync together forever.
+// duration histogram, the queue depth, the count of resources by phase, and one series per resource that is not
+// Ready (with its phase and reason). A requeue is spread with jitter (0.75 to 1.25 times the delay asked for), so
+// resources created together do not resync together forever.
 import { describeError } from '../../core/errors.ts';
 import type { BackoffOptions } from './backoff.ts';
 import type { Clock } from './clock.ts';
@@ -36,6 +37,11 @@ function wroteSomething(outcome: Record<string, unknown>): boolean {
   );
 }
 
+/** The outcome's reason, when it reports one as a string. */
+function reasonOf(outcome: Record<string, unknown>): string | undefined {
+  return typeof outcome.reason === 'string' ? outcome.reason : undefined;
+}
+
 /** `ms` spread by +-25% with `random` (the average stays `ms`). */
 export function jittered(ms: number, random: (() => number) | undefined): number {
   return random ? Math.round(ms * (0.75 + 0.5 * random())) : ms;
@@ -44,9 +50,27 @@ export function jittered(ms: number, random: (() => number) | undefined): number
 /** Starts the loop for `kind`; add keys to its queue. */
 export function controllerLoop(kind: string, reconcile: Reconciler, deps: LoopDeps): WorkQueue {
   const { clock, logger, metrics } = deps;
+  // Every series of the kind exists from the start, so rates and alerts see the first error as an increase.
+  for (const result of ['success', 'error']) metrics.reconcileTotal.inc({ kind, result }, 0);
+  metrics.reconcileErrors.inc({ kind }, 0);
+  metrics.queueDepth.set({ kind }, 0);
   // The last phase of every key; the gauge moves by one when a key's phase changes (never a recount).
   const phases = new Map<string, string>();
-  const setPhase = (key: string, phase: string | undefined) => {
+  // The not-Ready series of every key that has one: one series per resource that is not Ready, never more.
+  const notReady = new Map<string, Record<'kind' | 'namespace' | 'name' | 'phase' | 'reason', string>>();
+  const setNotReady = (key: string, phase: string | undefined, reason: string | undefined) => {
+    const previous = notReady.get(key);
+    if (previous && previous.phase === phase && previous.reason === reason) return;
+    if (previous) metrics.resourceNotReady.remove(previous);
+    notReady.delete(key);
+    if (!phase || phase === 'Ready') return;
+    const [namespace = '', name = ''] = key.split('/');
+    const labels = { kind, namespace, name, phase, reason: reason ?? '' };
+    notReady.set(key, labels);
+    metrics.resourceNotReady.set(labels, 1);
+  };
+  const setPhase = (key: string, phase: string | undefined, reason?: string) => {
+    setNotReady(key, phase, reason);
     const previous = phases.get(key);
     if (previous === phase) return;
     if (previous) metrics.resourcesByPhase.dec({ kind, phase: previous });
@@ -67,7 +91,7 @@ export function controllerLoop(kind: string, reconcile: Reconciler, deps: LoopDe
         const quiet =
           phase !== undefined && phases.get(key) === phase && !wroteSomething(result.outcome ?? {});
         if (!result.outcome || phase === 'Deleted') setPhase(key, undefined);
-        else if (phase) setPhase(key, phase);
+        else if (phase) setPhase(key, phase, reasonOf(result.outcome));
         const ms = clock.now() - started;
         const log = quiet ? logger.debug?.bind(logger) : logger.info.bind(logger);
         log?.('reconciled', {

@@ -122,6 +122,64 @@ test('requeues are spread by +-25% around the delay asked for', async () => {
   await queue.shutdown();
 });
 
+test('one not-Ready series per resource, with its phase and reason; gone once Ready or deleted', async () => {
+  const metrics = createMetrics();
+  const outcomes: ({ phase: string; reason?: string } | undefined)[] = [
+    { phase: 'Pending', reason: 'NamespaceNotAuthorized' },
+    { phase: 'Provisioning', reason: 'KeycloakUnavailable' },
+    { phase: 'Ready', reason: 'Ready' },
+    { phase: 'Failed', reason: 'InvalidSpec' },
+    undefined,
+  ];
+  const queue = controllerLoop('IdentityRealm', async () => ({ outcome: outcomes.shift() }), {
+    clock: manualClock(),
+    logger: recordingLogger().logger,
+    metrics,
+    backoff: { baseMs: 10, maxMs: 10, random: () => 0 },
+    concurrency: 1,
+  });
+  const seen: string[][] = [];
+  while (outcomes.length > 0) {
+    queue.add('team/r');
+    await queue.idle();
+    const { values } = await metrics.resourceNotReady.get();
+    seen.push(
+      values.map(
+        (v) =>
+          `${v.labels.kind} ${v.labels.namespace}/${v.labels.name} ${v.labels.phase} ${v.labels.reason} ${v.value}`,
+      ),
+    );
+  }
+  assert.equal(seen, [
+    ['IdentityRealm team/r Pending NamespaceNotAuthorized 1'],
+    ['IdentityRealm team/r Provisioning KeycloakUnavailable 1'],
+    [],
+    ['IdentityRealm team/r Failed InvalidSpec 1'],
+    [],
+  ]);
+  await queue.shutdown();
+});
+
+test('the reconcile and queue series of a kind exist at 0 before its first reconcile', async () => {
+  const metrics = createMetrics();
+  const queue = controllerLoop('IdentityClient', async () => ({}), {
+    clock: manualClock(),
+    logger: recordingLogger().logger,
+    metrics,
+    backoff: { baseMs: 10, maxMs: 10, random: () => 0 },
+    concurrency: 1,
+  });
+  const text = await metrics.registry.metrics();
+  for (const line of [
+    'realmforge_reconcile_total{kind="IdentityClient",result="success"} 0',
+    'realmforge_reconcile_total{kind="IdentityClient",result="error"} 0',
+    'realmforge_reconcile_errors_total{kind="IdentityClient"} 0',
+    'realmforge_workqueue_depth{kind="IdentityClient"} 0',
+  ])
+    assert.ok(text.split('\n').includes(line), line);
+  await queue.shutdown();
+});
+
 test('the process series are exported with the operator series', async () => {
   const text = await createMetrics({ process: true }).registry.metrics();
   for (const name of [
