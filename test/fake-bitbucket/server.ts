@@ -47,8 +47,18 @@ export type RecordedRequest = {
   operationId?: string;
 };
 
-/** An answer to force on the next matching requests (e.g. 500, or 429 with Retry-After). */
-export type InjectedFailure = { status: number; times: number; method?: string; retryAfter?: string };
+/**
+ * An answer to force on the next matching requests (e.g. 500, or 429 with Retry-After), after letting `after` of them
+ * through (page 2 of a list); `drop` sends the real answer's headers and half its body, then drops the connection.
+ */
+export type InjectedFailure = {
+  status: number;
+  times: number;
+  method?: string;
+  retryAfter?: string;
+  after?: number;
+  drop?: boolean;
+};
 
 /** A running fake server. */
 export type FakeBitbucket = {
@@ -136,6 +146,8 @@ export async function startFakeBitbucket(
     routes?: RouteTable;
     sshHost?: string;
     tls?: { key: string; cert: string };
+    /** Milliseconds added before every answer, as a distant server's round trip (the wall-time bench). */
+    latencyMs?: number;
     /** Serves git's smart HTTP under /scm/ (clone tests); without it such requests are violations. */
     git?: (req: IncomingMessage, res: ServerResponse) => void;
   } = {},
@@ -145,6 +157,7 @@ export async function startFakeBitbucket(
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
   const failures: InjectedFailure[] = [];
+  const dropped = new WeakSet<ServerResponse>();
   const allowed = allowedUndocumented().map((a) => ({ ...a, ...compileTemplate(a.template) }));
   let baseUrl = '';
 
@@ -186,7 +199,11 @@ export async function startFakeBitbucket(
         );
     }
     const failure = failures.find((f) => f.times > 0 && (!f.method || f.method === method));
-    if (failure) {
+    if (failure?.after) failure.after--;
+    else if (failure?.drop) {
+      failure.times--;
+      dropped.add(res);
+    } else if (failure) {
       failure.times--;
       const result = bitbucketError(
         failure.status,
@@ -246,7 +263,14 @@ export async function startFakeBitbucket(
       return;
     }
     handle(req, res).then(
-      (result) => {
+      async (result) => {
+        if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+        if (dropped.has(res)) {
+          const text = JSON.stringify(result.body ?? {});
+          res.writeHead(result.status, { 'content-type': 'application/json;charset=UTF-8' });
+          res.write(text.slice(0, text.length >> 1), () => res.destroy());
+          return;
+        }
         if (result.raw) {
           res.writeHead(result.status, { 'content-type': 'application/octet-stream', ...result.headers });
           res.end(result.raw);

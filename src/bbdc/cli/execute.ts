@@ -1,10 +1,10 @@
 // Runs one parsed command: options, a dry-run plan or the run itself, then --json (streamed) or human output.
-import { RealmforgeError } from '../../core/errors.ts';
+import { exitCodeOf, RealmforgeError } from '../../core/errors.ts';
 import { checkNeeds } from '../api/permission-check.ts';
 import { takeTimestampWarnings } from '../api/timestamps.ts';
 import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.ts';
 import type { Deps } from '../deps.ts';
-import { dataEnvelope } from '../output/envelope.ts';
+import { dataEnvelope, partialEnvelopeEnd } from '../output/envelope.ts';
 import { createLogger } from '../output/logger.ts';
 import { bufferWriter, isLong, pagerCommand } from '../output/pager.ts';
 import { printPlan } from '../output/plan.ts';
@@ -44,6 +44,10 @@ export async function execute(
   const { createCommandDeps } = await import('./context.ts');
   const mutating = command.effect === 'mutating';
   const { deps: cd, dispose, accepted } = await createCommandDeps(deps, globals, logger, ui, mutating);
+  // Set when a streamed --json list failed after output began: the envelope is still open on stdout.
+  let openEnvelope:
+    | { open: string[]; write(chunk: string): Promise<void>; flush(): Promise<void> }
+    | undefined;
   const print = async (data: unknown, dryRun: boolean, warnings?: string[]) => {
     const meta = {
       command: command.name,
@@ -52,13 +56,22 @@ export async function execute(
     };
     // Streamed: a list still being fetched (LazyList) is written item by item, never held whole.
     const out = bufferedWriter(deps.stdout, logger.scrub);
+    const open: string[] = [];
     try {
-      await writeJson(dataEnvelope(data, meta), out.write);
-    } finally {
-      // A failure while streaming leaves the line cut; the error envelope then follows on its own line.
-      await out.write('\n');
-      await out.flush();
+      await writeJson(dataEnvelope(data, meta), out.write, open);
+    } catch (error) {
+      if (open.length) openEnvelope = { open, ...out };
+      throw error;
     }
+    await out.write('\n');
+    await out.flush();
+  };
+  // A list that failed while it streamed ends as one envelope: the items written so far as data, then the error.
+  const endPartial = async (error: unknown) => {
+    const { open, write, flush } = openEnvelope!;
+    await write(`${open.slice(1).reverse().join('')}${partialEnvelopeEnd(error, command.name)}\n`);
+    await flush();
+    return exitCodeOf(error);
   };
   // The server accepted a change but bbdc could not read or print its answer: the change is reported as done
   // (exit 0) and the reading problem as a warning, never as a failure that invites running the command again.
@@ -96,16 +109,22 @@ export async function execute(
     else command.human((await materialize(data)) as never, ui);
     return command.exitCode?.(data as never) ?? 0;
   } catch (error) {
-    if (!(error instanceof RealmforgeError) && accepted.length) return await madeButUnreadable(error);
-    if (!(error instanceof RealmforgeError)) throw error;
+    if (!(error instanceof RealmforgeError) && accepted.length && !openEnvelope)
+      return await madeButUnreadable(error);
+    if (!(error instanceof RealmforgeError)) {
+      if (openEnvelope) return await endPartial(error);
+      throw error;
+    }
     // A later step failed after earlier writes succeeded: say what is already done, so nobody assumes nothing is.
     const done = accepted.map(
       (w) => `already done before this error: ${w.method} ${w.path} (answered ${w.status})`,
     );
-    throw new RealmforgeError(error.kind, logger.scrub(error.message), {
+    const final = new RealmforgeError(error.kind, logger.scrub(error.message), {
       cause: error,
       details: [...error.details, ...done],
     });
+    if (openEnvelope) return await endPartial(final);
+    throw final;
   } finally {
     if (kept && pager) {
       const text = kept.take();
