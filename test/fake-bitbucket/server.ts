@@ -45,6 +45,9 @@ export type RecordedRequest = {
   /** The JSON body as sent (a string when it was not JSON), undefined when empty. */
   body?: unknown;
   operationId?: string;
+  /** When the request arrived and when its answer was sent (performance.now()): overlapping requests were concurrent. */
+  receivedAt?: number;
+  answeredAt?: number;
 };
 
 /**
@@ -58,6 +61,8 @@ export type InjectedFailure = {
   retryAfter?: string;
   after?: number;
   drop?: boolean;
+  /** Only requests whose path contains this. */
+  path?: string;
 };
 
 /** A running fake server. */
@@ -158,6 +163,7 @@ export async function startFakeBitbucket(
   const violations: string[] = [];
   const failures: InjectedFailure[] = [];
   const dropped = new WeakSet<ServerResponse>();
+  const records = new WeakMap<ServerResponse, RecordedRequest>();
   const allowed = allowedUndocumented().map((a) => ({ ...a, ...compileTemplate(a.template) }));
   let baseUrl = '';
 
@@ -169,8 +175,10 @@ export async function startFakeBitbucket(
       path: url.pathname,
       query: url.searchParams,
       headers: req.headers,
+      receivedAt: performance.now(),
     };
     requests.push(record);
+    records.set(res, record);
     const body = await readBody(req);
     record.body = body;
     const restPath = url.pathname.replace(/^\/rest(?=\/)/, '');
@@ -198,7 +206,9 @@ export async function startFakeBitbucket(
           `${method} ${url.pathname}: query parameter ${q} is not declared for ${operationId} (nor allowed by a deviation)`,
         );
     }
-    const failure = failures.find((f) => f.times > 0 && (!f.method || f.method === method));
+    const failure = failures.find(
+      (f) => f.times > 0 && (!f.method || f.method === method) && (!f.path || url.pathname.includes(f.path)),
+    );
     if (failure?.after) failure.after--;
     else if (failure?.drop) {
       failure.times--;
@@ -265,6 +275,8 @@ export async function startFakeBitbucket(
     handle(req, res).then(
       async (result) => {
         if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+        const record = records.get(res);
+        if (record) record.answeredAt = performance.now();
         if (dropped.has(res)) {
           const text = JSON.stringify(result.body ?? {});
           res.writeHead(result.status, { 'content-type': 'application/json;charset=UTF-8' });
