@@ -38,9 +38,9 @@ function timed(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: str
 
 /** The requests bbdc sent, cut into the case's waves, as the bare script sends them. */
 function wavesOf(sent: RecordedRequest[], counts: number[], base: string) {
-  let at = 0;
-  return counts.map((n) =>
-    sent.slice(at, (at += n)).map((q) => ({
+  const starts = counts.map((_, i) => counts.slice(0, i).reduce((a, b) => a + b, 0));
+  return counts.map((n, i) =>
+    sent.slice(starts[i], starts[i] + n).map((q) => ({
       method: q.method,
       url: `${base}${q.path}${q.query.size ? `?${q.query}` : ''}`,
       ...(q.body !== undefined && { body: JSON.stringify(q.body) }),
