@@ -31,6 +31,10 @@ export function argUsage(a: ArgSpec): string {
 /** The global flags every command accepts, after parsing and precedence. */
 export type GlobalOptions = {
   json: boolean;
+  /** gh's `--json a,b`: only these fields of each item (or of the data). */
+  jsonFields?: string[];
+  /** --jq: a jq filter the --json document goes through; implies json. */
+  jq?: string;
   dryRun: boolean;
   /** Colour allowed: not --no-color, and NO_COLOR unset or empty (https://no-color.org), or FORCE_COLOR. */
   color: boolean;

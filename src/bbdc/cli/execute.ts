@@ -1,16 +1,19 @@
 // Runs one parsed command: options, a dry-run plan or the run itself, then --json (streamed) or human output.
 import { exitCodeOf, RealmforgeError } from '../../core/errors.ts';
+import { stringifyJson } from '../../core/exact-json.ts';
 import { checkNeeds } from '../api/permission-check.ts';
 import { takeTimestampWarnings } from '../api/timestamps.ts';
 import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { dataEnvelope, partialEnvelopeEnd } from '../output/envelope.ts';
+import { checkJq, runJq } from '../output/jq.ts';
 import { createLogger } from '../output/logger.ts';
 import { bufferWriter, isLong, pagerCommand } from '../output/pager.ts';
 import { printPlan } from '../output/plan.ts';
 import { printHuman } from '../output/stream-human.ts';
 import { bufferedWriter, materialize, writeJson } from '../output/stream-json.ts';
 import { createUi } from '../output/ui.ts';
+import { selectFields } from './json-fields.ts';
 
 type AnyCommand = CommandDefinition<never, never>;
 
@@ -54,8 +57,18 @@ export async function execute(
       ...(dryRun ? { dryRun: true } : {}),
       ...(warnings && { warnings }),
     };
-    // Streamed: a list still being fetched (LazyList) is written item by item, never held whole.
     const out = bufferedWriter(deps.stdout, logger.scrub);
+    if (globals.jsonFields || globals.jq) {
+      // Fields are picked from, and jq reads, the whole data: collected first, then written in one piece.
+      const whole = await materialize(data);
+      const envelope = dataEnvelope(
+        globals.jsonFields ? selectFields(whole, globals.jsonFields) : whole,
+        meta,
+      );
+      await out.write(globals.jq ? await runJq(envelope, globals.jq) : `${stringifyJson(envelope)}\n`);
+      return out.flush();
+    }
+    // Streamed: a list still being fetched (LazyList) is written item by item, never held whole.
     const open: string[] = [];
     try {
       await writeJson(dataEnvelope(data, meta), out.write, open);
@@ -86,6 +99,7 @@ export async function execute(
   };
   try {
     const options = command.parse(parsed as never);
+    if (globals.jq) await checkJq(globals.jq);
     if (globals.dryRun && command.effect === 'mutating') {
       if (!command.plan) {
         throw new RealmforgeError(
