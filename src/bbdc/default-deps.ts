@@ -98,6 +98,7 @@ export function defaultDeps(): Deps {
     stdout: stopOnClosedPipe(process.stdout),
     stderr: process.stderr,
     stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
     // isatty(0), not process.stdin.isTTY: the first read of process.stdin opens a stream on fd 0, which for a file or
     // /dev/null loads Node's fs streams, fs/promises and readline (about 3 ms of CPU on every run). Asked, not read
     // at start: node:tty costs 0.2 ms, which a command whose stdout is not a terminal (a script, --json) never needs.

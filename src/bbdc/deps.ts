@@ -37,6 +37,8 @@ export interface Deps {
   stdout: Writer;
   stderr: Writer;
   stdoutIsTTY: boolean;
+  /** Whether stderr is a terminal: someone is watching, so waits (retries) are announced there. */
+  stderrIsTTY: boolean;
   /** Whether stdin is a terminal: asked when a command needs it (the check loads node:tty, 0.2 ms). */
   stdinIsTTY(): boolean;
   /** Columns of the terminal when stdout is one. */

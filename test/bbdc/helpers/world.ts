@@ -17,6 +17,8 @@ export type WorldOptions = {
   cwd?: string;
   tty?: boolean;
   stdinTTY?: boolean;
+  /** Whether stderr is a terminal (default: as `tty`). */
+  stderrTTY?: boolean;
   keyring?: Keyring;
   prompts?: string[];
   columns?: number;
@@ -94,6 +96,7 @@ export function createWorld(options: WorldOptions = {}) {
         stdout: { write: (t: string | Uint8Array) => chunks.push(Buffer.from(t)) },
         stderr: { write: (t: string) => (stderr += t) },
         stdoutIsTTY: options.tty ?? false,
+        stderrIsTTY: options.stderrTTY ?? options.tty ?? false,
         stdinIsTTY: () => options.stdinTTY ?? false,
         columns: options.columns ?? 80,
         rows: options.rows ?? 24,
