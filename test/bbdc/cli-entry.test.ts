@@ -26,9 +26,18 @@ test('bin/bbdc.js --version prints the package version', () => {
   assert.is(res.status, 0);
 });
 
+test('--version names the commit a checkout runs, and the checkout', async () => {
+  const w = createWorld();
+  const r = await w.run(['--version']);
+  w.dispose();
+  const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  assert.match(head, /^[0-9a-f]{40}$/);
+  assert.is(r.stdout, `bbdc ${version} (commit ${head}, checkout ${root})\n`);
+});
+
 test('--version and --help do not load the HTTP stack or command code they do not need', () => {
   const v = probe('--version');
-  assert.is(v.stdout, `bbdc ${version}\n`);
+  assert.match(v.stdout, `bbdc ${version} (commit `);
   assert.not.match(v.loaded, 'undici');
   assert.not.match(v.loaded, 'meow');
   const h = probe('--help');

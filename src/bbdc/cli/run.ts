@@ -4,7 +4,7 @@ import type { CommandDefinition, GlobalOptions } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { errorEnvelope } from '../output/envelope.ts';
 import { type RegistryEntry, registry } from '../registry.ts';
-import { readVersion } from '../version.ts';
+import { readVersion, versionLine } from '../version.ts';
 import { splitCommand } from './argv.ts';
 import { type CommandInfo, describeCommand } from './command-info.ts';
 import { globalFlags, resolveGlobals } from './global-flags.ts';
@@ -68,7 +68,7 @@ export async function runCli(
         );
       }
       if (split.rest.includes('--version')) {
-        deps.stdout.write(`bbdc ${readVersion()}\n`);
+        deps.stdout.write(`${await versionLine(deps.git)}\n`);
         return 0;
       }
       if (!wantsHelp && split.rest.length) {
