@@ -74,9 +74,18 @@ test('every registered command has help with its usage, flags and output schema'
     const r = await w.run([...entry.name.split(' '), '--help']);
     assert.is(r.code, 0);
     assert.match(r.stdout, `Usage: bbdc ${entry.name}`);
-    assert.match(r.stdout, `schemas/cli/output/${command.outputSchema}.schema.json`);
+    // Named as published (its $id) and with the reference's URL: an installed bbdc has no schemas/ or docs/.
+    assert.match(r.stdout, `https://realmforge.dev/schemas/cli/output/${command.outputSchema}.schema.json`);
+    assert.match(r.stdout, `commands.md#bbdc-${command.name.replaceAll(' ', '-')}\n`);
+    assert.not.match(r.stdout, /(^|\s)(docs|schemas)\//);
     assert.match(r.stdout, '--json');
   }
+  const top = await w.run(['--help']);
+  assert.match(
+    top.stdout,
+    'Full reference: https://github.com/realmforge/realmforge/blob/main/docs/commands.md\n',
+  );
+  assert.not.match(top.stdout, /(^|\s)(docs|schemas)\//);
   const group = await w.run(['auth', 'alias']);
   assert.match(group.stdout, 'auth alias discover');
   assert.not.match(group.stdout, 'repo list');
