@@ -115,11 +115,6 @@ export function defaultDeps(): Deps {
     editText: async (initial, fileName) =>
       (await import('./editor.ts')).editText(initial, fileName, process.env),
     http: async (options) => (await import('./api/transport.ts')).createHttpTransport(options),
-    selfCommand() {
-      return process.getBuiltinModule('node:sea').isSea()
-        ? [process.execPath]
-        : [process.execPath, process.argv[1]];
-    },
     selfUpdate: async () =>
       (await import('./update/environment.ts')).processSelfUpdateEnv({
         tufCacheDir: join(configDir(process.env, homedir()), 'sigstore-tuf'),

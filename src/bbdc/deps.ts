@@ -61,6 +61,4 @@ export interface Deps {
   http(options: TransportOptions): Promise<Transport>;
   /** The running executable, trust and file operations `bbdc update` uses; loaded only by that command. */
   selfUpdate(): Promise<SelfUpdateEnv>;
-  /** How to run this bbdc again (e.g. from a git credential helper): the executable, or node and the script. */
-  selfCommand(): string[];
 }
