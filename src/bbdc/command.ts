@@ -17,6 +17,9 @@ export type FlagSpec = {
   choices?: string[];
   default?: string | boolean | number;
   isMultiple?: boolean;
+  /** The value is a secret: given on the command line (argv, seen by ps and shell history) it is warned about,
+   * with this advice on keeping it out of argv. */
+  secret?: string;
 };
 
 /** A positional argument; the last one may be `variadic` (it takes every remaining word). */

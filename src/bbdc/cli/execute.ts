@@ -7,12 +7,13 @@ import type { CommandDefinition, GlobalOptions, ParsedInput } from '../command.t
 import type { Deps } from '../deps.ts';
 import { dataEnvelope, partialEnvelopeEnd } from '../output/envelope.ts';
 import { checkJq, runJq } from '../output/jq.ts';
-import { createLogger } from '../output/logger.ts';
+import { createLogger, type Logger } from '../output/logger.ts';
 import { bufferWriter, isLong, pagerCommand } from '../output/pager.ts';
 import { printPlan } from '../output/plan.ts';
 import { printHuman } from '../output/stream-human.ts';
 import { bufferedWriter, materialize, writeJson } from '../output/stream-json.ts';
 import { createUi } from '../output/ui.ts';
+import { kebab } from './help.ts';
 import { selectFields } from './json-fields.ts';
 
 type AnyCommand = CommandDefinition<never, never>;
@@ -97,6 +98,7 @@ export async function execute(
     if (globals.json) await print(null, false, [warning]);
     return 0;
   };
+  warnSecretsInArgv(command, parsed, deps, logger);
   try {
     const options = command.parse(parsed as never);
     if (globals.jq) await checkJq(globals.jq);
@@ -146,5 +148,17 @@ export async function execute(
       else deps.stdout.write(text);
     }
     await dispose();
+  }
+}
+
+/** A secret given as a flag's value sits in argv, where ps and shell history see it: said once, with the advice. */
+function warnSecretsInArgv(command: AnyCommand, parsed: ParsedInput, deps: Deps, logger: Logger) {
+  for (const [name, spec] of Object.entries(command.flags)) {
+    const value = parsed.flags[name];
+    if (!spec.secret || typeof value !== 'string') continue;
+    logger.redact(value);
+    deps.stderr.write(
+      `warning: --${kebab(name)} puts the secret in the command line, where ps and your shell history see it; ${spec.secret}\n`,
+    );
   }
 }
