@@ -1,5 +1,5 @@
 // Runs one parsed command: options, a dry-run plan or the run itself, then --json (streamed) or human output.
-import { exitCodeOf, RealmforgeError } from '../../core/errors.ts';
+import { exitCodeFor, exitCodeOf, RealmforgeError } from '../../core/errors.ts';
 import { stringifyJson } from '../../core/exact-json.ts';
 import { checkNeeds } from '../api/permission-check.ts';
 import { takeTimestampWarnings } from '../api/timestamps.ts';
@@ -113,7 +113,8 @@ export async function execute(
       const plan = await command.plan(options, cd);
       if (globals.json) await print(plan, true);
       else printPlan(plan, ui);
-      return 0;
+      // A plan the real run would refuse is no success: the exit code is the one that run would end with.
+      return plan.predictedAction === 'conflict' ? exitCodeFor('conflict') : 0;
     }
     takeTimestampWarnings();
     const data = await command.run(options, cd);
