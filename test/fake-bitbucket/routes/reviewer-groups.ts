@@ -51,9 +51,16 @@ export const reviewerGroupRoutes: Record<string, DeclaredRoute> = {
         `User ${unknown[0].name} does not exist.`,
         'com.atlassian.bitbucket.validation.ArgumentValidationException',
       );
-    if (b.name) g.name = b.name;
-    if (b.description !== undefined) g.description = b.description;
-    if (b.users) g.users = b.users.map((u) => u.name!);
+    // A PUT replaces the group (RestReviewerGroup whole): a description or members left out are erased.
+    if (!b.name)
+      return bitbucketError(
+        400,
+        'A name is required.',
+        'com.atlassian.bitbucket.validation.ArgumentValidationException',
+      );
+    g.name = b.name;
+    g.description = b.description;
+    g.users = (b.users ?? []).map((u) => u.name!);
     return { status: 200, body: json(ctx, g) };
   }),
 };
