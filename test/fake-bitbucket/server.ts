@@ -19,6 +19,7 @@ import { coreRoutes } from './routes/core.ts';
 import { defaultTaskRoutes } from './routes/default-tasks.ts';
 import { deploymentRoutes } from './routes/deployments.ts';
 import { gpgKeyRoutes } from './routes/gpg-keys.ts';
+import { hookScriptRoutes } from './routes/hook-scripts.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { checkPermission } from './routes/lookup.ts';
@@ -117,6 +118,7 @@ const defaultRoutes: RouteTable = {
   ...reviewerGroupRoutes,
   ...reactionRoutes,
   ...conditionRoutes,
+  ...hookScriptRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
