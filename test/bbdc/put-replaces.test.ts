@@ -30,6 +30,23 @@ test('reviewer-groups update keeps the description (and the members) when renami
   assert.equal([group.name, group.description, group.users], ['api', 'Backend team', ['alice', 'bob']]);
 });
 
+test('repo update, repo archive and project update keep the description and visibility they do not change', async () => {
+  const web = s.fake.state.repos.find((r) => r.slug === 'web')!;
+  web.description = 'Web UI';
+  web.public = true;
+  const renamed = await s.run(['repo', 'update', 'PROJ/web', '--name', 'site', '--json']);
+  assert.is(renamed.code, 0, renamed.stdout + renamed.stderr);
+  assert.equal([web.slug, web.description, web.public], ['site', 'Web UI', true]);
+  const archived = await s.run(['repo', 'archive', '-R', 'PROJ/site', '--json']);
+  assert.is(archived.code, 0, archived.stdout + archived.stderr);
+  assert.equal([web.archived, web.description, web.public], [true, 'Web UI', true]);
+  const ops = s.fake.state.projects.find((p) => p.key === 'OPS')!;
+  ops.description = 'Operations';
+  const project = await s.run(['project', 'update', 'OPS', '--visibility', 'public', '--json']);
+  assert.is(project.code, 0, project.stdout + project.stderr);
+  assert.equal([ops.public, ops.description], [true, 'Operations']);
+});
+
 test('the fake erases what a PUT leaves out, as the document describes (the tests above could fail)', async () => {
   const group = opsState(s.fake.state).reviewerGroups.find((g) => g.id === 1)!;
   const hook = opsState(s.fake.state).webhooks.find((w) => w.id === 1)!;
@@ -48,6 +65,10 @@ test('the fake erases what a PUT leaves out, as the document describes (the test
     events: ['repo:refs_changed'],
   });
   assert.equal([hook.credentials, hook.configuration], [undefined, {}]);
+  const web = s.fake.state.repos.find((r) => r.slug === 'web')!;
+  web.description = 'Web UI';
+  await raw('api/latest/projects/PROJ/repos/web', { name: 'web', archived: false });
+  assert.equal([web.description, web.public], [undefined, false]);
 });
 
 test.run();
