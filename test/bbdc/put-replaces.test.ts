@@ -47,6 +47,21 @@ test('repo update, repo archive and project update keep the description and visi
   assert.equal([ops.public, ops.description], [true, 'Operations']);
 });
 
+test('build required update keeps the exemption; default-reviewers update the branches it does not change', async () => {
+  const check = opsState(s.fake.state).requiredBuilds.find((c) => c.id === 1)!;
+  const exempt = { id: 'refs/heads/hotfix', displayId: 'hotfix', type: { id: 'BRANCH', name: 'Branch' } };
+  check.exemptRefMatcher = exempt;
+  const builds = await s.run(['build', 'required', 'update', '1', '--builds', 'ci-build,lint', ...api]);
+  assert.is(builds.code, 0, builds.stdout + builds.stderr);
+  assert.equal([check.buildParentKeys, check.exemptRefMatcher?.id], [['ci-build', 'lint'], exempt.id]);
+  const condition = opsState(s.fake.state).defaultReviewers.find((c) => c.id === 1)!;
+  const target = condition.targetRefMatcher.id;
+  const r = await s.run(['repo', 'settings', 'default-reviewers', 'update', '1', '--approvals', '0', ...api]);
+  assert.is(r.code, 0, r.stdout + r.stderr);
+  assert.equal([condition.requiredApprovals, condition.targetRefMatcher.id], [0, target]);
+  assert.ok(condition.reviewers.length > 0, 'the reviewers are kept');
+});
+
 test('the fake erases what a PUT leaves out, as the document describes (the tests above could fail)', async () => {
   const group = opsState(s.fake.state).reviewerGroups.find((g) => g.id === 1)!;
   const hook = opsState(s.fake.state).webhooks.find((w) => w.id === 1)!;
