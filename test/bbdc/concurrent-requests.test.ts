@@ -99,6 +99,24 @@ test('pr files and pr diff fetch the changes once', async () => {
   ]);
 });
 
+test('pr reviewer add reads the pull request and looks the user up at once; pr create the reviewers and the target', async () => {
+  const { requests } = await sent(['pr', 'reviewer', 'add', '2', 'bob', '--json']);
+  const lookup = requests.find((q) => q.path.endsWith('/users') || q.path.includes('/users/'))!;
+  assert.ok(lookup, requests.map((q) => q.path).join(', '));
+  assert.ok(overlapping(requests, 'get_3').includes(lookup.operationId));
+  const w = prWorld(fake);
+  const { requests: create } = await sent(
+    ['pr', 'create', '-t', 'T', '--from', 'bugfix/crash', '-r', 'bob', '--json'],
+    w,
+  );
+  const users = create.find((q) => q.path.endsWith('/users') || q.path.includes('/users/'))!;
+  const target = create.find((q) => q.path.endsWith('/default-branch'))!;
+  assert.ok(
+    (users.receivedAt ?? 0) < (target.answeredAt ?? 0) && (target.receivedAt ?? 0) < (users.answeredAt ?? 0),
+    'the reviewer lookup and the default branch were asked for together',
+  );
+});
+
 test('pr checks shows the builds when only the Code Insights call fails, and says why reports are missing', async () => {
   fake.inject({ status: 500, times: 4, path: '/insights/' });
   const w = prWorld(fake);

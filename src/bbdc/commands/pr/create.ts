@@ -141,8 +141,11 @@ export const command = defineCommand<Options, PrOutput>({
   async run(o, deps) {
     const title = await readTitle(o.title, deps);
     const { repo, client } = await prContext(deps);
-    assertAllFound((await lookUpUsers(client, o.reviewers)).missing, '--reviewers');
-    const { from, to } = await branches(o, deps, client, repo);
+    const [{ missing }, { from, to }] = await Promise.all([
+      lookUpUsers(client, o.reviewers),
+      branches(o, deps, client, repo),
+    ]);
+    assertAllFound(missing, '--reviewers');
     const source = await sourceOnServer(deps, client, repo, from);
     if (!source.pushed) {
       if (!o.push) throw new UsageError(notPushedReason(from, repo, source.command));
