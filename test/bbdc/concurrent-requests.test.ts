@@ -11,7 +11,8 @@ import { createWorld, git, repoWithRemotes } from './helpers/world.ts';
 const test = suite('bbdc: independent requests are sent together');
 let fake: Awaited<ReturnType<typeof withFake>>;
 test.before(async () => {
-  fake = await withFake('small', { latencyMs: 30 });
+  // Long enough that git's two short runs (the branch, the remotes) finish within one answer on a loaded machine.
+  fake = await withFake('small', { latencyMs: 150 });
   fakePr(fake, 1).participants.push({ name: 'alice', role: 'REVIEWER', status: 'UNAPPROVED' });
 });
 test.after(async () => {

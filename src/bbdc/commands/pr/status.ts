@@ -24,14 +24,15 @@ const dashboard = (client: BitbucketClient, role: string, limit: number) =>
  * environment or git, the branch from git. Undefined outside a clone, on a detached HEAD, or for another server.
  */
 async function currentBranchPullRequest(deps: CommandDeps, client: BitbucketClient) {
-  const head = await deps.git(['symbolic-ref', '--quiet', '--short', 'HEAD'], deps.cwd);
+  const [head, repo] = await Promise.all([
+    deps.git(['symbolic-ref', '--quiet', '--short', 'HEAD'], deps.cwd),
+    deps.repo().catch((error) => {
+      if (error instanceof UsageError) return undefined;
+      throw error;
+    }),
+  ]);
   const branch = head.stdout.trim();
-  if (head.code !== 0 || !branch) return undefined;
-  const repo = await deps.repo().catch((error) => {
-    if (error instanceof UsageError) return undefined;
-    throw error;
-  });
-  if (!repo || repo.host.url !== client.baseUrl) return undefined;
+  if (head.code !== 0 || !branch || !repo || repo.host.url !== client.baseUrl) return undefined;
   const page = await client.get<Page<RestPullRequest>>(`${repoPath(repo.project, repo.slug)}/pull-requests`, {
     at: `refs/heads/${branch}`,
     direction: 'OUTGOING',
