@@ -1,25 +1,9 @@
 // gh habits: `--json` with a field list, and `--jq <expr>` run by jq (jq-wasm) over the --json document.
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withFake } from './helpers/fake.ts';
-import { prWorld } from './helpers/pr.ts';
+import { fakeSuite } from './helpers/pr.ts';
 
-const test = suite('bbdc --json FIELDS and --jq');
-let fake: Awaited<ReturnType<typeof withFake>>;
-test.before(async () => {
-  fake = await withFake();
-});
-test.after(async () => {
-  await fake.stop();
-});
-const run = async (argv: string[]) => {
-  const w = prWorld(fake);
-  try {
-    return await w.run(argv);
-  } finally {
-    w.dispose();
-  }
-};
+const s = fakeSuite('bbdc --json FIELDS and --jq', 'suite');
+const { test, run } = s;
 
 test('--json id,title keeps only those fields of each listed item, and the list around them', async () => {
   const r = await run(['pr', 'list', '--json', 'id,title']);
@@ -56,9 +40,9 @@ test('--jq filters the --json document with jq, strings raw', async () => {
 });
 
 test('a --jq that does not compile fails before any request, on stderr, exit 2', async () => {
-  const n = fake.requests.length;
+  const n = s.fake.requests.length;
   const r = await run(['pr', 'get', '1', '--jq', '.data |||']);
-  assert.equal([r.code, r.stdout, fake.requests.length - n], [2, '', 0]);
+  assert.equal([r.code, r.stdout, s.fake.requests.length - n], [2, '', 0]);
   assert.match(r.stderr, /--jq ".data \|\|\|" is not a jq filter: jq: error: syntax error/);
   const failed = await run(['pr', 'get', '999', '--jq', '.data.id']);
   assert.equal([failed.code, failed.stdout], [4, '']);
