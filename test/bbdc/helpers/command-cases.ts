@@ -559,6 +559,7 @@ export const safeCases: Record<string, string[]> = {
   'repo browse history': ['repo', 'browse', 'history', 'README.md', ...api],
   'repo comment list': ['repo', 'comment', 'list', toolsCommit, '-R', 'OPS/tools'],
   'repo label list': ['repo', 'label', 'list', ...api],
+  'repo hook-script list': ['repo', 'hook-script', 'list', ...api],
   'repo sync status': ['repo', 'sync', 'status', ...api],
   'admin health': ['admin', 'health'],
   'branch model inspect': ['branch', 'model', 'inspect', ...api],
