@@ -17,6 +17,9 @@ export type FlagSpec = {
   choices?: string[];
   default?: string | boolean | number;
   isMultiple?: boolean;
+  /** The value is a secret: given on the command line (argv, seen by ps and shell history) it is warned about,
+   * with this advice on keeping it out of argv. */
+  secret?: string;
 };
 
 /** A positional argument; the last one may be `variadic` (it takes every remaining word). */
@@ -31,6 +34,10 @@ export function argUsage(a: ArgSpec): string {
 /** The global flags every command accepts, after parsing and precedence. */
 export type GlobalOptions = {
   json: boolean;
+  /** gh's `--json a,b`: only these fields of each item (or of the data). */
+  jsonFields?: string[];
+  /** --jq: a jq filter the --json document goes through; implies json. */
+  jq?: string;
   dryRun: boolean;
   /** Colour allowed: not --no-color, and NO_COLOR unset or empty (https://no-color.org), or FORCE_COLOR. */
   color: boolean;

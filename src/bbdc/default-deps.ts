@@ -98,6 +98,7 @@ export function defaultDeps(): Deps {
     stdout: stopOnClosedPipe(process.stdout),
     stderr: process.stderr,
     stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
     // isatty(0), not process.stdin.isTTY: the first read of process.stdin opens a stream on fd 0, which for a file or
     // /dev/null loads Node's fs streams, fs/promises and readline (about 3 ms of CPU on every run). Asked, not read
     // at start: node:tty costs 0.2 ms, which a command whose stdout is not a terminal (a script, --json) never needs.
@@ -114,11 +115,6 @@ export function defaultDeps(): Deps {
     editText: async (initial, fileName) =>
       (await import('./editor.ts')).editText(initial, fileName, process.env),
     http: async (options) => (await import('./api/transport.ts')).createHttpTransport(options),
-    selfCommand() {
-      return process.getBuiltinModule('node:sea').isSea()
-        ? [process.execPath]
-        : [process.execPath, process.argv[1]];
-    },
     selfUpdate: async () =>
       (await import('./update/environment.ts')).processSelfUpdateEnv({
         tufCacheDir: join(configDir(process.env, homedir()), 'sigstore-tuf'),

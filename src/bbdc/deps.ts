@@ -37,6 +37,8 @@ export interface Deps {
   stdout: Writer;
   stderr: Writer;
   stdoutIsTTY: boolean;
+  /** Whether stderr is a terminal: someone is watching, so waits (retries) are announced there. */
+  stderrIsTTY: boolean;
   /** Whether stdin is a terminal: asked when a command needs it (the check loads node:tty, 0.2 ms). */
   stdinIsTTY(): boolean;
   /** Columns of the terminal when stdout is one. */
@@ -59,6 +61,4 @@ export interface Deps {
   http(options: TransportOptions): Promise<Transport>;
   /** The running executable, trust and file operations `bbdc update` uses; loaded only by that command. */
   selfUpdate(): Promise<SelfUpdateEnv>;
-  /** How to run this bbdc again (e.g. from a git credential helper): the executable, or node and the script. */
-  selfCommand(): string[];
 }

@@ -68,6 +68,9 @@ export class ValidationError extends RealmforgeError {
   }
 }
 
+/** The exit code of an error of `kind`. */
+export const exitCodeFor = (kind: ErrorKind): number => exitCodes[kind];
+
 /** The exit code for any thrown value: typed errors by kind, anything else 1. */
 export function exitCodeOf(error: unknown): number {
   return error instanceof RealmforgeError ? exitCodes[error.kind] : 1;

@@ -143,6 +143,28 @@ test('login --with-token reads the token from standard input (first line, trimme
   empty.dispose();
 });
 
+test('--token and --password values work but warn that they sit in argv, naming --with-token; the value is never echoed', async () => {
+  const w = createWorld({ keyring: memoryKeyring() });
+  const r = await w.run(['auth', 'login', fake.url, '--token', alice.token, '--json']);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(
+    r.stderr,
+    'warning: --token puts the secret in the command line, where ps and your shell history see it; pipe it in with --with-token',
+  );
+  const basic = await w.run(['auth', 'login', fake.url, '--username', 'alice', '--password', 'not-it']);
+  assert.match(basic.stderr, 'warning: --password puts the secret in the command line');
+  assert.match(basic.stderr, '--with-token');
+  for (const out of [r.stdout, r.stderr, basic.stdout, basic.stderr]) {
+    assert.not.match(out, alice.token);
+    assert.not.match(out, 'not-it');
+  }
+  const piped = createWorld({ keyring: memoryKeyring(), stdin: `${alice.token}\n` });
+  const quiet = await piped.run(['auth', 'login', fake.url, '--with-token']);
+  assert.equal([quiet.code, quiet.stderr.includes('warning')], [0, false]);
+  w.dispose();
+  piped.dispose();
+});
+
 test('without a keyring the secret goes to a 0600 file and status reports plaintext storage', async () => {
   const w = createWorld({ keyring: missingKeyring });
   const r = await w.run(['auth', 'login', fake.url, '--token', alice.token, '--json']);

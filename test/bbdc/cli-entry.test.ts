@@ -26,9 +26,18 @@ test('bin/bbdc.js --version prints the package version', () => {
   assert.is(res.status, 0);
 });
 
+test('--version names the commit a checkout runs, and the checkout', async () => {
+  const w = createWorld();
+  const r = await w.run(['--version']);
+  w.dispose();
+  const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  assert.match(head, /^[0-9a-f]{40}$/);
+  assert.is(r.stdout, `bbdc ${version} (commit ${head}, checkout ${root})\n`);
+});
+
 test('--version and --help do not load the HTTP stack or command code they do not need', () => {
   const v = probe('--version');
-  assert.is(v.stdout, `bbdc ${version}\n`);
+  assert.match(v.stdout, `bbdc ${version} (commit `);
   assert.not.match(v.loaded, 'undici');
   assert.not.match(v.loaded, 'meow');
   const h = probe('--help');
@@ -65,9 +74,18 @@ test('every registered command has help with its usage, flags and output schema'
     const r = await w.run([...entry.name.split(' '), '--help']);
     assert.is(r.code, 0);
     assert.match(r.stdout, `Usage: bbdc ${entry.name}`);
-    assert.match(r.stdout, `schemas/cli/output/${command.outputSchema}.schema.json`);
+    // Named as published (its $id) and with the reference's URL: an installed bbdc has no schemas/ or docs/.
+    assert.match(r.stdout, `https://realmforge.dev/schemas/cli/output/${command.outputSchema}.schema.json`);
+    assert.match(r.stdout, `commands.md#bbdc-${command.name.replaceAll(' ', '-')}\n`);
+    assert.not.match(r.stdout, /(^|\s)(docs|schemas)\//);
     assert.match(r.stdout, '--json');
   }
+  const top = await w.run(['--help']);
+  assert.match(
+    top.stdout,
+    'Full reference: https://github.com/realmforge/realmforge/blob/main/docs/commands.md\n',
+  );
+  assert.not.match(top.stdout, /(^|\s)(docs|schemas)\//);
   const group = await w.run(['auth', 'alias']);
   assert.match(group.stdout, 'auth alias discover');
   assert.not.match(group.stdout, 'repo list');

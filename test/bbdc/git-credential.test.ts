@@ -1,7 +1,7 @@
 // bbdc as git's credential helper: real `git fetch` and `git push` in a clone made by `bbdc repo clone`, with git
 // running the real bbdc (bin/bbdc.js) for the token; the token never lands in git config, a remote URL or argv.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -15,11 +15,10 @@ import { credentials } from '../fake-bitbucket/state.ts';
 import { startConnectProxy } from './helpers/connect-proxy.ts';
 import { withFake } from './helpers/fake.ts';
 import { bareRepo, gitHttpBackend } from './helpers/git-remote.ts';
-import { createWorld, git } from './helpers/world.ts';
+import { bbdcOnPath, createWorld, git } from './helpers/world.ts';
 
 const test = suite('bbdc auth setup-git and git-credential');
 const token = credentials.alice.token;
-const bbdc = [process.execPath, join(import.meta.dirname, '..', '..', 'bin', 'bbdc.js')];
 // Bitbucket takes an HTTP access token as the password of its owner (git's credential helpers speak Basic).
 const tokenAsPassword = `Basic ${Buffer.from(`alice:${token}`).toString('base64')}`;
 let fake: Awaited<ReturnType<typeof withFake>>;
@@ -64,14 +63,16 @@ test('the protocol: attributes up to a blank line; an answer only for a configur
 
 test('after auth setup-git, git fetch and git push work in a bbdc clone; the token is in no config', async () => {
   const w = createWorld();
-  const deps = { selfCommand: () => bbdc };
+  const PATH = bbdcOnPath(w.dir);
+  w.env.PATH = PATH;
+  const deps = {};
   const login = await w.run(['auth', 'login', fake.url, '--token', token, '--no-discover-aliases']);
   assert.is(login.code, 0, login.stderr);
   const clone = await w.run(['repo', 'clone', 'PROJ/api', '--https', '--json'], { deps });
   assert.is(clone.code, 0, clone.stdout + clone.stderr);
   const dir = clone.json().data.directory as string;
   // git as the user runs it: no bbdc header in the environment, never a prompt.
-  const env = { PATH: process.env.PATH, HOME: w.dir, BBDC_CONFIG_DIR: w.configDir, GIT_TERMINAL_PROMPT: '0' };
+  const env = { PATH, HOME: w.dir, BBDC_CONFIG_DIR: w.configDir, GIT_TERMINAL_PROMPT: '0' };
   const gitRun = (...args: string[]) => gitAsync(dir, env, args);
   const before = await gitRun('fetch', 'origin');
   assert.is(before.status, 128, 'without a helper git cannot authenticate');
@@ -96,7 +97,23 @@ test('after auth setup-git, git fetch and git push work in a bbdc clone; the tok
   assert.ok(http.authorizations.slice(seen).includes(tokenAsPassword), 'git sent the token from bbdc');
   for (const file of [join(w.dir, '.gitconfig'), join(dir, '.git', 'config')])
     assert.not.match(readFileSync(file, 'utf8'), token, `${file} holds no token`);
-  assert.match(readFileSync(join(w.dir, '.gitconfig'), 'utf8'), 'auth git-credential');
+  // The helper names no path of node or of bbdc: an upgrade that moves either keeps git working.
+  assert.is(setup.json().data.helper, '!bbdc auth git-credential');
+  assert.match(readFileSync(join(w.dir, '.gitconfig'), 'utf8'), 'helper = !bbdc auth git-credential\n');
+  assert.not.match(readFileSync(join(w.dir, '.gitconfig'), 'utf8'), process.execPath);
+  w.dispose();
+});
+
+test('auth setup-git refuses, saying how to fix it, when git would find no bbdc on PATH', async () => {
+  const w = createWorld({ env: { PATH: '/usr/bin:/bin' } });
+  await w.run(['auth', 'login', fake.url, '--token', token, '--no-discover-aliases']);
+  const r = await w.run(['auth', 'setup-git']);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'no bbdc is on your PATH');
+  assert.match(r.stderr, 'npm link');
+  const plan = await w.run(['auth', 'setup-git', '--dry-run', '--json']);
+  assert.equal(plan.json().data.predictedAction, 'conflict');
+  assert.not.ok(existsSync(join(w.dir, '.gitconfig')), 'nothing was written');
   w.dispose();
 });
 

@@ -41,6 +41,7 @@ const noCheck: Record<string, string> = {
   'pr comment react': 'REPO_READ: reactions are your own',
   'pr task create': 'REPO_READ (the 9.4 document)',
   'pr task resolve': 'REPO_READ (the 9.4 document)',
+  'pr task update': 'the task author: the server decides per task',
   'pr task delete': 'the task author or REPO_ADMIN: the server decides per task',
   'pr watch': 'REPO_READ (the 9.4 document)',
   'pr unwatch': 'REPO_READ (the 9.4 document)',

@@ -52,7 +52,8 @@ test('repo archive / unarchive: planned from the current state; a no-op sends no
   const plan = (await run(['repo', 'archive', '--dry-run', '--json'])).json().data;
   assert.equal(
     [plan.predictedAction, plan.action.method, plan.action.body],
-    ['update', 'PUT', { archived: true }],
+    // The PUT replaces the repository: its other settable fields go back as they are.
+    ['update', 'PUT', { name: 'api', public: false, archived: true }],
   );
   const denied = await run(['repo', 'archive', '--json'], 'bob');
   assert.equal([denied.code, denied.json().error.kind], [3, 'auth']);

@@ -55,7 +55,8 @@ test('repo update: --dry-run predicts the change without writing; a rename moves
     await run(['repo', 'update', 'PROJ/web', '--description', 'Web UI', '--dry-run', '--json'])
   ).json();
   assert.equal([dry.data.predictedAction, dry.data.action.method], ['update', 'PUT']);
-  assert.equal(dry.data.action.body, { description: 'Web UI' });
+  // The PUT replaces the repository: its other settable fields go back as they are.
+  assert.equal(dry.data.action.body, { name: 'web', public: false, archived: false, description: 'Web UI' });
   assert.equal(writes(n), []);
   assert.is(fake.state.repos.find((r) => r.slug === 'web')!.description, undefined);
   const human = await run(['repo', 'update', 'PROJ/web', '--description', 'Web UI']);

@@ -1,5 +1,7 @@
 import * as assert from 'uvu/assert';
-import { assertPlan, assertSchema, fakeSuite, writesSince } from './helpers/pr.ts';
+import { branchRestrictionRoutes } from '../fake-bitbucket/routes/branch-restrictions.ts';
+import { withFake } from './helpers/fake.ts';
+import { assertPlan, assertSchema, fakeSuite, prWorld, writesSince } from './helpers/pr.ts';
 
 const s = fakeSuite('bbdc branch restriction update');
 const { test, run } = s;
@@ -89,6 +91,41 @@ test('the delete of the old one fails: both exist and the message says so (never
     (await list()).map((x: { id: number }) => x.id),
     [1, 2],
   );
+});
+
+test('a replacement answered with the old id (replaced in place) is never deleted; one answered without an id neither', async () => {
+  // The first POST (the create) is the fake's own; the next (the update's) gets `body` as the answer.
+  const answer = (body: unknown) => {
+    let posts = 0;
+    const own = branchRestrictionRoutes.createRestrictions_1;
+    return {
+      createRestrictions_1: {
+        ...own,
+        handle: (ctx: Parameters<typeof own.handle>[0]) =>
+          posts++ === 0 ? own.handle(ctx) : { status: 200, body },
+      },
+    };
+  };
+  const restriction = { type: 'read-only', matcher: { id: 'refs/heads/main', type: { id: 'BRANCH' } } };
+  for (const [body, code] of [
+    [[{ id: 1, ...restriction, users: [], groups: [] }], 0],
+    [[restriction], 1],
+  ] as const) {
+    const fake = await withFake('small', { routes: answer(body) });
+    const w = prWorld(fake);
+    await w.run(['branch', 'restriction', 'create', '--type', 'no-deletes', '--branch', 'main']);
+    const n = fake.requests.length;
+    const r = await w.run(['branch', 'restriction', 'update', '1', '--type', 'read-only', '--json']);
+    assert.is(r.code, code, r.stdout);
+    assert.equal(
+      writesSince(fake, n).map((q) => q.method),
+      ['POST'],
+      'no DELETE by the old id',
+    );
+    if (code) assert.match(r.json().error.message, 'named no id for it, so the old one was not deleted');
+    w.dispose();
+    await fake.stop();
+  }
 });
 
 test('project branch-restriction update; nothing to change, a bad id and a read-only user are refused', async () => {

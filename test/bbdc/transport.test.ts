@@ -59,6 +59,27 @@ test('at a terminal a read that keeps failing with 500 gives up within about a s
   script.dispose();
 });
 
+test('with stderr on a terminal each retry says so there: how long and why; not in a script', async () => {
+  // `bbdc repo list | less` at a terminal: stdout is piped, stderr is the terminal a person watches.
+  const watched = createWorld({ env: { ...env, BBDC_URL: fake.url }, tty: false, stderrTTY: true });
+  fake.inject({ status: 500, times: 4 });
+  const r = await watched.run(['repo', 'list']);
+  assert.is(r.code, 10);
+  assert.equal(watched.sleeps, [500, 1000, 2000]);
+  const lines = r.stderr.split('\n').filter((l) => l.startsWith('retrying'));
+  assert.equal(lines, [
+    'retrying in 0.5s: GET /rest/api/latest/repos answered 500',
+    'retrying in 1s: GET /rest/api/latest/repos answered 500',
+    'retrying in 2s: GET /rest/api/latest/repos answered 500',
+  ]);
+  const script = createWorld({ env: { ...env, BBDC_URL: fake.url } });
+  fake.inject({ status: 500, times: 4 });
+  const quiet = await script.run(['repo', 'list']);
+  assert.equal([script.sleeps.length, quiet.stderr.includes('retrying')], [3, false]);
+  watched.dispose();
+  script.dispose();
+});
+
 test('POST is not retried on 500, sends the XSRF header, and keeps the server message', async () => {
   const w = world();
   fake.inject({ status: 500, times: 1, method: 'POST' });

@@ -389,16 +389,37 @@ test('an npm installation is told to update with npm, and changes nothing', asyn
   w.dispose();
 });
 
+test('a git checkout is told to update with git pull, and nothing is downloaded', async () => {
+  await publish({ version: '1.3.0' });
+  const { w, exe, run } = await installed({ standalone: false, checkout: '/src/realmforge' });
+  const before = server.requests.length;
+  for (const argv of [['--json'], ['--dry-run', '--json']]) {
+    const r = await run(...argv);
+    assert.is(r.code, 2);
+    assert.match(r.json().error.message, 'bbdc runs from a git checkout (/src/realmforge)');
+    assert.match(r.json().error.message, '`git -C /src/realmforge pull`');
+  }
+  assert.equal([server.requests.length - before, readFileSync(exe, 'utf8')], [0, OLD]);
+  // The real environment finds this very checkout: the tests run bbdc from its sources.
+  const real = await w.run(['update', '--json']);
+  assert.match(real.json().error.message, `git -C ${join(import.meta.dirname, '..', '..')} pull`);
+  assert.is(server.requests.length - before, 0);
+  w.dispose();
+});
+
 test('bad release sources and platforms give clear errors', async () => {
   await publish({ version: '1.3.0' });
-  const { w, run } = await installed({ platform: 'freebsd' });
+  const { w, run, env } = await installed({ platform: 'freebsd' });
   const r = await run('--json');
   assert.is(r.code, 11);
   assert.match(
     r.json().error.message,
     'no executable for freebsd-x64; install with npm instead (npm install -g @realmforge/bbdc)',
   );
-  const bad = await w.run(['update', '--json'], { env: { BBDC_RELEASE_URL: 'ftp://x' } });
+  const bad = await w.run(['update', '--json'], {
+    env: { BBDC_RELEASE_URL: 'ftp://x' },
+    deps: { selfUpdate: async () => env },
+  });
   assert.match(bad.json().error.message, 'BBDC_RELEASE_URL must be an http(s) URL');
   server.files.set(
     '/releases/latest/download/release.json',

@@ -22,6 +22,7 @@ export type FakeWebhook = {
   active: boolean;
   sslVerificationRequired: boolean;
   configuration: Record<string, unknown>;
+  credentials?: { username?: string; password?: string };
   createdDate: number;
   updatedDate: number;
 };

@@ -19,6 +19,7 @@ import { coreRoutes } from './routes/core.ts';
 import { defaultTaskRoutes } from './routes/default-tasks.ts';
 import { deploymentRoutes } from './routes/deployments.ts';
 import { gpgKeyRoutes } from './routes/gpg-keys.ts';
+import { hookScriptRoutes } from './routes/hook-scripts.ts';
 import { hookWebhookRoutes } from './routes/hooks-webhooks.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { checkPermission } from './routes/lookup.ts';
@@ -45,10 +46,25 @@ export type RecordedRequest = {
   /** The JSON body as sent (a string when it was not JSON), undefined when empty. */
   body?: unknown;
   operationId?: string;
+  /** When the request arrived and when its answer was sent (performance.now()): overlapping requests were concurrent. */
+  receivedAt?: number;
+  answeredAt?: number;
 };
 
-/** An answer to force on the next matching requests (e.g. 500, or 429 with Retry-After). */
-export type InjectedFailure = { status: number; times: number; method?: string; retryAfter?: string };
+/**
+ * An answer to force on the next matching requests (e.g. 500, or 429 with Retry-After), after letting `after` of them
+ * through (page 2 of a list); `drop` sends the real answer's headers and half its body, then drops the connection.
+ */
+export type InjectedFailure = {
+  status: number;
+  times: number;
+  method?: string;
+  retryAfter?: string;
+  after?: number;
+  drop?: boolean;
+  /** Only requests whose path contains this. */
+  path?: string;
+};
 
 /** A running fake server. */
 export type FakeBitbucket = {
@@ -102,6 +118,7 @@ const defaultRoutes: RouteTable = {
   ...reviewerGroupRoutes,
   ...reactionRoutes,
   ...conditionRoutes,
+  ...hookScriptRoutes,
 };
 
 function authenticate(req: IncomingMessage, state: FakeState): FakeUser | undefined | 'invalid' {
@@ -136,6 +153,8 @@ export async function startFakeBitbucket(
     routes?: RouteTable;
     sshHost?: string;
     tls?: { key: string; cert: string };
+    /** Milliseconds added before every answer, as a distant server's round trip (the wall-time bench). */
+    latencyMs?: number;
     /** Serves git's smart HTTP under /scm/ (clone tests); without it such requests are violations. */
     git?: (req: IncomingMessage, res: ServerResponse) => void;
   } = {},
@@ -145,6 +164,8 @@ export async function startFakeBitbucket(
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
   const failures: InjectedFailure[] = [];
+  const dropped = new WeakSet<ServerResponse>();
+  const records = new WeakMap<ServerResponse, RecordedRequest>();
   const allowed = allowedUndocumented().map((a) => ({ ...a, ...compileTemplate(a.template) }));
   let baseUrl = '';
 
@@ -156,8 +177,10 @@ export async function startFakeBitbucket(
       path: url.pathname,
       query: url.searchParams,
       headers: req.headers,
+      receivedAt: performance.now(),
     };
     requests.push(record);
+    records.set(res, record);
     const body = await readBody(req);
     record.body = body;
     const restPath = url.pathname.replace(/^\/rest(?=\/)/, '');
@@ -185,8 +208,14 @@ export async function startFakeBitbucket(
           `${method} ${url.pathname}: query parameter ${q} is not declared for ${operationId} (nor allowed by a deviation)`,
         );
     }
-    const failure = failures.find((f) => f.times > 0 && (!f.method || f.method === method));
-    if (failure) {
+    const failure = failures.find(
+      (f) => f.times > 0 && (!f.method || f.method === method) && (!f.path || url.pathname.includes(f.path)),
+    );
+    if (failure?.after) failure.after--;
+    else if (failure?.drop) {
+      failure.times--;
+      dropped.add(res);
+    } else if (failure) {
       failure.times--;
       const result = bitbucketError(
         failure.status,
@@ -246,7 +275,16 @@ export async function startFakeBitbucket(
       return;
     }
     handle(req, res).then(
-      (result) => {
+      async (result) => {
+        if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+        const record = records.get(res);
+        if (record) record.answeredAt = performance.now();
+        if (dropped.has(res)) {
+          const text = JSON.stringify(result.body ?? {});
+          res.writeHead(result.status, { 'content-type': 'application/json;charset=UTF-8' });
+          res.write(text.slice(0, text.length >> 1), () => res.destroy());
+          return;
+        }
         if (result.raw) {
           res.writeHead(result.status, { 'content-type': 'application/octet-stream', ...result.headers });
           res.end(result.raw);

@@ -88,6 +88,8 @@ export function createClient(options: {
   retry: RetryPolicy;
   clock: Clock;
   logger: Logger;
+  /** Told before each wait for a retry: how long, and why (what the server or the network answered). */
+  onRetry?: (waitMs: number, reason: string) => void;
   /** Told of every write the server accepted, so a failure after it can still report the change as made. */
   onAccepted?: (write: AcceptedWrite) => void;
 }): BitbucketClient {
@@ -161,6 +163,13 @@ export function createClient(options: {
       }
       waited += wait;
       if (res) discard(res);
+      const path = new URL(target).pathname;
+      options.onRetry?.(
+        wait,
+        res
+          ? `${method} ${path} answered ${res.status}`
+          : `${method} ${path}: ${failure?.code ?? 'connection failed'}`,
+      );
       logger.log('info', 'retrying', {
         method,
         url: target,

@@ -35,7 +35,16 @@ export async function readPrBuilds(
   id: Id,
 ): Promise<PrBuildStatusOutput> {
   const pr = await fetchPullRequest(client, repo, id);
-  const commit = pr.fromRef.latestCommit ?? '';
+  return readCommitBuilds(client, repo, id, pr.fromRef.latestCommit ?? '');
+}
+
+/** The build statuses of `commit`, the latest source commit of pull request `id`. */
+export async function readCommitBuilds(
+  client: BitbucketClient,
+  repo: RepoRef,
+  id: Id,
+  commit: string,
+): Promise<PrBuildStatusOutput> {
   const { values } = await collectPages<RestBuildStatus>(
     client,
     `/rest/build-status/latest/commits/${segment('source commit of the pull request', commit)}`,

@@ -44,24 +44,19 @@ export function toChange(c: RestChange): Change | undefined {
 }
 
 /**
- * The changes of a pull request. Live servers answer a page; the 9.4 document declares a single RestChange,
- * so an answer that is not a page is read as that one change.
+ * The changes of a pull request, one request per page. Live servers answer a page; the 9.4 document declares a
+ * single RestChange, so an answer that is not a page is read as that one change.
  */
 export async function readChanges(
   client: BitbucketClient,
   path: string,
   limit: number | undefined,
 ): Promise<{ changes: Change[]; truncated: boolean }> {
-  const first = await client.get<Page<RestChange> | RestChange>(path, {
-    start: 0,
-    limit: Math.min(limit ?? 1000, 1000),
-  });
-  const paged = first && typeof first === 'object' && Array.isArray((first as Page<RestChange>).values);
-  if (!paged) {
-    const one = first && typeof first === 'object' ? toChange(first as RestChange) : undefined;
-    return { changes: one ? [one] : [], truncated: false };
-  }
-  const { values, truncated } = await collectPages<RestChange>(client, path, {}, limit);
+  const pageOrOne = (answer: unknown): Page<RestChange> | RestChange[] | undefined => {
+    if (!answer || typeof answer !== 'object') return undefined;
+    return Array.isArray((answer as Page<RestChange>).values) ? (answer as Page<RestChange>) : [answer];
+  };
+  const { values, truncated } = await collectPages<RestChange>(client, path, {}, limit, 0, pageOrOne);
   return { changes: values.flatMap((c) => toChange(c) ?? []), truncated };
 }
 

@@ -12,6 +12,17 @@ export type RestProject = {
   links?: { self?: { href: string }[] };
 };
 
+/** The body of a project update: the PUT replaces the project's settable fields, so each is sent as it is now. */
+export function projectBody(current: RestProject, changes: Partial<RestProject>) {
+  return {
+    key: current.key,
+    name: current.name,
+    ...(current.description !== undefined && { description: current.description }),
+    public: current.public === true,
+    ...changes,
+  };
+}
+
 /** The project shape bbdc prints, from the REST shape. */
 export function toProject(p: RestProject): Project {
   const result: Project = {

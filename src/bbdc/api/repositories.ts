@@ -15,6 +15,20 @@ export type RestRepository = {
   links?: { self?: { href: string }[]; clone?: { href: string; name: string }[] };
 };
 
+/**
+ * The body of a repository update: the PUT replaces the repository's settable fields, so every one is sent as the
+ * server has it now, with `changes` applied (a description or visibility left out would be erased).
+ */
+export function repositoryBody(current: RestRepository, changes: Partial<RestRepository>) {
+  return {
+    name: current.name,
+    ...(current.description !== undefined && { description: current.description }),
+    public: current.public === true,
+    archived: current.archived === true,
+    ...changes,
+  };
+}
+
 /** The repository shape bbdc prints, from the REST shape. */
 export function toRepository(r: RestRepository): Repository {
   const clone = Object.fromEntries((r.links?.clone ?? []).map((l) => [l.name, l.href]));

@@ -11,6 +11,8 @@ export type RestWebhook = {
   active?: boolean;
   sslVerificationRequired?: boolean;
   configuration?: Record<string, unknown>;
+  /** Basic auth bbdc never prints, only sends back on update (a PUT replaces the webhook whole). */
+  credentials?: { username?: string; password?: string };
   scopeType?: string;
   createdDate?: number;
   updatedDate?: number;
@@ -24,6 +26,7 @@ export type WebhookBody = {
   active: boolean;
   sslVerificationRequired: boolean;
   configuration: Record<string, unknown>;
+  credentials?: { username?: string; password?: string };
 };
 
 /** The REST path of a scope's webhooks, or of one webhook. */
@@ -52,5 +55,9 @@ export function toWebhook(w: RestWebhook, knownId?: number): Webhook {
 export function redactBody(body: WebhookBody): WebhookBody {
   const configuration = { ...body.configuration };
   if (configuration.secret !== undefined) configuration.secret = '***';
-  return { ...body, configuration };
+  const credentials = body.credentials && {
+    ...body.credentials,
+    ...(body.credentials.password !== undefined && { password: '***' }),
+  };
+  return { ...body, configuration, ...(credentials && { credentials }) };
 }

@@ -1,5 +1,6 @@
 import type { BulkPlan } from '../../../generated/types/cli/bulk/plan.ts';
 import type { BulkStatus, BulkTargetStatus } from '../../../generated/types/cli/bulk/status.ts';
+import { mapConcurrently } from '../../core/concurrently.ts';
 import { RealmforgeError } from '../../core/errors.ts';
 import type { BitbucketClient } from '../api/client.ts';
 import type { Logger } from '../output/logger.ts';
@@ -74,13 +75,7 @@ export async function applyPlan(options: {
     options.save(status);
   }
 
-  const workers = Array.from(
-    { length: Math.max(1, Math.min(options.concurrency, queue.length)) },
-    async () => {
-      for (let item = queue.shift(); item; item = queue.shift()) await applyTarget(item.i);
-    },
-  );
-  await Promise.all(workers);
+  await mapConcurrently(queue, Math.max(1, options.concurrency), ({ i }) => applyTarget(i));
   status = withCounts({ ...status, updatedAt: options.now() });
   options.save(status);
   return status;

@@ -38,9 +38,12 @@ export function verifyPlan(data: unknown, file: string): BulkPlan {
       ? (data as { data: unknown }).data
       : data;
   if (!validatePlan(doc)) {
-    throw new ValidationError(`${file} is not a bulk plan (schemas/cli/bulk/plan.schema.json)`, {
-      details: formatSchemaErrors(validatePlan.errors).slice(0, 10),
-    });
+    throw new ValidationError(
+      `${file} is not a bulk plan (schema https://realmforge.dev/schemas/cli/bulk/plan.schema.json)`,
+      {
+        details: formatSchemaErrors(validatePlan.errors).slice(0, 10),
+      },
+    );
   }
   const { planHash, ...rest } = doc as BulkPlan;
   const actual = sha256Of(rest);

@@ -87,9 +87,12 @@ export function parsePolicy(text: string, file: string): BulkPolicy {
       const line = node?.range ? lineCounter.linePos(node.range[0]).line : 1;
       return `${file}:${line}: ${jsonPath(message)}`;
     });
-    throw new ValidationError(`${file} is not a valid bulk policy (schemas/cli/bulk/policy.schema.json)`, {
-      details: [...new Set(lines)],
-    });
+    throw new ValidationError(
+      `${file} is not a valid bulk policy (schema https://realmforge.dev/schemas/cli/bulk/policy.schema.json)`,
+      {
+        details: [...new Set(lines)],
+      },
+    );
   }
   const policy = data as unknown as BulkPolicy;
   const problems = semanticErrors(policy);

@@ -186,6 +186,14 @@ export function buildCommandDeps(
         },
         clock: deps.clock,
         logger,
+        // Someone watching a terminal is told why nothing happens for a while; scripts read --log-level info.
+        ...(deps.stderrIsTTY &&
+          (globals.logLevel === 'warn' || globals.logLevel === 'error') && {
+            onRetry: (waitMs: number, reason: string) =>
+              deps.stderr.write(
+                `${logger.scrub(`retrying in ${+(waitMs / 1000).toFixed(1)}s: ${reason}`)}\n`,
+              ),
+          }),
         onAccepted: (write) => accepted.push(write),
       });
     },

@@ -3,7 +3,16 @@ import type { FlagSpec, GlobalOptions } from '../command.ts';
 
 /** Flags every command accepts; help lists them once under "Global flags". */
 export const globalFlags: Record<string, FlagSpec> = {
-  json: { type: 'boolean', description: 'Print machine output: {"version":"v2","data":...,"meta":...}' },
+  json: {
+    type: 'boolean',
+    description:
+      'Print machine output: {"version":"v2","data":...,"meta":...}; --json id,title keeps only those fields of each item',
+  },
+  jq: {
+    type: 'string',
+    value: 'EXPR',
+    description: 'Filter the --json output with a jq expression (strings printed raw), e.g. --jq .data.id',
+  },
   dryRun: { type: 'boolean', description: 'Show the plan of a change without making it' },
   // On unless turned off: help, completions and the skill write them --no-color and --no-pager.
   color: { type: 'boolean', default: true, description: 'No colour even on a terminal (also NO_COLOR)' },
@@ -49,6 +58,7 @@ export const globalFlags: Record<string, FlagSpec> = {
 
 /** Global flags that take a value, as written on the command line; used to find the command words. */
 export const valueFlagTokens = new Set([
+  '--jq',
   '-R',
   '--repo',
   '--host',
@@ -94,7 +104,8 @@ export function resolveGlobals(
   if (!['text', 'json'].includes(logFormat))
     throw new UsageError(`--log-format "${logFormat}" must be text or json`);
   return {
-    json: flags.json === true,
+    json: flags.json === true || flags.jq !== undefined,
+    ...(flags.jq !== undefined && { jq: flags.jq as string }),
     dryRun: flags.dryRun === true,
     pager: flags.pager !== false,
     // --no-color wins; then FORCE_COLOR (as Node itself orders them); then a non-empty NO_COLOR.

@@ -56,10 +56,17 @@ export function topHelp(commands: CommandInfo[], version: string): string {
     '',
     'Run `bbdc <command> --help` for its subcommands, `bbdc <command> <subcommand> --help` for its flags.',
     'Environment: BBDC_URL, BBDC_TOKEN, BBDC_USERNAME, BBDC_PROJECT, BBDC_REPO, BBDC_CONFIG_DIR, NO_COLOR,',
-    'FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY. Full reference: docs/commands.md.',
+    'FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY.',
+    `Full reference: ${referenceUrl}`,
   );
   return lines.join('\n');
 }
+
+/** The command reference as published with the project: an installed bbdc has no docs/ beside it. */
+export const referenceUrl = 'https://github.com/realmforge/realmforge/blob/main/docs/commands.md';
+
+/** A command's output schema by its `$id`, the name it is published under. */
+export const schemaUrl = (name: string) => `https://realmforge.dev/schemas/cli/output/${name}.schema.json`;
 
 /** `bbdc <group> --help`: the commands of one group, subgroups under their own heading. */
 export function groupHelp(group: string, commands: CommandInfo[]): string {
@@ -109,7 +116,9 @@ export function commandHelp(command: CommandInfo): string {
       : '';
   lines.push(
     '',
-    `Effect: ${command.effect}${dry}. JSON output: schemas/cli/output/${command.outputSchema}.schema.json`,
+    `Effect: ${command.effect}${dry}.`,
+    `JSON output: data as the ${command.outputSchema} schema (${schemaUrl(command.outputSchema)}).`,
+    `Reference: ${referenceUrl}#bbdc-${command.name.replaceAll(' ', '-')}`,
   );
   return lines.join('\n');
 }

@@ -4,15 +4,18 @@ import type { CommandDefinition, GlobalOptions } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { errorEnvelope } from '../output/envelope.ts';
 import { type RegistryEntry, registry } from '../registry.ts';
-import { readVersion } from '../version.ts';
+import { readVersion, versionLine } from '../version.ts';
 import { splitCommand } from './argv.ts';
 import { type CommandInfo, describeCommand } from './command-info.ts';
 import { globalFlags, resolveGlobals } from './global-flags.ts';
 import { commandHelp, flagToken, groupHelp, topHelp } from './help.ts';
+import { takeJsonFields } from './json-fields.ts';
 import { parseFlags } from './parse-flags.ts';
 import { didYouMean } from './suggest.ts';
 
 type AnyCommand = CommandDefinition<never, never>;
+/** Takes every argument: to count what argv gives a command. */
+const anyArgs = { name: 'args', required: false, description: '', variadic: true };
 
 const fallbackGlobals = (argv: string[]): GlobalOptions => ({
   ...resolveGlobals({}, {}),
@@ -41,7 +44,8 @@ export async function runCli(
   // After `--` the words belong to another program (git clone's own flags), so a --help there is not bbdc's.
   const own = split.rest.includes('--') ? split.rest.slice(0, split.rest.indexOf('--')) : split.rest;
   const wantsHelp = own.includes('--help') || own.includes('-h');
-  const json = argv.includes('--json');
+  // --jq prints jq's output, not an envelope: its errors are written for people, on stderr.
+  const json = argv.some((a) => a === '--json' || a.startsWith('--json=')) && !argv.includes('--jq');
   let globals = fallbackGlobals(argv);
   let command: AnyCommand | undefined;
   const fail = (error: unknown) => {
@@ -64,7 +68,7 @@ export async function runCli(
         );
       }
       if (split.rest.includes('--version')) {
-        deps.stdout.write(`bbdc ${readVersion()}\n`);
+        deps.stdout.write(`${await versionLine(deps.git)}\n`);
         return 0;
       }
       if (!wantsHelp && split.rest.length) {
@@ -115,9 +119,15 @@ export async function runCli(
     }
     command = await entries.find((e) => e.name === split.command)!.load();
     const dashes = command.passthrough ? split.rest.indexOf('--') : -1;
-    const flagArgs = dashes < 0 ? split.rest : split.rest.slice(0, dashes);
-    const parsed = parseFlags(flagArgs, { ...globalFlags, ...command.flags }, command.args, command.name);
-    globals = resolveGlobals(parsed.flags, deps.env);
+    const allFlags = { ...globalFlags, ...command.flags };
+    const name = command.name;
+    const { argv: flagArgs, fields } = takeJsonFields(
+      dashes < 0 ? split.rest : split.rest.slice(0, dashes),
+      command.args,
+      (words) => parseFlags(words, allFlags, [anyArgs], name).args.length,
+    );
+    const parsed = parseFlags(flagArgs, allFlags, command.args, command.name);
+    globals = { ...resolveGlobals(parsed.flags, deps.env), ...(fields && { jsonFields: fields }) };
     const passthrough = dashes < 0 ? [] : split.rest.slice(dashes + 1);
     const { execute } = await import('./execute.ts');
     return await execute(command, { ...parsed, passthrough }, globals, deps);

@@ -13,6 +13,10 @@ import {
 
 type Options = Record<string, never>;
 
+/** A checkout is a clone of the repository: git updates it, a downloaded release would not belong there. */
+const checkoutAdvice = (dir: string) =>
+  `bbdc runs from a git checkout (${dir}), which \`bbdc update\` does not replace; update it with \`git -C ${dir} pull\` (then \`npm ci\` there when package-lock.json changed)`;
+
 const npmAdvice = (env: SelfUpdateEnv, latest: string) =>
   `bbdc ${env.currentVersion} runs from an npm installation (${env.executablePath} is node itself), so it cannot replace itself; update it with \`npm install -g @realmforge/bbdc@${latest}\``;
 
@@ -35,6 +39,7 @@ export const command = defineCommand<Options, UpdateOutput>({
   parse: () => ({}),
   async plan(_o, deps) {
     const env = await deps.selfUpdate();
+    if (env.checkout) throw new UsageError(checkoutAdvice(env.checkout));
     const source = releaseSource(deps);
     const check = await checkForUpdate(env, source);
     const reasons = [`installed: ${check.current}; latest release: ${check.latest} (${source.baseUrl})`];
@@ -69,6 +74,7 @@ export const command = defineCommand<Options, UpdateOutput>({
   },
   async run(_o, deps) {
     const env = await deps.selfUpdate();
+    if (env.checkout) throw new UsageError(checkoutAdvice(env.checkout));
     const source = releaseSource(deps);
     const check = await checkForUpdate(env, source);
     const base = {

@@ -6,11 +6,23 @@ export type EnvelopeMeta = {
   command?: string;
   dryRun?: boolean;
   warnings?: string[];
+  /** True when `data` holds only what arrived before `error` stopped the command. */
+  partial?: boolean;
 };
 
 /** The success envelope printed by `--json`. */
 export function dataEnvelope(data: unknown, meta: Omit<EnvelopeMeta, 'contract'> = {}) {
   return { version: 'v2' as const, data, meta: { contract: 'bbdc.machine' as const, ...meta } };
+}
+
+/**
+ * The end of a success envelope whose data stopped part way (a streamed list whose next page failed), written once
+ * its data's brackets are closed: the error and meta, so stdout stays one JSON document with both.
+ */
+export function partialEnvelopeEnd(error: unknown, command: string): string {
+  const { error: body } = errorEnvelope(error);
+  const meta: EnvelopeMeta = { contract: 'bbdc.machine', command, partial: true };
+  return `,"error":${JSON.stringify(body)},"meta":${JSON.stringify(meta)}}`;
 }
 
 /** The error envelope printed by `--json`: kind, message and exit code, plus details when there are any. */

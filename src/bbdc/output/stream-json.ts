@@ -36,27 +36,37 @@ const holdsList = (value: unknown): boolean =>
 /**
  * Writes `value` as the JSON text JSON.stringify would give, streaming LazyLists item by item; data without one (`pr
  * get`'s) in one piece. Object fields are written in order, so a getter after a list (a count) sees the list finished.
+ * `open` holds the closing brackets of what is written but not yet closed: when a list fails while it streams, the
+ * caller closes them and the text stays one JSON document (partialEnvelopeEnd).
  */
-export async function writeJson(value: unknown, write: (chunk: string) => Promise<void>): Promise<void> {
+export async function writeJson(
+  value: unknown,
+  write: (chunk: string) => Promise<void>,
+  open: string[] = [],
+): Promise<void> {
   if (value instanceof LazyList) {
     await write('[');
+    open.push(']');
     let first = true;
     for await (const item of value.source as AsyncIterable<unknown>) {
       await write(`${first ? '' : ','}${stringifyJson(item) ?? 'null'}`);
       first = false;
     }
+    open.pop();
     return write(']');
   }
   if (!isPlainObject(value) || !holdsList(value)) return write(stringifyJson(value));
   await write('{');
+  open.push('}');
   let first = true;
   for (const key of Object.keys(value)) {
     const field = value[key];
     if (field === undefined || typeof field === 'function') continue;
     await write(`${first ? '' : ','}${JSON.stringify(key)}:`);
     first = false;
-    await writeJson(field, write);
+    await writeJson(field, write, open);
   }
+  open.pop();
   return write('}');
 }
 

@@ -16,7 +16,7 @@ const workflows = `## How to use bbdc
 
 - Always pass \`--json\` when you read the output: it prints \`{"version":"v2","data":...,"meta":{...}}\`, and
   errors as \`{"version":"v2","error":{"kind","message","exitCode"}}\`. The data of each command follows
-  \`schemas/cli/output/<command>.schema.json\`.
+  the schema \`bbdc <command> --help\` names (https://realmforge.dev/schemas/cli/output/<command>.schema.json).
 - Preview every change first with \`--dry-run\`: it prints a plan (what, where, and why it would be refused) and
   changes nothing. Run the command without \`--dry-run\` only when the plan is what the user asked for.
 - The server and repository come from the git remote of the current directory. Elsewhere, pass

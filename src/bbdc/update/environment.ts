@@ -1,3 +1,4 @@
+import { checkoutDir } from '../version.ts';
 import type { FileOps } from './replace-executable.ts';
 import type { UpdateTrust } from './trust.ts';
 import type { StartDetached } from './windows-swap.ts';
@@ -8,6 +9,8 @@ export type SelfUpdateEnv = {
   executablePath: string;
   /** True inside a Node single-executable application; an npm install is updated by npm instead. */
   standalone: boolean;
+  /** The git checkout bbdc runs from, when it runs from one: updated with git, never by downloading. */
+  checkout?: string;
   platform: string;
   arch: string;
   pid: number;
@@ -33,6 +36,7 @@ export async function processSelfUpdateEnv(options: {
   return {
     executablePath: process.execPath,
     standalone: isSea(),
+    checkout: isSea() ? undefined : checkoutDir(),
     platform: process.platform,
     arch: process.arch,
     pid: process.pid,

@@ -184,6 +184,7 @@ export const mutatingCases: Record<string, Case> = {
   'pr comment resolve': ['pr', 'comment', 'resolve', '1', '10', ...api],
   'pr task create': ['pr', 'task', 'create', '2', ...api, '--body', 'Checked'],
   'pr task resolve': ['pr', 'task', 'resolve', '1', '15', ...api],
+  'pr task update': ['pr', 'task', 'update', '1', '15', '--body', 'Reworded task', ...api],
   'pr task delete': ['pr', 'task', 'delete', '1', '15', ...api],
   'pr auto-merge enable': ['pr', 'auto-merge', 'enable', '2', ...api],
   'pr auto-merge disable': {
@@ -430,6 +431,11 @@ export const mutatingCases: Record<string, Case> = {
     setup: [['repo', 'label', 'add', 'backend', ...api]],
     argv: ['repo', 'label', 'remove', 'backend', ...api],
   },
+  'repo hook-script set': ['repo', 'hook-script', 'set', '1', '--triggers', 'repo-push', ...api],
+  'repo hook-script remove': {
+    setup: [['repo', 'hook-script', 'set', '1', '--triggers', 'repo-push', ...api]],
+    argv: ['repo', 'hook-script', 'remove', '1', ...api],
+  },
   'repo sync enable': {
     setup: [['repo', 'fork', 'PROJ/api']],
     argv: ['repo', 'sync', 'enable', '-R', '~ALICE/api'],
@@ -553,6 +559,7 @@ export const safeCases: Record<string, string[]> = {
   'repo browse history': ['repo', 'browse', 'history', 'README.md', ...api],
   'repo comment list': ['repo', 'comment', 'list', toolsCommit, '-R', 'OPS/tools'],
   'repo label list': ['repo', 'label', 'list', ...api],
+  'repo hook-script list': ['repo', 'hook-script', 'list', ...api],
   'repo sync status': ['repo', 'sync', 'status', ...api],
   'admin health': ['admin', 'health'],
   'branch model inspect': ['branch', 'model', 'inspect', ...api],

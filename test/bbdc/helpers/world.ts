@@ -1,8 +1,8 @@
 // A test world for bbdc: a temp config dir, captured output, a recording clock, and the real command tree.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { runCli } from '../../../src/bbdc/cli/run.ts';
 import { defaultDeps } from '../../../src/bbdc/default-deps.ts';
 import type { Deps, Keyring } from '../../../src/bbdc/deps.ts';
@@ -17,6 +17,8 @@ export type WorldOptions = {
   cwd?: string;
   tty?: boolean;
   stdinTTY?: boolean;
+  /** Whether stderr is a terminal (default: as `tty`). */
+  stderrTTY?: boolean;
   keyring?: Keyring;
   prompts?: string[];
   columns?: number;
@@ -94,6 +96,7 @@ export function createWorld(options: WorldOptions = {}) {
         stdout: { write: (t: string | Uint8Array) => chunks.push(Buffer.from(t)) },
         stderr: { write: (t: string) => (stderr += t) },
         stdoutIsTTY: options.tty ?? false,
+        stderrIsTTY: options.stderrTTY ?? options.tty ?? false,
         stdinIsTTY: () => options.stdinTTY ?? false,
         columns: options.columns ?? 80,
         rows: options.rows ?? 24,
@@ -148,4 +151,15 @@ export function repoWithRemotes(root: string, name: string, remotes: Record<stri
   git(path, 'init', '-q');
   for (const [remote, url] of Object.entries(remotes)) git(path, 'remote', 'add', remote, url);
   return path;
+}
+
+/** A directory with `bbdc` in it, as an installation puts one on PATH: this checkout's bin run by this node. */
+export function bbdcOnPath(dir: string): string {
+  const bin = join(dir, 'on-path');
+  mkdirSync(bin);
+  const script = join(import.meta.dirname, '..', '..', '..', 'bin', 'bbdc.js');
+  writeFileSync(join(bin, 'bbdc'), `#!/bin/sh\nexec '${process.execPath}' '${script}' "$@"\n`, {
+    mode: 0o755,
+  });
+  return `${bin}${delimiter}${process.env.PATH}`;
 }

@@ -1,7 +1,7 @@
 // Routes for the settings bulk apply writes that no command routes yet: default tasks and updating a
 // required-builds merge check. Repository permissions are served by routes/permissions.ts (core-state grants).
 import { bulkState, type FakeDefaultTask } from '../bulk-state.ts';
-import { opsState } from '../ops-state.ts';
+import { type FakeRequiredBuilds, opsState } from '../ops-state.ts';
 import {
   bitbucketError,
   page,
@@ -78,10 +78,16 @@ export const bulkRoutes: RouteTable = {
         `No required builds merge check ${ctx.params.id}.`,
         'com.atlassian.bitbucket.NoSuchEntityException',
       );
-    const b = (ctx.body ?? {}) as { buildParentKeys?: string[] };
+    const b = (ctx.body ?? {}) as Partial<FakeRequiredBuilds>;
     if (!Array.isArray(b.buildParentKeys) || !b.buildParentKeys.length)
       return bitbucketError(400, 'buildParentKeys: At least one build parent key is required.', validation);
-    Object.assign(check, ctx.body);
+    if (!b.refMatcher?.id) return bitbucketError(400, 'refMatcher: A ref matcher is required.', validation);
+    // A PUT replaces the check (RestRequiredBuildConditionSetRequest): an exemption left out is erased.
+    Object.assign(check, {
+      buildParentKeys: b.buildParentKeys,
+      refMatcher: b.refMatcher,
+      exemptRefMatcher: b.exemptRefMatcher,
+    });
     const { repo: _repo, ...body } = check;
     return { status: 200, body };
   }),

@@ -53,10 +53,11 @@ export const coreProjectRoutes: RouteTable = {
       if (isResult(p)) return p;
       const denied = needProject(ctx, p, 'PROJECT_ADMIN');
       if (denied) return denied;
+      // A PUT replaces the project (RestProject): a description or visibility left out is erased.
       const body = (ctx.body ?? {}) as ProjectBody;
       if (body.name !== undefined) p.name = body.name;
-      if (body.description !== undefined) p.description = body.description;
-      if (body.public !== undefined) p.public = body.public;
+      p.description = body.description;
+      p.public = body.public === true;
       return { status: 200, body: projectJson(p, ctx) };
     },
   },
@@ -92,9 +93,11 @@ export const coreProjectRoutes: RouteTable = {
         r.name = body.name;
         r.slug = slug;
       }
-      if (body.description !== undefined) r.description = body.description;
-      if (body.public !== undefined) r.public = body.public;
-      if (body.archived !== undefined) r.archived = body.archived;
+      // A PUT replaces the repository (RestRepository): a description, visibility or archived flag left out is
+      // erased or back to its default.
+      r.description = body.description;
+      r.public = body.public === true;
+      r.archived = body.archived === true;
       return { status: 201, body: repoJson(r, ctx) };
     },
   },

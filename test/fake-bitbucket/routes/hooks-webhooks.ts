@@ -154,23 +154,26 @@ const createWebhook = webhookRoute((ctx, scope) => {
     active: body.active ?? true,
     sslVerificationRequired: body.sslVerificationRequired ?? true,
     configuration: body.configuration ?? {},
+    ...(body.credentials && { credentials: body.credentials }),
     createdDate: now,
     updatedDate: now,
   };
   ops.webhooks.push(hook);
   return { status: 200, body: webhookJson(hook) };
 });
+// A PUT replaces the webhook (RestWebhook whole): what the body leaves out is erased or back to its default.
 const updateWebhook = webhookRoute((ctx, _scope, hook) => {
-  const body = { ...hook!, ...(ctx.body as Partial<FakeWebhook>) };
+  const body = (ctx.body ?? {}) as Partial<FakeWebhook>;
   const invalid = invalidWebhook(body);
   if (invalid) return invalid;
   Object.assign(hook!, {
     name: body.name,
     url: body.url,
     events: body.events,
-    active: body.active,
-    sslVerificationRequired: body.sslVerificationRequired,
+    active: body.active ?? true,
+    sslVerificationRequired: body.sslVerificationRequired ?? true,
     configuration: body.configuration ?? {},
+    credentials: body.credentials,
     updatedDate: hook!.updatedDate + 1000,
   });
   return { status: 200, body: webhookJson(hook!) };

@@ -51,9 +51,16 @@ export const reviewerGroupRoutes: Record<string, DeclaredRoute> = {
         `User ${unknown[0].name} does not exist.`,
         'com.atlassian.bitbucket.validation.ArgumentValidationException',
       );
-    if (b.name) g.name = b.name;
-    if (b.description !== undefined) g.description = b.description;
-    if (b.users) g.users = b.users.map((u) => u.name!);
+    // A PUT replaces the group (RestReviewerGroup whole): a description or members left out are erased.
+    if (!b.name)
+      return bitbucketError(
+        400,
+        'A name is required.',
+        'com.atlassian.bitbucket.validation.ArgumentValidationException',
+      );
+    g.name = b.name;
+    g.description = b.description;
+    g.users = (b.users ?? []).map((u) => u.name!);
     return { status: 200, body: json(ctx, g) };
   }),
 };
@@ -83,20 +90,27 @@ export const conditionRoutes: Record<string, DeclaredRoute> = {
         `User ${unknown[0].name} does not exist.`,
         'com.atlassian.bitbucket.validation.ArgumentValidationException',
       );
-    const reviewers = b.reviewers ? b.reviewers.map((u) => u.name!) : c.reviewers;
-    const approvals = b.requiredApprovals ?? c.requiredApprovals;
+    // A PUT replaces the condition: its matchers, reviewers and approvals are what the body says.
+    if (!b.sourceMatcher || !b.targetMatcher)
+      return bitbucketError(
+        400,
+        'sourceMatcher and targetMatcher are required.',
+        'com.atlassian.bitbucket.validation.ArgumentValidationException',
+      );
+    const reviewers = (b.reviewers ?? []).map((u) => u.name!);
+    const approvals = b.requiredApprovals ?? 0;
     if (approvals > reviewers.length)
       return bitbucketError(
         400,
         'requiredApprovals: more than the number of reviewers.',
         'com.atlassian.bitbucket.validation.ArgumentValidationException',
       );
-    Object.assign(
-      c,
-      { reviewers, requiredApprovals: approvals },
-      b.sourceMatcher && { sourceRefMatcher: b.sourceMatcher },
-      b.targetMatcher && { targetRefMatcher: b.targetMatcher },
-    );
+    Object.assign(c, {
+      reviewers,
+      requiredApprovals: approvals,
+      sourceRefMatcher: b.sourceMatcher,
+      targetRefMatcher: b.targetMatcher,
+    });
     return {
       status: 200,
       body: {

@@ -5,7 +5,7 @@
  */
 export interface AuthSetupGitOutput {
   /**
-   * The helper value written, e.g. !'/usr/local/bin/bbdc' auth git-credential
+   * The helper value written, !bbdc auth git-credential (bbdc found on PATH)
    */
   helper: string;
   hosts: {

@@ -4,6 +4,10 @@
  * The pull request's builds after waiting; exit 0 all passed, 1 one failed, 8 still pending.
  */
 export interface PrChecksOutput {
+  /**
+   * Why the Code Insights reports could not be read (reports is then empty); the builds are shown anyway
+   */
+  reportsError?: string;
   pullRequest: number | bigint;
   repository: string;
   commit: string;

@@ -8,6 +8,14 @@ export interface PrStatusOutput {
   authored: PrStatusItem[];
   reviewing: PrStatusItem[];
   truncated: boolean;
+  /**
+   * Run inside a clone (or with -R) on a branch: that branch and its open pull request, if any
+   */
+  currentBranch?: {
+    repository: string;
+    branch: string;
+    pullRequest?: PrStatusItem;
+  };
 }
 /**
  * This interface was referenced by `PrStatusOutput`'s JSON-Schema

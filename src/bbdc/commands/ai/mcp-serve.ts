@@ -23,6 +23,8 @@ export const command = defineCommand<Options, AiMcpServeOutput>({
       type: 'string',
       value: 'TOKEN',
       description: 'Personal access token for the tools (else BBDC_TOKEN or the stored one)',
+      secret:
+        'set BBDC_TOKEN in the agent configuration, or store it with `bbdc auth login HOST --with-token`',
     },
   },
   outputSchema: 'ai-mcp-serve',

@@ -87,6 +87,7 @@ export const command = defineCommand<Options, AuthLoginOutput>({
       value: 'TOKEN',
       description:
         'Personal access token (prompted for on a terminal; --with-token keeps it out of ps and history)',
+      secret: 'pipe it in with --with-token instead (echo "$TOKEN" | bbdc auth login HOST --with-token)',
     },
     withToken: {
       type: 'boolean',
@@ -97,6 +98,8 @@ export const command = defineCommand<Options, AuthLoginOutput>({
       type: 'string',
       value: 'PASSWORD',
       description: 'Password for basic auth (prompted for on a terminal)',
+      secret:
+        'leave --password out to be prompted for it, or log in with a personal access token piped to --with-token',
     },
     discoverAliases: {
       type: 'boolean',

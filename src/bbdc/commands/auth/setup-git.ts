@@ -1,16 +1,38 @@
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import type { AuthSetupGitOutput } from '../../../../generated/types/cli/output/auth-setup-git.ts';
 import { RealmforgeError, UsageError } from '../../../core/errors.ts';
 import { credentialScope } from '../../clone/credential-protocol.ts';
 import { type CommandDeps, defineCommand } from '../../command.ts';
-import { shellQuote } from '../../completion/tree.ts';
 import { findHost, normalizeHostUrl } from '../../config/hosts.ts';
 import { makePlan } from '../../output/plan.ts';
 
 type Options = { host?: string };
 
-/** The helper value git runs through the shell: this bbdc, quoted, with `auth git-credential`. */
-export const helperValue = (selfCommand: string[]) =>
-  `!${selfCommand.map(shellQuote).join(' ')} auth git-credential`;
+/**
+ * The helper value git runs through the shell: `bbdc` found on PATH, so an upgrade (a new Node, a new bbdc in
+ * another directory) keeps it working, where the absolute paths of node and of bbdc's script would break silently.
+ */
+export const helper = '!bbdc auth git-credential';
+
+/** Where git's shell would find `bbdc` on the PATH of this run; undefined when it would not. */
+function bbdcOnPath(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const windows = process.platform === 'win32';
+  const names = windows ? ['bbdc.cmd', 'bbdc.exe', 'bbdc'] : ['bbdc'];
+  for (const dir of (env.PATH ?? env.Path ?? '').split(delimiter).filter(Boolean))
+    for (const name of names) {
+      try {
+        accessSync(join(dir, name), windows ? constants.F_OK : constants.X_OK);
+        return join(dir, name);
+      } catch {
+        // not here
+      }
+    }
+  return undefined;
+}
+
+const notOnPath =
+  'git would run `bbdc auth git-credential`, but no bbdc is on your PATH: install it (`npm install -g @realmforge/bbdc`, or `npm link` in a checkout) or put its directory on PATH, then run `bbdc auth setup-git` again';
 
 function targets(o: Options, deps: CommandDeps): { url: string; key: string }[] {
   const config = deps.config();
@@ -30,7 +52,7 @@ export const command = defineCommand<Options, AuthSetupGitOutput>({
   name: 'auth setup-git',
   summary: 'Let git fetch and push over HTTPS with the stored token (bbdc becomes its credential helper)',
   description:
-    "Writes credential.<server>.helper to your global git config: an empty value (so other helpers do not answer for the server) and then `bbdc auth git-credential`. The token is never written into git's config, a remote URL or argv; git asks bbdc for it on each fetch and push.",
+    "Writes credential.<server>.helper to your global git config: an empty value (so other helpers do not answer for the server) and then `!bbdc auth git-credential`, which git's shell finds on PATH (so upgrading Node or bbdc keeps it working; bbdc must be on PATH). The token is never written into git's config, a remote URL or argv; git asks bbdc for it on each fetch and push.",
   args: [],
   flags: {
     host: { type: 'string', value: 'URL', description: 'Only this configured server (default: all)' },
@@ -40,8 +62,8 @@ export const command = defineCommand<Options, AuthSetupGitOutput>({
   examples: ['bbdc auth setup-git', 'bbdc auth setup-git --host bitbucket.example.com'],
   parse: ({ flags }) => (flags.host ? { host: normalizeHostUrl(String(flags.host)) } : {}),
   async plan(o, deps) {
-    const helper = helperValue(deps.selfCommand());
     const list = targets(o, deps);
+    const found = bbdcOnPath(deps.env);
     const current = await Promise.all(list.map((t) => gitConfig(deps, ['--get-all', t.key])));
     const done = current.every((r) => r.stdout.replace(/\n$/, '').split('\n').join('|') === `|${helper}`);
     return makePlan({
@@ -51,14 +73,17 @@ export const command = defineCommand<Options, AuthSetupGitOutput>({
         type: 'file',
         description: `set ${list.map((t) => t.key).join(', ')} to "" and "${helper}" in ~/.gitconfig`,
       },
-      predictedAction: done ? 'no-op' : 'update',
-      reasons: list.map((t) => `${t.url}: git asks bbdc for its credentials`),
-      blockingReasons: [],
+      predictedAction: !found ? 'conflict' : done ? 'no-op' : 'update',
+      reasons: [
+        ...list.map((t) => `${t.url}: git asks bbdc for its credentials`),
+        ...(found ? [`git finds bbdc on PATH: ${found}`] : []),
+      ],
+      blockingReasons: found ? [] : [notOnPath],
     });
   },
   async run(o, deps) {
-    const helper = helperValue(deps.selfCommand());
     const list = targets(o, deps);
+    if (!bbdcOnPath(deps.env)) throw new UsageError(notOnPath);
     for (const t of list) {
       for (const args of [
         ['--replace-all', t.key, ''],

@@ -13,7 +13,7 @@ export const command = defineCommand<Options, BulkPlanOutput>({
   name: 'bulk plan',
   summary: 'Validate a policy and plan its operations on every repository it selects',
   description:
-    'The policy (YAML or JSON, schemas/cli/bulk/policy.schema.json) names repositories by project, slug glob or ' +
+    'The policy (YAML or JSON, schema https://realmforge.dev/schemas/cli/bulk/policy.schema.json) names repositories by project, slug glob or ' +
     'PROJECT/slug and the settings they should have. Only reads the server. Without --output the plan is printed, ' +
     'so `bbdc bulk plan -f policy.yaml > plan.json` works too.',
   args: [],

@@ -1,14 +1,35 @@
 import type { PrChecksOutput } from '../../../../generated/types/cli/output/pr-checks.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import type { BitbucketClient } from '../../api/client.ts';
 import type { Id } from '../../api/ids.ts';
 import { insightsPath, type RestInsightReport, toReport } from '../../api/insights.ts';
 import { collectPages } from '../../api/paging.ts';
-import { readPrBuilds } from '../../api/pr-builds.ts';
-import { parsePrId } from '../../api/pull-requests.ts';
-import { defineCommand } from '../../command.ts';
+import { readCommitBuilds } from '../../api/pr-builds.ts';
+import { fetchPullRequest, parsePrId } from '../../api/pull-requests.ts';
+import { defineCommand, type RepoContext } from '../../command.ts';
 import { printReports } from '../insights/report-list.ts';
 import { positiveInt } from '../repo/list.ts';
 import { printBuilds } from './build-status.ts';
 import { prContext, prIdArg } from './pr-context.ts';
+
+/**
+ * The Code Insights reports of `commit`: shown beside the builds, not in the exit status, so a failure to read them
+ * is reported (reportsError) rather than hiding the builds.
+ */
+async function readReports(
+  client: BitbucketClient,
+  repo: RepoContext,
+  commit: string,
+): Promise<Pick<PrChecksOutput, 'reports' | 'reportsError'>> {
+  if (!commit) return { reports: [] };
+  try {
+    const path = insightsPath(repo, commit, '/reports');
+    return { reports: (await collectPages<RestInsightReport>(client, path, {}, 100)).values.map(toReport) };
+  } catch (error) {
+    if (!(error instanceof RealmforgeError)) throw error;
+    return { reports: [], reportsError: error.message };
+  }
+}
 
 type Options = { id: Id; wait: boolean; timeoutSeconds: number; intervalSeconds: number };
 
@@ -37,36 +58,28 @@ export const command = defineCommand<Options, PrChecksOutput>({
   }),
   async run(o, deps) {
     const { repo, client } = await prContext(deps);
+    // Builds and Code Insights reports of the pull request's latest commit, both asked for at once.
+    const poll = async () => {
+      const commit = (await fetchPullRequest(client, repo, o.id)).fromRef.latestCommit ?? '';
+      const [builds, reports] = await Promise.all([
+        readCommitBuilds(client, repo, o.id, commit),
+        readReports(client, repo, commit),
+      ]);
+      return { ...builds, ...reports };
+    };
     const started = deps.clock.now();
     let polls = 1;
-    let result = await readPrBuilds(client, repo, o.id);
+    let result = await poll();
     const pending = () => result.state === 'pending' || result.state === 'none';
     while (o.wait && pending()) {
       const left = o.timeoutSeconds * 1000 - (deps.clock.now() - started);
       if (left <= 0) break;
       deps.logger.log('info', 'waiting for builds', { pullRequest: o.id, ...result.summary });
       await deps.clock.sleep(Math.min(o.intervalSeconds * 1000, left));
-      result = await readPrBuilds(client, repo, o.id);
+      result = await poll();
       polls++;
     }
-    // Code Insights reports of the same commit, read once at the end: shown beside the builds, not in the exit status.
-    const reports = result.commit
-      ? (
-          await collectPages<RestInsightReport>(
-            client,
-            insightsPath(repo, result.commit, '/reports'),
-            {},
-            100,
-          )
-        ).values
-      : [];
-    return {
-      ...result,
-      reports: reports.map(toReport),
-      waited: o.wait,
-      timedOut: o.wait && pending(),
-      polls,
-    };
+    return { ...result, waited: o.wait, timedOut: o.wait && pending(), polls };
   },
   human(d, ui) {
     printBuilds(d, ui);
@@ -75,6 +88,7 @@ export const command = defineCommand<Options, PrChecksOutput>({
       ui.line(ui.bold('Code Insights'));
       printReports(d.reports, ui);
     }
+    if (d.reportsError) ui.notice(`Code Insights reports could not be read: ${d.reportsError}`);
     if (d.timedOut) ui.notice(`Still pending after waiting ${d.polls} polls; exit status 8.`);
   },
   exitCode: (d) => exitCodes[d.state],

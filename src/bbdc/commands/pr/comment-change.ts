@@ -1,4 +1,5 @@
-// The one place `pr comment update` and `pr comment delete` read the comment they change and build the request.
+// The one place `pr comment update`, `pr comment delete` and `pr task update` read the comment they change and build
+// the request.
 import { type RestComment, toComment } from '../../api/comments.ts';
 import type { Id } from '../../api/ids.ts';
 import { prPath } from '../../api/pull-requests.ts';
@@ -16,9 +17,11 @@ export async function commentChange(
     path: string,
     current: RestComment,
   ) => Pick<Change, 'request' | 'description' | 'predicted' | 'reasons'>,
+  /** Tasks (blocker comments) live under their own path. */
+  collection: 'comments' | 'blocker-comments' = 'comments',
 ): Promise<{ change: Change; current: RestComment; repository: string }> {
   const { repo, client } = await prContext(deps);
-  const path = prPath(repo, id, `/comments/${comment}`);
+  const path = prPath(repo, id, `/${collection}/${comment}`);
   const current = await client.get<RestComment>(path);
   const parts = build(path, current);
   const replies = current.comments?.length ?? 0;
@@ -29,7 +32,10 @@ export async function commentChange(
       client,
       intent,
       host: repo.host.url,
-      target: { type: 'comment', id: `${repo.project}/${repo.slug}#${id}/${comment}` },
+      target: {
+        type: collection === 'comments' ? 'comment' : 'task',
+        id: `${repo.project}/${repo.slug}#${id}/${comment}`,
+      },
       ...parts,
       blocking:
         parts.request.method === 'DELETE' && replies

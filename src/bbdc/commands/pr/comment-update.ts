@@ -11,38 +11,64 @@ import type { DescriptionSource } from './description-input.ts';
 import { prIdArg } from './pr-context.ts';
 
 type Options = { id: Id; comment: Id; body: DescriptionSource };
+type Kind = 'comment' | 'task';
 
-async function prepare(o: Options, deps: CommandDeps) {
-  const text = await readBody(o.body, deps);
-  return commentChange(deps, o.id, o.comment, `bbdc pr comment update ${o.id} ${o.comment}`, (path, c) => ({
-    request: { method: 'PUT', path, body: { version: c.version, text } },
-    description: `edit comment ${o.comment} on pull request #${o.id}`,
-    predicted: c.text === text ? 'no-op' : 'update',
-    reasons: [`the comment is at version ${c.version}`],
-  }));
+/**
+ * `bbdc pr comment update <id> <comment> --body TEXT` and `bbdc pr task update <id> <task> --body TEXT`: edit the
+ * text of a comment or a task (a blocker comment) at the version read just before, so an edit made meanwhile is a
+ * conflict, never overwritten.
+ */
+export function textUpdateCommand(kind: Kind, example: string) {
+  const name = `pr ${kind} update`;
+  const prepare = async (o: Options, deps: CommandDeps) => {
+    const text = await readBody(o.body, deps);
+    return commentChange(
+      deps,
+      o.id,
+      o.comment,
+      `bbdc ${name} ${o.id} ${o.comment}`,
+      (path, c) => ({
+        request: { method: 'PUT', path, body: { version: c.version, text } },
+        description: `edit ${kind} ${o.comment} on pull request #${o.id}`,
+        predicted: c.text === text ? 'no-op' : 'update',
+        reasons: [`the ${kind} is at version ${c.version}`],
+      }),
+      kind === 'task' ? 'blocker-comments' : 'comments',
+    );
+  };
+  return defineCommand<Options, PrCommentOutput>({
+    name,
+    summary: `Edit the text of a pull request ${kind}`,
+    args: [
+      prIdArg,
+      {
+        name: kind,
+        required: true,
+        description: `${kind[0].toUpperCase()}${kind.slice(1)} id (see bbdc pr ${kind} list)`,
+      },
+    ],
+    flags: bodyFlags,
+    outputSchema: 'pr-comment',
+    effect: 'mutating',
+    examples: [example],
+    parse: ({ args, flags }) => ({
+      id: parsePrId(args[0]),
+      comment: parseCommentId(args[1], kind),
+      body: bodySource(flags),
+    }),
+    plan: async (o, deps) => planOf((await prepare(o, deps)).change),
+    async run(o, deps) {
+      const { change, current } = await prepare(o, deps);
+      const res = await apply<RestComment>(change);
+      return toComment(res?.data ?? current);
+    },
+    human(d, ui) {
+      ui.line(
+        `${kind === 'task' ? 'Task' : 'Comment'} #${d.id} is at version ${d.version}: ${d.text.split('\n')[0]}`,
+      );
+    },
+  });
 }
 
-/** `bbdc pr comment update <id> <comment> --body TEXT`: edits the text of a comment (the version read just before). */
-export const command = defineCommand<Options, PrCommentOutput>({
-  name: 'pr comment update',
-  summary: 'Edit the text of a pull request comment',
-  args: [prIdArg, { name: 'comment', required: true, description: 'Comment id (see bbdc pr comment list)' }],
-  flags: bodyFlags,
-  outputSchema: 'pr-comment',
-  effect: 'mutating',
-  examples: ['bbdc pr comment update 42 1234 --body "Fixed wording"'],
-  parse: ({ args, flags }) => ({
-    id: parsePrId(args[0]),
-    comment: parseCommentId(args[1], 'comment'),
-    body: bodySource(flags),
-  }),
-  plan: async (o, deps) => planOf((await prepare(o, deps)).change),
-  async run(o, deps) {
-    const { change, current } = await prepare(o, deps);
-    const res = await apply<RestComment>(change);
-    return toComment(res?.data ?? current);
-  },
-  human(d, ui) {
-    ui.line(`Comment #${d.id} is at version ${d.version}: ${d.text.split('\n')[0]}`);
-  },
-});
+/** `bbdc pr comment update <id> <comment> --body TEXT`. */
+export const command = textUpdateCommand('comment', 'bbdc pr comment update 42 1234 --body "Fixed wording"');

@@ -1,4 +1,5 @@
 import type { PrOutput } from '../../../../generated/types/cli/output/pr.ts';
+import { UsageError } from '../../../core/errors.ts';
 import type { BitbucketClient } from '../../api/client.ts';
 import type { Page } from '../../api/paging.ts';
 import { type RestPullRequest, toPullRequest } from '../../api/pull-requests.ts';
@@ -6,6 +7,7 @@ import { repoPath } from '../../api/repositories.ts';
 import { type CommandDeps, defineCommand, type RepoContext } from '../../command.ts';
 import { makePlan } from '../../output/plan.ts';
 import {
+  canAskTitle,
   currentBranch,
   type DescriptionSource,
   descriptionFlags,
@@ -15,6 +17,7 @@ import {
 } from './description-input.ts';
 import { prContext } from './pr-context.ts';
 import { assertAllFound, lookUpUsers, splitNames } from './reviewer-names.ts';
+import { notPushedReason, push, sourceOnServer } from './source-branch.ts';
 
 type Options = {
   title?: string;
@@ -23,6 +26,7 @@ type Options = {
   to?: string;
   draft: boolean;
   reviewers: string[];
+  push: boolean;
 };
 
 const refId = (branch: string) => (branch.startsWith('refs/') ? branch : `refs/heads/${branch}`);
@@ -62,6 +66,11 @@ export const command = defineCommand<Options, PrOutput>({
     to: { type: 'string', value: 'BRANCH', description: "Target branch (default: the repository's default)" },
     draft: { type: 'boolean', description: 'Create it as a draft' },
     reviewers: { type: 'string', shortFlag: 'r', value: 'USERS', description: 'Comma-separated usernames' },
+    push: {
+      type: 'boolean',
+      description:
+        'Push the source branch first when the server does not have it (git push -u REMOTE BRANCH)',
+    },
   },
   outputSchema: 'pr',
   effect: 'mutating',
@@ -76,23 +85,29 @@ export const command = defineCommand<Options, PrOutput>({
     to: flags.to as string | undefined,
     draft: flags.draft === true,
     reviewers: splitNames(flags.reviewers as string | undefined),
+    push: flags.push === true,
   }),
   async plan(o, deps) {
     const { repo, client } = await prContext(deps);
     const { from, to } = await branches(o, deps, client, repo);
-    const { missing } = await lookUpUsers(client, o.reviewers);
-    const open = await client.get<Page<RestPullRequest>>(
-      `${repoPath(repo.project, repo.slug)}/pull-requests`,
-      {
+    const [{ missing }, open, source] = await Promise.all([
+      lookUpUsers(client, o.reviewers),
+      client.get<Page<RestPullRequest>>(`${repoPath(repo.project, repo.slug)}/pull-requests`, {
         state: 'OPEN',
         at: refId(to),
         direction: 'INCOMING',
         limit: 1000,
-      },
-    );
+      }),
+      sourceOnServer(deps, client, repo, from),
+    ]);
     const existing = open.values.find((p) => p.fromRef.id === refId(from));
     const me = client.username;
+    // Every reason the real run would stop, not only the first: the run asks for a title only on a terminal.
     const blocking = [
+      ...(o.title === undefined && !canAskTitle(deps)
+        ? ['--title is missing and there is no terminal to ask for it on: pass --title TEXT']
+        : []),
+      ...(!source.pushed && !o.push ? [notPushedReason(from, repo, source.command)] : []),
       ...missing.map((m) => `--reviewers: no such user "${m}"`),
       ...(from === to ? [`the source and target are both ${from}`] : []),
       ...(existing ? [`pull request #${existing.id} from ${from} into ${to} is already open`] : []),
@@ -117,6 +132,7 @@ export const command = defineCommand<Options, PrOutput>({
       predictedAction: blocking.length ? 'conflict' : 'create',
       reasons: [
         ...(me ? [`authenticated as ${me}`] : []),
+        ...(!source.pushed && o.push ? [`pushes ${from} first: ${source.command.join(' ')}`] : []),
         ...(o.reviewers.length && !missing.length ? [`reviewers exist: ${o.reviewers.join(', ')}`] : []),
       ],
       blockingReasons: blocking,
@@ -125,8 +141,16 @@ export const command = defineCommand<Options, PrOutput>({
   async run(o, deps) {
     const title = await readTitle(o.title, deps);
     const { repo, client } = await prContext(deps);
-    assertAllFound((await lookUpUsers(client, o.reviewers)).missing, '--reviewers');
-    const { from, to } = await branches(o, deps, client, repo);
+    const [{ missing }, { from, to }] = await Promise.all([
+      lookUpUsers(client, o.reviewers),
+      branches(o, deps, client, repo),
+    ]);
+    assertAllFound(missing, '--reviewers');
+    const source = await sourceOnServer(deps, client, repo, from);
+    if (!source.pushed) {
+      if (!o.push) throw new UsageError(notPushedReason(from, repo, source.command));
+      await push(deps, source.command);
+    }
     const description = await readDescription(o.description, deps, true);
     const res = await client.request<RestPullRequest>(
       'POST',

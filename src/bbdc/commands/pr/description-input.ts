@@ -50,10 +50,12 @@ export async function readDescription(
   return '';
 }
 
+/** Whether a missing --title can be asked for: a terminal on stdin, and no --json. */
+export const canAskTitle = (deps: CommandDeps) => !deps.globals.json && deps.stdinIsTTY();
+
 /** The title from --title, or asked for on a terminal; a UsageError when there is neither. */
 export async function readTitle(value: string | undefined, deps: CommandDeps): Promise<string> {
-  const title =
-    value ?? (!deps.globals.json && deps.stdinIsTTY() ? await deps.prompt('Title: ', { secret: false }) : '');
+  const title = value ?? (canAskTitle(deps) ? await deps.prompt('Title: ', { secret: false }) : '');
   if (!title.trim()) throw new UsageError('--title is required (a pull request needs a title)');
   return title.trim();
 }

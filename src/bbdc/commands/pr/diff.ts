@@ -1,4 +1,5 @@
 import type { DiffFile, PrDiffOutput } from '../../../../generated/types/cli/output/pr-diff.ts';
+import { mapConcurrently } from '../../../core/concurrently.ts';
 import { UsageError } from '../../../core/errors.ts';
 import type { Id } from '../../api/ids.ts';
 import { filePath } from '../../api/path.ts';
@@ -7,6 +8,9 @@ import { fetchPullRequest, parsePrId, prPath } from '../../api/pull-requests.ts'
 import { defineCommand } from '../../command.ts';
 import type { Ui } from '../../output/ui.ts';
 import { prContext, prIdArg } from './pr-context.ts';
+
+/** File diffs asked for at once: enough to hide the round trip, few enough not to crowd the server. */
+const diffConcurrency = 6;
 
 type Options = { id: Id; stat: boolean; path?: string; maxLines: number; context?: number };
 
@@ -60,11 +64,13 @@ export const command = defineCommand<Options, PrDiffOutput>({
   }),
   async run(o, deps) {
     const { repo, client } = await prContext(deps);
-    await fetchPullRequest(client, repo, o.id);
-    const all = (await readChanges(client, prPath(repo, o.id, '/changes'), undefined)).changes;
+    // The pull request is read only to fail clearly when it does not exist: its changes are asked for alongside.
+    const [, { changes: all }] = await Promise.all([
+      fetchPullRequest(client, repo, o.id),
+      readChanges(client, prPath(repo, o.id, '/changes'), undefined),
+    ]);
     const changes = all.filter((c) => !o.path || c.path === o.path);
-    const files: DiffFile[] = [];
-    for (const change of changes) {
+    const files = await mapConcurrently(changes, diffConcurrency, async (change): Promise<DiffFile> => {
       const answer = await client.get<RestDiff | { diffs?: RestDiff[] }>(
         prPath(repo, o.id, `/diff/${filePath('changed file path', change.path)}`),
         { contextLines: o.context, srcPath: change.srcPath, withComments: false },
@@ -72,7 +78,7 @@ export const command = defineCommand<Options, PrDiffOutput>({
       const diff = firstDiff(answer);
       const u = unifiedDiff(change, diff);
       const skipped = o.maxLines > 0 && u.lines > o.maxLines;
-      files.push({
+      return {
         path: change.path,
         ...(change.srcPath !== undefined && { srcPath: change.srcPath }),
         type: change.type,
@@ -83,8 +89,8 @@ export const command = defineCommand<Options, PrDiffOutput>({
         truncated: diff.truncated === true,
         skipped,
         ...(!o.stat && !skipped && { patch: u.patch }),
-      });
-    }
+      };
+    });
     return {
       pullRequest: o.id,
       repository: `${repo.project}/${repo.slug}`,

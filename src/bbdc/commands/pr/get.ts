@@ -19,8 +19,11 @@ export const command = defineCommand<Options, PrOutput>({
   parse: ({ args }) => ({ id: parsePrId(args[0]) }),
   async run(o, deps) {
     const { repo, client } = await prContext(deps);
-    const pr = toPullRequest(await fetchPullRequest(client, repo, o.id), repo);
-    return { ...pr, mergeability: await readMergeability(client, repo, o.id) };
+    const [pr, mergeability] = await Promise.all([
+      fetchPullRequest(client, repo, o.id),
+      readMergeability(client, repo, o.id),
+    ]);
+    return { ...toPullRequest(pr, repo), mergeability };
   },
   human: printPullRequest,
 });

@@ -46,8 +46,10 @@ export const command = defineCommand<Options, PrReviewerOutput>({
     }),
   async run(o, deps) {
     const { repo, client } = await prContext(deps);
-    await fetchPullRequest(client, repo, o.id);
-    const { found, missing } = await lookUpUsers(client, [o.user]);
+    const [, { found, missing }] = await Promise.all([
+      fetchPullRequest(client, repo, o.id),
+      lookUpUsers(client, [o.user]),
+    ]);
     assertAllFound(missing, 'user');
     const res = await client.request<RestParticipant>('POST', prPath(repo, o.id, '/participants'), {
       body: body(found[0].name),

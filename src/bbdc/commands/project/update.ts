@@ -3,7 +3,7 @@ import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
 import { ifExists } from '../../api/permission-check.ts';
-import { projectPath, type RestProject, toProject } from '../../api/projects.ts';
+import { projectBody, projectPath, type RestProject, toProject } from '../../api/projects.ts';
 import { defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
 import { httpPlan } from '../../output/http-plan.ts';
@@ -68,7 +68,11 @@ export const command = defineCommand<Options, ProjectOutput>({
       intent: `bbdc project update ${o.key}`,
       host: host.url,
       target: { type: 'project', id: o.key },
-      request: { method: 'PUT', path: projectPath(o.key), body: o.changes },
+      request: {
+        method: 'PUT',
+        path: projectPath(o.key),
+        body: current ? projectBody(current, o.changes) : o.changes,
+      },
       description: `update project ${o.key}`,
       predicted: diff.length ? 'update' : 'no-op',
       reasons: [`authenticated as ${username}`, ...diff],
@@ -77,7 +81,10 @@ export const command = defineCommand<Options, ProjectOutput>({
   },
   async run(o, deps) {
     const client = await deps.client();
-    const res = await client.request<RestProject>('PUT', projectPath(o.key), { body: o.changes });
+    const current = await client.get<RestProject>(projectPath(o.key));
+    const res = await client.request<RestProject>('PUT', projectPath(o.key), {
+      body: projectBody(current, o.changes),
+    });
     return toProject(res.data);
   },
   human(d, ui) {

@@ -1,4 +1,5 @@
 import { scopedNeeds } from '../../api/permission-check.ts';
+import { repositoryBody } from '../../api/repositories.ts';
 import { readRepo, toggleCommand } from './admin/toggles.ts';
 
 /** `bbdc repo archive`. */
@@ -9,8 +10,11 @@ export const command = toggleCommand({
   setting: 'archived',
   needs: scopedNeeds('REPO_ADMIN', 'archiving a repository'),
   value: true,
-  read: async (deps, base) => ({
-    current: (await readRepo(deps, base)).archived === true,
-    request: { method: 'PUT', path: base, body: { archived: true } },
-  }),
+  read: async (deps, base) => {
+    const repo = await readRepo(deps, base);
+    return {
+      current: repo.archived === true,
+      request: { method: 'PUT', path: base, body: repositoryBody(repo, { archived: true }) },
+    };
+  },
 });

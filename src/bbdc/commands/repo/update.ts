@@ -3,7 +3,7 @@ import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
 import { ifExists } from '../../api/permission-check.ts';
-import { type RestRepository, repoPath, toRepository } from '../../api/repositories.ts';
+import { type RestRepository, repoPath, repositoryBody, toRepository } from '../../api/repositories.ts';
 import { repoFromArg } from '../../cli/repo-arg.ts';
 import { defineCommand } from '../../command.ts';
 import { httpPlan } from '../../output/http-plan.ts';
@@ -76,7 +76,7 @@ export const command = defineCommand<Options, RepositoryOutput>({
       intent: `bbdc repo update ${repo.project}/${repo.slug}`,
       host: repo.host.url,
       target: { type: 'repository', id: `${repo.project}/${repo.slug}` },
-      request: { method: 'PUT', path, body: o.changes },
+      request: { method: 'PUT', path, body: current ? repositoryBody(current, o.changes) : o.changes },
       description: `update repository ${repo.project}/${repo.slug}`,
       predicted: diff.length ? 'update' : 'no-op',
       reasons: [`authenticated as ${username}`, ...diff],
@@ -86,8 +86,10 @@ export const command = defineCommand<Options, RepositoryOutput>({
   async run(o, deps) {
     const repo = await repoFromArg(o.repo, deps);
     const client = await deps.client(repo.host);
-    const res = await client.request<RestRepository>('PUT', repoPath(repo.project, repo.slug), {
-      body: o.changes,
+    const path = repoPath(repo.project, repo.slug);
+    const current = await client.get<RestRepository>(path);
+    const res = await client.request<RestRepository>('PUT', path, {
+      body: repositoryBody(current, o.changes),
     });
     return toRepository(res.data);
   },

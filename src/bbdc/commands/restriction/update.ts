@@ -128,6 +128,14 @@ export function restrictionUpdateCommand(kind: Kind) {
       const p = await prepare(word, o, deps);
       const res = await apply<RestRestriction | RestRestriction[]>(p.create);
       const created = Array.isArray(res!.data) ? res!.data[0] : res!.data;
+      // Deleting by the old id is safe only when the replacement has another one: a server that replaced the
+      // restriction in place answers the old id, and the delete would remove the new restriction.
+      if (p.remove && created?.id === o.id) return { scope: p.scope, restriction: toRestriction(created) };
+      if (p.remove && typeof created?.id !== 'number')
+        throw new RealmforgeError(
+          'internal',
+          `the server accepted the replacement of restriction ${o.id} but named no id for it, so the old one was not deleted (it could be the same); check with \`bbdc ${word} list${kind === 'project' ? ` ${o.project}` : ''}\` and delete ${o.id} if it is still there`,
+        );
       if (p.remove)
         try {
           await apply(p.remove);

@@ -111,5 +111,7 @@ export function updateBody(current: RestWebhook, f: WebhookFields): WebhookBody 
     active: known(f.active, current.active, '--active'),
     sslVerificationRequired: f.sslVerificationRequired ?? current.sslVerificationRequired ?? true,
     configuration,
+    // The PUT replaces the webhook: credentials left out would be erased.
+    ...(current.credentials && { credentials: current.credentials }),
   };
 }

@@ -28,8 +28,11 @@ async function prepare(o: Options, deps: CommandDeps) {
       method: 'PUT',
       path,
       body: {
+        // The PUT replaces the group: every field is sent, the unchanged ones as the server has them.
         name: o.body.name ?? now.name,
-        ...(o.body.description !== undefined && { description: o.body.description }),
+        ...((o.body.description ?? now.description) !== undefined && {
+          description: o.body.description ?? now.description,
+        }),
         users: o.body.users ?? now.users.map((name) => ({ name })),
       },
     },

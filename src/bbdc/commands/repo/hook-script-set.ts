@@ -1,0 +1,4 @@
+import { set } from './admin/hook-scripts.ts';
+
+/** `bbdc repo hook-script set`. */
+export const command = set;
