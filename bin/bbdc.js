@@ -2,4 +2,4 @@
 // bbdc from a checkout or an `npm link` of it: the TypeScript sources, with Node's module compile cache.
 import { start } from './start.js';
 
-await start('bbdc', ['src/bbdc/main.ts', 'dist/src/bbdc/main.js'], { compileCache: true });
+start('bbdc', ['src/bbdc/main.ts', 'dist/src/bbdc/main.js'], { compileCache: true });

@@ -3,7 +3,7 @@
 // installed package (the JavaScript build).
 import { start } from './start.js';
 
-await start('realmforge', [
+start('realmforge', [
   'src/operator/cli/main.ts',
   'dist/operator/realmforge.mjs',
   'dist/src/operator/cli/main.js',

@@ -19,7 +19,8 @@ export function requireNode(name) {
  * Runs `name` from the first of `entries` (paths from the package root) that exists, else the last: the TypeScript
  * sources in a checkout, the JavaScript build (`npm run build`) in an installed package, where Node strips no types.
  * Its `main(argv)` resolves to the exit code. `compileCache` turns Node's module compile cache on first (Node keeps it,
- * keyed by each file's content, in $NODE_COMPILE_CACHE or the temporary directory).
+ * keyed by each file's content, in $NODE_COMPILE_CACHE or the temporary directory). The bins do not await it: a
+ * top-level await still pending when the event loop empties would end the process with exit code 13.
  * @param {string} name
  * @param {string[]} entries
  * @param {{ compileCache?: boolean }} [options]
