@@ -1,5 +1,5 @@
-// The esbuild options shared by the code-split ES module bundles (the operator's dist/operator, bbdc's npm
-// package): one entry file and chunks that load only when their command runs, for the Node versions we support.
+// The esbuild options of the code-split ES module bundle of the operator (dist/operator, the image runs it):
+// one entry file and chunks that load only when their command runs, for the Node versions we support.
 import type { BuildOptions } from 'esbuild';
 
 export const splitNodeBundle = {

@@ -1,6 +1,6 @@
 // `npm run release:build [-- --targets all|host|linux-x64,... --out DIR]`: everything a bbdc release publishes,
 // written to release/ (gitignored):
-//   realmforge-bbdc-<version>.tgz   the npm package @realmforge/bbdc (an executable's scripts as files, nothing to fetch)
+//   realmforge-bbdc-<version>.tgz   the npm package @realmforge/bbdc (bbdc bundled: nothing to fetch)
 //   bbdc-<os>-<arch>.tar.gz        standalone executables (Node single-executable applications)
 //   release.json                   what `bbdc update` reads first
 //   sha256sums.txt                 the checksum of every file above (CI signs it with cosign: sha256sums.txt.sigstore.json)
@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { create as createTar } from 'tar';
-import { bundleForNpm, bundleForSea } from './bundle.ts';
+import { bundleBbdc } from './bundle.ts';
 import { chooseVersion, fetchNodeBinary, type NodeBinary, registryVersions } from './node-binaries.ts';
 import { type Dependency, provenanceStatement } from './provenance.ts';
 import { injectBlob, makeBlob } from './sea.ts';
@@ -40,7 +40,7 @@ mkdirSync(cache, { recursive: true });
 
 // 1. The npm package.
 const npmDir = join(work, 'npm');
-await bundleForNpm(join(npmDir, 'dist'), version);
+await bundleBbdc(join(npmDir, 'dist'), version, 'npm');
 writeFileSync(
   join(npmDir, 'package.json'),
   `${JSON.stringify(
@@ -67,7 +67,7 @@ log(`npm package ${packed[0].filename}`);
 
 // 2. The executables.
 const targets = parseTargets(values.targets);
-const seaScripts = await bundleForSea(join(work, 'sea'), version);
+const seaScripts = await bundleBbdc(join(work, 'sea'), version, 'sea');
 const hostVersion = process.versions.node;
 const host = hostTarget();
 const generators = new Map<string, string>([[hostVersion, process.execPath]]);

@@ -84,7 +84,8 @@ export async function goBuild(c: GoComponent, log: (line: string) => void): Prom
   for (const pkg of c.packages) {
     const out = join(tmp, binaryName(c, pkg));
     const ldflags = ['-s', '-w', ...(c.ldflags ?? [])].join(' ');
-    await run('go', ['build', '-trimpath', '-p', '2', `-ldflags=${ldflags}`, '-o', out, pkg], {
+    const tags = c.tags?.length ? [`-tags=${c.tags.join(',')}`] : [];
+    await run('go', ['build', '-trimpath', '-p', '2', ...tags, `-ldflags=${ldflags}`, '-o', out, pkg], {
       cwd: src,
       env: goEnv(),
       logFile,

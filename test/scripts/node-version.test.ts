@@ -1,4 +1,4 @@
-// bin/start-up.js requireNode: both command lines refuse a Node older than package.json's engines in one line.
+// bin/start.js requireNode: both command lines refuse a Node older than package.json's engines in one line.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ const root = join(import.meta.dirname, '..', '..');
 function asNode(version: string) {
   const script = `Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '${version}' } });
 Object.defineProperty(process, 'version', { value: 'v${version}' });
-const { requireNode } = await import(${JSON.stringify(join(root, 'bin', 'start-up.js'))});
+const { requireNode } = await import(${JSON.stringify(join(root, 'bin', 'start.js'))});
 requireNode('bbdc');
 console.log('ran');`;
   return spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });

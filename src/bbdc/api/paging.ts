@@ -1,7 +1,6 @@
 import { RealmforgeError } from '../../core/errors.ts';
 import { parseJson } from '../../core/exact-json.ts';
 import type { BitbucketClient, Query } from './client.ts';
-import { holdListFlags } from './page-memory.ts';
 import { PageScanner } from './page-scanner.ts';
 import { TransportError } from './transport-types.ts';
 
@@ -82,44 +81,38 @@ export async function* streamPages<T>(
   let start = from;
   let sent = 0;
   let resumed = 0;
-  // A list that may take more than one page sets V8's list flags (back when the list ends or is left).
-  const release = limit === undefined || limit > maxPageSize ? holdListFlags() : () => {};
-  try {
-    for (;;) {
-      const remaining = limit === undefined ? maxPageSize : limit - sent;
-      if (remaining <= 0) return onEnd(true);
-      const q = { ...query, start, limit: Math.min(maxPageSize, remaining) };
-      // What the page said beside its items, and how many it had; undefined for an answer that was no page.
-      let page: PageEnd | undefined;
-      const read =
-        client.stream && !select
-          ? readPage<T>(client, path, q, remaining)
-          : readWhole(client, path, q, remaining, select);
-      let given = 0;
-      try {
-        for await (const item of read((end) => (page = end))) {
-          sent++;
-          given++;
-          yield item;
-        }
-      } catch (error) {
-        // A connection lost inside a page: the items given stay given and the page is asked for again from the
-        // first one not given (Bitbucket's start is an offset), within the client's retries, as a lost page read
-        // whole was asked for again before pages streamed.
-        if (!(error instanceof PageCutError) || resumed >= (client.retries ?? 0)) throw error;
-        resumed++;
-        start += given;
-        continue;
+  for (;;) {
+    const remaining = limit === undefined ? maxPageSize : limit - sent;
+    if (remaining <= 0) return onEnd(true);
+    const q = { ...query, start, limit: Math.min(maxPageSize, remaining) };
+    // What the page said beside its items, and how many it had; undefined for an answer that was no page.
+    let page: PageEnd | undefined;
+    const read =
+      client.stream && !select
+        ? readPage<T>(client, path, q, remaining)
+        : readWhole(client, path, q, remaining, select);
+    let given = 0;
+    try {
+      for await (const item of read((end) => (page = end))) {
+        sent++;
+        given++;
+        yield item;
       }
-      if (page === undefined) return onEnd(false);
-      const { fields, items } = page as PageEnd;
-      const next = nextStart(fields, start, path, items);
-      if (next === undefined) return onEnd(items > remaining);
-      if (limit !== undefined && sent >= limit) return onEnd(true);
-      start = next;
+    } catch (error) {
+      // A connection lost inside a page: the items given stay given and the page is asked for again from the
+      // first one not given (Bitbucket's start is an offset), within the client's retries, as a lost page read
+      // whole was asked for again before pages streamed.
+      if (!(error instanceof PageCutError) || resumed >= (client.retries ?? 0)) throw error;
+      resumed++;
+      start += given;
+      continue;
     }
-  } finally {
-    release();
+    if (page === undefined) return onEnd(false);
+    const { fields, items } = page as PageEnd;
+    const next = nextStart(fields, start, path, items);
+    if (next === undefined) return onEnd(items > remaining);
+    if (limit !== undefined && sent >= limit) return onEnd(true);
+    start = next;
   }
 }
 

@@ -10,8 +10,7 @@ const flagName = (name: string) => `--${kebab(name)}`;
  * camelCase in the result; `--no-x` turns a boolean off; unknown flags, values given to booleans and string flags
  * without a value are UsageErrors naming the flag. The command line is read as node:util's parseArgs reads it
  * (`--flag value`, `--flag=value`, `-R value`, `-Rvalue`, grouped short flags, `--` ending the flags), here rather
- * than with parseArgs: its module and each function it runs are compiled at every start (Node's code cache has only
- * their top level), about 0.6 ms of CPU, where this runs from bbdc's own code cache. meow cost 30-250 ms.
+ * than with parseArgs, whose first call cost about 0.6 ms of CPU at every start. meow cost 30-250 ms.
  */
 export function parseFlags(
   argv: string[],
