@@ -3,6 +3,7 @@
 // unknown word, and the groups whose commands load every command, such as `ai mcp serve`), and the npm packages that
 // code requires (`bbdc-packages.cjs`, loaded at the first one a command requires). The command groups are read from
 // the registry itself (src/bbdc/registry.ts), imported here as a module.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, sep } from 'node:path';
@@ -21,6 +22,15 @@ export type Bundles = { main: string; scripts: string[] };
 /** A command's group: its first word (`pr` of `pr get`). Its module lives in src/bbdc/commands/<group>(.ts|/). */
 const groupOf = (command: string) => command.split(' ')[0];
 
+/** The commit being built, for `bbdc --version`; undefined outside a git checkout. */
+function buildCommit(): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: 'pipe' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Bundles bbdc into `outDir` for the npm package (`npm`: the launcher `main.cjs` is the package's bin) or a single
  * executable (`sea`: every script becomes an asset), with `version` built in. `prelude` is CommonJS code the launcher
@@ -33,6 +43,10 @@ export async function bundleBbdc(
   prelude = '',
 ): Promise<Bundles> {
   const packages = new Set<string>();
+  const stamp = {
+    BBDC_BUILD_VERSION: JSON.stringify(version),
+    BBDC_BUILD_COMMIT: JSON.stringify(buildCommit()) ?? 'undefined',
+  };
   // An executable's scripts are functions of the CommonJS wrapper's arguments (launcher.ts seaRequire).
   const wrapper =
     kind === 'sea'
@@ -49,7 +63,7 @@ export async function bundleBbdc(
       outfile,
       metafile: true,
       plugins: [fromPackagesScript(packages), ...plugins],
-      define: { BBDC_BUILD_VERSION: JSON.stringify(version) },
+      define: stamp,
     });
   const groups = [...new Set(registry.map((e) => groupOf(e.name)))];
   const built = await Promise.all(
@@ -90,7 +104,7 @@ export async function bundleBbdc(
     entryPoints: [join(import.meta.dirname, 'launcher.ts')],
     outfile: main,
     define: {
-      BBDC_BUILD_VERSION: JSON.stringify(version),
+      ...stamp,
       BBDC_HELP_TEXT: JSON.stringify(readFileSync(join(root, 'generated', 'bbdc', 'help.txt'), 'utf8')),
       BBDC_SEA: String(kind === 'sea'),
       BBDC_GROUPS: JSON.stringify(groupBundles.map((b) => b.group)),

@@ -6,6 +6,7 @@
 import { requireNode } from '../../bin/start.js';
 
 declare const BBDC_BUILD_VERSION: string;
+declare const BBDC_BUILD_COMMIT: string | undefined;
 declare const BBDC_HELP_TEXT: string;
 /** Whether this is a single executable (its scripts are assets) or the npm package (files beside this one). */
 declare const BBDC_SEA: boolean;
@@ -42,7 +43,9 @@ function seaRequire(id: string): unknown {
 function start(args: string[]) {
   if (!BBDC_SEA) requireNode('bbdc');
   if (args.length === 1 && args[0] === '--version')
-    return process.stdout.write(`bbdc ${BBDC_BUILD_VERSION}\n`);
+    return process.stdout.write(
+      `bbdc ${BBDC_BUILD_VERSION}${BBDC_BUILD_COMMIT ? ` (commit ${BBDC_BUILD_COMMIT})` : ''}\n`,
+    );
   if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h')))
     return process.stdout.write(BBDC_HELP_TEXT.replace('{{version}}', BBDC_BUILD_VERSION));
   const script = `./${BBDC_GROUPS.includes(args[0]) ? `bbdc-${args[0]}` : 'bbdc'}.cjs`;

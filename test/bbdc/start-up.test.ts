@@ -64,7 +64,15 @@ test('every bin starts with #!/usr/bin/env node, and npm link from the checkout 
   const linked = join(prefix, 'bin', 'bbdc');
   assert.is(first(linked), '#!/usr/bin/env node');
   const version = spawnSync(linked, ['--version'], { encoding: 'utf8' });
-  assert.is(version.stdout, `bbdc ${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
+  const pkgVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+  assert.is(version.stdout, `bbdc ${pkgVersion} (commit ${head()}, checkout ${root})\n`);
+});
+
+const head = () => spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+
+test('the npm package names the commit it was built from', async () => {
+  const version = await run(launcher(), ['--version']);
+  assert.is(version.stdout, `bbdc 0.0.0-test (commit ${head()})\n`);
 });
 
 test("the checkout runs its sources with Node's compile cache, which serves the next run", async () => {
@@ -102,6 +110,12 @@ test('a bundle rebuilt with a change of the same length runs the new code', asyn
   } finally {
     writeFileSync(bundle, text);
   }
+});
+
+test('--jq runs from the npm package (jq is bundled with the packages script)', async () => {
+  const r = await run(launcher(), ['repo', 'list', '--limit', '3', '--json', '--jq', '.data | length']);
+  assert.is(r.stdout, '3\n', r.stderr);
+  assert.is(r.status, 0);
 });
 
 test('NODE_OPTIONS=--jitless runs a 5,000-item list from the npm package', async () => {

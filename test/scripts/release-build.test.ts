@@ -23,6 +23,7 @@ import { parseTargets } from '../../scripts/release/targets.ts';
 const test = suite('release:build');
 const root = join(import.meta.dirname, '..', '..');
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
 const dir = mkdtempSync(join(tmpdir(), 'bbdc-release-'));
 const out = join(dir, 'release');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -65,7 +66,7 @@ test('the bundled npm package runs --version and --help from a plain install dir
   // npm links the bin from this line: no flags, since a flagged line needs `env -S`, which BusyBox (Alpine) lacks.
   assert.is(readFileSync(bin, 'utf8').split('\n')[0], '#!/usr/bin/env node');
   const v = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', cwd: dir });
-  assert.is(v.stdout, `bbdc ${version}\n`, v.stderr);
+  assert.is(v.stdout, `bbdc ${version} (commit ${head})\n`, v.stderr);
   const h = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8', cwd: dir });
   assert.is(h.status, 0, h.stderr);
   assert.match(h.stdout, /Core commands:\n {2}auth:/);
@@ -112,7 +113,7 @@ test('the linux-x64 executable in its archive runs --version without Node', asyn
     encoding: 'utf8',
     env: { PATH: '/nonexistent' },
   });
-  assert.is(r.stdout, `bbdc ${version}\n`, r.stderr);
+  assert.is(r.stdout, `bbdc ${version} (commit ${head})\n`, r.stderr);
   const s = spawnSync(join(exeDir, 'bbdc'), ['auth', 'status', '--json'], {
     encoding: 'utf8',
     env: { PATH: '/nonexistent', BBDC_CONFIG_DIR: join(dir, 'config') },
