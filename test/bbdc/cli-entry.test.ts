@@ -22,7 +22,10 @@ function probe(...argv: string[]) {
 
 test('bin/bbdc.js --version prints the package version', () => {
   const res = spawnSync(process.execPath, [join(root, 'bin', 'bbdc.js'), '--version'], { encoding: 'utf8' });
-  assert.match(res.stdout, new RegExp(`^bbdc ${version.replaceAll('.', '\\.')} \\(commit [0-9a-f]{40}, checkout `));
+  assert.match(
+    res.stdout,
+    new RegExp(`^bbdc ${version.replaceAll('.', '\\.')} \\(commit [0-9a-f]{40}, checkout `),
+  );
   assert.is(res.status, 0);
 });
 
