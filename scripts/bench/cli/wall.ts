@@ -1,13 +1,15 @@
 // `npm run bench:cli -- wall [--rounds=N] [--latency=MS]`: wall time of `pr get`, `pr status` and `pr checks`
 // against the fake Bitbucket answering each request after 50 ms (a distant server), beside a bare Node process that
 // sends the same requests as early as they can go (wall-bare.mjs: requests that depend on no answer at once, the
-// rest as soon as what they need has arrived). Interleaved in one run; goal: bbdc within 1.2x of the bare script.
+// rest as soon as what they need has arrived). bbdc runs as users install it (the npm package, built in the run) and
+// from the checkout (its sources). Interleaved in one run; goal: the npm package within 1.2x of the bare script.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RecordedRequest, startFakeBitbucket } from '../../../test/fake-bitbucket/server.ts';
 import { credentials } from '../../../test/fake-bitbucket/state.ts';
+import { bundleBbdc } from '../../release/bundle.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const goal = 1.2;
@@ -67,18 +69,20 @@ export async function run(args: string[]): Promise<void> {
     BBDC_PROJECT: 'PROJ',
     BBDC_REPO: 'api',
   };
-  const bbdc = join(root, 'bin', 'bbdc.js');
+  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
+  const { main } = await bundleBbdc(join(dir, 'npm'), version, 'npm');
+  const checkout = join(root, 'bin', 'bbdc.js');
   const bare = join(import.meta.dirname, 'wall-bare.mjs');
   try {
     console.log(
       `wall: each answer of the fake Bitbucket delayed ${latencyMs} ms; median of ${rounds} rounds, bbdc and a bare node sending the same requests alternately (node ${process.version}, load ${loadavg()[0].toFixed(1)})`,
     );
     console.log(
-      `  ${'command'.padEnd(14)}${'requests'.padEnd(12)}${'bbdc'.padStart(9)}${'bare'.padStart(9)}  ratio`,
+      `  ${'command'.padEnd(14)}${'requests'.padEnd(12)}${'npm pkg'.padStart(9)}${'checkout'.padStart(10)}${'bare'.padStart(9)}  ratio (npm pkg, checkout)`,
     );
     for (const c of cases) {
       const before = fake.requests.length;
-      await timed(bbdc, c.argv, env, dir);
+      await timed(process.execPath, [main, ...c.argv], env, dir);
       const sent = fake.requests.slice(before);
       const expected = c.waves.reduce((a, b) => a + b, 0);
       if (sent.length !== expected)
@@ -87,16 +91,16 @@ export async function run(args: string[]): Promise<void> {
         token: credentials.alice.token,
         waves: wavesOf(sent, c.waves, fake.url),
       });
-      const times = { bbdc: [] as number[], bare: [] as number[] };
+      const times = { npm: [] as number[], checkout: [] as number[], bare: [] as number[] };
       for (let i = 0; i < rounds; i++) {
-        times.bbdc.push(await timed(bbdc, c.argv, env, dir));
+        times.npm.push(await timed(process.execPath, [main, ...c.argv], env, dir));
+        times.checkout.push(await timed(process.execPath, [checkout, ...c.argv], env, dir));
         times.bare.push(await timed(process.execPath, [bare, plan], env, dir));
       }
-      const [b, f] = [median(times.bbdc), median(times.bare)];
-      const ratio = b / f;
-      const shape = c.waves.join(' then ');
+      const [n, k, f] = [median(times.npm), median(times.checkout), median(times.bare)];
+      const ms = (x: number, width: number) => `${x.toFixed(0)} ms`.padStart(width);
       console.log(
-        `  ${c.name.padEnd(14)}${shape.padEnd(12)}${`${b.toFixed(0)} ms`.padStart(9)}${`${f.toFixed(0)} ms`.padStart(9)}  ${ratio.toFixed(2)}x  goal ${goal}x: ${ratio <= goal ? 'ok' : 'OVER GOAL'}`,
+        `  ${c.name.padEnd(14)}${c.waves.join(' then ').padEnd(12)}${ms(n, 9)}${ms(k, 10)}${ms(f, 9)}  ${(n / f).toFixed(2)}x, ${(k / f).toFixed(2)}x  goal ${goal}x: ${n / f <= goal ? 'ok' : 'OVER GOAL'}`,
       );
     }
     if (fake.violations.length)
