@@ -32,7 +32,10 @@ export function serverLabels(server: IdentityServer): Record<string, string> {
 
 /** The pod selector of an IdentityServer's Keycloak: stable across versions, so it never changes. */
 export function serverSelector(server: IdentityServer): Record<string, string> {
-  return { 'app.kubernetes.io/instance': labelValue(server.metadata.name), 'app.kubernetes.io/name': 'keycloak' };
+  return {
+    'app.kubernetes.io/instance': labelValue(server.metadata.name),
+    'app.kubernetes.io/name': 'keycloak',
+  };
 }
 
 /** The controller owner reference to an IdentityServer, or none when it has no uid yet (synth without a cluster). */

@@ -41,7 +41,10 @@ function fit(rule: NameRule, base: string, suffix: string): string {
   if (whole.length <= rule.max && rule.valid.test(whole)) return whole;
   const tail = `${hash8(whole)}${suffix}`;
   const room = rule.max - tail.length - 1;
-  const prefix = rule.clean(base).slice(0, room).replace(/[^A-Za-z0-9]+$/, '');
+  const prefix = rule
+    .clean(base)
+    .slice(0, room)
+    .replace(/[^A-Za-z0-9]+$/, '');
   if (prefix) return `${prefix}-${tail}`;
   // A DNS-1035 label may not start with a digit, as a bare hash may.
   return rule.firstLetter ? `x${tail}` : tail;

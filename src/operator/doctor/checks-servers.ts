@@ -1,7 +1,8 @@
 // Symptoms "database cluster not starting", "database connection refused" and "ingress not reachable": for each
 // IdentityServer its CloudNativePG Cluster and credentials Secret, whether Keycloak answers, and its Ingress.
-import { observeDatabaseCluster } from '../controllers/identity-server/server-stuck.ts';
+
 import { labelValue } from '../compile/names.ts';
+import { observeDatabaseCluster } from '../controllers/identity-server/server-stuck.ts';
 import { type DoctorCheck, fail, ok, warn } from './check.ts';
 import { cnpgClusterCrd, type ServerFacts, type Snapshot } from './snapshot.ts';
 

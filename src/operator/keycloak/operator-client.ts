@@ -96,7 +96,8 @@ export async function provisionOperatorClient(
         `/master/clients?clientId=${enc(clientId)}`,
       )
     ).body?.[0];
-    if (found && found.attributes?.[operatorMark] !== 'operator') throw new OperatorClientConflictError(clientId);
+    if (found && found.attributes?.[operatorMark] !== 'operator')
+      throw new OperatorClientConflictError(clientId);
     return found?.id;
   };
   let id = await find();
