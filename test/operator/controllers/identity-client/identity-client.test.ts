@@ -171,7 +171,7 @@ test('the longest names: a 253-character client in a 63-character namespace is R
     (o) => o.kind === 'Secret' && o.metadata.namespace === ns,
   );
   assert.match(secret?.metadata.name ?? '', /^ro+-[0-9a-f]{8}-credentials$/);
-  assert.is(status.credentialsSecret, secret?.metadata.name);
+  assert.is((status as { credentialsSecret?: string }).credentialsSecret, secret?.metadata.name);
   assert.equal(
     clientsIn(world).map((c) => c.clientId),
     [name],
@@ -186,18 +186,16 @@ test('a create the spec cannot finish is undone: no half-made client stays in Ke
     { roles: [{ name: 'reader' }] },
   );
   const realm = world.keycloak.realms.get('apps');
-  const call = world.deps.admins.forServer;
+  const forServer = world.deps.admins.forServer;
   world.deps.admins.forServer = async (server, options) => {
-    const admin = await call(server, options);
-    return {
-      ...admin,
-      call: async (ns: string, method: string, path: string, body?: unknown) => {
-        const res = await admin.call(ns, method, path, body);
-        if (method === 'POST' && path === '/apps/clients' && realm)
-          realm.roles = realm.roles.filter((r) => r.name !== 'reader');
-        return res;
-      },
-    } as typeof admin;
+    const admin = await forServer(server, options);
+    const call = (async (...args: Parameters<typeof admin.call>) => {
+      const res = await admin.call(...args);
+      if (args[1] === 'POST' && args[2] === '/apps/clients' && realm)
+        realm.roles = realm.roles.filter((r) => r.name !== 'reader');
+      return res;
+    }) as typeof admin.call;
+    return { ...admin, call } as typeof admin;
   };
   world.keycloak.reset();
   await reconcile(world, 'team/robot');
