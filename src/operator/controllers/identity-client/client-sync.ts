@@ -153,9 +153,10 @@ export async function syncClient(
   try {
     return await finishClient(admin, realm, client, desired, live, writes);
   } catch (error) {
-    // A client this call created and the spec cannot finish (a refusal, not an outage) is undone, so no half-made
-    // client stays enabled in Keycloak; the next reconcile creates it again once the spec is fixed.
-    if (createdNow && error instanceof RealmforgeError && error.kind !== 'transient') {
+    // A client this call created and the spec cannot finish (a refusal or a conflict, not an outage) is undone, so
+    // no half-made client stays enabled in Keycloak; the next reconcile creates it again once the spec is fixed.
+    const refused = error instanceof RealmforgeError && ['validation', 'conflict'].includes(error.kind);
+    if (createdNow && refused) {
       await admin.call(ns, 'DELETE', `/${enc(realm)}/clients/${enc(live.id ?? '')}`);
     }
     throw error;
