@@ -173,6 +173,32 @@ test('a realmforge-operator client in master that we did not create is a named c
   }
 });
 
+test('a <server>-operator-client Secret the server does not control is a conflict: never read, never rewritten', async () => {
+  const state = masterState('bootstrap-pw');
+  const kc = await keycloak(state);
+  try {
+    const theirs: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'kc-operator-client', namespace: 'identity' },
+      data: { 'client-id': b64('realmforge-operator'), 'client-secret': b64('theirs') },
+    };
+    const kube = fakeKube([adminSecret, theirs]);
+    try {
+      await admins(kube, kc.url).forServer(server as never);
+      assert.unreachable();
+    } catch (e) {
+      assert.is((e as { reason?: string }).reason, 'ChildNameConflict');
+      assert.match((e as Error).message, 'Secret identity/kc-operator-client already exists');
+    }
+    assert.equal(kube.writes, []);
+    assert.equal(state.calls, [], 'Keycloak was not asked either');
+    assert.is(stored(kube, 'client-secret'), 'theirs');
+  } finally {
+    await kc.close();
+  }
+});
+
 test('Keycloak 25 keeps the bootstrap admin: no client is created (its admin API refuses lightweight tokens)', async () => {
   const state = masterState('bootstrap-pw');
   const kc = await keycloak(state);
