@@ -1,5 +1,6 @@
 // Applies an IdentityServer's compiled objects and removes the ones it no longer wants (the Ingress once it is
-// turned off, the discovery Service once replicas drop to one). Only what differs from the cluster is sent.
+// turned off, the discovery Service once replicas drop to one). Only what differs from the cluster is sent, and
+// nothing at all while an object of a child's name belongs to someone else (ChildNameConflict): never taken over.
 import { serverRefLabel, serverRefValue } from '../../compile/cnpg-database.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { labelValue } from '../../compile/names.ts';
@@ -27,7 +28,7 @@ export type ChildOwner = { uid: string; namespace: string; name: string };
  * Whether a live object of one of the server's child names is this server's: in its namespace, a controller owner
  * reference to its UID; beyond it (where owner references cannot point), the server's reference label.
  */
-export function isOurChild(owner: ChildOwner, live: KubeObject): boolean {
+function isOurChild(owner: ChildOwner, live: KubeObject): boolean {
   if (live.metadata.namespace !== owner.namespace) {
     const labels = live.metadata.labels ?? {};
     return (
@@ -40,12 +41,13 @@ export function isOurChild(owner: ChildOwner, live: KubeObject): boolean {
 
 /** The conflict to report when objects that are not ours stand where children go. */
 function childConflict(owner: ChildOwner, taken: readonly KubeObject[]) {
-  const names = taken.map((o) => refString(refOf(o)));
+  const names = taken.map((o) => refString(refOf(o))).join(', ');
+  const [are, them] = taken.length > 1 ? ['exist and are', 'them'] : ['exists and is', 'it'];
   return new StuckError(
     'conflict',
     'Failed',
     'ChildNameConflict',
-    `${names.join(', ')} already ${taken.length > 1 ? 'exist' : 'exists'} and ${taken.length > 1 ? 'are' : 'is'} not IdentityServer ${owner.namespace}/${owner.name}'s; the operator leaves ${taken.length > 1 ? 'them' : 'it'} untouched and creates nothing: delete ${taken.length > 1 ? 'them' : 'it'} or give the IdentityServer another name; the operator looks again at the next resync (or annotate the IdentityServer with reconcile=<any new value>)`,
+    `${names} already ${are} not IdentityServer ${owner.namespace}/${owner.name}'s; the operator leaves ${them} untouched and creates nothing: delete ${them} or give the IdentityServer another name; the operator looks again at the next resync (or annotate the IdentityServer with reconcile=<any new value>)`,
   );
 }
 
