@@ -1,13 +1,14 @@
 // An IdentityServer never takes over an object of one of its children's names that it does not control: nothing is
 // applied, and the server is Failed/ChildNameConflict naming the objects and the way out. And a server with the
 // longest names Kubernetes accepts is compiled into objects the (strict) API server accepts, and deleted without a
-// hang: its cleanup lists by a label value the API server takes.
+// hang: its cleanup lists by a label value the API server takes. A master client of the operator's name that the
+// operator did not create is named on the server's status.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
 import { identityServerController } from '../../../../src/operator/controllers/identity-server/identity-server.ts';
 import { fakeKube } from '../fake-kube.ts';
-import { cluster, dbSecret, deps, idServer } from './server-fixtures.ts';
+import { cluster, dbSecret, deps, fakeKeycloak, idServer, makeAvailable } from './server-fixtures.ts';
 
 const handMade = (kind: string, apiVersion: string, name: string, namespace = 'identity'): KubeObject => ({
   apiVersion,
@@ -90,6 +91,24 @@ test('the longest names Kubernetes accepts: every child is valid, and deletion c
   const gone = await reconcile(`${ns}/${name}`);
   assert.equal(gone.outcome?.deleted, [`Database db/${database.metadata.name}`]);
   assert.is(kube.find('IdentityServer', ns, name), undefined, 'the finalizer was released');
+});
+
+test('a realmforge-operator client in master made by hand: the server names OperatorClientConflict, not a token problem', async () => {
+  const kc = await fakeKeycloak({ health: 'UP', password: 'generated-pw' });
+  try {
+    kc.master.client = { id: 'theirs', secret: 's', roles: [], lightweight: false, attributes: {} };
+    const kube = fakeKube([idServer(), dbSecret, cluster]);
+    const reconcile = identityServerController(deps(kube, kc.url));
+    await reconcile('identity/kc');
+    makeAvailable(kube);
+    const out = await reconcile('identity/kc');
+    assert.is(out.outcome?.reason, 'OperatorClientConflict');
+    assert.match(status(kube).message, 'master already has a client realmforge-operator');
+    assert.equal(kc.master.client.roles, [], 'not granted admin');
+    assert.is(kc.master.client.secret, 's', 'not re-keyed');
+  } finally {
+    await kc.close();
+  }
 });
 
 test.run();
