@@ -12,6 +12,7 @@ import { ownedMetadata } from '../compile/server-metadata.ts';
 import { secretValue } from '../runtime/read-secret.ts';
 import type { AdminClient } from './admin-client.ts';
 import type { OperatorClient } from './admin-identity.ts';
+import { ownerAttribute } from './collections/collection.ts';
 import { KeycloakReasonError } from './reason-error.ts';
 
 /** The clientId of the operator's client in master. */
@@ -20,8 +21,8 @@ export const operatorClientId = 'realmforge-operator';
 /** The Secret beside <server>-admin-credentials that holds the operator's client credentials. */
 export const operatorSecretName = (server: string) => objectName(server, '-operator-client');
 
-/** The attribute that marks the operator's own client (the owner attribute every managed item carries). */
-const operatorMark = 'realmforge.dev/owner';
+/** The attribute that marks the operator's own client: the owner attribute every managed item carries. */
+const operatorMark = ownerAttribute;
 
 /** The client as created: confidential, service account only, lightweight tokens, marked as ours. */
 export const operatorClientRepresentation = {
