@@ -2,7 +2,8 @@
 // Ready, its children are owned by field manager realmforge, drift is reverted, an Ingress turned off is deleted,
 // a resync with nothing changed writes nothing, a missing database cluster is named on status, deletion
 // garbage-collects the children, a Database in another namespace is deleted through the cleanup finalizer, and
-// /metrics exposes every series.
+// /metrics exposes every series. Objects of its children's names made by hand are never taken over, and the longest
+// names Kubernetes accepts work from creation to deletion.
 import type { V1Deployment } from '@kubernetes/client-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -16,6 +17,8 @@ import {
   waitStatus,
 } from '../../scripts/testenv/identity-fixtures.ts';
 import { grantSecretAccess, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
+import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+import { keycloakAdminApi } from './helpers/keycloak-admin.ts';
 
 let env: TestEnv;
 let operator: OperatorProcess;
@@ -217,6 +220,174 @@ test('a server whose database is in another namespace: deleting it deletes its D
     (await databases()).length === 0 && !(await getResource(env, 'identityservers', ns, 'remote'))
       ? true
       : undefined,
+  );
+});
+
+test("objects of a server's child names made by hand are left as they are, named on status, and outlive the server", async () => {
+  const theirs = { 'app.kubernetes.io/name': 'theirs' };
+  for (const object of [
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'taken', namespace: ns, labels: theirs },
+      spec: { selector: theirs, ports: [{ port: 80 }] },
+    },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'taken', namespace: ns, labels: theirs },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: theirs },
+        template: { metadata: { labels: theirs }, spec: { containers: [{ name: 'c', image: 'theirs' }] } },
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'taken-admin-credentials', namespace: ns, labels: theirs },
+      stringData: { username: 'theirs', password: 'theirs' },
+    },
+  ])
+    await env.apply(object as never);
+  const paths = [
+    `/api/v1/namespaces/${ns}/services/taken`,
+    `/apis/apps/v1/namespaces/${ns}/deployments/taken`,
+    `/api/v1/namespaces/${ns}/secrets/taken-admin-credentials`,
+  ];
+  // What a person would notice: labels, owners, spec or data, and whether realmforge ever applied to it (the
+  // Deployment controller writes the Deployment's status and revision annotation, so its resourceVersion moves).
+  type Live = {
+    metadata: { labels?: object; ownerReferences?: object; managedFields?: { manager?: string }[] };
+    spec?: object;
+    data?: object;
+  };
+  const view = async (path: string) => {
+    const { metadata, spec, data } = (await env.request('GET', path)).body as Live;
+    const managers = metadata.managedFields?.map((f) => f.manager) ?? [];
+    return {
+      labels: metadata.labels,
+      owners: metadata.ownerReferences,
+      spec,
+      data,
+      ours: managers.includes('realmforge'),
+    };
+  };
+  const before = await Promise.all(paths.map(view));
+  await env.apply(identityServer(ns, 'taken', 'pg') as never);
+  const failed = await waitStatus(
+    env,
+    'identityservers',
+    ns,
+    'taken',
+    60_000,
+    (st) => st.reason === 'ChildNameConflict',
+    'to name the conflict',
+  );
+  assert.is(failed.status.phase, 'Failed');
+  for (const name of ['Service', 'Deployment']) assert.match(failed.status.message, `${name} ${ns}/taken`);
+  assert.match(failed.status.message, `Secret ${ns}/taken-admin-credentials`);
+  assert.match(failed.status.message, /delete them or give the IdentityServer another name/);
+  const unchanged = async () => {
+    for (const [i, path] of paths.entries()) {
+      const now = await view(path);
+      assert.equal(now, before[i], `${path} is unchanged`);
+      assert.is(now.ours, false, `${path} was never applied by realmforge`);
+      assert.is(now.owners, undefined);
+    }
+  };
+  await unchanged();
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers/taken`);
+  await eventually('the server to be gone', 60_000, async () =>
+    (await getResource(env, 'identityservers', ns, 'taken')) ? undefined : true,
+  );
+  // The garbage collector removed idp's children within seconds (above); give it as long here.
+  await new Promise((r) => setTimeout(r, 5000));
+  await unchanged();
+});
+
+test('the longest names: a 253-character server and client in a 63-character namespace are Ready, then deleted with nothing left', async () => {
+  const longNs = await env.namespace(`op-server-long-${'n'.repeat(41)}`);
+  await grantSecretAccess(env, longNs);
+  const name = `idp-${'x'.repeat(249)}`;
+  const clientName = `app-${'y'.repeat(249)}`;
+  const server = identityServer(longNs, name, 'pg');
+  // The database beside the suite's cluster: the cleanup finalizer lists it by the server's label.
+  const database = { ...server.spec.database, namespace: ns, name: 'kc_long_names' };
+  await env.apply({ ...server, spec: { ...server.spec, database } } as never);
+  const ready = await waitStatus(
+    env,
+    'identityservers',
+    longNs,
+    name,
+    600_000,
+    (st) => st.phase === 'Ready',
+    'to be Ready',
+  );
+  assert.equal(ready.metadata.finalizers, ['realmforge.dev/cleanup']);
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityRealm',
+    metadata: { name: 'apps', namespace: longNs },
+    spec: { serverRef: { name }, clientAuthorizationGrants: [longNs] },
+  } as never);
+  await waitStatus(
+    env,
+    'identityrealms',
+    longNs,
+    'apps',
+    120_000,
+    (st) => st.phase === 'Ready',
+    'to be Ready',
+  );
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityClient',
+    metadata: { name: clientName, namespace: longNs },
+    spec: { realmRef: { name: 'apps' }, redirectUris: ['https://app.example.test/cb'] },
+  } as never);
+  const client = await waitStatus(
+    env,
+    'identityclients',
+    longNs,
+    clientName,
+    120_000,
+    (st) => st.phase === 'Ready',
+    'to be Ready',
+  );
+  const secret = await env.core.readNamespacedSecret({
+    namespace: longNs,
+    name: client.status.credentialsSecret,
+  });
+  assert.ok(secret.data?.['client-secret'], 'the credentials Secret holds the secret');
+  // Keycloak's admin API through the server's (shortened) Service and admin Secret.
+  const secrets = await env.core.listNamespacedSecret({ namespace: longNs });
+  const adminSecret = secrets.items.find((x) => x.metadata?.name?.endsWith('-admin-credentials'));
+  const text = (k: string) => Buffer.from(adminSecret?.data?.[k] ?? '', 'base64').toString('utf8');
+  const kc = keycloakAdminApi(
+    () => loadEndpointMap(env.state.endpointMapFile).resolve(ready.status.endpoints.internal),
+    async () => ({ username: text('username'), password: text('password') }),
+  );
+  const clients = async () => (await kc('GET', `/apps/clients?clientId=${clientName}`)) as unknown[];
+  assert.is((await clients()).length, 1, 'the client is in Keycloak');
+  const del = (plural: string, n: string) =>
+    env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${longNs}/${plural}/${n}`);
+  const gone = (plural: string, n: string) =>
+    eventually(`${plural} ${n.slice(0, 12)}... to be gone`, 120_000, async () =>
+      (await getResource(env, plural, longNs, n)) ? undefined : true,
+    );
+  await del('identityclients', clientName);
+  await gone('identityclients', clientName);
+  assert.equal(await clients(), [], 'the client is gone from Keycloak');
+  await del('identityrealms', 'apps');
+  await gone('identityrealms', 'apps');
+  assert.is(await kc('GET', '/apps'), undefined, 'the realm is gone from Keycloak');
+  await del('identityservers', name);
+  await gone('identityservers', name);
+  const left = await env.request('GET', `/apis/postgresql.cnpg.io/v1/namespaces/${ns}/databases`);
+  assert.not.ok(
+    (left.body.items as { spec: { name: string } }[]).some((d) => d.spec.name === 'kc_long_names'),
+    'its Database was deleted by the cleanup',
   );
 });
 

@@ -161,7 +161,7 @@ export interface IdentityClientSpec {
   defaultClientScopes?: string[];
   optionalClientScopes?: string[];
   /**
-   * Name of the credentials Secret; defaults to <metadata.name>-credentials.
+   * Name of the credentials Secret; defaults to <metadata.name>-credentials (a name too long for the suffix is shortened with a hash, see docs/operator.md).
    */
   secretName?: string;
   /**

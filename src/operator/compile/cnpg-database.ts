@@ -2,6 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import { ownerReferences, serverLabels } from './kube-object.ts';
+import { labelValue, objectName } from './names.ts';
 import type { ResolvedServer } from './resolved-server.ts';
 
 /** Properties of the CloudNativePG Database construct. */
@@ -21,8 +22,11 @@ export const serverRefLabel = 'realmforge.dev/identity-server';
  */
 export function databaseObjectName(s: ResolvedServer): string {
   const prefix = s.database.namespace === s.namespace ? s.name : `${s.namespace}-${s.name}`;
-  return `${prefix}-${s.database.name.replaceAll('_', '-')}`.replace(/-+$/, '').slice(0, 253);
+  return objectName(`${prefix}-${s.database.name.replaceAll('_', '-')}`.replace(/-+$/, ''));
 }
+
+/** The value of serverRefLabel for a server: what its cleanup lists by, so always a valid label value. */
+export const serverRefValue = (namespace: string, name: string) => labelValue(`${namespace}.${name}`);
 
 /** A postgresql.cnpg.io/v1 Database that ensures Keycloak's database exists on the named cluster. */
 export class CnpgDatabase extends Construct {
@@ -36,7 +40,7 @@ export class CnpgDatabase extends Construct {
         name: databaseObjectName(s),
         namespace: s.database.namespace,
         // Owner references cannot cross namespaces; there the label ties the object to its server for cleanup.
-        labels: { ...serverLabels(server), [serverRefLabel]: `${s.namespace}.${s.name}` },
+        labels: { ...serverLabels(server), [serverRefLabel]: serverRefValue(s.namespace, s.name) },
         ...(s.database.namespace === s.namespace ? { ownerReferences: ownerReferences(server) } : {}),
       },
       spec: {

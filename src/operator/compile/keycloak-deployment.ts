@@ -75,7 +75,7 @@ export class KeycloakDeployment extends Construct {
     new ApiObject(this, 'deployment', {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
-      metadata: ownedMetadata(server, s.name),
+      metadata: ownedMetadata(server, s.serviceName),
       spec,
     });
   }

@@ -27,7 +27,7 @@ export class KeycloakIngress extends Construct {
     new ApiObject(this, 'ingress', {
       apiVersion: 'networking.k8s.io/v1',
       kind: 'Ingress',
-      metadata: ownedMetadata(server, s.name, annotations),
+      metadata: ownedMetadata(server, s.serviceName, annotations),
       spec: {
         ...(ingress.className ? { ingressClassName: ingress.className } : {}),
         ...(ingress.tlsSecretName

@@ -1,5 +1,6 @@
 import type { V1ObjectMeta, V1OwnerReference } from '@kubernetes/client-node';
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
+import { labelValue } from './names.ts';
 
 /** Any Kubernetes object the compilers emit: apiVersion, kind, metadata and a body. */
 export type KubeObject = {
@@ -20,18 +21,21 @@ export const finalizer = 'realmforge.dev/cleanup';
 export function serverLabels(server: IdentityServer): Record<string, string> {
   return {
     'app.kubernetes.io/component': 'identity-server',
-    'app.kubernetes.io/instance': server.metadata.name,
+    'app.kubernetes.io/instance': labelValue(server.metadata.name),
     'app.kubernetes.io/managed-by': 'realmforge',
     'app.kubernetes.io/name': 'keycloak',
     'app.kubernetes.io/part-of': 'realmforge',
     // An existing Keycloak (spec.external) has no image: its children (the operator's client Secret) carry no version.
-    ...(server.spec.image ? { 'app.kubernetes.io/version': server.spec.image.tag } : {}),
+    ...(server.spec.image ? { 'app.kubernetes.io/version': labelValue(server.spec.image.tag) } : {}),
   };
 }
 
 /** The pod selector of an IdentityServer's Keycloak: stable across versions, so it never changes. */
 export function serverSelector(server: IdentityServer): Record<string, string> {
-  return { 'app.kubernetes.io/instance': server.metadata.name, 'app.kubernetes.io/name': 'keycloak' };
+  return {
+    'app.kubernetes.io/instance': labelValue(server.metadata.name),
+    'app.kubernetes.io/name': 'keycloak',
+  };
 }
 
 /** The controller owner reference to an IdentityServer, or none when it has no uid yet (synth without a cluster). */

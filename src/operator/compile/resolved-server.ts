@@ -4,6 +4,7 @@ import type {
   ProbeTiming,
 } from '../../../generated/types/crds/identityserver.ts';
 import { ValidationError } from '../../core/errors.ts';
+import { dnsLabelName, objectName } from './names.ts';
 
 /** An IdentityServer with every default applied and every derived name computed once. */
 export type ResolvedServer = {
@@ -14,6 +15,7 @@ export type ResolvedServer = {
   majorVersion: number;
   replicas: number;
   database: { cluster: string; namespace: string; credentialsSecret: string; name: string; host: string };
+  /** The Service's name, also the Deployment's and the Ingress's (names.ts: shortened when too long). */
   serviceName: string;
   discoveryServiceName: string;
   adminSecretName: string;
@@ -83,10 +85,10 @@ export function resolveServer(server: IdentityServer): ResolvedServer {
       name: spec.database.name ?? 'keycloak',
       host: `${spec.database.cluster}-rw.${dbNamespace}.svc`,
     },
-    serviceName: metadata.name,
-    discoveryServiceName: `${metadata.name}-discovery`,
-    adminSecretName: `${metadata.name}-admin-credentials`,
-    dbSecretName: `${metadata.name}-db-credentials`,
+    serviceName: dnsLabelName(metadata.name),
+    discoveryServiceName: dnsLabelName(metadata.name, '-discovery'),
+    adminSecretName: objectName(metadata.name, '-admin-credentials'),
+    dbSecretName: objectName(metadata.name, '-db-credentials'),
     hostname: publicUrl(server),
     ingress:
       ingress?.enabled && ingress.host

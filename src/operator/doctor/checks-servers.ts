@@ -1,5 +1,7 @@
 // Symptoms "database cluster not starting", "database connection refused" and "ingress not reachable": for each
 // IdentityServer its CloudNativePG Cluster and credentials Secret, whether Keycloak answers, and its Ingress.
+
+import { labelValue } from '../compile/names.ts';
 import { observeDatabaseCluster } from '../controllers/identity-server/server-stuck.ts';
 import { type DoctorCheck, fail, ok, warn } from './check.ts';
 import { cnpgClusterCrd, type ServerFacts, type Snapshot } from './snapshot.ts';
@@ -68,14 +70,14 @@ function keycloak(f: ServerFacts): DoctorCheck | undefined {
     subject,
     'not reachable or not ready',
     `/health/ready: ${f.keycloak.detail}`,
-    `kubectl get pods -n ${f.resolved.namespace} -l app.kubernetes.io/instance=${f.resolved.name}; kubectl logs -n ${f.resolved.namespace} deployment/${f.resolved.name}`,
+    `kubectl get pods -n ${f.resolved.namespace} -l app.kubernetes.io/instance=${labelValue(f.resolved.name)}; kubectl logs -n ${f.resolved.namespace} deployment/${f.resolved.serviceName}`,
   );
 }
 
 function ingress(s: Snapshot, f: ServerFacts): DoctorCheck | undefined {
   const want = f.resolved.ingress;
   if (!want) return undefined;
-  const subject = `Ingress ${f.resolved.namespace}/${f.resolved.name}`;
+  const subject = `Ingress ${f.resolved.namespace}/${f.resolved.serviceName}`;
   if (!f.ingress)
     return fail(
       'ingress',

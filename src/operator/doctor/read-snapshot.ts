@@ -128,7 +128,7 @@ async function serverFacts(deps: DoctorDeps, server: KubeObject): Promise<Server
           apiVersion: 'networking.k8s.io/v1',
           kind: 'Ingress',
           namespace: resolved.namespace,
-          name: resolved.name,
+          name: resolved.serviceName,
         })
       : undefined,
   ]);

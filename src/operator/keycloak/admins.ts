@@ -153,7 +153,17 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
   async function stored(server: IdentityServer): Promise<AdminIdentity | undefined> {
     const id = idOf(server);
     const ns = server.metadata.namespace ?? 'default';
-    const kept = decodeIdentity(await readSecret(deps, ns, operatorSecretName(server.metadata.name)));
+    const secret = await readSecret(deps, ns, operatorSecretName(server.metadata.name));
+    // A Secret of that name the server does not control is someone else's: never read as ours, never rewritten.
+    const uid = server.metadata.uid;
+    if (secret && uid && !secret.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid)) {
+      throw new KeycloakReasonError(
+        'conflict',
+        'ChildNameConflict',
+        `Secret ${ns}/${secret.metadata.name} already exists and is not IdentityServer ${id}'s; the operator leaves it untouched and keeps its own client's credentials nowhere else: delete it or give the IdentityServer another name`,
+      );
+    }
+    const kept = decodeIdentity(secret);
     const recent = fresh.get(id);
     if (recent && kept && identityKey(recent) === identityKey(kept)) fresh.delete(id);
     return recent ?? kept;

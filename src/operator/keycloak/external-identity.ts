@@ -10,6 +10,7 @@
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import { RealmforgeError } from '../../core/errors.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
+import { boundedText } from '../compile/names.ts';
 import { ownedMetadata } from '../compile/server-metadata.ts';
 import type { Deps } from '../runtime/deps.ts';
 import { readSecret, secretValue } from '../runtime/read-secret.ts';
@@ -103,7 +104,7 @@ export function storedIdentitySecret(server: IdentityServer, identity: AdminIden
  * since several IdentityServers may point at one Keycloak and re-keying a shared client would lock the others out.
  */
 export const externalClientId = (server: IdentityServer) =>
-  `realmforge-operator-${server.metadata.namespace ?? 'default'}-${server.metadata.name}`;
+  boundedText(`realmforge-operator-${server.metadata.namespace ?? 'default'}-${server.metadata.name}`, 255);
 
 /** The major version Keycloak reports (GET /admin/serverinfo); NaN when it does not say. */
 export async function keycloakMajor(admin: AdminClient, namespace: string): Promise<number> {

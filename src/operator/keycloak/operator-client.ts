@@ -7,17 +7,22 @@
 // changed in Keycloak) regenerates the client's secret, which is the rotation.
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
+import { objectName } from '../compile/names.ts';
 import { ownedMetadata } from '../compile/server-metadata.ts';
 import { secretValue } from '../runtime/read-secret.ts';
 import type { AdminClient } from './admin-client.ts';
 import type { OperatorClient } from './admin-identity.ts';
+import { ownerAttribute } from './collections/collection.ts';
 import { KeycloakReasonError } from './reason-error.ts';
 
 /** The clientId of the operator's client in master. */
 export const operatorClientId = 'realmforge-operator';
 
 /** The Secret beside <server>-admin-credentials that holds the operator's client credentials. */
-export const operatorSecretName = (server: string) => `${server}-operator-client`;
+export const operatorSecretName = (server: string) => objectName(server, '-operator-client');
+
+/** The attribute that marks the operator's own client: the owner attribute every managed item carries. */
+const operatorMark = ownerAttribute;
 
 /** The client as created: confidential, service account only, lightweight tokens, marked as ours. */
 export const operatorClientRepresentation = {
@@ -30,7 +35,7 @@ export const operatorClientRepresentation = {
   standardFlowEnabled: false,
   implicitFlowEnabled: false,
   directAccessGrantsEnabled: false,
-  attributes: { 'client.use.lightweight.access.token.enabled': 'true', 'realmforge.dev/owner': 'operator' },
+  attributes: { 'client.use.lightweight.access.token.enabled': 'true', [operatorMark]: 'operator' },
 };
 
 /** The operator's identity was lost and cannot be restored without a person. */
@@ -62,18 +67,40 @@ export function operatorSecret(server: IdentityServer, client: OperatorClient): 
   };
 }
 
+/** A client of the operator's clientId in master that the operator did not create: never adopted. */
+export class OperatorClientConflictError extends KeycloakReasonError {
+  constructor(clientId: string) {
+    super(
+      'conflict',
+      'OperatorClientConflict',
+      `master already has a client ${clientId} that realmforge did not create (it lacks the attribute ${operatorMark}=operator): the operator neither grants it roles nor changes its secret; delete or rename that client in master, and the operator creates its own at the next reconcile`,
+    );
+    this.name = 'OperatorClientConflictError';
+  }
+}
+
 /**
- * With the bootstrap admin `admin`: finds or creates the operator's client, grants its service account the master
- * role `admin` and returns a newly generated secret. `namespace` is the server's (for the rate limit).
+ * With the bootstrap admin `admin`: creates the operator's client when absent (an existing one is used only when it
+ * carries our mark: OperatorClientConflict otherwise), grants its service account the master role `admin` and
+ * returns a newly generated secret. `namespace` is the server's (for the rate limit).
  */
 export async function provisionOperatorClient(
   admin: AdminClient,
   namespace: string,
   clientId: string = operatorClientId,
 ): Promise<OperatorClient> {
-  const find = async () =>
-    (await admin.call<{ id: string }[]>(namespace, 'GET', `/master/clients?clientId=${enc(clientId)}`))
-      .body?.[0]?.id;
+  const find = async () => {
+    const found = (
+      await admin.call<{ id: string; attributes?: Record<string, string> }[]>(
+        namespace,
+        'GET',
+        `/master/clients?clientId=${enc(clientId)}`,
+      )
+    ).body?.[0];
+    if (found && found.attributes?.[operatorMark] !== 'operator')
+      throw new OperatorClientConflictError(clientId);
+    return found?.id;
+  };
   let id = await find();
   if (!id) {
     await admin.call(namespace, 'POST', '/master/clients', { ...operatorClientRepresentation, clientId });

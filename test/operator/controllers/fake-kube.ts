@@ -29,6 +29,19 @@ function storedForm(object: KubeObject): KubeObject {
   return copy;
 }
 
+const subdomain = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const dns1035 = /^(?=.{1,63}$)[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const labelValue = /^(?=.{0,63}$)([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+/** What the API server refuses with 422: an invalid name for the kind, or an invalid label value. */
+function invalid(object: KubeObject): string | undefined {
+  const { name, labels } = object.metadata;
+  if (!(object.kind === 'Service' ? dns1035 : subdomain).test(name))
+    return `metadata.name: Invalid value: "${name}"`;
+  const bad = Object.entries(labels ?? {}).find(([, v]) => !labelValue.test(v));
+  return bad ? `metadata.labels: Invalid value: "${bad[1]}"` : undefined;
+}
+
 /** A fake cluster holding `initial`; reads of keys in `forbidden` (Kind/ns/name) throw an auth error. */
 export function fakeKube(initial: KubeObject[] = []): FakeKube {
   const objects = new Map<string, KubeObject>();
@@ -67,6 +80,12 @@ export function fakeKube(initial: KubeObject[] = []): FakeKube {
         .split(',')
         .filter(Boolean)
         .map((s) => s.split('='));
+      const bad = want.find(([, v]) => !labelValue.test(v ?? ''));
+      if (bad)
+        throw new RealmforgeError(
+          'validation',
+          `unable to parse requirement: invalid label value: "${bad[1]}"`,
+        );
       return [...objects.values()]
         .filter(
           (o) =>
@@ -78,6 +97,8 @@ export function fakeKube(initial: KubeObject[] = []): FakeKube {
     },
     async apply(applied) {
       writes.push(`apply ${keyOf({ ...applied, ...applied.metadata })}`);
+      const refused = invalid(applied);
+      if (refused) throw new RealmforgeError('validation', `${applied.kind} is invalid: ${refused}`);
       const object = storedForm(applied);
       const key = keyOf({ ...object, ...object.metadata });
       const old = objects.get(key);

@@ -75,7 +75,19 @@ export function keycloakWorld(objects: KubeObject[] = [], server = readyServer()
     {
       apiVersion: 'v1',
       kind: 'Secret',
-      metadata: { name: 'kc-operator-client', namespace: 'identity' },
+      metadata: {
+        name: 'kc-operator-client',
+        namespace: 'identity',
+        ownerReferences: [
+          {
+            apiVersion: 'realmforge.dev/v1',
+            kind: 'IdentityServer',
+            name: 'kc',
+            uid: 'srv-uid',
+            controller: true,
+          },
+        ],
+      },
       data: { 'client-id': b64('realmforge-operator'), 'client-secret': b64('op-secret') },
     },
     ...objects,

@@ -7,7 +7,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** The fake's state: the admin password, the operator client once created, what was called. */
 export type MasterState = {
   password?: string;
-  client?: { id: string; secret: string; roles: string[]; lightweight: boolean; clientId?: string };
+  client?: {
+    id: string;
+    secret: string;
+    roles: string[];
+    lightweight: boolean;
+    clientId?: string;
+    attributes?: Record<string, string>;
+  };
   secrets: number;
   calls: string[];
 };
@@ -60,7 +67,8 @@ export function handleMaster(
   if (path === '' && req.method === 'GET') send(res, 200, { realm: 'master' });
   else if (path.startsWith('/clients?clientId=')) {
     const asked = decodeURIComponent(path.slice('/clients?clientId='.length));
-    send(res, 200, c && (c.clientId ?? 'realmforge-operator') === asked ? [{ id: c.id }] : []);
+    const match = c && (c.clientId ?? 'realmforge-operator') === asked;
+    send(res, 200, match ? [{ id: c.id, clientId: asked, attributes: c.attributes ?? {} }] : []);
   } else if (path === '/clients' && req.method === 'POST') {
     const rep = JSON.parse(body) as {
       clientId?: string;
@@ -77,6 +85,7 @@ export function handleMaster(
       secret: 'initial',
       roles: [],
       lightweight: rep.attributes?.['client.use.lightweight.access.token.enabled'] === 'true',
+      attributes: rep.attributes,
     };
     res.writeHead(201, { location: '/admin/realms/master/clients/op-uuid' }).end();
   } else if (c && path === `/clients/${c.id}/service-account-user`) send(res, 200, { id: 'sa-user' });

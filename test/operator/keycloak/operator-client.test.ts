@@ -8,7 +8,10 @@ import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
 import { createAdminClient } from '../../../src/operator/keycloak/admin-client.ts';
 import { keycloakAdmins } from '../../../src/operator/keycloak/admins.ts';
-import { OperatorIdentityLostError } from '../../../src/operator/keycloak/operator-client.ts';
+import {
+  OperatorClientConflictError,
+  OperatorIdentityLostError,
+} from '../../../src/operator/keycloak/operator-client.ts';
 import { manualClock } from '../../../src/operator/runtime/clock.ts';
 import type { Deps } from '../../../src/operator/runtime/deps.ts';
 import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
@@ -130,6 +133,67 @@ test('a client Keycloak refuses is re-keyed with the bootstrap admin; without on
       );
       assert.match((e as Error).message, /create kc-admin-credentials with keys username and password/);
     }
+  } finally {
+    await kc.close();
+  }
+});
+
+test('a realmforge-operator client in master that we did not create is a named conflict: no role, no new secret', async () => {
+  const state = masterState('bootstrap-pw');
+  // Made by a person: the same clientId, without realmforge's mark.
+  state.client = { id: 'theirs', secret: 'their-secret', roles: [], lightweight: false, attributes: {} };
+  const kc = await keycloak(state);
+  try {
+    const kube = fakeKube([adminSecret]);
+    try {
+      await admins(kube, kc.url).forServer(server as never);
+      assert.unreachable();
+    } catch (e) {
+      assert.instance(e, OperatorClientConflictError);
+      assert.is((e as OperatorClientConflictError).reason, 'OperatorClientConflict');
+      assert.match((e as Error).message, /master already has a client realmforge-operator/);
+      assert.match((e as Error).message, /delete or rename that client in master/);
+    }
+    // It was looked up, and nothing was written to it.
+    assert.ok(state.calls.includes('GET /clients?clientId=realmforge-operator'), state.calls.join('; '));
+    assert.equal(
+      state.calls.filter((c) => !c.startsWith('GET') && !c.startsWith('token')),
+      [],
+    );
+    assert.equal(state.client.roles, []);
+    assert.is(state.client.secret, 'their-secret');
+    assert.is(kube.find('Secret', 'identity', 'kc-operator-client'), undefined);
+    // Once marked as ours (the client an earlier run created), the same call re-keys it.
+    state.client.attributes = { 'realmforge.dev/owner': 'operator' };
+    const admin = await admins(kube, kc.url).forServer(server as never);
+    assert.is((await admin.call('team', 'GET', '/master')).status, 200);
+    assert.equal(state.client.roles, ['admin']);
+  } finally {
+    await kc.close();
+  }
+});
+
+test('a <server>-operator-client Secret the server does not control is a conflict: never read, never rewritten', async () => {
+  const state = masterState('bootstrap-pw');
+  const kc = await keycloak(state);
+  try {
+    const theirs: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'kc-operator-client', namespace: 'identity' },
+      data: { 'client-id': b64('realmforge-operator'), 'client-secret': b64('theirs') },
+    };
+    const kube = fakeKube([adminSecret, theirs]);
+    try {
+      await admins(kube, kc.url).forServer(server as never);
+      assert.unreachable();
+    } catch (e) {
+      assert.is((e as { reason?: string }).reason, 'ChildNameConflict');
+      assert.match((e as Error).message, 'Secret identity/kc-operator-client already exists');
+    }
+    assert.equal(kube.writes, []);
+    assert.equal(state.calls, [], 'Keycloak was not asked either');
+    assert.is(stored(kube, 'client-secret'), 'theirs');
   } finally {
     await kc.close();
   }

@@ -4,6 +4,7 @@
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import { apiVersion, type KubeObject } from '../../compile/kube-object.ts';
+import { labelValue, objectName } from '../../compile/names.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { applyReason, withAppliedHash } from '../../runtime/desired-state.ts';
 import { readSecret } from '../../runtime/read-secret.ts';
@@ -35,14 +36,14 @@ export function realmEndpoints(keycloakUrl: string, issuer: string): RealmEndpoi
   };
 }
 
-/** The Secret's name. */
+/** The Secret's name (names.ts: shortened with a hash when the client's name is too long for the suffix). */
 export const credentialsSecretName = (client: IdentityClient) =>
-  client.spec.secretName ?? `${client.metadata.name}-credentials`;
+  client.spec.secretName ?? objectName(client.metadata.name, '-credentials');
 
 const labels = (client: IdentityClient, realm: string) => ({
   'app.kubernetes.io/managed-by': 'realmforge',
-  'realmforge.dev/client': client.metadata.name,
-  'realmforge.dev/realm': realm,
+  'realmforge.dev/client': labelValue(client.metadata.name),
+  'realmforge.dev/realm': labelValue(realm),
 });
 
 /** What a SAML application needs besides its entity ID: where the IdP's metadata is, and its signing certificate. */

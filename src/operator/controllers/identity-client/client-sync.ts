@@ -36,7 +36,11 @@ import {
 import { createClient, ownerOf, requireOurs } from './client-create.ts';
 import { syncScopes } from './client-scopes.ts';
 import { findClient } from './find-client.ts';
-import { serviceAccountKeys, syncServiceAccountRoles } from './service-account-roles.ts';
+import {
+  checkServiceAccountRoles,
+  serviceAccountKeys,
+  syncServiceAccountRoles,
+} from './service-account-roles.ts';
 
 export { findClient } from './find-client.ts';
 export { ownerAttribute, ownerOf };
@@ -127,7 +131,10 @@ export async function syncClient(
   // A resource that had a client before looks for it first; a new one creates it straight away (client-create.ts).
   const found = client.status?.clientUuid ? await findClient(admin, ns, realm, clientId) : undefined;
   let live = found && requireOurs(found, client, realm);
+  let createdNow = false;
   if (!live) {
+    // What can be refused before a create is refused before it: nothing is sent for a spec that cannot finish.
+    await checkServiceAccountRoles(admin, ns, realm, client, clientId);
     // Created with its managed-fields record, as a realm is: else the first sync PUTs the client only to add it.
     const declaredNow = client.spec.roles?.length ? ['roles'] : [];
     const record = (planFields(ownFields(desired), {}, clientFields, declaredNow).body.attributes ??
@@ -140,8 +147,32 @@ export async function syncClient(
     const outcome = await createClient(admin, ns, realm, client, body);
     // A client of ours that was there already (a create whose answer was lost) is synced below like any other.
     if (outcome.created) writes.push('create client');
+    createdNow = outcome.created;
     live = outcome.live;
   }
+  try {
+    return await finishClient(admin, realm, client, desired, live, writes);
+  } catch (error) {
+    // A client this call created and the spec cannot finish (a refusal or a conflict, not an outage) is undone, so
+    // no half-made client stays enabled in Keycloak; the next reconcile creates it again once the spec is fixed.
+    const refused = error instanceof RealmforgeError && ['validation', 'conflict'].includes(error.kind);
+    if (createdNow && refused) {
+      await admin.call(ns, 'DELETE', `/${enc(realm)}/clients/${enc(live.id ?? '')}`);
+    }
+    throw error;
+  }
+}
+
+/** Everything after the client exists: its fields, collections, scopes, roles, service account, authorization. */
+async function finishClient(
+  admin: AdminClient,
+  realm: string,
+  client: IdentityClient,
+  desired: ClientRepresentation,
+  live: ClientRepresentation,
+  writes: string[],
+): Promise<ClientSyncResult> {
+  const ns = client.metadata.namespace ?? 'default';
   const base = `/${enc(realm)}/clients/${enc(live.id ?? '')}`;
   const uuid = live.id ?? '';
   const declared = client.spec.roles?.length ? ['roles'] : [];

@@ -27,6 +27,45 @@ export function serviceAccountKeys(client: IdentityClient): string[] {
   ].sort();
 }
 
+/**
+ * Before a client is created: every role its service account is to hold exists (a role of the client itself must be
+ * one of its spec.roles), so a missing one refuses the spec before anything is written. One read per role.
+ */
+export async function checkServiceAccountRoles(
+  admin: AdminClient,
+  ns: string,
+  realm: string,
+  client: IdentityClient,
+  clientId: string,
+) {
+  const sa = client.spec.serviceAccount;
+  if (!sa?.enabled) return;
+  const missing = (field: string, what: string) =>
+    new RealmforgeError(
+      'validation',
+      `spec.serviceAccount.${field} names ${what}, which realm ${realm} does not have`,
+    );
+  for (const role of sa.realmRoles ?? []) {
+    const res = await admin.call(ns, 'GET', `/${enc(realm)}/roles/${enc(role)}`);
+    if (res.status === 404) throw missing('realmRoles', `realm role "${role}"`);
+  }
+  const own = new Set((client.spec.roles ?? []).map((r) => r.name));
+  for (const { client: owner, roles } of sa.clientRoles ?? []) {
+    const field = `clientRoles[${owner}]`;
+    if (owner === clientId) {
+      const absent = roles.find((r) => !own.has(r));
+      if (absent) throw missing(field, `role "${absent}" of this client (not in spec.roles)`);
+      continue;
+    }
+    const uuid = (await findClient(admin, ns, realm, owner))?.id;
+    if (!uuid) throw missing(field, `client "${owner}"`);
+    for (const role of roles) {
+      const res = await admin.call(ns, 'GET', `/${enc(realm)}/clients/${enc(uuid)}/roles/${enc(role)}`);
+      if (res.status === 404) throw missing(field, `role "${role}" of client ${owner}`);
+    }
+  }
+}
+
 type RoleMappings = {
   realmMappings?: Item[];
   clientMappings?: Record<string, { id?: string; mappings?: Item[] }>;

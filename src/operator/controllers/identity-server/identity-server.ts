@@ -87,12 +87,12 @@ async function observe(
   stored: readonly KubeObject[],
 ): Promise<ServerObservation> {
   const ns = resolved.namespace;
-  const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: ns, name: resolved.name };
+  const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: ns, name: resolved.serviceName };
   // The read comes from the watch cache, which may not hold the Deployment this reconcile just applied: its
   // status would then describe the previous spec as complete, and Ready would be reported before the rollout.
   const deployment = newest(
     (await deps.kube.get(ref)) as V1Deployment | undefined,
-    stored.find((o) => o.kind === 'Deployment' && o.metadata.name === resolved.name) as
+    stored.find((o) => o.kind === 'Deployment' && o.metadata.name === resolved.serviceName) as
       | V1Deployment
       | undefined,
   );

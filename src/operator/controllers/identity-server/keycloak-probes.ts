@@ -3,6 +3,7 @@
 // breaker). Slow is not down: timeouts fit a loaded Keycloak, and a health endpoint that does not answer in time
 // while admin calls succeed leaves the server Ready; only an answer that says DOWN, or failing calls, do not.
 import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import type { ProbeOutcome } from './server-stuck.ts';
 
@@ -54,6 +55,8 @@ export async function probeAdmin(
     const res = await (await admin).call(namespace, 'GET', '/master');
     return res.status === 200 ? { state: 'ok' } : { state: 'failed', message: `HTTP ${res.status}` };
   } catch (error) {
-    return { state: 'failed', message: (error as Error).message };
+    // A problem a person must fix (the operator's client taken in master) keeps its own reason.
+    const reason = error instanceof KeycloakReasonError ? error.reason : undefined;
+    return { state: 'failed', message: (error as Error).message, ...(reason ? { reason } : {}) };
   }
 }

@@ -4,8 +4,8 @@
 // namespace, with no owner, so it survives the IdentityServer) and restores <server>-admin-credentials from it when
 // that Secret is deleted or the server is re-created on the retained database. With neither and a server that ran
 // before, nothing is generated: AdminCredentialsLost says how to get an admin back.
-import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../compile/kube-object.ts';
+import { labelValue, objectName } from '../../compile/names.ts';
 import type { ResolvedServer } from '../../compile/resolved-server.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { applyReason, withAppliedHash } from '../../runtime/desired-state.ts';
@@ -16,22 +16,12 @@ import {
   SecretAccessDeniedError,
 } from '../../runtime/read-secret.ts';
 
-/** A DNS-1123 name from free text: a PostgreSQL database name may hold `_` or capitals, a Secret name may not. */
-const dnsName = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9.-]+/g, '-')
-    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
-
-/** A label value (63 characters at most, as the API server requires): long values become a stable hash. */
-const labelValue = (text: string) =>
-  /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/.test(text)
-    ? text
-    : createHash('sha256').update(text).digest('hex').slice(0, 40);
-
-/** The name of the copy kept beside the database. */
+/** The name of the copy kept beside the database: a PostgreSQL database name may hold `_` or capitals. */
 export const keptAdminSecretName = (r: ResolvedServer) =>
-  dnsName(`${r.database.cluster}-${r.database.name}-keycloak-admin`).slice(0, 253);
+  objectName(
+    `${r.database.cluster}-${r.database.name}`.toLowerCase().replace(/[^a-z0-9.-]+/g, '-'),
+    '-keycloak-admin',
+  );
 
 /** The kept copy: basic-auth, labelled with the database it belongs to, owned by nothing. */
 export function keptAdminSecret(r: ResolvedServer, admin: Credentials): KubeObject {

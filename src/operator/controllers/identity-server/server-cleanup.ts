@@ -3,7 +3,7 @@
 // collection never removes these: such a server carries the finalizer realmforge.dev/cleanup, and its deletion
 // first deletes every object labelled with the server's reference (in any namespace, so a database namespace
 // changed since still gets cleaned), then releases the finalizer.
-import { serverRefLabel } from '../../compile/cnpg-database.ts';
+import { serverRefLabel, serverRefValue } from '../../compile/cnpg-database.ts';
 import { finalizer, type KubeObject } from '../../compile/kube-object.ts';
 import type { ResolvedServer } from '../../compile/resolved-server.ts';
 import type { Deps } from '../../runtime/deps.ts';
@@ -21,7 +21,7 @@ export function needsCleanupFinalizer(resolved: ResolvedServer): boolean {
 /** Deletes the server's labelled objects in every namespace other than its own; returns what was deleted. */
 export async function deleteCrossNamespaceChildren(deps: Deps, server: KubeObject): Promise<string[]> {
   const own = server.metadata.namespace ?? 'default';
-  const selector = `${serverRefLabel}=${own}.${server.metadata.name}`;
+  const selector = `${serverRefLabel}=${serverRefValue(own, server.metadata.name)}`;
   const deleted: string[] = [];
   for (const type of crossNamespaceKinds) {
     // '' lists all namespaces.

@@ -7,7 +7,7 @@ import type { V1Deployment, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/c
 export type ProbeOutcome =
   | { readonly state: 'skipped' }
   | { readonly state: 'ok' }
-  | { readonly state: 'failed'; readonly message: string; readonly slow?: true };
+  | { readonly state: 'failed'; readonly message: string; readonly slow?: true; readonly reason?: string };
 
 /** The CNPG Cluster as far as the operator cares: absent, or present and ready or not. */
 export type DatabaseClusterObservation =
@@ -202,6 +202,9 @@ export function stuckReason(
       message: `Keycloak rejects the admin account in Secret ${server.adminSecretName ?? '<server>-admin-credentials'} (${obs.token.message}): its database already has another admin (a server re-created on a retained database, or a replaced Secret), and Keycloak reads bootstrap credentials only on an empty database. Put that admin's username and password in the Secret; if nobody knows them, on Keycloak 26 or newer run kubectl exec -it deploy/<server> -- /opt/keycloak/bin/kc.sh bootstrap-admin user --username temp-admin and use those`,
       blocksStart: false,
     };
+  }
+  if (obs.token.state === 'failed' && obs.token.reason) {
+    return { reason: obs.token.reason, message: obs.token.message, blocksStart: false };
   }
   if (obs.token.state === 'failed') {
     return {

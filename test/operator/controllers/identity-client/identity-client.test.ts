@@ -122,6 +122,88 @@ test('a client scope the realm lacks is InvalidSpec naming the field, and nothin
   assert.equal(clientsIn(good)[0]?.defaultClientScopes, ['profile']);
 });
 
+test('a service-account role the realm lacks is refused before any Keycloak write', async () => {
+  const world = await withRealm(
+    ['team'],
+    [
+      clientResource('robot', 'team', {
+        serviceAccount: { enabled: true, realmRoles: ['reader', 'nope'] },
+      }),
+    ],
+    { roles: [{ name: 'reader' }] },
+  );
+  world.keycloak.reset();
+  await reconcile(world, 'team/robot');
+  const status = statusOf(world, 'IdentityClient', 'team', 'robot');
+  assert.is(status.phase, 'Failed');
+  assert.is(status.reason, 'InvalidSpec');
+  assert.match(status.message ?? '', 'spec.serviceAccount.realmRoles names realm role "nope"');
+  // The roles were looked up, and nothing was written: no client, no Secret.
+  assert.ok(world.keycloak.calls.includes('GET /apps/roles/nope'), world.keycloak.calls.join('; '));
+  assert.equal(world.keycloak.writes(), []);
+  assert.equal(clientsIn(world), []);
+  assert.is(world.kube.find('Secret', 'team', 'robot-credentials'), undefined);
+  // A client role of a client the realm lacks (granted to the namespace), too.
+  const other = await withRealm(
+    ['team'],
+    [
+      clientResource('robot', 'team', {
+        serviceAccount: { enabled: true, clientRoles: [{ client: 'ghost', roles: ['x'] }] },
+      }),
+    ],
+    { crossClientRoleGrants: [{ namespaces: ['team'], client: 'ghost', roles: ['x'] }] },
+  );
+  other.keycloak.reset();
+  await reconcile(other, 'team/robot');
+  assert.match(statusOf(other, 'IdentityClient', 'team', 'robot').message ?? '', 'names client "ghost"');
+  assert.equal(other.keycloak.writes(), []);
+});
+
+test('the longest names: a 253-character client in a 63-character namespace is Ready, its Secret valid', async () => {
+  const ns = `t${'e'.repeat(62)}`;
+  const name = `r${'o'.repeat(252)}`;
+  const world = await withRealm([ns], [clientResource(name, ns)]);
+  await reconcile(world, `${ns}/${name}`);
+  // The strict fake refuses an invalid Secret name or label value as the API server does.
+  const status = statusOf(world, 'IdentityClient', ns, name);
+  assert.is(status.phase, 'Ready', status.message);
+  const secret = [...world.kube.objects.values()].find(
+    (o) => o.kind === 'Secret' && o.metadata.namespace === ns,
+  );
+  assert.match(secret?.metadata.name ?? '', /^ro+-[0-9a-f]{8}-credentials$/);
+  assert.is((status as { credentialsSecret?: string }).credentialsSecret, secret?.metadata.name);
+  assert.equal(
+    clientsIn(world).map((c) => c.clientId),
+    [name],
+  );
+});
+
+test('a create the spec cannot finish is undone: no half-made client stays in Keycloak', async () => {
+  // The role exists when checked, then goes (a person deletes it) before the service account is given it.
+  const world = await withRealm(
+    ['team'],
+    [clientResource('robot', 'team', { serviceAccount: { enabled: true, realmRoles: ['reader'] } })],
+    { roles: [{ name: 'reader' }] },
+  );
+  const realm = world.keycloak.realms.get('apps');
+  const forServer = world.deps.admins.forServer;
+  world.deps.admins.forServer = async (server, options) => {
+    const admin = await forServer(server, options);
+    const call = (async (...args: Parameters<typeof admin.call>) => {
+      const res = await admin.call(...args);
+      if (args[1] === 'POST' && args[2] === '/apps/clients' && realm)
+        realm.roles = realm.roles.filter((r) => r.name !== 'reader');
+      return res;
+    }) as typeof admin.call;
+    return { ...admin, call } as typeof admin;
+  };
+  world.keycloak.reset();
+  await reconcile(world, 'team/robot');
+  assert.is(statusOf(world, 'IdentityClient', 'team', 'robot').reason, 'InvalidSpec');
+  assert.ok(world.keycloak.writes().includes('POST /apps/clients'), 'the client was created');
+  assert.equal(clientsIn(world), [], 'and deleted again');
+});
+
 test('a client deleted by hand in Keycloak is recreated with the secret its credentials Secret holds', async () => {
   const world = await withRealm(['team'], [clientResource('web', 'team')]);
   await reconcile(world, 'team/web');
