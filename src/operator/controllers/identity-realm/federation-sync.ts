@@ -34,6 +34,8 @@ export type FederationTarget = {
   readonly secrets: FederationSecrets;
   /** The keytabs the realm's IdentityServer declares: name -> the path Keycloak reads (compile/kerberos-keytabs.ts). */
   readonly keytabs?: ReadonlyMap<string, string>;
+  /** The server's hash key (server-hash-key.ts), read when the realm names secrets. */
+  readonly hashKey?: string;
   /** The realm's attributes before this reconcile wrote anything (its LDAP ledgers and password hashes). */
   readonly liveAttributes: Record<string, unknown>;
   /** Whether the spec declared identity providers / LDAP providers last time (the realm's field record). */
@@ -63,6 +65,7 @@ export function federationAttributes(
   realm: IdentityRealm,
   realmName: string,
   secrets: FederationSecrets,
+  hashKey: string | undefined,
 ): Record<string, string> {
   const ldap = realm.spec.userFederation?.ldap ?? [];
   const kerberos = realm.spec.userFederation?.kerberos ?? [];
@@ -70,9 +73,9 @@ export function federationAttributes(
   const mappers = ldap.flatMap((p) => (p.mappers ?? []).map((m) => `${p.name}/${m.name}`)).sort();
   const hashes = ldap.flatMap((p) => {
     const secret = secrets.ldap.get(p.name);
-    return secret === undefined
+    return secret === undefined || hashKey === undefined
       ? []
-      : [[ldapBindHashAttribute(p.name), ldapBindHash(realmName, p.name, secret)]];
+      : [[ldapBindHashAttribute(p.name), ldapBindHash(hashKey, realmName, p.name, secret)]];
   });
   return {
     ...(names.length ? { [ldapProvidersLedger]: names.join(',') } : {}),
@@ -93,19 +96,18 @@ export function compileAll(realm: IdentityRealm, t: FederationTarget) {
       clientSecret: t.secrets.identityProviders.get(idp.alias),
       signingKey: t.secrets.signingKeys?.get(idp.alias),
       keycloakMajor: t.keycloakMajor,
+      hashKey: t.hashKey,
     }),
   );
-  const ldap = (realm.spec.userFederation?.ldap ?? []).map((p, i) =>
-    compileLdapProvider(
-      t.realmName,
-      t.realmId,
-      p,
-      i,
-      t.secrets.ldap.get(p.name),
-      attribute(t.liveAttributes, ldapBindHashAttribute(p.name)),
-      t.keytabs,
-    ),
-  );
+  const ldap = (realm.spec.userFederation?.ldap ?? []).map((p, i) => {
+    const password = t.secrets.ldap.get(p.name);
+    const recorded = attribute(t.liveAttributes, ldapBindHashAttribute(p.name));
+    const sent =
+      password !== undefined &&
+      t.hashKey !== undefined &&
+      recorded === ldapBindHash(t.hashKey, t.realmName, p.name, password);
+    return compileLdapProvider(t.realmId, p, i, password, sent, t.keytabs);
+  });
   const kerberosSpec = realm.spec.userFederation?.kerberos ?? [];
   checkProviderNames(realm.spec.userFederation?.ldap ?? [], kerberosSpec);
   const kerberos = kerberosSpec.map((k, i) =>

@@ -43,6 +43,8 @@ import { syncUserProfile, userProfileLedgerAttributes } from './user-profile-syn
 /** What a realm sync reads from the world: Secrets, the live realm (undefined: absent), Keycloak's major. */
 export type RealmSyncInputs = {
   smtpPassword?: string;
+  /** The server's hash key (server-hash-key.ts): the secrets above are recorded as HMACs with it. */
+  hashKey?: string;
   live?: RealmRepresentation;
   federation?: FederationSecrets;
   /** The keytabs the realm's IdentityServer declares (name -> path in Keycloak); none when unset. */
@@ -114,8 +116,8 @@ export async function syncRealm(
   );
   const attributes = {
     ...compiled.attributes,
-    ...ownershipAttributes(realm, inputs.smtpPassword),
-    ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets),
+    ...ownershipAttributes(realm, inputs.smtpPassword, inputs.hashKey),
+    ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets, inputs.hashKey),
     ...defaultRolesAttributes(realm.spec),
     ...flowsAttributes(realm.spec),
     ...messagesAttributes(realm.spec),
@@ -298,6 +300,7 @@ function federationTarget(
     owner: realmOwnerOf(realm),
     keycloakMajor: inputs.keycloakMajor ?? 26,
     secrets: inputs.federation ?? noSecrets,
+    hashKey: inputs.hashKey,
     keytabs: inputs.keytabs,
     declaredBefore,
     liveAttributes,
