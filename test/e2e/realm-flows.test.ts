@@ -2,12 +2,16 @@
 // the realm sync the operator runs: a custom direct-grant flow bound to the realm is the one Keycloak runs (a user
 // with the role "blocked" is refused a password grant the built-in flow would allow); the flow reads back in
 // order, a steady resync writes nothing, a hand edit is rebuilt, and removing it rebinds Keycloak's own flow and
-// deletes it; an authenticator the server lacks is refused naming the field, with nothing written.
+// deletes it; an authenticator the server lacks is refused naming the field, with nothing written. A bound browser
+// flow with OTP is replaced while a login loop runs (no login without the OTP, no valid one refused), and a crash
+// after any write of a replacement leaves a complete flow bound.
+import { createHmac } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
 import { syncRealm } from '../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { compactServerInfo } from '../../src/operator/keycloak/server-info.ts';
+import { Browser, formsOf } from './helpers/browser.ts';
 import { realmAdmin, realmResource } from './helpers/realm-admin.ts';
 
 let kc: Awaited<ReturnType<typeof realmAdmin>>;
@@ -17,7 +21,7 @@ test.before(async () => {
   kc = await realmAdmin();
 });
 test.after(async () => {
-  await kc?.close(['flows']);
+  await kc?.close(['flows', 'otpflows']);
 });
 
 const base: Partial<IdentityRealm['spec']> = { login: { sslRequired: 'none' }, roles: [{ name: 'blocked' }] };
@@ -96,7 +100,10 @@ test('the built-in direct grant lets a blocked user in; the bound custom flow re
   await kc.admin.call('e2e', 'POST', `/flows/users/${carl?.id}/role-mappings/realm`, [blocked]);
   assert.is(await grant(), 200, "Keycloak's own direct grant flow has no such check");
   const result = await kc.sync(strict);
-  assert.ok(result.writes.includes('create authentication flow strict-grant'), result.writes.join('; '));
+  assert.ok(
+    result.writes.includes('build authentication flow strict-grant (5 steps)'),
+    result.writes.join('; '),
+  );
   assert.is((await kc.get('/flows')).directGrantFlow, 'strict-grant');
   assert.equal(await outline('strict-grant'), built);
   assert.ok((await grant()) >= 400, 'the custom flow is the one Keycloak runs: the blocked user is refused');
@@ -108,7 +115,7 @@ test('the built-in direct grant lets a blocked user in; the bound custom flow re
   assert.is(kc.counter.writes, 0);
 });
 
-test('a hand edit of the flow is rebuilt', async () => {
+test('a hand edit of the flow is replaced', async () => {
   // The whole conditional sub-flow disabled by hand (a valid flow that no longer checks the role). Disabling only
   // its deny step is not: Keycloak 26 answers such a grant with HTTP 500.
   const list = (await kc.get('/flows/authentication/flows/strict-grant/executions')) as Rep[];
@@ -119,7 +126,10 @@ test('a hand edit of the flow is rebuilt', async () => {
   });
   assert.is(await grant(), 200, 'the hand edit opened the door');
   assert.equal((await kc.sync(strict)).writes, [
-    'rebuild executions of authentication flow strict-grant (5)',
+    'build authentication flow strict-grant (5 steps)',
+    'bind directGrantFlow to the next version of strict-grant',
+    'delete the old version of authentication flow strict-grant',
+    'rename the next version of authentication flow strict-grant',
   ]);
   assert.equal(await outline('strict-grant'), built);
   assert.ok((await grant()) >= 400, 'closed again');
@@ -159,6 +169,171 @@ test("removed from the spec: Keycloak's direct grant is bound again and the flow
   kc.counter.writes = 0;
   assert.equal((await kc.sync(realmResource('flows', base))).writes, [], 'steady after pruning');
   assert.is(kc.counter.writes, 0);
+});
+
+// A bound browser flow with OTP, changed while people log in: version one asks for the password and the OTP; version
+// two the same inside a sub-flow, after a cookie check. Keycloak adds an execution DISABLED, so a flow edited in
+// place refuses logins, then lets a password alone through; a replaced one never does.
+const otpKey = 'e2e-totp-key-not-random-1234';
+const otpBase: Partial<IdentityRealm['spec']> = {
+  login: { sslRequired: 'none' },
+  // The loop logs in many times a period with the one code.
+  otpPolicy: { codeReusable: true },
+  authenticationFlowBindings: { browser: 'otp-browser' },
+};
+const passwordAndOtp = [
+  { authenticator: 'auth-username-password-form', requirement: 'REQUIRED' },
+  { authenticator: 'auth-otp-form', requirement: 'REQUIRED' },
+] as const;
+const otpVersions = [
+  realmResource('otpflows', {
+    ...otpBase,
+    authenticationFlows: [{ alias: 'otp-browser', executions: [...passwordAndOtp] }],
+  }),
+  realmResource('otpflows', {
+    ...otpBase,
+    authenticationFlows: [
+      {
+        alias: 'otp-browser',
+        executions: [
+          { authenticator: 'auth-cookie', requirement: 'ALTERNATIVE' },
+          { subFlow: 'otp-forms', requirement: 'ALTERNATIVE' },
+        ],
+      },
+      { alias: 'otp-forms', topLevel: false, executions: [...passwordAndOtp] },
+    ],
+  }),
+];
+
+/** RFC 6238 with Keycloak's defaults (HmacSHA1, 6 digits, 30 s; Keycloak keys it with the secret's UTF-8 bytes). */
+function totp(key: string) {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000)));
+  const h = createHmac('sha1', Buffer.from(key, 'utf8')).update(counter).digest();
+  const o = (h[h.length - 1] ?? 0) & 0xf;
+  const n = (h.readUInt32BE(o) & 0x7fffffff) % 1_000_000;
+  return String(n).padStart(6, '0');
+}
+
+const callback = 'http://127.0.0.1:9/callback';
+/** One browser login of olga: with the OTP, or with a wrong one. 'in' when the code reaches the callback. */
+async function browserLogin(withOtp: boolean): Promise<string> {
+  const browser = new Browser(callback);
+  const query = new URLSearchParams({
+    client_id: 'loop',
+    redirect_uri: callback,
+    response_type: 'code',
+    scope: 'openid',
+  });
+  let page = await browser.open(
+    `${kc.env.state.keycloak?.httpUrl}/realms/otpflows/protocol/openid-connect/auth?${query}`,
+  );
+  page = await browser.submit(page, 'kc-form-login', { username: 'olga', password });
+  if (!page.stoppedAt && formsOf(page.html, page.url).some((f) => f.id === 'kc-otp-login-form'))
+    page = await browser.submit(page, 'kc-otp-login-form', { otp: withOtp ? totp(otpKey) : '000000' });
+  if (page.stoppedAt?.includes('code=')) return 'in';
+  return `refused (${page.status} ${page.html.replace(/\s+/g, ' ').slice(0, 200)})`;
+}
+/** Logins, a valid and a wrong one at a time, until `done` settles; every outcome. */
+async function loginLoop(done: Promise<unknown>) {
+  const outcomes: { valid: boolean; result: string }[] = [];
+  let over = false;
+  void done.finally(() => {
+    over = true;
+  });
+  const loop = async () => {
+    while (!over)
+      for (const valid of [true, false]) outcomes.push({ valid, result: await browserLogin(valid) });
+  };
+  await Promise.all([loop(), loop(), done]);
+  return outcomes;
+}
+const wrongOutcomes = (outcomes: { valid: boolean; result: string }[]) =>
+  outcomes.filter((o) => (o.valid ? o.result !== 'in' : o.result === 'in'));
+
+test('a bound browser flow with OTP is replaced while people log in: no login without the OTP, none refused', async () => {
+  await kc.sync(otpVersions[0] as IdentityRealm);
+  await kc.admin.call('e2e', 'POST', '/otpflows/clients', {
+    clientId: 'loop',
+    publicClient: true,
+    redirectUris: [callback],
+    standardFlowEnabled: true,
+  });
+  const created = await kc.admin.call('e2e', 'POST', '/otpflows/users', {
+    username: 'olga',
+    enabled: true,
+    email: 'olga@example.test',
+    firstName: 'Olga',
+    lastName: 'Ode',
+    credentials: [
+      { type: 'password', value: password, temporary: false },
+      {
+        type: 'otp',
+        userLabel: 'phone',
+        secretData: JSON.stringify({ value: otpKey }),
+        credentialData: JSON.stringify({
+          subType: 'totp',
+          digits: 6,
+          counter: 0,
+          period: 30,
+          algorithm: 'HmacSHA1',
+        }),
+      },
+    ],
+  });
+  assert.is(created.status, 201);
+  assert.is(await browserLogin(true), 'in', 'password and OTP log in');
+  assert.is.not(await browserLogin(false), 'in', 'a wrong OTP does not');
+  for (const version of [1, 0, 1]) {
+    const sync = kc.sync(otpVersions[version] as IdentityRealm);
+    const outcomes = await loginLoop(sync);
+    const writes = (await sync).writes;
+    assert.ok(
+      writes.includes('build authentication flow otp-browser (' + (version ? 4 : 2) + ' steps)'),
+      writes.join('; '),
+    );
+    console.log(`flows: ${outcomes.length} logins while otp-browser was replaced (${writes.length} writes)`);
+    assert.ok(outcomes.length >= 4, `only ${outcomes.length} logins during the change`);
+    assert.equal(wrongOutcomes(outcomes), []);
+  }
+});
+
+test('a crash after any write of a replacement leaves a complete flow bound; the next sync finishes it', async () => {
+  for (let limit = 0, version = 0; ; limit++) {
+    version = 1 - version;
+    let sent = 0;
+    const crashing = {
+      ...kc.admin,
+      call: (ns: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) => {
+        if (method !== 'GET' && sent++ >= limit) throw new Error('killed');
+        return kc.admin.call(ns, method, path, body);
+      },
+    } as typeof kc.admin;
+    const crashed = await syncRealm(crashing, otpVersions[version] as IdentityRealm, {
+      keycloakVersion: kc.version,
+    }).then(
+      () => false,
+      () => true,
+    );
+    const outcomes = [
+      { valid: true, result: await browserLogin(true) },
+      { valid: false, result: await browserLogin(false) },
+    ];
+    assert.equal(wrongOutcomes(outcomes), [], `after a crash after ${limit} writes`);
+    await kc.sync(otpVersions[version] as IdentityRealm);
+    const flows = ((await kc.get('/otpflows/authentication/flows')) as Rep[]).map((f) => f.alias);
+    assert.not.ok(
+      flows.some((a) => a.includes('realmforge next')),
+      `leftovers after ${limit}: ${flows}`,
+    );
+    assert.is((await kc.get('/otpflows')).browserFlow, 'otp-browser');
+    kc.counter.writes = 0;
+    assert.equal((await kc.sync(otpVersions[version] as IdentityRealm)).writes, [], `steady after ${limit}`);
+    if (!crashed) {
+      console.log(`flows: a crash after each of ${limit} writes left a complete flow bound`);
+      break;
+    }
+  }
 });
 
 test.run();

@@ -1,8 +1,9 @@
 // The fake Keycloak's authentication flows (see fake-keycloak-admin.ts), as strict as the real admin API where the
 // operator could be fooled: an execution is added DISABLED and last; an update sets the priority it is given (0
 // when left out, as Keycloak's int field does), which reorders; a sub-flow is added through its parent and deleted
-// with its execution; aliases are unique across all flows (409); built-in flows cannot be deleted, nor can a flow
-// a realm binding names; an unknown authenticator is 400.
+// with its execution, a top-level flow with its sub-flows; aliases are unique across all flows (409), a rename
+// keeps the id and the bindings; built-in flows cannot be deleted, nor can a flow a realm binding names; an
+// unknown authenticator is 400.
 import { randomUUID } from 'node:crypto';
 import { copy, type Realm, reply } from './fake-keycloak-scopes.ts';
 
@@ -195,6 +196,12 @@ export function flowRoute(realm: Realm, parts: string[], method: string, body: a
     const f = realm.flows.find((x: Obj) => x.id === id);
     if (!f) return reply(404, { error: 'Could not find flow with id' });
     if (method === 'PUT') {
+      // A rename (of a top-level flow or a sub-flow) keeps the id, and Keycloak binds flows by id: the realm's
+      // bindings follow it. An alias another flow has is 409.
+      if (body.alias !== f.alias && byAlias(body.alias))
+        return reply(409, { errorMessage: 'Flow alias name already exists' });
+      for (const b of bindings) if (realm[b] === f.alias) realm[b] = body.alias;
+      f.alias = body.alias ?? f.alias;
       f.description = body.description ?? '';
       return reply(204);
     }
