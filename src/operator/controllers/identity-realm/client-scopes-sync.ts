@@ -6,9 +6,17 @@ import { scopeLinkLedgers } from '../../compile/realm/client-scopes.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { clientScopeItem, clientScopes, realmScopeLinks } from '../../keycloak/collections/client-scopes.ts';
 import { attributeMarker, type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
+import { realmClaim } from '../../keycloak/collections/late-ledgers.ts';
 import { mappersLedger, protocolMappers } from '../../keycloak/collections/protocol-mappers.ts';
 
 type Spec = IdentityRealm['spec'];
+
+/** The links a new realm has from Keycloak (its built-in scopes, on Keycloak 25 and 26): declaring them is not
+ * taking a person's link. */
+const keycloakScopeLinks = {
+  default: new Set(['acr', 'basic', 'email', 'profile', 'role_list', 'roles', 'web-origins']),
+  optional: new Set(['address', 'microprofile-jwt', 'offline_access', 'organization', 'phone']),
+};
 
 /** Makes the scopes, their mappers and the realm's scope links equal to the spec; returns the writes. */
 export async function syncClientScopes(
@@ -53,7 +61,7 @@ export async function syncClientScopes(
       protocolMappers(realm, String(live.id), 'client-scopes', field),
       mappers,
       ledger(live.attributes as Record<string, unknown>, mappersLedger),
-      { live: (live.protocolMappers as Item[] | undefined) ?? [] },
+      { live: (live.protocolMappers as Item[] | undefined) ?? [], adopt: spec.adoptExisting },
     );
     writes.push(...mapperResult.writes);
   }
@@ -63,7 +71,11 @@ export async function syncClientScopes(
       ns,
       realmScopeLinks(realm, kind, scopes),
       (links[kind] ?? []).map((name) => ({ name })),
-      linkLedgers[i] ?? ledger(undefined, ''),
+      { ...(linkLedgers[i] ?? ledger(undefined, '')), keycloak: keycloakScopeLinks[kind] },
+      {
+        adopt: spec.adoptExisting,
+        claim: realmClaim(admin, ns, `/${encodeURIComponent(realm)}`, scopeLinkLedgers[kind]),
+      },
     );
     writes.push(...linkResult.writes);
   }

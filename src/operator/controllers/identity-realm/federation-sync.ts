@@ -22,6 +22,7 @@ import { ldapMappers, userStorageProviders } from '../../keycloak/collections/co
 import { configMarker } from '../../keycloak/collections/config-marker.ts';
 import { identityProviderMappers } from '../../keycloak/collections/identity-provider-mappers.ts';
 import { identityProviders } from '../../keycloak/collections/identity-providers.ts';
+import { realmClaim } from '../../keycloak/collections/late-ledgers.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
 
 /** Where the federation sections are synced and what the last reconcile declared. */
@@ -148,6 +149,7 @@ export async function syncFederation(
     );
     writes.push(...result.writes);
   }
+  const realmPath = `/${encodeURIComponent(t.realmName)}`;
   const providers = userStorageProviders(t.realmName, t.realmId, t.secrets.ldap);
   const ldapResult = await syncCollection(
     admin,
@@ -155,6 +157,7 @@ export async function syncFederation(
     providers,
     [...ldap, ...kerberos],
     ledger(t.liveAttributes, ldapProvidersLedger),
+    { adopt: realm.spec.adoptExisting, claim: realmClaim(admin, t.ns, realmPath, ldapProvidersLedger) },
   );
   writes.push(...ldapResult.writes);
   const written = new Set([
@@ -174,12 +177,28 @@ export async function syncFederation(
       t.ns,
       ldapMappers(t.realmName, p.name, id),
       compileLdapMappers(p, id),
-      mapperLedger(t.liveAttributes, p.name),
+      { ...mapperLedger(t.liveAttributes, p.name), keycloak: keycloakLdapMappers },
+      {
+        adopt: realm.spec.adoptExisting,
+        claim: realmClaim(admin, t.ns, realmPath, ldapMappersLedger, (m) => `${p.name}/${m}`),
+      },
     );
     writes.push(...result.writes);
   }
   return { writes, ldapIds, written };
 }
+
+/** The mappers Keycloak adds to a new LDAP provider by itself: declaring one configures it. */
+const keycloakLdapMappers = new Set([
+  'username',
+  'email',
+  'first name',
+  'last name',
+  'creation date',
+  'modify date',
+  'Kerberos principal attribute mapper',
+  'MSAD account controls',
+]);
 
 /** The mapper names recorded for LDAP provider `provider` (`provider/mapper` entries of the realm's ledger). */
 function mapperLedger(attrs: Record<string, unknown>, provider: string) {

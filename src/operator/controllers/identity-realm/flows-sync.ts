@@ -129,7 +129,14 @@ export async function syncFlows(
   if (writes.length) live = (await admin.call<Item[]>(ns, 'GET', collection.listPath)).body ?? [];
   // Descriptions are changed in place (nothing runs them); nothing is created or deleted here.
   const existing = declared.filter((f) => live.some((l) => l.alias === f.alias));
-  const upsert = await syncCollection(admin, ns, collection, existing.map(flowItem), ledgerOf([]), { live });
+  const upsert = await syncCollection(
+    admin,
+    ns,
+    collection,
+    existing.map(flowItem),
+    ledgerOf(existing.map((f) => f.alias)),
+    { live },
+  );
   writes.push(...upsert.writes);
   for (const flow of declared) {
     const steps = desiredSteps(flow, all);

@@ -7,6 +7,7 @@
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
+import { scopeLinkLedgers } from '../../compile/realm/client-scopes.ts';
 import { compileRealm, realmNameOf } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { clientPoliciesLedger, clientProfilesLedger } from '../../keycloak/collections/client-policies.ts';
@@ -71,6 +72,7 @@ const enc = encodeURIComponent;
 /** The realm's ledgers of what is synced after its own update. */
 const realmLateLedgers = [
   messagesLedger,
+  ...Object.values(scopeLinkLedgers),
   clientProfilesLedger,
   clientPoliciesLedger,
   ...Object.values(userProfileLedgers),
