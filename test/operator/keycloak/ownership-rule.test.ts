@@ -85,6 +85,34 @@ test("a person's client profile, message override and scope link with declared n
   }
 });
 
+test("a person's protocol mapper on the operator's scope is NameConflict, and stays one", async () => {
+  const kc = fakeKeycloakAdmin();
+  const scope = { name: 'orders', protocolMappers: [] as never[] };
+  await syncRealm(kc.admin, resource({ clientScopes: [scope] }), {});
+  const live = (kc.realms.get('apps') as Obj).clientScopes.find((s: Obj) => s.name === 'orders');
+  const mapper = {
+    name: 'aud',
+    protocol: 'openid-connect',
+    protocolMapper: 'oidc-audience-mapper',
+    config: {},
+  };
+  const added = await kc.admin.call(
+    't',
+    'POST',
+    `/apps/client-scopes/${live.id}/protocol-mappers/models`,
+    mapper,
+  );
+  assert.ok(added.status < 300, String(added.status));
+  const declared = {
+    clientScopes: [{ name: 'orders', protocolMappers: [{ ...mapper, config: { x: '1' } }] }],
+  };
+  for (const attempt of ['first', 'second']) {
+    const error = await refusal(kc, declared as Spec);
+    assert.is(error?.reason, 'NameConflict', attempt);
+    assert.match(String(error?.message), /declares protocol mapper "aud", which already exists/);
+  }
+});
+
 test("Keycloak's own scope links may be declared (not a person's)", async () => {
   const kc = fakeKeycloakAdmin();
   await syncRealm(kc.admin, resource({}), {});
