@@ -15,7 +15,7 @@ import {
   clientProfilesLedger,
 } from '../../keycloak/collections/client-policies.ts';
 import { type Item, type Ledger, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
-import { realmClaim } from '../../keycloak/collections/late-ledgers.ts';
+import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
 import { withClientPolicyDocuments } from '../../keycloak/document-lock.ts';
 import { hasProvider, type ServerInfo } from '../../keycloak/server-info.ts';
 
@@ -98,7 +98,7 @@ async function writeClientPolicies(
 ): Promise<string[]> {
   const { profiles, policies, ownedProfiles, ownedPolicies, adopt } = wanted;
   const realmPath = `/${encodeURIComponent(realm)}`;
-  const profileOptions = { adopt, claim: realmClaim(admin, ns, realmPath, clientProfilesLedger) };
+  const profileOptions = { adopt, claim: ledgerClaim(admin, ns, realmPath, clientProfilesLedger) };
   const profileC = clientProfiles(realm);
   const policyC = clientPolicies(realm);
   const read = async <T>(path: string) => (await admin.call<T>(ns, 'GET', path)).body;
@@ -127,7 +127,7 @@ async function writeClientPolicies(
       await syncCollection(admin, ns, policyC, policies, ownedPolicies, {
         adopt,
         live: livePolicies,
-        claim: realmClaim(admin, ns, realmPath, clientPoliciesLedger),
+        claim: ledgerClaim(admin, ns, realmPath, clientPoliciesLedger),
       })
     ).writes,
   );

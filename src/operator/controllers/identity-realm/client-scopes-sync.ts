@@ -13,7 +13,7 @@ import {
   ownerAttribute,
   syncCollection,
 } from '../../keycloak/collections/collection.ts';
-import { realmClaim } from '../../keycloak/collections/late-ledgers.ts';
+import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
 import { mappersLedger, protocolMappers } from '../../keycloak/collections/protocol-mappers.ts';
 
 type Spec = IdentityRealm['spec'];
@@ -88,7 +88,7 @@ export async function syncClientScopes(
       { ...(linkLedgers[i] ?? ledger(undefined, '')), keycloak: keycloakScopeLinks[kind] },
       {
         adopt: spec.adoptExisting,
-        claim: realmClaim(admin, ns, `/${encodeURIComponent(realm)}`, scopeLinkLedgers[kind]),
+        claim: ledgerClaim(admin, ns, `/${encodeURIComponent(realm)}`, scopeLinkLedgers[kind]),
       },
     );
     writes.push(...linkResult.writes);

@@ -22,7 +22,7 @@ import { ldapMappers, userStorageProviders } from '../../keycloak/collections/co
 import { configMarker } from '../../keycloak/collections/config-marker.ts';
 import { identityProviderMappers } from '../../keycloak/collections/identity-provider-mappers.ts';
 import { identityProviders } from '../../keycloak/collections/identity-providers.ts';
-import { realmClaim } from '../../keycloak/collections/late-ledgers.ts';
+import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
 
 /** Where the federation sections are synced and what the last reconcile declared. */
@@ -157,7 +157,7 @@ export async function syncFederation(
     providers,
     [...ldap, ...kerberos],
     ledger(t.liveAttributes, ldapProvidersLedger),
-    { adopt: realm.spec.adoptExisting, claim: realmClaim(admin, t.ns, realmPath, ldapProvidersLedger) },
+    { adopt: realm.spec.adoptExisting, claim: ledgerClaim(admin, t.ns, realmPath, ldapProvidersLedger) },
   );
   writes.push(...ldapResult.writes);
   const written = new Set([
@@ -180,7 +180,7 @@ export async function syncFederation(
       { ...mapperLedger(t.liveAttributes, p.name), keycloak: keycloakLdapMappers },
       {
         adopt: realm.spec.adoptExisting,
-        claim: realmClaim(admin, t.ns, realmPath, ldapMappersLedger, (m) => `${p.name}/${m}`),
+        claim: ledgerClaim(admin, t.ns, realmPath, ldapMappersLedger, (m) => `${p.name}/${m}`),
       },
     );
     writes.push(...result.writes);

@@ -4,7 +4,7 @@
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
-import { realmClaim } from '../../keycloak/collections/late-ledgers.ts';
+import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
 import { localeMessages, messageKey, messagesLedger } from '../../keycloak/collections/messages.ts';
 
 type Spec = IdentityRealm['spec'];
@@ -45,7 +45,7 @@ export async function syncMessages(
       {
         live: Object.entries(texts).map(([key, value]) => ({ key, value })),
         adopt: spec.adoptExisting,
-        claim: realmClaim(admin, ns, `/${encodeURIComponent(realm)}`, messagesLedger, (key) =>
+        claim: ledgerClaim(admin, ns, `/${encodeURIComponent(realm)}`, messagesLedger, (key) =>
           messageKey(locale, key),
         ),
       },

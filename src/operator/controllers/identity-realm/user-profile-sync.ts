@@ -9,7 +9,7 @@ import type { IdentityRealm } from '../../../../generated/types/crds/identityrea
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { type Item, type Ledger, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
-import { realmClaim } from '../../keycloak/collections/late-ledgers.ts';
+import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
 import {
   documentEntries,
   type EntryKind,
@@ -139,7 +139,7 @@ async function writeUserProfile(
     for (const kind of ['attribute', 'group'] as const) {
       const names = keys.filter((k) => k.startsWith(`${kind} `)).map((k) => k.slice(kind.length + 1));
       const attribute = kind === 'attribute' ? userProfileLedgers.attributes : userProfileLedgers.groups;
-      if (names.length) await realmClaim(admin, ns, realmPath, attribute)(names);
+      if (names.length) await ledgerClaim(admin, ns, realmPath, attribute)(names);
     }
   };
   const options = { live: documentEntries(live.doc), adopt: spec.adoptExisting, claim };

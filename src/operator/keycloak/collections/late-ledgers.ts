@@ -41,10 +41,10 @@ export async function recordLateLedgers(
   return [`record ${held.join(', ')}`];
 }
 
-/** A claim (collection.ts SyncOptions.claim) in the ledger attribute `attribute` of the realm at `path`: the keys
- * (turned into ledger entries by `entry`) are added to what the realm records now, in one update of the realm
- * as just read. Only sent before a create, so a steady resync never sends it. */
-export function realmClaim(
+/** A claim (collection.ts SyncOptions.claim) in the ledger attribute `attribute` of the realm or client at `path`:
+ * the keys (turned into ledger entries by `entry`) are added to what it records now, in one update of it as just
+ * read. Only sent before a create, so a steady resync never sends it. */
+export function ledgerClaim(
   admin: AdminClient,
   ns: string,
   path: string,
