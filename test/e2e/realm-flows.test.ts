@@ -11,6 +11,7 @@ import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
 import { syncRealm } from '../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { compactServerInfo } from '../../src/operator/keycloak/server-info.ts';
+import { killedAfter } from '../operator/keycloak/killed-admin.ts';
 import { Browser, formsOf } from './helpers/browser.ts';
 import { realmAdmin, realmResource } from './helpers/realm-admin.ts';
 
@@ -301,14 +302,7 @@ test('a bound browser flow with OTP is replaced while people log in: no login wi
 test('a crash after any write of a replacement leaves a complete flow bound; the next sync finishes it', async () => {
   for (let limit = 0, version = 0; ; limit++) {
     version = 1 - version;
-    let sent = 0;
-    const crashing = {
-      ...kc.admin,
-      call: (ns: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) => {
-        if (method !== 'GET' && sent++ >= limit) throw new Error('killed');
-        return kc.admin.call(ns, method, path, body);
-      },
-    } as typeof kc.admin;
+    const crashing = killedAfter(kc.admin, limit);
     const crashed = await syncRealm(crashing, otpVersions[version] as IdentityRealm, {
       keycloakVersion: kc.version,
     }).then(

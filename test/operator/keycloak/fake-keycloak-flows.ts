@@ -5,6 +5,7 @@
 // keeps the id and the bindings; built-in flows cannot be deleted, nor can a flow a realm binding names; an
 // unknown authenticator is 400.
 import { randomUUID } from 'node:crypto';
+import { realmBindings } from '../../../src/operator/keycloak/collections/flow-replacement.ts';
 import { copy, type Realm, reply } from './fake-keycloak-scopes.ts';
 
 type Obj = Record<string, any>;
@@ -53,14 +54,7 @@ export const builtInFlows = () => [
   flow('docker auth', 'basic-flow', true, true, []),
 ];
 
-const bindings = [
-  'browserFlow',
-  'registrationFlow',
-  'directGrantFlow',
-  'resetCredentialsFlow',
-  'clientAuthenticationFlow',
-  'dockerAuthenticationFlow',
-];
+const bindings = realmBindings;
 /** Whether a realm binding names `alias` (Keycloak refuses a binding to a flow that does not exist). */
 export const unknownBinding = (realm: Realm, body: Obj) =>
   bindings.find((b) => body[b] !== undefined && !realm.flows.some((f: Obj) => f.alias === body[b]));

@@ -9,6 +9,7 @@ import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { compactServerInfo } from '../../../src/operator/keycloak/server-info.ts';
 import { fakeKeycloakAdmin, serverInfo } from './fake-keycloak-admin.ts';
+import { killedAfter, observed } from './killed-admin.ts';
 
 type Spec = Partial<IdentityRealm['spec']>;
 const resource = (spec: Spec): IdentityRealm => ({
@@ -265,22 +266,11 @@ test('a bound flow is replaced, never edited: after every call the binding names
   const kc = fakeKeycloakAdmin();
   await sync(kc, checking('blocked'));
   const seen = new Set<string>();
-  const watched = {
-    ...kc.admin,
-    call: async (
-      ns: string,
-      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-      path: string,
-      body?: unknown,
-      o?: unknown,
-    ) => {
-      const res = await kc.admin.call(ns, method, path, body, o as never);
-      const { ok, now } = await boundComplete(kc);
-      assert.ok(ok, `after ${method} ${path}: ${now}`);
-      seen.add(now);
-      return res;
-    },
-  } as typeof kc.admin;
+  const watched = observed(kc.admin, async (method, path) => {
+    const { ok, now } = await boundComplete(kc);
+    assert.ok(ok, `after ${method} ${path}: ${now}`);
+    seen.add(now);
+  });
   const writes = (await syncRealm(watched, resource(checking('banned')), { serverInfo: info })).writes;
   assert.equal(writes, replaced);
   assert.is(seen.size, 2, 'the binding moved from the old version to the new one');
@@ -292,20 +282,7 @@ test('a crash after any write leaves a complete version bound; the next reconcil
   for (let limit = 0; ; limit++) {
     const kc = fakeKeycloakAdmin();
     await sync(kc, checking('blocked'));
-    let sent = 0;
-    const crashing = {
-      ...kc.admin,
-      call: async (
-        ns: string,
-        method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-        path: string,
-        body?: unknown,
-        o?: unknown,
-      ) => {
-        if (method !== 'GET' && sent++ >= limit) throw new Error('killed');
-        return kc.admin.call(ns, method, path, body, o as never);
-      },
-    } as typeof kc.admin;
+    const crashing = killedAfter(kc.admin, limit);
     const crashed = await syncRealm(crashing, resource(checking('banned')), { serverInfo: info }).then(
       () => false,
       () => true,

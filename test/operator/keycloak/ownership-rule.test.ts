@@ -7,8 +7,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
-import type { AdminClient } from '../../../src/operator/keycloak/admin-client.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
+import { killedAfter, observed } from './killed-admin.ts';
 
 type Spec = Partial<IdentityRealm['spec']>;
 const en: [string] = ['en'];
@@ -125,18 +125,6 @@ test("Keycloak's own scope links may be declared (not a person's)", async () => 
   );
 });
 
-/** `kc.admin` that fails every write after the first `n` (a process killed after its n-th write). */
-const killedAfter = (admin: AdminClient, n: number) => {
-  let sent = 0;
-  return {
-    ...admin,
-    call: (ns: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) => {
-      if (method !== 'GET' && sent++ >= n) return Promise.reject(new Error('killed'));
-      return admin.call(ns, method, path, body);
-    },
-  } as AdminClient;
-};
-
 test('a crash after any write of a new profile and message is no conflict at the next reconcile', async () => {
   const spec = { ...texts, clientPolicies: { profiles: [pkce] } };
   for (let n = 0; ; n++) {
@@ -162,16 +150,11 @@ test("a whole-document write reads again right before it writes: a person's edit
   await syncRealm(kc.admin, resource({}), {});
   const realm = kc.realms.get('apps') as Obj;
   let reads = 0;
-  const racing = {
-    ...kc.admin,
-    call: async (ns: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) => {
-      const res = await kc.admin.call(ns, method, path, body);
-      // A person adds a profile right after the operator's first read of the document.
-      if (method === 'GET' && path.includes('client-policies/profiles') && reads++ === 0)
-        realm.clientProfiles = [...(realm.clientProfiles ?? []), { name: 'theirs', executors: [] }];
-      return res;
-    },
-  } as AdminClient;
+  // A person adds a profile right after the operator's first read of the document.
+  const racing = observed(kc.admin, (method, path) => {
+    if (method === 'GET' && path.includes('client-policies/profiles') && reads++ === 0)
+      realm.clientProfiles = [...(realm.clientProfiles ?? []), { name: 'theirs', executors: [] }];
+  });
   const writes = (await syncRealm(racing, resource({ clientPolicies: { profiles: [pkce] } }), {})).writes;
   assert.ok(writes.includes('create client profile pkce'), writes.join('; '));
   assert.equal(realm.clientProfiles.map((p: Obj) => p.name).sort(), ['pkce', 'theirs']);
