@@ -34,8 +34,8 @@ const flowsPath = (c: Ctx) => `/${enc(c.realm)}/authentication/flows`;
 /** Builds the next version of top-level flow `flow` (Keycloak's form, declared alias) with `steps`, complete. */
 export async function buildNext(c: Ctx, flow: Item, steps: readonly Step[]): Promise<Item> {
   const alias = nextAlias(String(flow.alias));
-  const made = await c.admin.call(c.ns, 'POST', flowsPath(c), { ...flow, alias });
-  if (made.status >= 300) fail(String(flow.alias), made.status, `creating its next version "${alias}"`);
+  const created = await c.admin.call(c.ns, 'POST', flowsPath(c), { ...flow, alias });
+  if (created.status >= 300) fail(String(flow.alias), created.status, `creating its next version "${alias}"`);
   for (const step of steps) {
     const path = executionsPath(c.realm, nextAlias(step.parent));
     const res = step.subFlow
@@ -55,9 +55,9 @@ export async function buildNext(c: Ctx, flow: Item, steps: readonly Step[]): Pro
           : `adding authenticator "${step.authenticator}"`,
       );
   }
-  const made2 = (await c.admin.call<LiveExecution[]>(c.ns, 'GET', executionsPath(c.realm, alias))).body ?? [];
+  const made = (await c.admin.call<LiveExecution[]>(c.ns, 'GET', executionsPath(c.realm, alias))).body ?? [];
   for (const [i, step] of steps.entries()) {
-    const execution = made2[i];
+    const execution = made[i];
     if (!execution?.id) continue;
     if (execution.requirement !== step.requirement)
       await c.admin.call(c.ns, 'PUT', executionsPath(c.realm, nextAlias(step.parent)), {
@@ -93,12 +93,9 @@ export async function switchTo(c: Ctx, old: Item, next: Item): Promise<string[]>
   const realm = (await c.admin.call<Item>(c.ns, 'GET', `/${enc(c.realm)}`)).body ?? {};
   const bound = realmBindings.filter((b) => realm[b] === old.alias);
   if (bound.length) {
-    await c.admin.call(
-      c.ns,
-      'PUT',
-      `/${enc(c.realm)}`,
-      Object.fromEntries(bound.map((b) => [b, next.alias])),
-    );
+    // The realm as just read, so the update resets nothing Keycloak rebuilds from an update (device-grant settings).
+    const bindings = Object.fromEntries(bound.map((b) => [b, next.alias]));
+    await c.admin.call(c.ns, 'PUT', `/${enc(c.realm)}`, { ...realm, ...bindings });
     writes.push(`bind ${bound.join(', ')} to the next version of ${String(old.alias)}`);
   }
   const idps = (await c.admin.call<Item[]>(c.ns, 'GET', `/${enc(c.realm)}/identity-provider/instances`)).body;
