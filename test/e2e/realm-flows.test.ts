@@ -5,14 +5,13 @@
 // deletes it; an authenticator the server lacks is refused naming the field, with nothing written. A bound browser
 // flow with OTP is replaced while a login loop runs (no login without the OTP, no valid one refused), and a crash
 // after any write of a replacement leaves a complete flow bound.
-import { createHmac } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
 import { syncRealm } from '../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { compactServerInfo } from '../../src/operator/keycloak/server-info.ts';
 import { killedAfter } from '../operator/keycloak/killed-admin.ts';
-import { Browser, formsOf } from './helpers/browser.ts';
+import { loginLoop, loginPair, otpPerson, otpRealmSpec, wrongOutcomes } from './helpers/otp-login.ts';
 import { realmAdmin, realmResource } from './helpers/realm-admin.ts';
 
 let kc: Awaited<ReturnType<typeof realmAdmin>>;
@@ -172,122 +171,22 @@ test("removed from the spec: Keycloak's direct grant is bound again and the flow
   assert.is(kc.counter.writes, 0);
 });
 
-// A bound browser flow with OTP, changed while people log in: version one asks for the password and the OTP; version
-// two the same inside a sub-flow, after a cookie check. Keycloak adds an execution DISABLED, so a flow edited in
-// place refuses logins, then lets a password alone through; a replaced one never does.
-const otpKey = 'e2e-totp-key-not-random-1234';
-const otpBase: Partial<IdentityRealm['spec']> = {
-  login: { sslRequired: 'none' },
-  // The loop logs in many times a period with the one code.
-  otpPolicy: { codeReusable: true },
-  authenticationFlowBindings: { browser: 'otp-browser' },
-};
-const passwordAndOtp = [
-  { authenticator: 'auth-username-password-form', requirement: 'REQUIRED' },
-  { authenticator: 'auth-otp-form', requirement: 'REQUIRED' },
-] as const;
-const otpVersions = [
-  realmResource('otpflows', {
-    ...otpBase,
-    authenticationFlows: [{ alias: 'otp-browser', executions: [...passwordAndOtp] }],
-  }),
-  realmResource('otpflows', {
-    ...otpBase,
-    authenticationFlows: [
-      {
-        alias: 'otp-browser',
-        executions: [
-          { authenticator: 'auth-cookie', requirement: 'ALTERNATIVE' },
-          { subFlow: 'otp-forms', requirement: 'ALTERNATIVE' },
-        ],
-      },
-      { alias: 'otp-forms', topLevel: false, executions: [...passwordAndOtp] },
-    ],
-  }),
-];
-
-/** RFC 6238 with Keycloak's defaults (HmacSHA1, 6 digits, 30 s; Keycloak keys it with the secret's UTF-8 bytes). */
-function totp(key: string) {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000)));
-  const h = createHmac('sha1', Buffer.from(key, 'utf8')).update(counter).digest();
-  const o = (h[h.length - 1] ?? 0) & 0xf;
-  const n = (h.readUInt32BE(o) & 0x7fffffff) % 1_000_000;
-  return String(n).padStart(6, '0');
-}
-
-const callback = 'http://127.0.0.1:9/callback';
-/** One browser login of olga: with the OTP, or with a wrong one. 'in' when the code reaches the callback. */
-async function browserLogin(withOtp: boolean): Promise<string> {
-  const browser = new Browser(callback);
-  const query = new URLSearchParams({
-    client_id: 'loop',
-    redirect_uri: callback,
-    response_type: 'code',
-    scope: 'openid',
-  });
-  let page = await browser.open(
-    `${kc.env.state.keycloak?.httpUrl}/realms/otpflows/protocol/openid-connect/auth?${query}`,
-  );
-  page = await browser.submit(page, 'kc-form-login', { username: 'olga', password });
-  if (!page.stoppedAt && formsOf(page.html, page.url).some((f) => f.id === 'kc-otp-login-form'))
-    page = await browser.submit(page, 'kc-otp-login-form', { otp: withOtp ? totp(otpKey) : '000000' });
-  if (page.stoppedAt?.includes('code=')) return 'in';
-  return `refused (${page.status} ${page.html.replace(/\s+/g, ' ').slice(0, 200)})`;
-}
-/** Logins, a valid and a wrong one at a time, until `done` settles; every outcome. */
-async function loginLoop(done: Promise<unknown>) {
-  const outcomes: { valid: boolean; result: string }[] = [];
-  let over = false;
-  void done.finally(() => {
-    over = true;
-  });
-  const loop = async () => {
-    while (!over)
-      for (const valid of [true, false]) outcomes.push({ valid, result: await browserLogin(valid) });
-  };
-  await Promise.all([loop(), loop(), done]);
-  return outcomes;
-}
-const wrongOutcomes = (outcomes: { valid: boolean; result: string }[]) =>
-  outcomes.filter((o) => (o.valid ? o.result !== 'in' : o.result === 'in'));
+// A bound browser flow with OTP, changed while people log in (helpers/otp-login.ts: version one asks for the
+// password and the OTP; version two the same inside a sub-flow, after a cookie check). Keycloak adds an execution
+// DISABLED, so a flow edited in place refuses logins, then lets a password alone through; a replaced one never does.
+const otpVersions = [0, 1].map((v) => realmResource('otpflows', otpRealmSpec(v as 0 | 1) as never));
+const keycloakUrl = () => String(kc.env.state.keycloak?.httpUrl);
 
 test('a bound browser flow with OTP is replaced while people log in: no login without the OTP, none refused', async () => {
   await kc.sync(otpVersions[0] as IdentityRealm);
-  await kc.admin.call('e2e', 'POST', '/otpflows/clients', {
-    clientId: 'loop',
-    publicClient: true,
-    redirectUris: [callback],
-    standardFlowEnabled: true,
-  });
-  const created = await kc.admin.call('e2e', 'POST', '/otpflows/users', {
-    username: 'olga',
-    enabled: true,
-    email: 'olga@example.test',
-    firstName: 'Olga',
-    lastName: 'Ode',
-    credentials: [
-      { type: 'password', value: password, temporary: false },
-      {
-        type: 'otp',
-        userLabel: 'phone',
-        secretData: JSON.stringify({ value: otpKey }),
-        credentialData: JSON.stringify({
-          subType: 'totp',
-          digits: 6,
-          counter: 0,
-          period: 30,
-          algorithm: 'HmacSHA1',
-        }),
-      },
-    ],
-  });
-  assert.is(created.status, 201);
-  assert.is(await browserLogin(true), 'in', 'password and OTP log in');
-  assert.is.not(await browserLogin(false), 'in', 'a wrong OTP does not');
+  await otpPerson(async (method, path, body) => {
+    const res = await kc.admin.call('e2e', method, path, body);
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status}`);
+  }, 'otpflows');
+  assert.equal(wrongOutcomes(await loginPair(keycloakUrl(), 'otpflows')), [], 'before any change');
   for (const version of [1, 0, 1]) {
     const sync = kc.sync(otpVersions[version] as IdentityRealm);
-    const outcomes = await loginLoop(sync);
+    const outcomes = await loginLoop(keycloakUrl(), 'otpflows', sync);
     const writes = (await sync).writes;
     assert.ok(
       writes.includes('build authentication flow otp-browser (' + (version ? 4 : 2) + ' steps)'),
@@ -309,10 +208,7 @@ test('a crash after any write of a replacement leaves a complete flow bound; the
       () => false,
       () => true,
     );
-    const outcomes = [
-      { valid: true, result: await browserLogin(true) },
-      { valid: false, result: await browserLogin(false) },
-    ];
+    const outcomes = await loginPair(keycloakUrl(), 'otpflows');
     assert.equal(wrongOutcomes(outcomes), [], `after a crash after ${limit} writes`);
     await kc.sync(otpVersions[version] as IdentityRealm);
     const flows = ((await kc.get('/otpflows/authentication/flows')) as Rep[]).map((f) => f.alias);
