@@ -24,6 +24,7 @@ import {
   syncCollection,
 } from '../../keycloak/collections/collection.ts';
 import { buildNext, rename, settle, switchTo } from '../../keycloak/collections/flow-replacement.ts';
+import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
 import { hasProvider, type ServerInfo } from '../../keycloak/server-info.ts';
 
 type Spec = IdentityRealm['spec'];
@@ -145,6 +146,9 @@ export async function syncFlows(
       const current = (await admin.call<LiveExecution[]>(ns, 'GET', executionsPath(realm, flow.alias))).body;
       if (sameSteps(steps, await liveSteps(admin, ns, realm, current ?? []))) continue;
     }
+    // A new flow's alias is recorded before it is made, so a crash never leaves our flow looking like a person's.
+    if (!owned.managed.has(flow.alias))
+      await ledgerClaim(admin, ns, `/${encodeURIComponent(realm)}`, flowsLedger)([flow.alias]);
     const next = await buildNext(c, flowItem(flow), steps);
     writes.push(`build authentication flow ${flow.alias} (${steps.length} steps)`);
     if (old) writes.push(...(await switchTo(c, old, next)));

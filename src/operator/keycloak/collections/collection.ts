@@ -210,6 +210,12 @@ export async function syncCollection(
   for (const [key, have] of liveByKey) {
     if (!wanted.has(key) && owned(ownership, have, key, false)) toDelete.push(have);
   }
+  // A whole document is read again right before it is written (below); a declared item someone made since the
+  // first read is a conflict before anything is claimed or written.
+  const document =
+    c.write.mode === 'document' && (toCreate.length || toDelete.length || updated.size)
+      ? await reread(admin, namespace, c, toCreate)
+      : undefined;
   if (ownership.by === 'ledger' && options.claim) {
     const unrecorded = [...wanted.keys()].filter((k) => !ownership.managed.has(k));
     if (unrecorded.length) await options.claim(unrecorded);
@@ -227,20 +233,10 @@ export async function syncCollection(
       writes.push(`delete ${c.noun} ${c.key(have)}`);
     }
   } else if (c.write.mode === 'document') {
-    if (toCreate.length || toDelete.length || updated.size) {
-      // Keycloak keeps no version of the document: read it again right before the write and change only our
-      // items, so a person's edit since the first read is kept (what is left: an edit in the milliseconds between).
-      const fresh = (await admin.call(namespace, 'GET', c.listPath)).body;
-      const now = c.write.unwrap(fresh) ?? [];
+    if (document) {
       const gone = new Set(toDelete.map((i) => c.key(i)));
-      const creating = new Set(toCreate.map((i) => c.key(i)));
-      const taken = now.find((i) => creating.has(c.key(i)));
-      if (taken)
-        throw new ItemConflictError(
-          `${c.field} declares ${c.noun} "${c.key(taken)}", which someone created in Keycloak just now: rename it in the spec, or delete it in Keycloak`,
-        );
-      const kept = now.filter((i) => !gone.has(c.key(i))).map((i) => updated.get(c.key(i)) ?? i);
-      await admin.call(namespace, 'PUT', c.write.path, c.write.wrap([...kept, ...toCreate], fresh));
+      const kept = document.items.filter((i) => !gone.has(c.key(i))).map((i) => updated.get(c.key(i)) ?? i);
+      await admin.call(namespace, 'PUT', c.write.path, c.write.wrap([...kept, ...toCreate], document.answer));
       writes.push(
         ...toCreate.map((i) => `create ${c.noun} ${c.key(i)}`),
         ...[...updated.keys()].map((k) => `update ${c.noun} ${k}`),
@@ -289,6 +285,22 @@ export async function syncCollection(
     }
   }
   return { writes, managed: [...wanted.keys()].sort(), live, created: toCreate.length > 0 };
+}
+
+/** A document collection's items as Keycloak has them now. Keycloak keeps no version of the document, so it is read
+ * again right before the write and only our items are changed: a person's edit since the first read is kept
+ * (what is left: an edit in the milliseconds between this read and the write). */
+async function reread(admin: AdminClient, namespace: string, c: Collection, creating: readonly Item[]) {
+  if (c.write.mode !== 'document') throw new Error(`${c.noun} is not one document`);
+  const answer = (await admin.call(namespace, 'GET', c.listPath)).body;
+  const items = c.write.unwrap(answer) ?? [];
+  const keys = new Set(creating.map((i) => c.key(i)));
+  const taken = items.find((i) => keys.has(c.key(i)));
+  if (taken)
+    throw new ItemConflictError(
+      `${c.field} declares ${c.noun} "${c.key(taken)}", which someone created in Keycloak just now: rename it in the spec, or delete it in Keycloak`,
+    );
+  return { answer, items };
 }
 
 /** A create answered 409 was made by someone else at the same moment: retried, it becomes a conflict or an update. */
