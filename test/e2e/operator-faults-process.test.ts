@@ -161,7 +161,7 @@ test('the operator SIGKILLed in the middle of replacing a bound browser flow wit
       | { providerId?: string }[]
       | undefined;
     const bound = (await kc.call('GET', '/kf')).browserFlow;
-    return !flows.some((a) => a.includes('realmforge next')) &&
+    return !flows.some((a) => a.includes('-realmforge-next')) &&
       bound === 'otp-browser' &&
       steps?.some((e) => e.providerId === 'auth-cookie')
       ? true

@@ -213,7 +213,7 @@ test('a crash after any write of a replacement leaves a complete flow bound; the
     await kc.sync(otpVersions[version] as IdentityRealm);
     const flows = ((await kc.get('/otpflows/authentication/flows')) as Rep[]).map((f) => f.alias);
     assert.not.ok(
-      flows.some((a) => a.includes('realmforge next')),
+      flows.some((a) => a.includes('-realmforge-next')),
       `leftovers after ${limit}: ${flows}`,
     );
     assert.is((await kc.get('/otpflows')).browserFlow, 'otp-browser');

@@ -2,8 +2,8 @@
 // operator could be fooled: an execution is added DISABLED and last; an update sets the priority it is given (0
 // when left out, as Keycloak's int field does), which reorders; a sub-flow is added through its parent and deleted
 // with its execution, a top-level flow with its sub-flows; aliases are unique across all flows (409), a rename
-// keeps the id and the bindings; built-in flows cannot be deleted, nor can a flow a realm binding names; an
-// unknown authenticator is 400.
+// keeps the id and the bindings; a new flow's alias with a character Keycloak 26 refuses ('(' and the like) is
+// 400; built-in flows cannot be deleted, nor can a flow a realm binding names; an unknown authenticator is 400.
 import { randomUUID } from 'node:crypto';
 import { realmBindings } from '../../../src/operator/keycloak/collections/flow-replacement.ts';
 import { copy, type Realm, reply } from './fake-keycloak-scopes.ts';
@@ -144,6 +144,8 @@ export function flowRoute(realm: Realm, parts: string[], method: string, body: a
         copy(realm.flows.filter((f: Obj) => f.topLevel)).map(({ executions: _, ...f }: Obj) => f),
       );
     if (byAlias(body.alias)) return reply(409, { errorMessage: `Flow ${body.alias} already exists` });
+    const odd = /[^\w .-]/.exec(String(body.alias));
+    if (odd) return reply(400, { errorMessage: `Character '${odd[0]}' not allowed.` });
     realm.flows.push({
       ...flow(body.alias, body.providerId, true, false, []),
       description: body.description ?? '',
@@ -175,6 +177,8 @@ export function flowRoute(realm: Realm, parts: string[], method: string, body: a
     }
     if (what === 'flow') {
       if (byAlias(body.alias)) return reply(409, { errorMessage: `New flow alias name already exists` });
+      const odd = /[^\w .-]/.exec(String(body.alias));
+      if (odd) return reply(400, { errorMessage: `Character '${odd[0]}' not allowed.` });
       const child = { ...flow(body.alias, body.type, false, false, []), description: body.description ?? '' };
       realm.flows.push(child);
       f.executions.push({

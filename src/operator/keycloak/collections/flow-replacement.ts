@@ -12,7 +12,7 @@ import { executionsPath, type LiveExecution, type Step } from './authentication-
 import type { Item } from './collection.ts';
 
 const enc = encodeURIComponent;
-const suffix = ' (realmforge next)';
+const suffix = '-realmforge-next';
 
 /** The alias a flow, sub-flow or config has while its next version is built. */
 export const nextAlias = (alias: string) => `${alias}${suffix}`;
