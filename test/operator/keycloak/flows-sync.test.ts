@@ -255,10 +255,7 @@ const outlineOf = (role: string) => built.map((l) => l.replace('"blocked"', `"${
 /** Whether the flow bound for direct grants is a complete version, old or new (a next version's names aside). */
 async function boundComplete(kc: ReturnType<typeof fakeKeycloakAdmin>) {
   const bound = String(kc.realms.get('login')?.directGrantFlow);
-  const now = JSON.stringify(await outline(kc, encodeURIComponent(bound))).replaceAll(
-    '-realmforge-next',
-    '',
-  );
+  const now = JSON.stringify(await outline(kc, encodeURIComponent(bound))).replaceAll('-realmforge-next', '');
   return { ok: [outlineOf('blocked'), outlineOf('banned')].some((o) => JSON.stringify(o) === now), now };
 }
 
