@@ -1,7 +1,8 @@
 // Faults of the processes around the operator, on one IdentityServer: the kube-apiserver process restarted while
 // resources reconcile (watches recover without an operator restart), the operator SIGKILLed right after a create
-// reached Keycloak (its successor makes no duplicate and rotates no credentials), and Keycloak unreachable for two
-// minutes (honest statuses, calls per minute bounded at the fault proxy, convergence once it is back).
+// reached Keycloak (its successor makes no duplicate and rotates no credentials), the operator SIGKILLed in the
+// middle of replacing a bound browser flow with OTP (a complete flow stays bound, logins need the OTP throughout,
+// its successor finishes the change), and Keycloak unreachable for two minutes (honest statuses, calls per minute bounded at the fault proxy, convergence once it is back).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -22,6 +23,7 @@ import {
 import { restartApiserver } from '../../scripts/testenv/restart-apiserver.ts';
 import { faultProxy } from './helpers/fault-proxy.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import { loginPair, otpPerson, otpRealmSpec, wrongOutcomes } from './helpers/otp-login.ts';
 import { recordWatch } from './helpers/recorded-watch.ts';
 
 let env: TestEnv;
@@ -124,6 +126,48 @@ test('the operator SIGKILLed right after a create reached Keycloak: no duplicate
     proxy.setMode({ kind: 'pass' });
     await statuses.stop();
   }
+});
+
+test('the operator SIGKILLed in the middle of replacing a bound browser flow with OTP leaves a complete flow bound', async () => {
+  const flowRealm = (version: 0 | 1) => ({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityRealm',
+    metadata: { name: 'kf', namespace: ns },
+    spec: { serverRef: { name: 'idp' }, ...otpRealmSpec(version) },
+  });
+  await env.apply(flowRealm(0) as never);
+  await waitStatus(env, 'identityrealms', ns, 'kf', 120_000, ready, 'to be Ready');
+  await otpPerson((method, path, body) => kc.call(method, path, body), 'kf');
+  assert.equal(wrongOutcomes(await loginPair(kc.url(), 'kf')), [], 'before the change');
+  try {
+    // Held: the old version's delete, which comes after the bindings moved to the complete new version.
+    const started = Date.now();
+    proxy.setMode({ kind: 'hold', method: 'DELETE', path: /^\/admin\/realms\/kf\/authentication\/flows\// });
+    await env.apply(flowRealm(1) as never);
+    await eventually('the old flow delete to reach Keycloak', 120_000, async () =>
+      proxy.since(started).some((c) => c.answered === 'held') ? true : undefined,
+    );
+    await operator.stop('SIGKILL');
+    assert.equal(wrongOutcomes(await loginPair(kc.url(), 'kf')), [], 'the operator killed mid-change');
+  } finally {
+    proxy.setMode({ kind: 'pass' });
+  }
+  operator = await operatorThroughProxy();
+  await eventually('the new version under its own alias, nothing left over', 120_000, async () => {
+    const flows = ((await kc.call('GET', '/kf/authentication/flows')) as { alias: string }[]).map(
+      (f) => f.alias,
+    );
+    const steps = (await kc.call('GET', '/kf/authentication/flows/otp-browser/executions')) as
+      | { providerId?: string }[]
+      | undefined;
+    const bound = (await kc.call('GET', '/kf')).browserFlow;
+    return !flows.some((a) => a.includes('-realmforge-next')) &&
+      bound === 'otp-browser' &&
+      steps?.some((e) => e.providerId === 'auth-cookie')
+      ? true
+      : undefined;
+  });
+  assert.equal(wrongOutcomes(await loginPair(kc.url(), 'kf')), [], 'after the successor finished it');
 });
 
 test('Keycloak unreachable for two minutes: honest statuses, calls per minute bounded, convergence once back', async () => {

@@ -2,7 +2,8 @@
 // server written with 1000m/1024Mi sends no writes in steady state; a namespace the server does not grant creates
 // nothing; of two IdentityRealms naming one realm exactly one owns it and deleting the other leaves the realm and
 // its users; a hand-made realm is adopted only when asked; realm-management roles need the realm's allowance; a
-// client deleted while its Keycloak restarts is gone from Keycloak once Keycloak is back.
+// client deleted while its Keycloak restarts is gone from Keycloak once Keycloak is back; the SMTP password's
+// recorded hash cannot be checked without the server's hash key.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
@@ -18,6 +19,7 @@ import {
   type OperatorProcess,
 } from '../../scripts/testenv/operator-process.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import { checkSecretHashes } from './helpers/secret-hashes.ts';
 import { smtpListener } from './helpers/smtp-listener.ts';
 
 let env: TestEnv;
@@ -228,6 +230,12 @@ test('a rotated SMTP password Secret reaches Keycloak: its test-connection call 
       return smtp.logins.at(-1);
     };
     assert.equal(await testConnection(), { user: 'mailer', password: 'first-password', mechanism: 'LOGIN' });
+    const stored = await admin('GET', '/mail');
+    await checkSecretHashes(env, { namespace: ns, name: 'idp' }, stored, {
+      password: 'first-password',
+      salt: 'mail',
+      recorded: stored.attributes?.['realmforge.dev/smtp-password-hash'],
+    });
     const mails = smtp.messages();
     assert.ok(mails >= 1, 'the test mail was sent');
 

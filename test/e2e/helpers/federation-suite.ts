@@ -1,6 +1,7 @@
 // Federation against real peers, on one Keycloak line (the suite files operator-federation*.test.ts run it on 26
 // and 25): a real OpenLDAP (slapd from Debian, seeded with people and groups) federated into a realm by the
-// operator; an LDAP user gets a token with the password grant, an LDAP group appears as a Keycloak group with its
+// operator; an LDAP user gets a token with the password grant (and what view-realm reads holds no unkeyed hash of
+// the bind password or the broker's secret), an LDAP group appears as a Keycloak group with its
 // member, a requested sync reports its counts, a wrong bind password shows FederationUnavailable with LDAP's error
 // and fixing the Secret recovers, a hand edit is reverted, and removal deletes the provider with its imported
 // users. A second realm on the same Keycloak is an OIDC identity provider: its discovery document is read, and a
@@ -27,6 +28,7 @@ import { brokerLogin, jwtClaims } from './broker-login.ts';
 import { upstreamRealm } from './federation-upstream.ts';
 import { kerberosServerParts, kerberosTests, startTestKdc } from './kerberos-federation.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './keycloak-admin.ts';
+import { checkSecretHashes } from './secret-hashes.ts';
 
 let env: TestEnv;
 let operator: OperatorProcess;
@@ -194,6 +196,22 @@ export function federationSuite(version: string, prefix: string, options: { kerb
       }),
     });
     assert.is(token.status, 200, await token.clone().text());
+    // What view-realm shows holds no unkeyed hash of the bind password or of the broker's client secret.
+    const realm = await admin('GET', '/corp');
+    const broker = await admin('GET', '/corp/identity-provider/instances/upstream');
+    const readable = [realm, await ldapComponent(), broker];
+    const server = { namespace: ns, name: 'idp' };
+    await checkSecretHashes(env, server, readable, {
+      password: ldap.bindPassword,
+      salt: 'corp/ldap/corp-ldap',
+      recorded: realm.attributes?.['realmforge.dev/ldap-bind-hash.corp-ldap'],
+    });
+    const credentials = await env.core.readNamespacedSecret({ namespace: ns, name: 'corp-sso-credentials' });
+    await checkSecretHashes(env, server, readable, {
+      password: Buffer.from(credentials.data?.['client-secret'] ?? '', 'base64').toString('utf8'),
+      salt: 'corp/upstream',
+      recorded: broker.config?.['realmforge.dev/secret-hash'],
+    });
     const [user] = await admin('GET', '/corp/users?username=ann&exact=true');
     assert.ok(user.federationLink, 'ann is an LDAP user');
     const groups = (await admin('GET', `/corp/users/${user.id}/groups`)) as { name: string }[];

@@ -1,9 +1,11 @@
 // The fake Keycloak's authentication flows (see fake-keycloak-admin.ts), as strict as the real admin API where the
 // operator could be fooled: an execution is added DISABLED and last; an update sets the priority it is given (0
 // when left out, as Keycloak's int field does), which reorders; a sub-flow is added through its parent and deleted
-// with its execution; aliases are unique across all flows (409); built-in flows cannot be deleted, nor can a flow
-// a realm binding names; an unknown authenticator is 400.
+// with its execution, a top-level flow with its sub-flows; aliases are unique across all flows (409), a rename
+// keeps the id and the bindings; a new flow's alias with a character Keycloak 26 refuses ('(' and the like) is
+// 400; built-in flows cannot be deleted, nor can a flow a realm binding names; an unknown authenticator is 400.
 import { randomUUID } from 'node:crypto';
+import { realmBindings } from '../../../src/operator/keycloak/collections/flow-replacement.ts';
 import { copy, type Realm, reply } from './fake-keycloak-scopes.ts';
 
 type Obj = Record<string, any>;
@@ -52,14 +54,7 @@ export const builtInFlows = () => [
   flow('docker auth', 'basic-flow', true, true, []),
 ];
 
-const bindings = [
-  'browserFlow',
-  'registrationFlow',
-  'directGrantFlow',
-  'resetCredentialsFlow',
-  'clientAuthenticationFlow',
-  'dockerAuthenticationFlow',
-];
+const bindings = realmBindings;
 /** Whether a realm binding names `alias` (Keycloak refuses a binding to a flow that does not exist). */
 export const unknownBinding = (realm: Realm, body: Obj) =>
   bindings.find((b) => body[b] !== undefined && !realm.flows.some((f: Obj) => f.alias === body[b]));
@@ -149,6 +144,8 @@ export function flowRoute(realm: Realm, parts: string[], method: string, body: a
         copy(realm.flows.filter((f: Obj) => f.topLevel)).map(({ executions: _, ...f }: Obj) => f),
       );
     if (byAlias(body.alias)) return reply(409, { errorMessage: `Flow ${body.alias} already exists` });
+    const odd = /[^\w .-]/.exec(String(body.alias));
+    if (odd) return reply(400, { errorMessage: `Character '${odd[0]}' not allowed.` });
     realm.flows.push({
       ...flow(body.alias, body.providerId, true, false, []),
       description: body.description ?? '',
@@ -180,6 +177,8 @@ export function flowRoute(realm: Realm, parts: string[], method: string, body: a
     }
     if (what === 'flow') {
       if (byAlias(body.alias)) return reply(409, { errorMessage: `New flow alias name already exists` });
+      const odd = /[^\w .-]/.exec(String(body.alias));
+      if (odd) return reply(400, { errorMessage: `Character '${odd[0]}' not allowed.` });
       const child = { ...flow(body.alias, body.type, false, false, []), description: body.description ?? '' };
       realm.flows.push(child);
       f.executions.push({
@@ -195,6 +194,12 @@ export function flowRoute(realm: Realm, parts: string[], method: string, body: a
     const f = realm.flows.find((x: Obj) => x.id === id);
     if (!f) return reply(404, { error: 'Could not find flow with id' });
     if (method === 'PUT') {
+      // A rename (of a top-level flow or a sub-flow) keeps the id, and Keycloak binds flows by id: the realm's
+      // bindings follow it. An alias another flow has is 409.
+      if (body.alias !== f.alias && byAlias(body.alias))
+        return reply(409, { errorMessage: 'Flow alias name already exists' });
+      for (const b of bindings) if (realm[b] === f.alias) realm[b] = body.alias;
+      f.alias = body.alias ?? f.alias;
       f.description = body.description ?? '';
       return reply(204);
     }

@@ -9,6 +9,7 @@ import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { compactServerInfo } from '../../../src/operator/keycloak/server-info.ts';
 import { fakeKeycloakAdmin, serverInfo } from './fake-keycloak-admin.ts';
+import { killedAfter, observed } from './killed-admin.ts';
 
 type Spec = Partial<IdentityRealm['spec']>;
 const resource = (spec: Spec): IdentityRealm => ({
@@ -76,8 +77,8 @@ test('a created realm gets its flow, in order, and its binding in the first reco
   const writes = await sync(kc, strict);
   assert.equal(writes, [
     'create realm',
-    'create authentication flow strict-grant',
-    'rebuild executions of authentication flow strict-grant (5)',
+    'build authentication flow strict-grant (5 steps)',
+    'rename the next version of authentication flow strict-grant',
     'update realm (directGrantFlow)',
   ]);
   assert.equal(await outline(kc, 'strict-grant'), built);
@@ -116,10 +117,17 @@ test('a form sub-flow (registration) is steady too: Keycloak names it by its for
   assert.equal(await sync(kc, registration), []);
 });
 
-test('hand edits are rebuilt: a requirement, the order, a config value, a removed step', async () => {
+const replaced = [
+  'build authentication flow strict-grant (5 steps)',
+  'bind directGrantFlow to the next version of strict-grant',
+  'delete the old version of authentication flow strict-grant',
+  'rename the next version of authentication flow strict-grant',
+];
+
+test('hand edits are replaced: a requirement, the order, a config value, a removed step', async () => {
   const kc = fakeKeycloakAdmin();
   await sync(kc, resource({}).spec);
-  assert.ok((await sync(kc, strict)).includes('create authentication flow strict-grant'));
+  assert.ok((await sync(kc, strict)).includes('build authentication flow strict-grant (5 steps)'));
   const realm = kc.realms.get('login') as Record<string, any>;
   const top = realm.flows.find((f: any) => f.alias === 'strict-grant');
   const sub = realm.flows.find((f: any) => f.alias === 'blocked-users');
@@ -149,7 +157,7 @@ test('hand edits are rebuilt: a requirement, the order, a config value, a remove
       flows.find((f) => f.alias === 'blocked-users'),
     );
     edit();
-    assert.equal(await sync(kc, strict), ['rebuild executions of authentication flow strict-grant (5)']);
+    assert.equal(await sync(kc, strict), replaced);
     assert.equal(await outline(kc, 'strict-grant'), built);
     assert.equal(await sync(kc, strict), [], 'steady again');
   }
@@ -208,6 +216,7 @@ test('a sub-flow alias taken by another flow of the realm is refused naming it, 
     alias: 'blocked-users',
     providerId: 'basic-flow',
   });
+  kc.reset();
   const error = await sync(kc, strict).then(
     () => undefined,
     (e: Error & { kind?: string }) => e,
@@ -215,8 +224,79 @@ test('a sub-flow alias taken by another flow of the realm is refused naming it, 
   assert.is(error?.kind, 'conflict');
   assert.match(
     String(error?.message),
-    /spec\.authenticationFlows\[strict-grant\]: Keycloak answered HTTP 409 adding sub-flow "blocked-users"/,
+    /spec\.authenticationFlows\[blocked-users\]: sub-flow "blocked-users" has the alias of another flow of the realm/,
   );
+  assert.equal(kc.writes(), [], 'nothing is built');
+});
+
+/** `strict` with the sub-flow's role check on role `role`. */
+const checking = (role: string): Spec => ({
+  ...strict,
+  authenticationFlows: strict.authenticationFlows?.map((f) =>
+    f.alias !== 'blocked-users'
+      ? f
+      : {
+          ...f,
+          executions: f.executions?.map((e) =>
+            e.authenticatorConfig
+              ? {
+                  ...e,
+                  authenticatorConfig: {
+                    alias: 'is-blocked',
+                    config: { condUserRole: role, negate: 'false' },
+                  },
+                }
+              : e,
+          ),
+        },
+  ),
+});
+const outlineOf = (role: string) => built.map((l) => l.replace('"blocked"', `"${role}"`));
+/** Whether the flow bound for direct grants is a complete version, old or new (a next version's names aside). */
+async function boundComplete(kc: ReturnType<typeof fakeKeycloakAdmin>) {
+  const bound = String(kc.realms.get('login')?.directGrantFlow);
+  const now = JSON.stringify(await outline(kc, encodeURIComponent(bound))).replaceAll('-realmforge-next', '');
+  return { ok: [outlineOf('blocked'), outlineOf('banned')].some((o) => JSON.stringify(o) === now), now };
+}
+
+test('a bound flow is replaced, never edited: after every call the binding names a complete version', async () => {
+  const kc = fakeKeycloakAdmin();
+  await sync(kc, checking('blocked'));
+  const seen = new Set<string>();
+  const watched = observed(kc.admin, async (method, path) => {
+    const { ok, now } = await boundComplete(kc);
+    assert.ok(ok, `after ${method} ${path}: ${now}`);
+    seen.add(now);
+  });
+  const writes = (await syncRealm(watched, resource(checking('banned')), { serverInfo: info })).writes;
+  assert.equal(writes, replaced);
+  assert.is(seen.size, 2, 'the binding moved from the old version to the new one');
+  assert.equal(await outline(kc, 'strict-grant'), outlineOf('banned'));
+  assert.equal(await sync(kc, checking('banned')), [], 'steady');
+});
+
+test('a crash after any write leaves a complete version bound; the next reconcile finishes or cleans up', async () => {
+  for (let limit = 0; ; limit++) {
+    const kc = fakeKeycloakAdmin();
+    await sync(kc, checking('blocked'));
+    const crashing = killedAfter(kc.admin, limit);
+    const crashed = await syncRealm(crashing, resource(checking('banned')), { serverInfo: info }).then(
+      () => false,
+      () => true,
+    );
+    const { ok, now } = await boundComplete(kc);
+    assert.ok(ok, `crash after ${limit} writes: ${now}`);
+    await sync(kc, checking('banned'));
+    const flows = ((kc.realms.get('login')?.flows ?? []) as { alias: string }[]).map((f) => f.alias);
+    assert.not.ok(
+      flows.some((a) => a.includes('-realmforge-next')),
+      `crash after ${limit}: leftovers ${flows}`,
+    );
+    assert.is(kc.realms.get('login')?.directGrantFlow, 'strict-grant');
+    assert.equal(await outline(kc, 'strict-grant'), outlineOf('banned'), `crash after ${limit}`);
+    assert.equal(await sync(kc, checking('banned')), [], `steady after a crash after ${limit}`);
+    if (!crashed) break;
+  }
 });
 
 test('an authenticator the server lacks, or a sub-flow placed wrong, is InvalidSpec naming the field', async () => {

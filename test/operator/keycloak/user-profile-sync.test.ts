@@ -123,14 +123,27 @@ test('username and email dropped from the spec are reset, never deleted (Keycloa
   assert.equal(now.attributes[1], userProfileDefaults(undefined).attributes[1]);
 });
 
-test('a hand-made attribute the spec declares is taken over; the policy alone is one entry', async () => {
+test('a hand-made attribute the spec declares is NameConflict unless adoption is asked; the policy alone is one entry', async () => {
   const kc = fakeKeycloakAdmin();
   await syncRealm(kc.admin, resource(), {});
   const realm = kc.realms.get('apps') as Obj;
   realm.userProfile = userProfileDefaults(undefined);
   realm.userProfile.attributes.push({ name: 'badge' });
   const badge = { name: 'badge', permissions: { edit: ['admin'] as ['admin'] } };
-  const taken = await syncRealm(kc.admin, resource({ attributes: [badge] }), {});
+  kc.reset();
+  const refused = await syncRealm(kc.admin, resource({ attributes: [badge] }), {}).then(
+    () => undefined,
+    (e: Error & { reason?: string }) => e,
+  );
+  assert.is(refused?.reason, 'NameConflict');
+  assert.match(String(refused?.message), 'user profile "attribute badge", which already exists');
+  assert.not.ok(
+    kc.writes().some((w) => w.includes('users/profile')),
+    'the profile is not written',
+  );
+  const adopting = { ...resource({ attributes: [badge] }) };
+  adopting.spec = { ...adopting.spec, adoptExisting: true };
+  const taken = await syncRealm(kc.admin, adopting, {});
   assert.ok(taken.writes.includes('update user profile attribute badge'), taken.writes.join('; '));
   const policy = await syncRealm(
     kc.admin,

@@ -1,11 +1,12 @@
 // An IdentityRealm's identity providers (spec.identityProviders) as Keycloak representations. Every field the
 // operator manages is sent explicitly (Keycloak's default when the spec is silent), so what Keycloak answers
 // compares equal and a field removed from the spec goes back to its default. The client secret never appears:
-// the representation carries Keycloak's mask and a salted hash of the Secret's value (config
-// realmforge.dev/secret-hash), so a rotated Secret is drift; the real value is put in only when sending. The key
+// the representation carries Keycloak's mask and a keyed hash of the Secret's value (config
+// realmforge.dev/secret-hash, an HMAC with the server's key: controllers/identity-realm/server-hash-key.ts), so a
+// rotated Secret is drift; the real value is put in only when sending. The key
 // that verifies the provider's signatures (signingKeyRef) is public and Keycloak echoes it, so it is sent and
 // compared as it is.
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { IdentityProvider } from '../../../../generated/types/crds/federation.ts';
 import { ValidationError } from '../../../core/errors.ts';
 
@@ -32,9 +33,11 @@ const signingKeyField: Record<string, string> = {
   saml: 'signingCertificate',
 };
 
-/** A hash of a secret, salted with where it is used so equal secrets in two places do not match. */
-export function secretHash(salt: string, secret: string): string {
-  return createHash('sha256').update(`${salt}\0${secret}`).digest('hex').slice(0, 32);
+/** The one hash of a secret Keycloak does not echo: an HMAC-SHA256 with the server's key (`key`, kept in Kubernetes,
+ * so what view-realm shows cannot be checked against guessed passwords), salted with where the secret is used so
+ * equal secrets in two places do not match. */
+export function secretHash(key: string, salt: string, secret: string): string {
+  return createHmac('sha256', key).update(`${salt}\0${secret}`).digest('hex').slice(0, 32);
 }
 
 export type IdentityProviderInputs = {
@@ -44,6 +47,8 @@ export type IdentityProviderInputs = {
   readonly signingKey?: string;
   /** Keycloak's major version: 26 has hideOnLogin as a field, 25 as config hideOnLoginPage. */
   readonly keycloakMajor: number;
+  /** The server's hash key (secretHash); needed when clientSecret is set. */
+  readonly hashKey?: string;
 };
 
 /** One identity provider as Keycloak represents it (without its mappers). */
@@ -59,7 +64,7 @@ export function compileIdentityProvider(
       throw new ValidationError(
         `${where}: config.${key} is refused inline: put it in a Secret and set ${ref}`,
       );
-  if (idp.clientSecretRef && inputs.clientSecret === undefined)
+  if (idp.clientSecretRef && (inputs.clientSecret === undefined || inputs.hashKey === undefined))
     throw new ValidationError(`${where}: clientSecretRef was not read`);
   const signing = idp.signingKeyRef ? signingConfig(where, idp, inputs.signingKey) : {};
   const hide = idp.hideOnLogin ?? false;
@@ -68,10 +73,10 @@ export function compileIdentityProvider(
     syncMode: idp.syncMode ?? 'LEGACY',
     ...signing,
     ...(inputs.keycloakMajor < 26 ? { hideOnLoginPage: String(hide) } : {}),
-    ...(inputs.clientSecret !== undefined
+    ...(inputs.clientSecret !== undefined && inputs.hashKey !== undefined
       ? {
           clientSecret: secretMask,
-          [secretHashKey]: secretHash(`${realm}/${idp.alias}`, inputs.clientSecret),
+          [secretHashKey]: secretHash(inputs.hashKey, `${realm}/${idp.alias}`, inputs.clientSecret),
         }
       : {}),
   };

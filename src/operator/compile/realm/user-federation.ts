@@ -1,7 +1,7 @@
 // An IdentityRealm's LDAP user federation (spec.userFederation.ldap) as Keycloak components (its Kerberos settings:
 // kerberos.ts). Keycloak keeps a component's settings as lists of strings; every setting the operator manages is
 // sent explicitly (Keycloak's default when the spec is silent), so what Keycloak answers compares equal. Keycloak keeps only the settings an
-// LDAP provider declares (an owner marker or a hash in its config is dropped), so the realm records the salted
+// LDAP provider declares (an owner marker or a hash in its config is dropped), so the realm records the keyed
 // hash of each bind password (attribute realmforge.dev/ldap-bind-hash.<name>); the component carries Keycloak's
 // mask, and the password itself only when the recorded hash differs (a changed Secret is then drift).
 import type { LdapProvider } from '../../../../generated/types/crds/federation.ts';
@@ -16,19 +16,18 @@ const list = (value: string | number | boolean) => [String(value)];
 
 /** The realm attribute recording the hash of LDAP provider `name`'s bind password. */
 export const ldapBindHashAttribute = (name: string) => `realmforge.dev/ldap-bind-hash.${name}`;
-/** The salted hash of a bind password. */
-export const ldapBindHash = (realm: string, name: string, password: string) =>
-  secretHash(`${realm}/ldap/${name}`, password);
+/** The keyed hash of a bind password (`key`: the server's hash key). */
+export const ldapBindHash = (key: string, realm: string, name: string, password: string) =>
+  secretHash(key, `${realm}/ldap/${name}`, password);
 
 /** One LDAP provider as a Keycloak component (without its mappers); `bindCredential` read from its Secret,
- * `recordedHash` the hash the realm recorded when it was last sent. */
+ * `sent` whether the realm's recorded hash says Keycloak has that password already (it is then masked). */
 export function compileLdapProvider(
-  realm: string,
   parentId: string,
   ldap: LdapProvider,
   index: number,
   bindCredential: string | undefined,
-  recordedHash?: string,
+  sent = false,
   keytabs: ReadonlyMap<string, string> = new Map(),
 ): Record<string, unknown> {
   if (ldap.bindDn && bindCredential === undefined)
@@ -73,10 +72,7 @@ export function compileLdapProvider(
     config,
     ldapKerberosConfig(ldap.kerberos, ldap.useKerberosForPasswordAuthentication, field, keytabs),
   );
-  if (bindCredential !== undefined) {
-    const same = recordedHash === ldapBindHash(realm, ldap.name, bindCredential);
-    config.bindCredential = [same ? secretMask : bindCredential];
-  }
+  if (bindCredential !== undefined) config.bindCredential = [sent ? secretMask : bindCredential];
   return { name: ldap.name, providerId: 'ldap', providerType: userStorageType, parentId, config };
 }
 

@@ -19,7 +19,7 @@ import {
   ownerAttribute,
   syncCollection,
 } from '../../keycloak/collections/collection.ts';
-import { holdLateLedgers, recordLateLedgers } from '../../keycloak/collections/late-ledgers.ts';
+import { holdLateLedgers, ledgerClaim, recordLateLedgers } from '../../keycloak/collections/late-ledgers.ts';
 import {
   declaredBefore,
   managedFieldsAttribute,
@@ -189,7 +189,7 @@ async function finishClient(
     protocolMappers(realm, uuid),
     (desired.protocolMappers ?? []) as Item[],
     ledger(live.attributes, mappersLedger),
-    { live: (live.protocolMappers ?? []) as Item[] },
+    { live: (live.protocolMappers ?? []) as Item[], claim: ledgerClaim(admin, ns, base, mappersLedger) },
   );
   writes.push(...mapperResult.writes);
   await syncScopes(admin, ns, realm, base, desired, live, writes);

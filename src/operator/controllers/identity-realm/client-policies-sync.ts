@@ -15,6 +15,7 @@ import {
   clientProfilesLedger,
 } from '../../keycloak/collections/client-policies.ts';
 import { type Item, type Ledger, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
+import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
 import { withClientPolicyDocuments } from '../../keycloak/document-lock.ts';
 import { hasProvider, type ServerInfo } from '../../keycloak/server-info.ts';
 
@@ -72,7 +73,13 @@ export async function syncClientPolicies(
   if (!profiles.length && !policies.length && !ownedProfiles.managed.size && !ownedPolicies.managed.size)
     return [];
   return withClientPolicyDocuments(admin, realm, () =>
-    writeClientPolicies(admin, ns, realm, { profiles, policies, ownedProfiles, ownedPolicies }),
+    writeClientPolicies(admin, ns, realm, {
+      profiles,
+      policies,
+      ownedProfiles,
+      ownedPolicies,
+      adopt: spec.adoptExisting,
+    }),
   );
 }
 
@@ -81,9 +88,17 @@ async function writeClientPolicies(
   admin: AdminClient,
   ns: string,
   realm: string,
-  wanted: { profiles: Item[]; policies: Item[]; ownedProfiles: Ledger; ownedPolicies: Ledger },
+  wanted: {
+    profiles: Item[];
+    policies: Item[];
+    ownedProfiles: Ledger;
+    ownedPolicies: Ledger;
+    adopt?: boolean;
+  },
 ): Promise<string[]> {
-  const { profiles, policies, ownedProfiles, ownedPolicies } = wanted;
+  const { profiles, policies, ownedProfiles, ownedPolicies, adopt } = wanted;
+  const realmPath = `/${encodeURIComponent(realm)}`;
+  const profileOptions = { adopt, claim: ledgerClaim(admin, ns, realmPath, clientProfilesLedger) };
   const profileC = clientProfiles(realm);
   const policyC = clientPolicies(realm);
   const read = async <T>(path: string) => (await admin.call<T>(ns, 'GET', path)).body;
@@ -102,19 +117,28 @@ async function writeClientPolicies(
   );
   const writes: string[] = [];
   const upsert = await syncCollection(admin, ns, profileC, [...profiles, ...leftovers], ownedProfiles, {
+    ...profileOptions,
     live: liveProfiles,
   });
   writes.push(...upsert.writes);
   const livePolicies = (await read<{ policies?: Item[] }>(policyC.listPath))?.policies ?? [];
   writes.push(
-    ...(await syncCollection(admin, ns, policyC, policies, ownedPolicies, { live: livePolicies })).writes,
+    ...(
+      await syncCollection(admin, ns, policyC, policies, ownedPolicies, {
+        adopt,
+        live: livePolicies,
+        claim: ledgerClaim(admin, ns, realmPath, clientPoliciesLedger),
+      })
+    ).writes,
   );
   if (leftovers.length) {
     const now = upsert.writes.length
       ? ((await read<ProfilesDoc>(profileC.listPath))?.profiles ?? [])
       : liveProfiles;
     writes.push(
-      ...(await syncCollection(admin, ns, profileC, profiles, ownedProfiles, { live: now })).writes,
+      ...(
+        await syncCollection(admin, ns, profileC, profiles, ownedProfiles, { ...profileOptions, live: now })
+      ).writes,
     );
   }
   return writes;

@@ -22,6 +22,7 @@ import { ldapMappers, userStorageProviders } from '../../keycloak/collections/co
 import { configMarker } from '../../keycloak/collections/config-marker.ts';
 import { identityProviderMappers } from '../../keycloak/collections/identity-provider-mappers.ts';
 import { identityProviders } from '../../keycloak/collections/identity-providers.ts';
+import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
 import type { FederationSecrets } from './federation-secrets.ts';
 
 /** Where the federation sections are synced and what the last reconcile declared. */
@@ -34,6 +35,8 @@ export type FederationTarget = {
   readonly secrets: FederationSecrets;
   /** The keytabs the realm's IdentityServer declares: name -> the path Keycloak reads (compile/kerberos-keytabs.ts). */
   readonly keytabs?: ReadonlyMap<string, string>;
+  /** The server's hash key (server-hash-key.ts), read when the realm names secrets. */
+  readonly hashKey?: string;
   /** The realm's attributes before this reconcile wrote anything (its LDAP ledgers and password hashes). */
   readonly liveAttributes: Record<string, unknown>;
   /** Whether the spec declared identity providers / LDAP providers last time (the realm's field record). */
@@ -63,6 +66,7 @@ export function federationAttributes(
   realm: IdentityRealm,
   realmName: string,
   secrets: FederationSecrets,
+  hashKey: string | undefined,
 ): Record<string, string> {
   const ldap = realm.spec.userFederation?.ldap ?? [];
   const kerberos = realm.spec.userFederation?.kerberos ?? [];
@@ -70,9 +74,9 @@ export function federationAttributes(
   const mappers = ldap.flatMap((p) => (p.mappers ?? []).map((m) => `${p.name}/${m.name}`)).sort();
   const hashes = ldap.flatMap((p) => {
     const secret = secrets.ldap.get(p.name);
-    return secret === undefined
+    return secret === undefined || hashKey === undefined
       ? []
-      : [[ldapBindHashAttribute(p.name), ldapBindHash(realmName, p.name, secret)]];
+      : [[ldapBindHashAttribute(p.name), ldapBindHash(hashKey, realmName, p.name, secret)]];
   });
   return {
     ...(names.length ? { [ldapProvidersLedger]: names.join(',') } : {}),
@@ -93,19 +97,18 @@ export function compileAll(realm: IdentityRealm, t: FederationTarget) {
       clientSecret: t.secrets.identityProviders.get(idp.alias),
       signingKey: t.secrets.signingKeys?.get(idp.alias),
       keycloakMajor: t.keycloakMajor,
+      hashKey: t.hashKey,
     }),
   );
-  const ldap = (realm.spec.userFederation?.ldap ?? []).map((p, i) =>
-    compileLdapProvider(
-      t.realmName,
-      t.realmId,
-      p,
-      i,
-      t.secrets.ldap.get(p.name),
-      attribute(t.liveAttributes, ldapBindHashAttribute(p.name)),
-      t.keytabs,
-    ),
-  );
+  const ldap = (realm.spec.userFederation?.ldap ?? []).map((p, i) => {
+    const password = t.secrets.ldap.get(p.name);
+    const recorded = attribute(t.liveAttributes, ldapBindHashAttribute(p.name));
+    const sent =
+      password !== undefined &&
+      t.hashKey !== undefined &&
+      recorded === ldapBindHash(t.hashKey, t.realmName, p.name, password);
+    return compileLdapProvider(t.realmId, p, i, password, sent, t.keytabs);
+  });
   const kerberosSpec = realm.spec.userFederation?.kerberos ?? [];
   checkProviderNames(realm.spec.userFederation?.ldap ?? [], kerberosSpec);
   const kerberos = kerberosSpec.map((k, i) =>
@@ -146,6 +149,7 @@ export async function syncFederation(
     );
     writes.push(...result.writes);
   }
+  const realmPath = `/${encodeURIComponent(t.realmName)}`;
   const providers = userStorageProviders(t.realmName, t.realmId, t.secrets.ldap);
   const ldapResult = await syncCollection(
     admin,
@@ -153,6 +157,7 @@ export async function syncFederation(
     providers,
     [...ldap, ...kerberos],
     ledger(t.liveAttributes, ldapProvidersLedger),
+    { adopt: realm.spec.adoptExisting, claim: ledgerClaim(admin, t.ns, realmPath, ldapProvidersLedger) },
   );
   writes.push(...ldapResult.writes);
   const written = new Set([
@@ -172,12 +177,28 @@ export async function syncFederation(
       t.ns,
       ldapMappers(t.realmName, p.name, id),
       compileLdapMappers(p, id),
-      mapperLedger(t.liveAttributes, p.name),
+      { ...mapperLedger(t.liveAttributes, p.name), keycloak: keycloakLdapMappers },
+      {
+        adopt: realm.spec.adoptExisting,
+        claim: ledgerClaim(admin, t.ns, realmPath, ldapMappersLedger, (m) => `${p.name}/${m}`),
+      },
     );
     writes.push(...result.writes);
   }
   return { writes, ldapIds, written };
 }
+
+/** The mappers Keycloak adds to a new LDAP provider by itself: declaring one configures it. */
+const keycloakLdapMappers = new Set([
+  'username',
+  'email',
+  'first name',
+  'last name',
+  'creation date',
+  'modify date',
+  'Kerberos principal attribute mapper',
+  'MSAD account controls',
+]);
 
 /** The mapper names recorded for LDAP provider `provider` (`provider/mapper` entries of the realm's ledger). */
 function mapperLedger(attrs: Record<string, unknown>, provider: string) {

@@ -1,5 +1,6 @@
 // A realm's custom authentication flows (see keycloak/collections/authentication-flows.ts), in two steps around the
-// realm update: before it, the declared flows are created or corrected (so a binding can name a new flow); after
+// realm update: before it, the declared flows are created or replaced (flow-replacement.ts; so a binding can name
+// a new flow); after
 // it, flows the operator made and the spec no longer declares are deleted (Keycloak refuses to delete a bound
 // flow, and the update has just unbound it). Declared flows are checked first, before anything is written: sub-flow
 // references, and every authenticator against what the server offers.
@@ -13,7 +14,6 @@ import {
   flowsLedger,
   type LiveExecution,
   liveSteps,
-  rebuildExecutions,
   sameSteps,
   topLevelFlows,
 } from '../../keycloak/collections/authentication-flows.ts';
@@ -23,6 +23,8 @@ import {
   ledger,
   syncCollection,
 } from '../../keycloak/collections/collection.ts';
+import { buildNext, rename, settle, switchTo } from '../../keycloak/collections/flow-replacement.ts';
+import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
 import { hasProvider, type ServerInfo } from '../../keycloak/server-info.ts';
 
 type Spec = IdentityRealm['spec'];
@@ -90,9 +92,10 @@ export function checkFlows(spec: Spec, info?: ServerInfo): void {
 }
 
 /**
- * Creates and corrects the declared flows; returns the writes and the pruning step to run after the realm update.
- * `liveRealm` is the realm as read before this sync (its attributes hold the ledger); `adopt` takes over a flow of a
- * declared alias made by hand (never a built-in one).
+ * Creates and replaces the declared flows (flow-replacement.ts: a differing flow is built anew beside the old one
+ * and switched to, never edited in place); returns the writes and the pruning step to run after the realm update.
+ * `liveRealm` is the realm as read before this sync (its attributes hold the ledger, its fields the bindings);
+ * `adopt` takes over a flow of a declared alias made by hand (never a built-in one).
  */
 export async function syncFlows(
   admin: AdminClient,
@@ -107,7 +110,8 @@ export async function syncFlows(
   const declared = all.filter((f) => f.topLevel !== false);
   if (!declared.length && !owned.managed.size) return { writes: [], prune: async () => [] };
   const collection = topLevelFlows(realm);
-  const live = (await admin.call<Item[]>(ns, 'GET', collection.listPath)).body ?? [];
+  const c = { admin, ns, realm };
+  let live = (await admin.call<Item[]>(ns, 'GET', collection.listPath)).body ?? [];
   for (const flow of declared) {
     const have = live.find((f) => f.alias === flow.alias);
     if (have && (have.builtIn || (!owned.managed.has(flow.alias) && !adopt)))
@@ -115,25 +119,40 @@ export async function syncFlows(
         `spec.authenticationFlows declares flow "${flow.alias}", which already exists ${have.builtIn ? "as one of Keycloak's built-in flows (never edited)" : 'and was not created by realmforge'}: rename it in the spec`,
       );
   }
-  // Create and update only: nothing is owned yet, so nothing is deleted before the bindings move.
+  for (const sub of all.filter((f) => f.topLevel === false))
+    if (live.some((f) => f.alias === sub.alias))
+      throw new ItemConflictError(
+        `spec.authenticationFlows[${sub.alias}]: sub-flow "${sub.alias}" has the alias of another flow of the realm: rename it in the spec`,
+      );
+  const writes: string[] = [];
+  // What a crash left of an earlier replacement is finished or removed first.
+  for (const flow of declared) writes.push(...(await settle(c, flow.alias, live, liveRealm)));
+  if (writes.length) live = (await admin.call<Item[]>(ns, 'GET', collection.listPath)).body ?? [];
+  // Descriptions are changed in place (nothing runs them); nothing is created or deleted here.
+  const existing = declared.filter((f) => live.some((l) => l.alias === f.alias));
   const upsert = await syncCollection(
     admin,
     ns,
     collection,
-    declared.map(flowItem),
-    {
-      by: 'ledger',
-      managed: new Set(),
-    },
+    existing.map(flowItem),
+    ledgerOf(existing.map((f) => f.alias)),
     { live },
   );
-  const writes = [...upsert.writes];
+  writes.push(...upsert.writes);
   for (const flow of declared) {
     const steps = desiredSteps(flow, all);
-    const path = executionsPath(realm, flow.alias);
-    const current = (await admin.call<LiveExecution[]>(ns, 'GET', path)).body ?? [];
-    if (sameSteps(steps, await liveSteps(admin, ns, realm, current))) continue;
-    writes.push(...(await rebuildExecutions(admin, ns, realm, flow.alias, current, steps)));
+    const old = live.find((f) => f.alias === flow.alias);
+    if (old) {
+      const current = (await admin.call<LiveExecution[]>(ns, 'GET', executionsPath(realm, flow.alias))).body;
+      if (sameSteps(steps, await liveSteps(admin, ns, realm, current ?? []))) continue;
+    }
+    // A new flow's alias is recorded before it is made, so a crash never leaves our flow looking like a person's.
+    if (!owned.managed.has(flow.alias))
+      await ledgerClaim(admin, ns, `/${encodeURIComponent(realm)}`, flowsLedger)([flow.alias]);
+    const next = await buildNext(c, flowItem(flow), steps);
+    writes.push(`build authentication flow ${flow.alias} (${steps.length} steps)`);
+    if (old) writes.push(...(await switchTo(c, old, next)));
+    writes.push(...(await rename(c, next)));
   }
   const stale = live.filter(
     (f) => owned.managed.has(String(f.alias)) && !declared.some((d) => d.alias === f.alias),
@@ -148,3 +167,5 @@ export async function syncFlows(
   };
   return { writes, prune };
 }
+
+const ledgerOf = (keys: string[]) => ({ by: 'ledger' as const, managed: new Set(keys) });

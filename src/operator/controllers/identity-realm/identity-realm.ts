@@ -28,6 +28,7 @@ import { federationSecrets } from './federation-secrets.ts';
 import { federationProblem, federationStatus } from './federation-status.ts';
 import { realmOwnership, realmRefusal } from './realm-ownership.ts';
 import { readRealm, syncRealm } from './realm-sync.ts';
+import { serverHashKey } from './server-hash-key.ts';
 
 /** What a realm reconcile did, for its log line. */
 export type RealmOutcome = { phase?: string; reason?: string; writes?: string[] };
@@ -146,6 +147,8 @@ export function identityRealmController(deps: KeycloakDeps) {
     try {
       const smtpPassword = await smtpPasswordOf(deps, realm);
       const federation = await federationSecrets(deps, realm);
+      const named = smtpPassword !== undefined || federation.ldap.size || federation.identityProviders.size;
+      const hashKey = named ? await serverHashKey(deps, server) : undefined;
       const keycloakMajor = majorVersion(server.status?.version ?? server.spec.image?.tag ?? '26');
       const admin = await deps.admins.forServer(server);
       if (realm.spec.clientPolicies) {
@@ -158,6 +161,7 @@ export function identityRealmController(deps: KeycloakDeps) {
         return await report('Failed', 'RealmNameConflict', ownership.message);
       const result = await syncRealm(admin, realm, {
         smtpPassword,
+        hashKey,
         live,
         federation,
         keytabs: serverKeytabs(server),

@@ -1,9 +1,10 @@
 // A realm's message overrides (spec.localization.messages), one collection per locale on the one reconciler,
 // owned by a ledger in the realm's attributes: a key the spec stops naming is deleted, an override made by hand
-// stays (one the spec names is taken over). A steady resync reads each locale declared now or before, once.
+// stays (one the spec names is a NameConflict unless spec.adoptExisting; a key is claimed before it is set). A steady resync reads each locale declared now or before, once.
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
+import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
 import { localeMessages, messageKey, messagesLedger } from '../../keycloak/collections/messages.ts';
 
 type Spec = IdentityRealm['spec'];
@@ -43,6 +44,10 @@ export async function syncMessages(
       { by: 'ledger', managed },
       {
         live: Object.entries(texts).map(([key, value]) => ({ key, value })),
+        adopt: spec.adoptExisting,
+        claim: ledgerClaim(admin, ns, `/${encodeURIComponent(realm)}`, messagesLedger, (key) =>
+          messageKey(locale, key),
+        ),
       },
     );
     writes.push(...result.writes);

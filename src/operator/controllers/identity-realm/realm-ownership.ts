@@ -3,10 +3,10 @@
 // adopted, written or deleted unless the resource asks for adoption (spec.adoptExisting); a realm marked for
 // another IdentityRealm is never taken. Which namespaces may hold realms on a server is the server's
 // spec.realmAuthorizationGrants (default: the server's own namespace). The master realm is never managed.
-import { createHash } from 'node:crypto';
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
+import { secretHash } from '../../compile/realm/identity-providers.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 
 /** The realm attribute naming the IdentityRealm that owns a realm. */
@@ -77,17 +77,17 @@ export function realmRefusal(
   };
 }
 
-/** A hash of the SMTP password, salted with the realm name so equal passwords in two realms do not match. */
-export function smtpPasswordHash(realmName: string, password: string): string {
-  return createHash('sha256').update(`${realmName}\0${password}`).digest('hex').slice(0, 32);
-}
-
-/** The realm's marker attributes: owner, and the hash of the SMTP password when one is sent. */
-export function ownershipAttributes(realm: IdentityRealm, smtpPassword?: string): Record<string, string> {
+/** The realm's marker attributes: owner, and the keyed hash of the SMTP password when one is sent (`hashKey`: the
+ * server's, server-hash-key.ts). */
+export function ownershipAttributes(
+  realm: IdentityRealm,
+  smtpPassword?: string,
+  hashKey?: string,
+): Record<string, string> {
   return {
     [realmOwnerAttribute]: realmOwnerOf(realm),
-    ...(smtpPassword
-      ? { [smtpPasswordHashAttribute]: smtpPasswordHash(realmNameOf(realm), smtpPassword) }
+    ...(smtpPassword && hashKey
+      ? { [smtpPasswordHashAttribute]: secretHash(hashKey, realmNameOf(realm), smtpPassword) }
       : {}),
   };
 }

@@ -7,6 +7,7 @@
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
+import { scopeLinkLedgers } from '../../compile/realm/client-scopes.ts';
 import { compileRealm, realmNameOf } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { clientPoliciesLedger, clientProfilesLedger } from '../../keycloak/collections/client-policies.ts';
@@ -43,6 +44,8 @@ import { syncUserProfile, userProfileLedgerAttributes } from './user-profile-syn
 /** What a realm sync reads from the world: Secrets, the live realm (undefined: absent), Keycloak's major. */
 export type RealmSyncInputs = {
   smtpPassword?: string;
+  /** The server's hash key (server-hash-key.ts): the secrets above are recorded as HMACs with it. */
+  hashKey?: string;
   live?: RealmRepresentation;
   federation?: FederationSecrets;
   /** The keytabs the realm's IdentityServer declares (name -> path in Keycloak); none when unset. */
@@ -69,6 +72,7 @@ const enc = encodeURIComponent;
 /** The realm's ledgers of what is synced after its own update. */
 const realmLateLedgers = [
   messagesLedger,
+  ...Object.values(scopeLinkLedgers),
   clientProfilesLedger,
   clientPoliciesLedger,
   ...Object.values(userProfileLedgers),
@@ -114,8 +118,8 @@ export async function syncRealm(
   );
   const attributes = {
     ...compiled.attributes,
-    ...ownershipAttributes(realm, inputs.smtpPassword),
-    ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets),
+    ...ownershipAttributes(realm, inputs.smtpPassword, inputs.hashKey),
+    ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets, inputs.hashKey),
     ...defaultRolesAttributes(realm.spec),
     ...flowsAttributes(realm.spec),
     ...messagesAttributes(realm.spec),
@@ -298,6 +302,7 @@ function federationTarget(
     owner: realmOwnerOf(realm),
     keycloakMajor: inputs.keycloakMajor ?? 26,
     secrets: inputs.federation ?? noSecrets,
+    hashKey: inputs.hashKey,
     keytabs: inputs.keytabs,
     declaredBefore,
     liveAttributes,

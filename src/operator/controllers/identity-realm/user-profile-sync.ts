@@ -9,6 +9,7 @@ import type { IdentityRealm } from '../../../../generated/types/crds/identityrea
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { type Item, type Ledger, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
+import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
 import {
   documentEntries,
   type EntryKind,
@@ -128,5 +129,19 @@ async function writeUserProfile(
     ]),
   };
   const c = userProfileEntries(realm, live.doc);
-  return (await syncCollection(admin, ns, c, desired, ours, { live: documentEntries(live.doc) })).writes;
+  // Keycloak's own attributes and groups (username, email, ...) are not a person's: declaring them configures them.
+  const keycloak = new Set([
+    ...defaults.attributes.map((a) => entryKey(entry('attribute', a))),
+    ...defaults.groups.map((g) => entryKey(entry('group', g))),
+  ]);
+  const realmPath = `/${encodeURIComponent(realm)}`;
+  const claim = async (keys: string[]) => {
+    for (const kind of ['attribute', 'group'] as const) {
+      const names = keys.filter((k) => k.startsWith(`${kind} `)).map((k) => k.slice(kind.length + 1));
+      const attribute = kind === 'attribute' ? userProfileLedgers.attributes : userProfileLedgers.groups;
+      if (names.length) await ledgerClaim(admin, ns, realmPath, attribute)(names);
+    }
+  };
+  const options = { live: documentEntries(live.doc), adopt: spec.adoptExisting, claim };
+  return (await syncCollection(admin, ns, c, desired, { ...ours, keycloak }, options)).writes;
 }

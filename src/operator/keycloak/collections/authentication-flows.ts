@@ -3,11 +3,11 @@
 // are an ordered tree Keycloak builds one call at a time (an execution is added by provider and lands last,
 // DISABLED; its requirement is set by a second call; a sub-flow is added through its parent), so they are not a set:
 // they are compared as one flattened list (level, position, authenticator or sub-flow, requirement, config) and,
-// when anything differs, the flow's executions are rebuilt in order. Rebuilding in order is what makes the result
-// converge: Keycloak gives each new execution the next priority, so the order written is the order kept.
+// when anything differs, the flow is replaced by a new version built in order (flow-replacement.ts). Building in
+// order is what makes the result converge: Keycloak gives each new execution the next priority, so the order
+// written is the order kept.
 import type AuthenticationExecutionInfoRepresentation from '@keycloak/keycloak-admin-client/lib/defs/authenticationExecutionInfoRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
-import { RealmforgeError } from '../../../core/errors.ts';
 import { canonicalJson } from '../../runtime/desired-state.ts';
 import type { AdminClient } from '../admin-client.ts';
 import type { Collection, Item } from './collection.ts';
@@ -122,50 +122,3 @@ export async function liveSteps(
 /** Whether the live steps are the desired ones. */
 export const sameSteps = (desired: readonly Step[], live: readonly Omit<Step, 'parent'>[]) =>
   canonicalJson(desired.map(({ parent: _, ...s }) => s)) === canonicalJson(live);
-
-/** Rebuilds a flow's executions in order: removes the live top-level ones (a sub-flow goes with its execution),
- * adds every step, then sets requirements and configs on what Keycloak made. Returns the writes. */
-export async function rebuildExecutions(
-  admin: AdminClient,
-  ns: string,
-  realm: string,
-  flowAlias: string,
-  live: readonly LiveExecution[],
-  steps: readonly Step[],
-): Promise<string[]> {
-  for (const e of live.filter((x) => (x.level ?? 0) === 0))
-    await admin.call(ns, 'DELETE', `/${enc(realm)}/authentication/executions/${enc(String(e.id))}`);
-  for (const step of steps) {
-    const path = executionsPath(realm, step.parent);
-    const res = step.subFlow
-      ? await admin.call(ns, 'POST', `${path}/flow`, {
-          alias: step.subFlow.alias,
-          type: step.subFlow.providerId,
-          description: step.subFlow.description,
-          ...(step.subFlow.providerId === 'form-flow' ? { provider: 'registration-page-form' } : {}),
-        })
-      : await admin.call(ns, 'POST', `${path}/execution`, { provider: step.authenticator });
-    // A sub-flow alias taken by another flow (409) would leave the flow half-built: say so instead.
-    if (res.status >= 300)
-      throw new RealmforgeError(
-        res.status === 409 ? 'conflict' : 'validation',
-        `spec.authenticationFlows[${step.parent}]: Keycloak answered HTTP ${res.status} adding ${step.subFlow ? `sub-flow "${step.subFlow.alias}" (its alias is taken by another flow of the realm: rename it)` : `authenticator "${step.authenticator}"`}`,
-      );
-  }
-  const made = (await admin.call<LiveExecution[]>(ns, 'GET', executionsPath(realm, flowAlias))).body ?? [];
-  for (const [i, step] of steps.entries()) {
-    const execution = made[i];
-    if (!execution?.id) continue;
-    if (execution.requirement !== step.requirement)
-      await admin.call(ns, 'PUT', executionsPath(realm, step.parent), {
-        ...execution,
-        requirement: step.requirement,
-      });
-    if (step.config)
-      await admin.call(ns, 'POST', `/${enc(realm)}/authentication/executions/${enc(execution.id)}/config`, {
-        alias: step.config.alias,
-        config: step.config.config,
-      });
-  }
-  return [`rebuild executions of authentication flow ${flowAlias} (${steps.length})`];
-}

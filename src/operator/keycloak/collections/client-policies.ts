@@ -55,7 +55,12 @@ export function clientProfiles(realm: string): Collection {
     listPath: `${path}?include-global-profiles=false`,
     key: (p) => String(p.name),
     compared: { name: '', description: '', executors: [] },
-    write: { mode: 'document', path, wrap: (profiles) => ({ profiles }) },
+    write: {
+      mode: 'document',
+      path,
+      wrap: (profiles) => ({ profiles }),
+      unwrap: (doc) => (doc as { profiles?: Item[] } | undefined)?.profiles,
+    },
   };
 }
 
@@ -69,6 +74,11 @@ export function clientPolicies(realm: string): Collection {
     key: (p) => String(p.name),
     compared: { name: '', description: '', enabled: true, conditions: [], profiles: [] },
     canonical: (p) => ({ ...p, profiles: [...((p.profiles as string[]) ?? [])].sort() }),
-    write: { mode: 'document', path, wrap: (policies) => ({ policies }) },
+    write: {
+      mode: 'document',
+      path,
+      wrap: (policies) => ({ policies }),
+      unwrap: (doc) => (doc as { policies?: Item[] } | undefined)?.policies,
+    },
   };
 }

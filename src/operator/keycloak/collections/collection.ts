@@ -6,8 +6,11 @@
 //
 // Ownership is known one of two ways:
 //  - marker: the item itself carries the owner (an attribute `realmforge.dev/owner`, for items that have one);
-//  - ledger: the parent records the keys it manages (a parent attribute written with the parent's own fields),
-//    for items with nowhere to put a marker. The keys declared now become the next ledger.
+//  - ledger: the parent records the keys it manages (a parent attribute), for items with nowhere to put a marker.
+//    A key is recorded (claimed) before its item is created, and dropped once the item is deleted.
+// One rule for both: a declared item that exists and is not ours (another owner's marker, or a key the ledger
+// does not record) is a NameConflict unless the resource asked for adoption; items Keycloak makes itself (a
+// ledger's `keycloak` keys: the built-in user-profile attributes, a new realm's scope links) are not a person's.
 // A lost answer to a create (OutcomeUnknownError) is simply rethrown: the next reconcile lists first, so it finds
 // the item if it was created and never sends the create twice blindly.
 import { RealmforgeError } from '../../../core/errors.ts';
@@ -27,8 +30,12 @@ export type Marker = {
   read(item: Item): string | undefined;
   mark(item: Item): Item;
 };
-/** Ownership by the keys the parent recorded. */
-export type Ledger = { readonly by: 'ledger'; readonly managed: ReadonlySet<string> };
+/** Ownership by the keys the parent recorded; `keycloak`: keys of items Keycloak makes itself. */
+export type Ledger = {
+  readonly by: 'ledger';
+  readonly managed: ReadonlySet<string>;
+  readonly keycloak?: ReadonlySet<string>;
+};
 /** How ownership of live items is known. */
 export type Ownership = Marker | Ledger;
 
@@ -57,9 +64,15 @@ export type Collection = {
     | { readonly mode: 'batch'; readonly path: string }
     /** Links to existing objects (a realm's default client scopes): PUT to add, DELETE to remove, no body. */
     | { readonly mode: 'link'; itemPath(item: Item): string }
-    /** One document holding the whole list (a realm's client profiles or policies): a change PUTs the new list,
-     * the items the operator does not own sent back as read. */
-    | { readonly mode: 'document'; readonly path: string; wrap(items: Item[]): unknown }
+    /** One document holding the whole list (a realm's client profiles or policies): a change reads the list
+     * again (listPath, `unwrap` turning the answer into items) and PUTs it back with only our items changed. */
+    | {
+        readonly mode: 'document';
+        readonly path: string;
+        /** The document to PUT: `items` over the rest of the document as just read (`answer`). */
+        wrap(items: Item[], answer: unknown): unknown;
+        unwrap(answer: unknown): Item[] | undefined;
+      }
     /** Entries of one map (a locale's message texts, items `{key, value}`): one POST of `{key: value}` creates
      * and changes, DELETE removes one key. */
     | { readonly mode: 'map'; readonly path: string; itemPath(item: Item): string };
@@ -128,15 +141,21 @@ export function sameItem(c: Collection, desired: Item, live: Item): boolean {
 
 function owned(ownership: Ownership, live: Item, key: string, declared: boolean): boolean {
   if (ownership.by === 'marker') return ownership.read(live) === ownership.owner;
-  // A ledger item inside the operator's own parent: ours when recorded, or when the spec declares it.
-  return ownership.managed.has(key) || declared;
+  // A ledger item: ours when recorded; Keycloak's own may be declared (and is never deleted unless recorded).
+  return ownership.managed.has(key) || (declared && (ownership.keycloak?.has(key) ?? false));
 }
 
 /** How a sync may save reads: the live items when the parent's answer carried them, and whether the spec
  * declared items of this collection last time (a marker-owned collection declared neither now nor then is not
- * read at all, so a steady resync costs no read for it). `adopt` takes over declared items that exist without
- * our marker (only when the resource asked for adoption). */
-export type SyncOptions = { adopt?: boolean; live?: readonly Item[]; declaredBefore?: boolean };
+ * read at all, so a steady resync costs no read for it). `adopt` takes over declared items that exist and are not
+ * ours (only when the resource asked for adoption). `claim` records keys in a ledger before their items are
+ * created (or adopted), so a crash in between never leaves an item of ours that looks like a person's. */
+export type SyncOptions = {
+  adopt?: boolean;
+  live?: readonly Item[];
+  declaredBefore?: boolean;
+  claim?: (keys: string[]) => Promise<void>;
+};
 
 /**
  * Makes the collection equal to `desired` for the items the operator owns.
@@ -191,6 +210,16 @@ export async function syncCollection(
   for (const [key, have] of liveByKey) {
     if (!wanted.has(key) && owned(ownership, have, key, false)) toDelete.push(have);
   }
+  // A whole document is read again right before it is written (below); a declared item someone made since the
+  // first read is a conflict before anything is claimed or written.
+  const document =
+    c.write.mode === 'document' && (toCreate.length || toDelete.length || updated.size)
+      ? await reread(admin, namespace, c, toCreate)
+      : undefined;
+  if (ownership.by === 'ledger' && options.claim) {
+    const unrecorded = [...wanted.keys()].filter((k) => !ownership.managed.has(k));
+    if (unrecorded.length) await options.claim(unrecorded);
+  }
   if (c.write.mode === 'each') {
     const { createPath } = c.write;
     for (const want of toCreate) {
@@ -204,9 +233,10 @@ export async function syncCollection(
       writes.push(`delete ${c.noun} ${c.key(have)}`);
     }
   } else if (c.write.mode === 'document') {
-    if (toCreate.length || toDelete.length || updated.size) {
-      const kept = live.filter((i) => !toDelete.includes(i)).map((i) => updated.get(c.key(i)) ?? i);
-      await admin.call(namespace, 'PUT', c.write.path, c.write.wrap([...kept, ...toCreate]));
+    if (document) {
+      const gone = new Set(toDelete.map((i) => c.key(i)));
+      const kept = document.items.filter((i) => !gone.has(c.key(i))).map((i) => updated.get(c.key(i)) ?? i);
+      await admin.call(namespace, 'PUT', c.write.path, c.write.wrap([...kept, ...toCreate], document.answer));
       writes.push(
         ...toCreate.map((i) => `create ${c.noun} ${c.key(i)}`),
         ...[...updated.keys()].map((k) => `update ${c.noun} ${k}`),
@@ -255,6 +285,22 @@ export async function syncCollection(
     }
   }
   return { writes, managed: [...wanted.keys()].sort(), live, created: toCreate.length > 0 };
+}
+
+/** A document collection's items as Keycloak has them now. Keycloak keeps no version of the document, so it is read
+ * again right before the write and only our items are changed: a person's edit since the first read is kept
+ * (what is left: an edit in the milliseconds between this read and the write). */
+async function reread(admin: AdminClient, namespace: string, c: Collection, creating: readonly Item[]) {
+  if (c.write.mode !== 'document') throw new Error(`${c.noun} is not one document`);
+  const answer = (await admin.call(namespace, 'GET', c.listPath)).body;
+  const items = c.write.unwrap(answer) ?? [];
+  const keys = new Set(creating.map((i) => c.key(i)));
+  const taken = items.find((i) => keys.has(c.key(i)));
+  if (taken)
+    throw new ItemConflictError(
+      `${c.field} declares ${c.noun} "${c.key(taken)}", which someone created in Keycloak just now: rename it in the spec, or delete it in Keycloak`,
+    );
+  return { answer, items };
 }
 
 /** A create answered 409 was made by someone else at the same moment: retried, it becomes a conflict or an update. */

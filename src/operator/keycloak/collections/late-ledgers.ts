@@ -40,3 +40,23 @@ export async function recordLateLedgers(
   await admin.call(ns, 'PUT', path, body);
   return [`record ${held.join(', ')}`];
 }
+
+/** A claim (collection.ts SyncOptions.claim) in the ledger attribute `attribute` of the realm or client at `path`:
+ * the keys (turned into ledger entries by `entry`) are added to what it records now, in one update of it as just
+ * read. Only sent before a create, so a steady resync never sends it. */
+export function ledgerClaim(
+  admin: AdminClient,
+  ns: string,
+  path: string,
+  attribute: string,
+  entry: (key: string) => string = (k) => k,
+) {
+  return async (keys: string[]) => {
+    const realm = (await admin.call<Obj>(ns, 'GET', path)).body ?? {};
+    const attributes = (realm.attributes ?? {}) as Obj;
+    const raw = attributes[attribute];
+    const now = (Array.isArray(raw) ? String(raw[0] ?? '') : String(raw ?? '')).split(',').filter(Boolean);
+    const union = [...new Set([...now, ...keys.map(entry)])].sort().join(',');
+    await admin.call(ns, 'PUT', path, { ...realm, attributes: { ...attributes, [attribute]: union } });
+  };
+}

@@ -156,7 +156,12 @@ export function userProfileEntries(realm: string, base: UserProfileDocument): Co
       value: null,
     },
     canonical: canonicalEntry,
-    write: { mode: 'document', path: userProfilePath(realm), wrap: (entries) => documentOf(base, entries) },
+    write: {
+      mode: 'document',
+      path: userProfilePath(realm),
+      wrap: (entries, fresh) => documentOf((fresh ?? base) as UserProfileDocument, entries),
+      unwrap: (doc) => (doc ? documentEntries(doc as UserProfileDocument) : undefined),
+    },
   };
 }
 

@@ -1,16 +1,17 @@
 // The federation compilers: every managed field explicit at Keycloak's default, secrets never in the
-// representation (mask + salted hash), Keycloak 25 and 26 differences, and refusals naming the field.
+// representation (mask + keyed hash), Keycloak 25 and 26 differences, and refusals naming the field.
+import { createHash } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   compileIdentityProvider,
   compileIdentityProviderMappers,
+  secretHash,
   secretHashKey,
 } from '../../../../src/operator/compile/realm/identity-providers.ts';
 import {
   compileLdapMappers,
   compileLdapProvider,
-  ldapBindHash,
 } from '../../../../src/operator/compile/realm/user-federation.ts';
 
 const idp = { alias: 'up', providerId: 'oidc' as const, config: { clientId: 'c' } };
@@ -35,16 +36,18 @@ test('an identity provider: defaults explicit; hideOnLogin is a field on 26 and 
   assert.is((on25.config as Record<string, string>).hideOnLoginPage, 'true');
 });
 
-test('the client secret is a mask and a hash salted by realm and alias; a new secret is a new hash', () => {
-  const cfg = (realm: string, secret: string) =>
-    compileIdentityProvider(realm, idp, 0, { clientSecret: secret, keycloakMajor: 26 }).config as Record<
-      string,
-      string
-    >;
+test('the client secret is a mask and an HMAC with the server key, salted by realm and alias', () => {
+  const cfg = (realm: string, secret: string, hashKey = 'k1') =>
+    compileIdentityProvider(realm, idp, 0, { clientSecret: secret, keycloakMajor: 26, hashKey })
+      .config as Record<string, string>;
   assert.is(cfg('r', 's1').clientSecret, '**********');
   assert.not.ok(JSON.stringify(cfg('r', 's1')).includes('s1"'));
   assert.is.not(cfg('r', 's1')[secretHashKey], cfg('r', 's2')[secretHashKey]);
   assert.is.not(cfg('r', 's1')[secretHashKey], cfg('other', 's1')[secretHashKey]);
+  assert.is.not(cfg('r', 's1')[secretHashKey], cfg('r', 's1', 'k2')[secretHashKey], 'keyed');
+  const unkeyed = createHash('sha256').update('r/up\0s1').digest('hex').slice(0, 32);
+  assert.is.not(cfg('r', 's1')[secretHashKey], unkeyed);
+  assert.is(cfg('r', 's1')[secretHashKey], secretHash('k1', 'r/up', 's1'));
 });
 
 test('secrets and signing keys inline in config are refused with the field and the way out', () => {
@@ -125,7 +128,6 @@ test('identity provider mappers carry the alias, the type and INHERIT by default
 
 test('an LDAP provider: Keycloak list-valued settings, defaults explicit, bind password masked', () => {
   const c = compileLdapProvider(
-    'r',
     'realm-id',
     {
       name: 'dir',
@@ -137,7 +139,7 @@ test('an LDAP provider: Keycloak list-valued settings, defaults explicit, bind p
     },
     0,
     'pw',
-    ldapBindHash('r', 'dir', 'pw'),
+    true,
   );
   const config = c.config as Record<string, string[]>;
   assert.equal(
@@ -157,18 +159,16 @@ test('an LDAP provider: Keycloak list-valued settings, defaults explicit, bind p
   assert.equal(config.editMode, ['READ_ONLY']);
   assert.equal(config.fullSyncPeriod, ['-1']);
   assert.equal(config.bindCredential, ['**********']);
-  assert.not.ok(JSON.stringify(c).includes('"pw"'), 'the recorded hash matches: only the mask');
+  assert.not.ok(JSON.stringify(c).includes('"pw"'), 'sent before: only the mask');
   const changed = compileLdapProvider(
-    'r',
     'id',
     { name: 'dir', connectionUrl: 'ldap://h', usersDn: 'ou=p', bindDn: 'cn=a' },
     0,
     'pw',
-    'old-hash',
+    false,
   );
   assert.equal((changed.config as Record<string, string[]>).bindCredential, ['pw'], 'a new password is sent');
   const anonymous = compileLdapProvider(
-    'r',
     'id',
     { name: 'd', connectionUrl: 'ldap://h', usersDn: 'ou=p' },
     0,
@@ -182,7 +182,6 @@ test('bindDn without a bind password is refused naming the provider', () => {
   assert.throws(
     () =>
       compileLdapProvider(
-        'r',
         'id',
         { name: 'd', connectionUrl: 'ldap://h', usersDn: 'ou=p', bindDn: 'cn=a' },
         2,

@@ -92,7 +92,7 @@ test('a declared LDAP mapper named like a default one configures it; removed, it
   );
 });
 
-test('an LDAP provider made by hand with a declared name is taken over (Keycloak keeps no owner mark)', async () => {
+test('an LDAP provider made by hand with a declared name is NameConflict, taken over only with spec.adoptExisting', async () => {
   const world = federatedWorld({});
   await reconcile(world);
   const realmId = world.keycloak.realms.get('corp')?.id;
@@ -105,6 +105,10 @@ test('an LDAP provider made by hand with a declared name is taken over (Keycloak
     config: { connectionUrl: ['ldap://old:389'] },
   });
   world.kube.put(corp({ userFederation: { ldap: [ldap] } }));
+  const refused = await reconcile(world);
+  assert.is(refused.outcome?.reason, 'NameConflict');
+  assert.equal(provider(world)?.config.connectionUrl, ['ldap://old:389'], 'untouched');
+  world.kube.put(corp({ userFederation: { ldap: [ldap] }, adoptExisting: true }));
   const out = await reconcile(world);
   assert.ok(out.outcome?.writes?.includes('update user federation provider corp-ldap'), 'taken over');
   assert.equal(provider(world)?.config.connectionUrl, ['ldap://ldap:389']);

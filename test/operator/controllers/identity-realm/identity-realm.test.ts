@@ -1,5 +1,6 @@
 // The realm controller's branches against the in-memory cluster and Keycloak: ownership (RealmNameConflict,
 // explicit adoption), the server's realm grants, master, SMTP password rotation, and deletion that never leaks.
+import { createHash, createHmac } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
@@ -141,6 +142,90 @@ test('a rotated SMTP password reaches Keycloak (compared by hash); an unchanged 
   const rotated = await reconcile(world, 'identity/apps');
   assert.equal(rotated.outcome?.writes, [`update realm (attributes/${smtpPasswordHashAttribute})`]);
   assert.is(stored(), 'two');
+});
+
+test('the SMTP hash is an HMAC with a key Secret made once per server; a plain hash from before is replaced once', async () => {
+  const smtp = { host: 'mail', from: 'id@example.com', passwordSecretRef: { name: 'smtp', key: 'password' } };
+  const world = keycloakWorld([
+    realmResource('apps', 'identity', { smtp }),
+    realmResource('shop', 'identity', { smtp }),
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'smtp', namespace: 'identity' },
+      data: { password: Buffer.from('1234').toString('base64') },
+    },
+  ]);
+  await Promise.all([reconcile(world, 'identity/apps'), reconcile(world, 'identity/shop')]);
+  const keySecret = world.kube.find('Secret', 'identity', 'kc-hash-key');
+  assert.equal(
+    keySecret?.metadata.ownerReferences?.map((r) => [r.kind, r.uid, r.controller]),
+    [['IdentityServer', 'srv-uid', true]],
+  );
+  const key = Buffer.from(
+    String((keySecret?.data as Record<string, string> | undefined)?.key),
+    'base64',
+  ).toString();
+  const hash = (realm: string) => world.keycloak.realms.get(realm)?.attributes?.[smtpPasswordHashAttribute];
+  for (const realm of ['apps', 'shop'])
+    assert.is(
+      hash(realm),
+      createHmac('sha256', key).update(`${realm}\u00001234`).digest('hex').slice(0, 32),
+      'one key for both realms',
+    );
+  // A realm synced before keyed hashes: its attribute holds the unkeyed hash.
+  const live = world.keycloak.realms.get('apps');
+  if (live?.attributes && live.smtpServer) {
+    live.attributes[smtpPasswordHashAttribute] = createHash('sha256')
+      .update('apps\u00001234')
+      .digest('hex')
+      .slice(0, 32);
+    live.smtpServer.password = 'stale';
+  }
+  world.keycloak.reset();
+  const migrated = await reconcile(world, 'identity/apps');
+  assert.equal(migrated.outcome?.writes, [`update realm (attributes/${smtpPasswordHashAttribute})`]);
+  assert.is(
+    world.keycloak.realms.get('apps')?.smtpServer?.password,
+    '1234',
+    'the password is sent once with it',
+  );
+  world.keycloak.reset();
+  await reconcile(world, 'identity/apps');
+  assert.equal(world.keycloak.writes(), [], 'then steady');
+  assert.equal(
+    world.kube.find('Secret', 'identity', 'kc-hash-key')?.data,
+    keySecret?.data,
+    'the key is kept',
+  );
+});
+
+test('a Secret named like the hash key that realmforge did not make is a conflict, never overwritten', async () => {
+  const smtp = { host: 'mail', from: 'id@example.com', passwordSecretRef: { name: 'smtp', key: 'password' } };
+  const theirs = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'kc-hash-key', namespace: 'identity' },
+    data: { key: 'dGhlaXJz' },
+  };
+  const world = keycloakWorld([
+    realmResource('apps', 'identity', { smtp }),
+    theirs,
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'smtp', namespace: 'identity' },
+      data: { password: 'cHc=' },
+    },
+  ]);
+  const out = await reconcile(world, 'identity/apps');
+  assert.is(out.outcome?.reason, 'ChildNameConflict');
+  assert.match(
+    statusOf(world, 'IdentityRealm', 'identity', 'apps').message ?? '',
+    'Secret identity/kc-hash-key was not created by realmforge',
+  );
+  assert.equal(world.kube.find('Secret', 'identity', 'kc-hash-key')?.data, theirs.data);
+  assert.equal(world.keycloak.writes(), []);
 });
 
 test('SMTP password Secret not readable: Pending/SecretAccessDenied, nothing written', async () => {
