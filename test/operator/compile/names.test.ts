@@ -2,7 +2,9 @@
 // readable prefix and a stable hash, with the suffix that tells derived names apart always kept.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import { boundedText, dnsLabelName, labelValue, objectName } from '../../../src/operator/compile/names.ts';
+import { hashKeySecretName } from '../../../src/operator/controllers/identity-realm/server-hash-key.ts';
 
 const long = 'a'.repeat(253);
 const dotted = `team.${'b'.repeat(240)}.kc`;
@@ -119,3 +121,11 @@ test('two long names that share their prefix stay apart', () => {
 });
 
 test.run();
+
+test("a server's hash key Secret is named within the limit whatever the server's name", () => {
+  const server = (name: string) => ({ metadata: { name, namespace: 'ns' } }) as IdentityServer;
+  assert.is(hashKeySecretName(server('kc')), 'kc-hash-key');
+  const named = hashKeySecretName(server(long));
+  assert.ok(subdomain.test(named), named);
+  assert.ok(named.endsWith('-hash-key'), named);
+});

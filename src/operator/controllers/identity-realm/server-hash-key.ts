@@ -6,6 +6,7 @@
 // with a random value and owned by the IdentityServer. A Secret of that name the operator did not make is a
 // conflict, never overwritten.
 import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
+import { objectName } from '../../compile/names.ts';
 import { ownedMetadata } from '../../compile/server-metadata.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { readSecret, secretValue } from '../../runtime/read-secret.ts';
@@ -14,7 +15,7 @@ import { StuckError } from '../shared/stuck-error.ts';
 const dataKey = 'key';
 
 /** The name of a server's hash key Secret. */
-export const hashKeySecretName = (server: IdentityServer) => `${server.metadata.name}-hash-key`;
+export const hashKeySecretName = (server: IdentityServer) => objectName(server.metadata.name, '-hash-key');
 
 // One creation at a time per server in this process: two realms reconciled together must not make two keys.
 const creating = new Map<string, Promise<string>>();
