@@ -1,6 +1,6 @@
 // The operator bundled by esbuild into dist/operator/: realmforge.mjs (the command line) and chunks/ that load only
 // when their command runs, so `realmforge run` loads the controllers, the kube and Keycloak clients and the metrics,
-// and never synth's validators (ajv, CEL), doctor or dev. Measured (bench:operator realms, docs/operator.md): one
+// and never synth's validators (ajv, CEL), doctor or dev. Measured (bench:operator realms, docs/benchmarks.md): one
 // bundle parses and holds less than the hundreds of modules of the tsc output and node_modules.
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';

@@ -23,7 +23,7 @@ export type OperatorSettings = {
  * 2 MB semi-space and an old-generation limit of 3/4 of the default 256Mi memory limit keep the peak near the live
  * heap; raise the old-space limit with the memory limit. One V8 worker thread instead of 4 (--v8-pool-size=1): the
  * operator waits on I/O and gets a fraction of a core (1-4 MB, no CPU cost measured). Each setting is measured
- * side by side in docs/operator.md (Memory); `npm run bench:operator` runs the operator with exactly this
+ * side by side in docs/benchmarks.md (Operator memory); `npm run bench:operator` runs the operator with exactly this
  * environment.
  */
 export const operatorNodeOptions = '--max-semi-space-size=2 --max-old-space-size=192 --v8-pool-size=1';
