@@ -22,7 +22,6 @@ const nextSteps: Record<string, string> = {
     'read the Keycloak log: kubectl logs deployment/<server> --previous (database connection, options)',
   ProbesFailing: 'raise spec.probes delays, or read the Keycloak log for why /health fails',
   HealthNotReady: 'read the Keycloak log; /health/ready on port 9000 does not answer UP',
-  AdminTokenUnavailable: "check the <server>-admin-credentials Secret matches Keycloak's admin account",
   DeploymentNotAvailable: 'kubectl describe deployment <server>; its pods are not available yet',
   InvalidSpec: 'correct the spec as the message says',
   ServerNotReady: 'make the IdentityServer Ready first (see its check)',
@@ -43,7 +42,8 @@ const nextSteps: Record<string, string> = {
     'the admin credentials Secret is gone while the database already has an admin: the message says how to get one back',
   RolloutInProgress: 'wait: Keycloak pods are being replaced (kubectl rollout status deployment/<server>)',
   UpgradeInProgress: 'wait: the old Keycloak version stops before the new one starts on the same database',
-  KeycloakUnavailable: "check the server's Keycloak check below; the operator retries with backoff",
+  KeycloakUnavailable:
+    "the message names the failed call and Keycloak's answer (429: throttled, 5xx or no answer: Keycloak or its database is down); see the server's Keycloak check below; the operator retries with backoff",
   KeycloakAuthFailed:
     "the operator's admin credentials are refused: check the <server>-admin-credentials Secret",
 };
