@@ -69,7 +69,16 @@ function resourceCheck(object: KubeObject): DoctorCheck {
       'the latest change is waiting in the queue, or the operator is not reconciling',
       'wait a few seconds; if it stays, see the operator and metrics checks',
     );
-  if (status.phase === 'Ready') return ok('resources', subject, 'Ready');
+  if (status.phase === 'Ready' && (status.reason ?? 'Ready') === 'Ready')
+    return ok('resources', subject, 'Ready');
+  if (status.phase === 'Ready')
+    return warn(
+      'resources',
+      subject,
+      `Ready as last verified, not Synced: ${status.reason}`,
+      status.message ?? `the operator reports ${status.reason}`,
+      `${nextSteps[status.reason ?? ''] ?? describe}; Ready turns False when the grace (--ready-grace) is over`,
+    );
   const reason = status.reason ?? 'unknown';
   const fix = nextSteps[`${kind}/${reason}`] ?? nextSteps[reason] ?? describe;
   const message = `${status.phase}/${reason}`;
