@@ -208,7 +208,7 @@ export function identityServerController(deps: ServerDeps) {
         version: deployedSpec(server).image.tag,
       };
       const obs = await observe(deps, resolved, server, base, stored);
-      status = computeServerStatus(server, obs, now, deps.readyGraceMs);
+      status = computeServerStatus(server, obs, now, grace);
       const migrated = databaseVersion(server, starting);
       if (migrated) status.databaseVersion = migrated;
     } catch (error) {
