@@ -13,9 +13,24 @@ export type RefusalMemory = {
   refusedAgain(key: string): boolean;
 };
 
-/** The key of a request: its method, URL and body, hashed (bodies can be large and hold secrets). */
-export const refusalKey = (method: string, url: string, body: string) =>
-  createHash('sha256').update(`${method} ${url}\n${body}`).digest('hex');
+/** A JSON value without the fields that hold credentials (a create sends a newly generated secret each attempt). */
+function withoutCredentials(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutCredentials);
+  if (!value || typeof value !== 'object') return value;
+  const kept = Object.entries(value).filter(([k]) => !/secret|password|credential/i.test(k));
+  return Object.fromEntries(kept.map(([k, v]) => [k, withoutCredentials(v)]));
+}
+
+/** The key of a request: its method, URL and body without credentials, hashed (bodies can be large). */
+export function refusalKey(method: string, url: string, body: string): string {
+  let content = body;
+  try {
+    content = JSON.stringify(withoutCredentials(JSON.parse(body)));
+  } catch {
+    // not JSON: the body as it is
+  }
+  return createHash('sha256').update(`${method} ${url}\n${content}`).digest('hex');
+}
 
 /** A memory of the last `limit` refused requests. */
 export function refusalMemory(limit = 256): RefusalMemory {

@@ -192,11 +192,13 @@ test('a 500 repeated for the same body while Keycloak answers other calls is the
     /Keycloak refused PUT \/a again with HTTP 500 unknown_error while it answered other calls/,
   );
   assert.is(kc.sent.length, 6, 'the refusal is not retried');
-  // A create: the first 500 is an unknown outcome (read back), the second the content's refusal.
+  // A create: the first 500 is an unknown outcome (read back), the second the content's refusal, though each
+  // attempt carries a newly generated secret.
   const create = setup(scripted([unknownError, 200, unknownError]).http).deps;
-  assert.instance(await exchange(create, post).catch((e) => e), OutcomeUnknownError);
+  const withSecret = (secret: string) => ({ ...post, body: JSON.stringify({ clientId: 'a', secret }) });
+  assert.instance(await exchange(create, withSecret('s1')).catch((e) => e), OutcomeUnknownError);
   await exchange(create, get);
-  assert.is((await exchange(create, post).catch((e) => e)).kind, 'validation');
+  assert.is((await exchange(create, withSecret('s2')).catch((e) => e)).kind, 'validation');
 });
 
 test('not a refusal: 500s to everything, another body, or a token request (not a write)', async () => {
