@@ -141,12 +141,12 @@ export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer>
       deps.breaker.failure(wait, lastError);
       if (!x.idempotent && !notApplied(res.status)) unknown = lastError;
     } catch (error) {
-      if (error instanceof RealmforgeError) throw error;
-      fence();
-      deps.count(x.namespace, x.method, 'error', x.path);
+      if (error instanceof RealmforgeError) throw error; // the content refused, above
       const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       lastError = `${code}: ${(error as Error).message}`;
       deps.breaker.failure(undefined, lastError);
+      fence();
+      deps.count(x.namespace, x.method, 'error', x.path);
       if (!x.idempotent && !notSentCodes.includes(code)) unknown = lastError;
     }
     if (unknown !== undefined) throw new OutcomeUnknownError(x.method, x.path, unknown);
