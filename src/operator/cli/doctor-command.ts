@@ -52,8 +52,9 @@ export async function runDoctor(
   );
   const transport = kubeTransport(access, { timeoutMs: 15_000 });
   try {
-    const fetchText = async (url: string) => {
-      const res = await undiciFetch(url, { signal: AbortSignal.timeout(5000) });
+    const fetchText = async (url: string, signal?: AbortSignal) => {
+      const timeout = AbortSignal.timeout(5000);
+      const res = await undiciFetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
       return { status: res.status, text: await res.text() };
     };
     const kube = restKubeClient(transport, kubeResources(transport, systemClock), systemClock);
