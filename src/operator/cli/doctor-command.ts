@@ -50,7 +50,13 @@ export async function runDoctor(
     (file) => readFileSync(file, 'utf8'),
     systemClock,
   );
-  const transport = kubeTransport(access, { timeoutMs: 15_000 });
+  // A one-shot command: its retry waits (the API server's 503 for a service without endpoints) must keep Node
+  // running, or it ends silently with exit code 0 before the report (the operator's own timers are unref'd).
+  const clock = {
+    ...systemClock,
+    setTimer: (ms: number, fn: () => void) => systemClock.setTimer(ms, fn, { keepAlive: true }),
+  };
+  const transport = kubeTransport(access, { timeoutMs: 15_000, clock });
   try {
     const fetchText = async (url: string, signal?: AbortSignal) => {
       const timeout = AbortSignal.timeout(5000);
