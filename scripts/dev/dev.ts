@@ -8,6 +8,7 @@ import type { IdentityServer } from '../../generated/types/crds/identityserver.t
 import { describeError, exitCodeOf } from '../../src/core/errors.ts';
 import type { Io } from '../../src/core/io.ts';
 import { resolveServer } from '../../src/operator/compile/resolved-server.ts';
+import { devRecordConfigMap } from '../../src/operator/doctor/dev-record.ts';
 import { down, isUp, status, up } from '../testenv/env.ts';
 import { MissingToolError } from '../testenv/errors.ts';
 import { testEnv } from '../testenv/harness.ts';
@@ -68,6 +69,9 @@ async function startOperator(print: (l: string) => void): Promise<DevInfo> {
   );
   const info = { operatorPid: daemon.pid, operatorUrl: `http://127.0.0.1:${port}`, operatorLog: logFile };
   writeFileSync(infoFile(), `${JSON.stringify(info, null, 2)}\n`);
+  // So that a plain `realmforge doctor` knows this operator runs here as a process, and how to reach Keycloak.
+  const record = { operatorUrl: info.operatorUrl, endpointMap: env.state.endpointMapFile };
+  await env.apply(devRecordConfigMap(operatorNamespace, record) as never);
   print(
     `operator running as ServiceAccount ${operatorNamespace}/realmforge-operator (PID ${daemon.pid}, metrics ${info.operatorUrl})`,
   );

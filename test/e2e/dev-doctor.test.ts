@@ -1,5 +1,6 @@
 // `realmforge dev up` (npm start) ends with a token obtained with the command it prints; `realmforge doctor` run
-// as printed reports all OK on that healthy install and names the cause of each injected fault; `dev down`
+// as printed reports all OK on that healthy install and names the cause of each injected fault, and run with no
+// flags (the KUBECONFIG dev up prints) covers every namespace without a FAIL that npm start itself causes; `dev down`
 // (npm stop) leaves none of the processes it started running (checked by PID).
 // e2e-environment: own
 import { spawn } from 'node:child_process';
@@ -113,6 +114,32 @@ test('doctor: all OK on the healthy install', async () => {
   );
   assert.is(code, 0);
   assert.ok(report.checks.length >= 14, `only ${report.checks.length} checks`);
+});
+
+test('doctor with no flags, KUBECONFIG exported as dev up says: every namespace, no FAIL that npm start causes', async () => {
+  const kubeconfig = /export KUBECONFIG=(\S+)/.exec(upOutput)?.[1];
+  assert.ok(kubeconfig, 'dev up printed no KUBECONFIG');
+  const plain: typeof devEnv = { ...devEnv, KUBECONFIG: kubeconfig };
+  delete plain.REALMFORGE_ENDPOINT_MAP;
+  const text = await sh(`${realmforge} doctor`, plain);
+  assert.match(
+    text.out,
+    /^realmforge doctor: \S+ \(every namespace: [^)]*\bidentity\b[^)]*\bshop\b/,
+    text.out,
+  );
+  assert.match(text.out, /as recorded by realmforge dev/, text.out);
+  assert.match(text.out, /\n\d+ OK, \d+ WARN, 0 FAIL\n$/, text.out);
+  assert.is(text.code, 0, text.err);
+  const json = await sh(`${realmforge} doctor --json`, plain);
+  const report = JSON.parse(json.out) as DoctorReport;
+  assert.equal(
+    report.checks.filter((c) => c.status === 'FAIL'),
+    [],
+  );
+  assert.ok(
+    report.checks.some((c) => c.subject === 'IdentityClient shop/shop-web'),
+    'the client is checked',
+  );
 });
 
 test('doctor fault: a client namespace without the binding', async () => {

@@ -2,7 +2,8 @@
 // resources reconcile (watches recover without an operator restart), the operator SIGKILLed right after a create
 // reached Keycloak (its successor makes no duplicate and rotates no credentials), the operator SIGKILLed in the
 // middle of replacing a bound browser flow with OTP (a complete flow stays bound, logins need the OTP throughout,
-// its successor finishes the change), and Keycloak unreachable for two minutes (honest statuses, calls per minute bounded at the fault proxy, convergence once it is back).
+// its successor finishes the change), and Keycloak unreachable for two minutes (Ready held and Synced False on what
+// was Ready, a new realm not Ready, calls per minute bounded at the fault proxy, convergence once it is back).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -170,21 +171,37 @@ test('the operator SIGKILLed in the middle of replacing a bound browser flow wit
   assert.equal(wrongOutcomes(await loginPair(kc.url(), 'kf')), [], 'after the successor finished it');
 });
 
-test('Keycloak unreachable for two minutes: honest statuses, calls per minute bounded, convergence once back', async () => {
+/** A condition of a status. */
+const condition = (s: any, type: string) => s?.conditions?.find((c: any) => c.type === type);
+
+test('Keycloak unreachable for two minutes: Ready held, Synced False, calls per minute bounded, a new realm not Ready, all recover', async () => {
   const pid = operator.proc.pid;
   const started = Date.now();
+  const held = ['before', 'after', 'crash'];
+  for (const name of held) await waitStatus(env, 'identityrealms', ns, name, 60_000, ready, 'to be Ready');
   proxy.setMode({ kind: 'refuse' });
   await env.apply(realm('outage') as never);
   const minutes: number[] = [];
-  let server: any;
-  let during: any;
+  const watched = new Map<string, any>();
+  const read = async () => {
+    watched.set('server', (await getResource(env, 'identityservers', ns, 'idp'))?.status);
+    for (const name of [...held, 'outage'])
+      watched.set(name, (await getResource(env, 'identityrealms', ns, name))?.status);
+    watched.set('client', (await getResource(env, 'identityclients', ns, 'before-web'))?.status);
+  };
+  const readyFlips: string[] = [];
   try {
     for (let m = 1; m <= 2; m++) {
-      await sleep(started + m * 60_000 - Date.now());
+      // Ready is read every 5 s: it must never flip while Keycloak is gone.
+      while (Date.now() < started + m * 60_000) {
+        await read();
+        for (const [name, status] of watched)
+          if (name !== 'outage' && condition(status, 'Ready')?.status !== 'True') readyFlips.push(name);
+        await sleep(Math.min(5000, Math.max(0, started + m * 60_000 - Date.now())));
+      }
       minutes.push(proxy.since(started + (m - 1) * 60_000).filter((c) => c.at < started + m * 60_000).length);
-      server = (await getResource(env, 'identityservers', ns, 'idp'))?.status;
-      during = (await getResource(env, 'identityrealms', ns, 'outage'))?.status;
     }
+    await read();
   } finally {
     proxy.setMode({ kind: 'pass' });
   }
@@ -193,19 +210,51 @@ test('Keycloak unreachable for two minutes: honest statuses, calls per minute bo
     minutes.every((n) => n <= 60),
     `at most 60 calls a minute: ${minutes}`,
   );
-  assert.is.not(server?.phase, 'Ready', 'the server does not claim to be Ready');
+  assert.equal([...new Set(readyFlips)], [], 'Ready held by the server, the realms and the client');
+  const server = watched.get('server');
+  assert.is(condition(server, 'Synced')?.status, 'False', 'the server is not Synced');
   assert.match(
-    String(server?.message),
+    String(condition(server, 'Synced')?.message),
     /ECONNRESET|UND_ERR_SOCKET|socket|closed|circuit open|unreachable|refused/i,
     server?.message,
   );
+  for (const name of ['before', 'client']) {
+    const synced = condition(watched.get(name), 'Synced');
+    assert.equal(
+      [synced?.status, synced?.reason],
+      ['False', 'KeycloakUnavailable'],
+      `${name}: ${synced?.message}`,
+    );
+  }
+  const during = watched.get('outage');
   assert.is.not(during?.phase, 'Ready');
+  assert.is(condition(during, 'Ready')?.status, 'False', 'a realm made during the outage is not Ready');
   assert.ok(
     ['ServerNotReady', 'KeycloakUnavailable'].includes(during?.reason),
     `the realm says why: ${during?.reason} ${during?.message}`,
   );
-  await waitStatus(env, 'identityservers', ns, 'idp', 180_000, ready, 'to be Ready once Keycloak is back');
-  await waitStatus(env, 'identityrealms', ns, 'outage', 180_000, ready, 'to be Ready once Keycloak is back');
+  const synced = (s: any) =>
+    condition(s, 'Ready')?.status === 'True' && condition(s, 'Synced')?.status === 'True';
+  await waitStatus(
+    env,
+    'identityservers',
+    ns,
+    'idp',
+    180_000,
+    synced,
+    'Ready and Synced once Keycloak is back',
+  );
+  for (const name of [...held, 'outage'])
+    await waitStatus(
+      env,
+      'identityrealms',
+      ns,
+      name,
+      180_000,
+      synced,
+      'Ready and Synced once Keycloak is back',
+    );
+  await waitStatus(env, 'identityclients', ns, 'before-web', 180_000, synced, 'Ready and Synced again');
   assert.ok(await kc.call('GET', '/outage'), 'the realm exists in Keycloak');
   assert.is(operator.proc.exitCode, null, 'converged without a restart');
   assert.is(operator.proc.pid, pid);

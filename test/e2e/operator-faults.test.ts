@@ -1,7 +1,8 @@
 // Faults between the operator and Keycloak, injected by a proxy placed through the endpoint map: a Keycloak that
 // answers every call in 5 s keeps its server Ready and lets a new realm and client become Ready; answers lost
-// after a create reached Keycloak make no duplicate; a minute of 500s costs at most 60 calls, with an honest
-// status, and the operator converges without a restart when Keycloak answers again.
+// after a create reached Keycloak make no duplicate; a minute of 429s and 500s costs at most 60 calls, with
+// statuses that name the code, and the operator converges without a restart when Keycloak answers again; a
+// create Keycloak refuses every time (500 to that request alone) is Failed with Keycloak's words.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -136,22 +137,36 @@ test('a create whose answer is lost is read back, never sent twice: one realm, o
   assert.is((await keycloak('/lost/clients?clientId=lost-web')).length, 1, 'one client in Keycloak');
 });
 
-test('a minute of 500s: at most 60 calls to that Keycloak, an honest status, and convergence once it answers', async () => {
+/** The reason and message of a status, and of its Synced condition. */
+const words = (s: any) =>
+  `${s?.reason} ${s?.message} ${s?.conditions?.find((c: any) => c.type === 'Synced')?.message}`;
+
+test('a minute of 429s then 500s: at most 60 calls, statuses that name the code, and convergence once it answers', async () => {
   const started = Date.now();
-  proxy.setMode({ kind: 'status', status: 500 });
+  const throttled = '{"error":"too many requests"}';
+  proxy.setMode({ kind: 'status', status: 429, retryAfter: '3', body: throttled });
   await env.apply(realm('during') as never);
-  await sleep(60_000);
+  await sleep(30_000);
+  const server429 = (await getResource(env, 'identityservers', ns, 'idp'))?.status;
+  const realm429 = (await getResource(env, 'identityrealms', ns, 'during'))?.status;
+  proxy.setMode({ kind: 'status', status: 500, body: '{"error":"unknown_error"}' });
+  await sleep(30_000);
   const calls = proxy.since(started).length;
-  const server = await getResource(env, 'identityservers', ns, 'idp');
-  const during = await getResource(env, 'identityrealms', ns, 'during');
+  const server = (await getResource(env, 'identityservers', ns, 'idp'))?.status;
+  const during = (await getResource(env, 'identityrealms', ns, 'during'))?.status;
   proxy.setMode({ kind: 'pass' });
-  process.stderr.write(`operator-faults: ${calls} calls to Keycloak in 60 s of 500s\n`);
-  assert.ok(calls <= 60, `${calls} calls in 60 s of 500s`);
-  assert.not.ok(ready(during?.status ?? {}), 'the realm is not Ready while Keycloak fails');
-  assert.ok(
-    server?.status?.message,
-    `the server says why: ${server?.status?.reason} ${server?.status?.message}`,
-  );
+  process.stderr.write(`operator-faults: ${calls} calls to Keycloak in 60 s of 429s and 500s\n`);
+  assert.ok(calls <= 60, `${calls} calls in 60 s of 429s and 500s`);
+  assert.not.ok(ready(during ?? {}), 'the realm is not Ready while Keycloak fails');
+  for (const [what, status, code] of [
+    ['server', server429, /HTTP 429 too many requests/],
+    ['realm', realm429, /HTTP 429 too many requests/],
+    ['server', server, /HTTP 500 unknown_error/],
+    ['realm', during, /HTTP 500 unknown_error/],
+  ] as const) {
+    assert.match(words(status), code, `${what}: ${words(status)}`);
+    assert.is(status?.reason, 'KeycloakUnavailable', `${what}: ${words(status)}`);
+  }
   await waitStatus(
     env,
     'identityrealms',
@@ -167,10 +182,40 @@ test('a minute of 500s: at most 60 calls to that Keycloak, an honest status, and
     ns,
     'idp',
     180_000,
-    (s) => s.phase === 'Ready',
+    (s) => s.reason === 'Ready',
     'to be Ready again',
   );
   assert.is(operator.proc.exitCode, null, 'converged without a restart');
+});
+
+test("a client whose create Keycloak answers 500 every time is Failed with Keycloak's words, not KeycloakUnavailable", async () => {
+  proxy.setMode({
+    kind: 'status',
+    status: 500,
+    method: 'POST',
+    path: /^\/admin\/realms\/during\/clients$/,
+    body: '{"error":"unknown_error"}',
+  });
+  try {
+    await env.apply(client('refused-web', 'during') as never);
+    const failed = await waitStatus(
+      env,
+      'identityclients',
+      ns,
+      'refused-web',
+      120_000,
+      (s) => s.phase === 'Failed',
+      'to be Failed',
+    );
+    assert.is(failed.status.reason, 'InvalidSpec');
+    assert.match(
+      failed.status.message,
+      /Keycloak refused POST \/during\/clients again with HTTP 500 unknown_error/,
+    );
+    assert.not.ok(ready(failed.status), 'not Ready');
+  } finally {
+    proxy.setMode({ kind: 'pass' });
+  }
 });
 
 /** A write to Keycloak's admin API (token requests are POSTs too, but write nothing). */

@@ -13,7 +13,7 @@ export type Uri = string;
  */
 export type UriList = string[];
 /**
- * Ready, Progressing and Degraded, one entry per type.
+ * Ready and Synced (and on an IdentityServer Progressing and Degraded), one entry per type.
  */
 export type Conditions = Condition[];
 
@@ -568,7 +568,7 @@ export interface IdentityClientStatus {
  */
 export interface Condition {
   /**
-   * Ready, Progressing or Degraded.
+   * Ready (last verified equal to the spec) and Synced (the last reconcile reached it); an IdentityServer also has Progressing and Degraded.
    */
   type: string;
   status: 'True' | 'False' | 'Unknown';

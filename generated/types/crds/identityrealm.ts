@@ -86,7 +86,7 @@ export type AuthenticationFlows = {
   }[];
 }[];
 /**
- * Ready, Progressing and Degraded, one entry per type.
+ * Ready and Synced (and on an IdentityServer Progressing and Degraded), one entry per type.
  */
 export type Conditions = Condition[];
 
@@ -1229,7 +1229,7 @@ export interface IdentityRealmStatus {
  */
 export interface Condition {
   /**
-   * Ready, Progressing or Degraded.
+   * Ready (last verified equal to the spec) and Synced (the last reconcile reached it); an IdentityServer also has Progressing and Degraded.
    */
   type: string;
   status: 'True' | 'False' | 'Unknown';

@@ -13,6 +13,10 @@ export interface DoctorReport {
    * Set when --namespace narrowed the resource checks to one namespace.
    */
   namespace?: string;
+  /**
+   * Without --namespace: every namespace that holds an IdentityServer, IdentityRealm or IdentityClient (all of them are checked).
+   */
+  namespaces?: string[];
   summary: {
     ok: number;
     warn: number;

@@ -6,6 +6,7 @@ import { fetch as undiciFetch } from 'undici';
 import { UsageError } from '../../core/errors.ts';
 import type { Io } from '../../core/io.ts';
 import { operatorName } from '../compile/operator-deployment.ts';
+import { devRecordName, readDevRecord } from '../doctor/dev-record.ts';
 import { readSnapshot } from '../doctor/read-snapshot.ts';
 import { diagnose, renderReport, reportExitCode } from '../doctor/report.ts';
 import { systemClock } from '../runtime/clock.ts';
@@ -49,25 +50,37 @@ export async function runDoctor(
     (file) => readFileSync(file, 'utf8'),
     systemClock,
   );
-  const transport = kubeTransport(access, { timeoutMs: 15_000 });
+  // A one-shot command: its retry waits (the API server's 503 for a service without endpoints) must keep Node
+  // running, or it ends silently with exit code 0 before the report (the operator's own timers are unref'd).
+  const clock = {
+    ...systemClock,
+    setTimer: (ms: number, fn: () => void) => systemClock.setTimer(ms, fn, { keepAlive: true }),
+  };
+  const transport = kubeTransport(access, { timeoutMs: 15_000, clock });
   try {
-    const fetchText = async (url: string) => {
-      const res = await undiciFetch(url, { signal: AbortSignal.timeout(5000) });
+    const fetchText = async (url: string, signal?: AbortSignal) => {
+      const timeout = AbortSignal.timeout(5000);
+      const res = await undiciFetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
       return { status: res.status, text: await res.text() };
     };
+    const kube = restKubeClient(transport, kubeResources(transport, systemClock), systemClock);
+    const namespace = flags.operatorNamespace ?? 'realmforge-system';
+    // The environment npm start made says where its operator and services are, unless the flags say otherwise.
+    const dev = flags.operatorUrl ? undefined : await readDevRecord(kube, namespace);
     const deps = {
-      kube: restKubeClient(transport, kubeResources(transport, systemClock), systemClock),
+      kube,
       transport,
       fetchText,
-      endpoints: loadEndpointMap(env[endpointMapVariable]),
+      endpoints: loadEndpointMap(env[endpointMapVariable] ?? dev?.endpointMap),
       inCluster: Boolean(env.KUBERNETES_SERVICE_HOST) && !flags.kubeconfig && !env.KUBECONFIG,
       server: access.server,
     };
     const operator = {
-      namespace: flags.operatorNamespace ?? 'realmforge-system',
+      namespace,
       deployment: operatorName,
       serviceAccount: operatorName,
-      url: flags.operatorUrl,
+      url: flags.operatorUrl ?? dev?.operatorUrl,
+      recordedBy: dev ? `realmforge dev (ConfigMap ${namespace}/${devRecordName})` : undefined,
     };
     const report = diagnose(await readSnapshot(deps, operator, flags.namespace));
     io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));

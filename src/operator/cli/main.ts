@@ -16,6 +16,8 @@ const help = `
   Options of run
     --metrics-port <port>       /metrics, /healthz and /readyz (default 8081)
     --drift-interval <duration> How often realms and clients are compared with Keycloak (default 60s)
+    --ready-grace <duration>    How long Ready stays as last verified while Keycloak cannot be reached
+                                (default 10m; env REALMFORGE_READY_GRACE)
     --leader-elect              Take part in leader election (a Lease in POD_NAMESPACE); needed with replicas > 1
     --log-level <level>         debug, info, warn or error (default info)
     --concurrency <n>           Resources reconciled at once per kind (default 4)
@@ -52,6 +54,7 @@ const help = `
 const options = {
   'metrics-port': { type: 'string' },
   'drift-interval': { type: 'string' },
+  'ready-grace': { type: 'string' },
   'leader-elect': { type: 'boolean' },
   'log-level': { type: 'string' },
   concurrency: { type: 'string' },
@@ -121,7 +124,15 @@ function parseArgs(argv: string[]): Cli {
 /** The flags each command honours: any other flag given to it is refused, never ignored. */
 const commandFlags: Record<string, readonly string[]> = {
   synth: [],
-  run: ['metrics-port', 'drift-interval', 'leader-elect', 'log-level', 'concurrency', 'kubeconfig'],
+  run: [
+    'metrics-port',
+    'drift-interval',
+    'ready-grace',
+    'leader-elect',
+    'log-level',
+    'concurrency',
+    'kubeconfig',
+  ],
   doctor: ['namespace', 'json', 'operator-namespace', 'operator-url', 'kubeconfig'],
   dev: ['follow'],
 };

@@ -138,7 +138,12 @@ export async function runOperator(
       signal: fence.signal,
     }),
   );
-  const deps: KeycloakDeps = { ...base, admins, driftIntervalMs: settings.driftIntervalMs };
+  const deps: KeycloakDeps = {
+    ...base,
+    admins,
+    driftIntervalMs: settings.driftIntervalMs,
+    readyGraceMs: settings.readyGraceMs,
+  };
 
   let manager: Manager | undefined;
   const startControllers = () => {
@@ -187,6 +192,7 @@ export async function runOperator(
     leaderElect: settings.leaderElect,
     identity: settings.identity,
     driftIntervalMs: settings.driftIntervalMs,
+    readyGraceMs: settings.readyGraceMs,
     logLevel: settings.logLevel,
     concurrency: settings.concurrency,
     rateLimits: { global: settings.globalLimit, namespace: settings.namespaceLimit },

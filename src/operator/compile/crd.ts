@@ -26,6 +26,7 @@ export const group = 'realmforge.dev';
 const phaseColumns: PrinterColumn[] = [
   { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
   { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+  { name: 'Synced', type: 'string', jsonPath: '.status.conditions[?(@.type=="Synced")].status' },
 ];
 const ageColumn: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 

@@ -15,6 +15,7 @@ export const defaultOperatorSettings: OperatorSettings = {
   namespaceRateLimitTps: 5,
   namespaceRateLimitBurst: 10,
   driftIntervalSeconds: 60,
+  readyGraceSeconds: 600,
   metricsPort: 8081,
   logLevel: 'info',
   resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },

@@ -11,6 +11,7 @@ export type OperatorSettings = {
   readonly namespaceRateLimitTps: number;
   readonly namespaceRateLimitBurst: number;
   readonly driftIntervalSeconds: number;
+  readonly readyGraceSeconds: number;
   readonly metricsPort: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly resources: { requests: { cpu: string; memory: string }; limits: { memory: string } };
@@ -85,6 +86,7 @@ export class OperatorDeployment extends Construct {
                   'run',
                   `--metrics-port=${s.metricsPort}`,
                   `--drift-interval=${s.driftIntervalSeconds}s`,
+                  `--ready-grace=${s.readyGraceSeconds}s`,
                   `--leader-elect=${s.replicas > 1}`,
                   `--log-level=${s.logLevel}`,
                 ],

@@ -106,7 +106,8 @@ export function checkOperator(s: Snapshot): DoctorCheck[] {
   const op = s.operator;
   if (op.url) {
     const subject = `operator at ${op.url}`;
-    if (s.health?.ok) return [ok('operator', subject, 'running outside the cluster; /healthz answers')];
+    const where = `running outside the cluster${op.recordedBy ? `, as recorded by ${op.recordedBy}` : ''}`;
+    if (s.health?.ok) return [ok('operator', subject, `${where}; /healthz answers`)];
     return [
       fail(
         'operator',

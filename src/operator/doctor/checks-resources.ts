@@ -22,7 +22,6 @@ const nextSteps: Record<string, string> = {
     'read the Keycloak log: kubectl logs deployment/<server> --previous (database connection, options)',
   ProbesFailing: 'raise spec.probes delays, or read the Keycloak log for why /health fails',
   HealthNotReady: 'read the Keycloak log; /health/ready on port 9000 does not answer UP',
-  AdminTokenUnavailable: "check the <server>-admin-credentials Secret matches Keycloak's admin account",
   DeploymentNotAvailable: 'kubectl describe deployment <server>; its pods are not available yet',
   InvalidSpec: 'correct the spec as the message says',
   ServerNotReady: 'make the IdentityServer Ready first (see its check)',
@@ -43,7 +42,8 @@ const nextSteps: Record<string, string> = {
     'the admin credentials Secret is gone while the database already has an admin: the message says how to get one back',
   RolloutInProgress: 'wait: Keycloak pods are being replaced (kubectl rollout status deployment/<server>)',
   UpgradeInProgress: 'wait: the old Keycloak version stops before the new one starts on the same database',
-  KeycloakUnavailable: "check the server's Keycloak check below; the operator retries with backoff",
+  KeycloakUnavailable:
+    "the message names the failed call and Keycloak's answer (429: throttled, 5xx or no answer: Keycloak or its database is down); see the server's Keycloak check below; the operator retries with backoff",
   KeycloakAuthFailed:
     "the operator's admin credentials are refused: check the <server>-admin-credentials Secret",
 };
@@ -69,7 +69,16 @@ function resourceCheck(object: KubeObject): DoctorCheck {
       'the latest change is waiting in the queue, or the operator is not reconciling',
       'wait a few seconds; if it stays, see the operator and metrics checks',
     );
-  if (status.phase === 'Ready') return ok('resources', subject, 'Ready');
+  if (status.phase === 'Ready' && (status.reason ?? 'Ready') === 'Ready')
+    return ok('resources', subject, 'Ready');
+  if (status.phase === 'Ready')
+    return warn(
+      'resources',
+      subject,
+      `Ready as last verified, not Synced: ${status.reason}`,
+      status.message ?? `the operator reports ${status.reason}`,
+      `${nextSteps[status.reason ?? ''] ?? describe}; Ready turns False when the grace (--ready-grace) is over`,
+    );
   const reason = status.reason ?? 'unknown';
   const fix = nextSteps[`${kind}/${reason}`] ?? nextSteps[reason] ?? describe;
   const message = `${status.phase}/${reason}`;

@@ -24,7 +24,7 @@ import {
 export type DoctorDeps = {
   readonly kube: KubeClient;
   readonly transport: KubeTransport;
-  readonly fetchText: (url: string) => Promise<{ status: number; text: string }>;
+  readonly fetchText: (url: string, signal?: AbortSignal) => Promise<{ status: number; text: string }>;
   readonly endpoints: EndpointMap;
   readonly inCluster: boolean;
   readonly server: string;
@@ -39,20 +39,40 @@ function metricsPortOf(pod: KubeObject): number {
 const byName = (a: KubeObject, b: KubeObject) =>
   `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`);
 
-async function probe(read: () => Promise<{ status: number; text: string }>, ready: RegExp): Promise<Probe> {
+/**
+ * One probe, given `timeoutMs` on a timer of its own that also aborts the read: a Keycloak health read through
+ * the API server's service proxy was seen never to settle while holding nothing that kept Node running, so doctor
+ * ended silently with exit code 0 before printing its report.
+ */
+export async function probe(
+  read: (signal: AbortSignal) => Promise<{ status: number; text: string }>,
+  ready: RegExp,
+  timeoutMs = 20_000,
+): Promise<Probe> {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new Error(`no answer within ${timeoutMs / 1000} s`);
+      abort.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
   try {
-    const r = await read();
+    const r = await Promise.race([read(abort.signal), late]);
     const ok = r.status === 200 && ready.test(r.text);
     return { ok, detail: `HTTP ${r.status}${ok ? '' : `: ${r.text.slice(0, 200).trim()}`}` };
   } catch (error) {
     return { ok: false, detail: (error as Error).message };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
 /** GET through the API server (a pod's or service's proxy), as text. */
 function viaApiServer(deps: DoctorDeps, path: string) {
-  return async () => {
-    const r = await deps.transport.request('GET', path);
+  return async (signal?: AbortSignal) => {
+    const r = await deps.transport.request('GET', path, { signal });
     return { status: r.status, text: r.text ?? '' };
   };
 }
@@ -90,7 +110,7 @@ async function reviewAccess(
 async function operatorHealth(deps: DoctorDeps, op: OperatorTarget, pods: KubeObject[]) {
   if (op.url) {
     const base = op.url.replace(/\/$/, '');
-    const health = await probe(() => deps.fetchText(`${base}/healthz`), /ok/i);
+    const health = await probe((signal) => deps.fetchText(`${base}/healthz`, signal), /ok/i);
     const metrics = await deps.fetchText(`${base}/metrics`).then(
       (r) => (r.status === 200 ? { text: r.text } : { error: `HTTP ${r.status} from ${base}/metrics` }),
       (e: Error) => ({ error: `${base}/metrics: ${e.message}` }),
@@ -107,7 +127,7 @@ async function operatorHealth(deps: DoctorDeps, op: OperatorTarget, pods: KubeOb
 async function keycloakProbe(deps: DoctorDeps, server: ServerFacts['resolved']): Promise<Probe> {
   const url = `${serverEndpoints(server).management}/health/ready`;
   const local = deps.endpoints.resolve(url);
-  if (local !== url || deps.inCluster) return probe(() => deps.fetchText(local), /UP/);
+  if (local !== url || deps.inCluster) return probe((signal) => deps.fetchText(local, signal), /UP/);
   const path = `/api/v1/namespaces/${server.namespace}/services/http:${server.serviceName}:9000/proxy/health/ready`;
   return probe(viaApiServer(deps, path), /UP/);
 }

@@ -24,10 +24,13 @@ export function diagnose(s: Snapshot): DoctorReport {
     ...checkServers(s),
   ];
   const count = (status: DoctorCheck['status']) => checks.filter((c) => c.status === status).length;
+  const holding = [...s.servers.map((f) => f.server), ...s.realms, ...s.clients].map(
+    (o) => o.metadata.namespace ?? 'default',
+  );
   return {
     version: 'v1',
     cluster: s.cluster,
-    ...(s.namespace ? { namespace: s.namespace } : {}),
+    ...(s.namespace ? { namespace: s.namespace } : { namespaces: [...new Set(holding)].sort() }),
     summary: { ok: count('OK'), warn: count('WARN'), fail: count('FAIL') },
     checks,
   };
@@ -35,7 +38,10 @@ export function diagnose(s: Snapshot): DoctorReport {
 
 /** The report for a terminal: one line per check, cause and fix indented under each WARN and FAIL. */
 export function renderReport(r: DoctorReport): string {
-  const lines = [`realmforge doctor: ${r.cluster}${r.namespace ? ` (namespace ${r.namespace})` : ''}`];
+  const scope = r.namespace
+    ? `namespace ${r.namespace}`
+    : `every namespace: ${r.namespaces?.length ? r.namespaces.join(', ') : 'none holds an IdentityServer, IdentityRealm or IdentityClient'}`;
+  const lines = [`realmforge doctor: ${r.cluster} (${scope})`];
   let area = '';
   for (const c of r.checks) {
     if (c.area !== area) {

@@ -25,6 +25,8 @@ export type OperatorTarget = {
   readonly serviceAccount: string;
   /** Set when the operator runs outside the cluster (`realmforge dev`): its metrics and health URL. */
   readonly url?: string;
+  /** Who said so when no flag did: the record `realmforge dev` leaves in the cluster. */
+  readonly recordedBy?: string;
 };
 
 /** A server with its defaults applied, and what doctor found about its database, Keycloak and Ingress. */

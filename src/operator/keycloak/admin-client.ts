@@ -11,6 +11,7 @@ import { type AdminIdentity, identityName, TokenRefusedError, tokenForm } from '
 import { AdminTokenTooLargeError, headersTooLarge } from './admin-token-too-large.ts';
 import { type CircuitBreaker, circuitBreaker } from './circuit-breaker.ts';
 import type { RateLimiter } from './rate-limits.ts';
+import { refusalMemory } from './repeated-refusal.ts';
 
 /** One admin API answer: status, parsed JSON body (if any) and the Location header of a create. */
 export type AdminResponse<T> = { status: number; body: T; location?: string };
@@ -71,6 +72,7 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
   const exchangeDeps: ExchangeDeps = {
     ...deps,
     breaker,
+    refusals: refusalMemory(),
     timeoutMs,
     retry: { ...keycloakRetry, retries: attempts - 1 },
   };

@@ -5,7 +5,9 @@
 //   sent again; it throws OutcomeUnknownError and the caller reads back by natural key. Refused connections,
 //   429 and 503 (nothing was applied) are retried like any other call;
 // - bounded: waits follow the shared retry policy (src/core/retry.ts, Retry-After capped), and the server's
-//   circuit breaker stops calls to a Keycloak that keeps failing.
+//   circuit breaker stops calls to a Keycloak that keeps failing;
+// - worded as it was: every failure message carries the status and Keycloak's error text, and a 500 repeated for
+//   the same request body while Keycloak answers other calls is the content's refusal (repeated-refusal.ts).
 import { RealmforgeError } from '../../core/errors.ts';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.ts';
 import type { Clock } from '../runtime/clock.ts';
@@ -13,6 +15,7 @@ import type { HttpClient } from '../runtime/deps.ts';
 import type { CircuitBreaker } from './circuit-breaker.ts';
 import { OutcomeUnknownError } from './outcome-unknown.ts';
 import type { RateLimiter } from './rate-limits.ts';
+import { contentRefused, type RefusalMemory, refusalKey } from './repeated-refusal.ts';
 
 /** Four attempts, waits of 0.5, 1, 2 s (or the server's Retry-After, never more than 10 s). */
 export const keycloakRetry: RetryPolicy = { retries: 3, backoffMs: 500, maxDelayMs: 10_000 };
@@ -41,6 +44,8 @@ export type ExchangeDeps = {
   /** Aborted when the lease is lost: writes in flight and waits between attempts end at once. */
   readonly signal?: AbortSignal;
   readonly breaker: CircuitBreaker;
+  /** The 500s to requests with a body, to tell a refused content from an unavailable Keycloak. */
+  readonly refusals?: RefusalMemory;
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -102,6 +107,7 @@ export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer>
         deps.signal?.addEventListener('abort', wake, { once: true });
       }));
   const what = `Keycloak ${x.method} ${x.url}`;
+  const key = x.write && x.body !== undefined ? refusalKey(x.method, x.url, x.body) : undefined;
   let lastError = '';
   for (let attempt = 0; attempt <= deps.retry.retries; attempt++) {
     fence();
@@ -123,18 +129,24 @@ export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer>
       const parsed = parseBody(await res.text());
       if (!transientStatus(res.status)) {
         deps.breaker.success();
+        deps.refusals?.answered(key);
         return { status: res.status, body: parsed, location: res.headers?.get('location') ?? undefined };
       }
       lastError = `HTTP ${res.status} ${errorMessage(parsed)}`;
+      if (res.status === 500 && key && deps.refusals?.refusedAgain(key)) {
+        deps.breaker.success(); // Keycloak answers: it is the content it refuses
+        throw contentRefused(x.method, x.path, lastError);
+      }
       wait = parseRetryAfter(res.headers?.get('retry-after') ?? undefined, deps.clock.now());
-      deps.breaker.failure(wait);
+      deps.breaker.failure(wait, lastError);
       if (!x.idempotent && !notApplied(res.status)) unknown = lastError;
     } catch (error) {
-      deps.breaker.failure();
-      fence();
-      deps.count(x.namespace, x.method, 'error', x.path);
+      if (error instanceof RealmforgeError) throw error; // the content refused, above
       const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       lastError = `${code}: ${(error as Error).message}`;
+      deps.breaker.failure(undefined, lastError);
+      fence();
+      deps.count(x.namespace, x.method, 'error', x.path);
       if (!x.idempotent && !notSentCodes.includes(code)) unknown = lastError;
     }
     if (unknown !== undefined) throw new OutcomeUnknownError(x.method, x.path, unknown);

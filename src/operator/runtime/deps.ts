@@ -22,4 +22,6 @@ export type Deps = {
   /** A new secret password (crypto-strong in production, fixed in tests). */
   readonly newPassword: () => string;
   readonly logger: Logger;
+  /** How long a verified Ready is held while Keycloak cannot be reached (--ready-grace; default 10 minutes). */
+  readonly readyGraceMs?: number;
 };

@@ -10,6 +10,8 @@ export type RateLimit = { readonly tps: number; readonly burst: number };
 export type RunSettings = {
   readonly metricsPort: number;
   readonly driftIntervalMs: number;
+  /** How long a verified Ready is held while Keycloak cannot be reached (--ready-grace, REALMFORGE_READY_GRACE). */
+  readonly readyGraceMs: number;
   readonly leaderElect: boolean;
   readonly leaseNamespace: string;
   readonly leaseName: string;
@@ -24,6 +26,7 @@ export type RunSettings = {
 export type RunFlags = {
   metricsPort?: number;
   driftInterval?: string;
+  readyGrace?: string;
   leaderElect?: boolean;
   logLevel?: string;
   concurrency?: number;
@@ -76,6 +79,9 @@ export function runSettings(flags: RunFlags, env: NodeJS.ProcessEnv): RunSetting
   return {
     metricsPort: port,
     driftIntervalMs: parseDuration('--drift-interval', flags.driftInterval ?? '60s'),
+    readyGraceMs: flags.readyGrace
+      ? parseDuration('--ready-grace', flags.readyGrace)
+      : parseDuration('REALMFORGE_READY_GRACE', env.REALMFORGE_READY_GRACE || '10m'),
     leaderElect: flags.leaderElect ?? false,
     leaseNamespace: env.POD_NAMESPACE || 'realmforge-system',
     leaseName: 'realmforge-operator',

@@ -1,6 +1,7 @@
 // A fault-injecting HTTP proxy between the operator and one Keycloak, placed through the endpoint map: the
 // operator's map sends `<svc>.<ns>.svc:8080` here, and the proxy forwards to wherever the environment's map says
-// that Keycloak is. A test switches its mode: pass through, answer slowly, answer 500, or forward the next
+// that Keycloak is. A test switches its mode: pass through, answer slowly, answer a status (every call, or those
+// of one method and path; with a Retry-After and a body of its choice), or forward the next
 // matching request and then drop the connection without an answer (a lost response), forward the next matching
 // request and hold its answer back (the caller dies waiting), or drop every connection at once (Keycloak down).
 // Every request is counted. An existing Keycloak (spec.external) is pointed at the proxy's url directly.
@@ -12,7 +13,7 @@ import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
 export type FaultMode =
   | { kind: 'pass' }
   | { kind: 'slow'; ms: number }
-  | { kind: 'status'; status: number; path?: RegExp }
+  | { kind: 'status'; status: number; path?: RegExp; method?: string; retryAfter?: string; body?: string }
   | { kind: 'lose'; method: string; path: RegExp }
   | { kind: 'hold'; method: string; path: RegExp }
   | { kind: 'refuse' };
@@ -39,11 +40,19 @@ export async function faultProxy(envMapFile: string, service: string, mapFile: s
       req.socket.destroy();
       return;
     }
-    if (current.kind === 'status' && (!current.path || current.path.test(req.url ?? ''))) {
+    const chosen =
+      current.kind === 'status' &&
+      (!current.path || current.path.test(req.url ?? '')) &&
+      (!current.method || current.method === req.method);
+    if (current.kind === 'status' && chosen) {
       seen.answered = current.status;
+      const headers = {
+        'content-type': 'application/json',
+        ...(current.retryAfter ? { 'retry-after': current.retryAfter } : {}),
+      };
       // As Keycloak (Vert.x) refuses headers over its limit: 431 with an empty body.
       if (current.status === 431) res.writeHead(431).end();
-      else res.writeHead(current.status, { 'content-type': 'application/json' }).end('{"error":"injected"}');
+      else res.writeHead(current.status, headers).end(current.body ?? '{"error":"injected"}');
       req.resume();
       return;
     }

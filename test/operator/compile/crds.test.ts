@@ -41,15 +41,19 @@ test('each CRD is namespaced realmforge.dev/v1 with the status subresource, shor
   }
 });
 
-test('printer columns show phase, readiness, version / realm / client ID and age', () => {
+test('printer columns show phase, Ready, Synced, version / realm / client ID and age', () => {
   const columns = (crd: Crd) => crd.spec.versions[0].additionalPrinterColumns.map((c) => c.name);
-  assert.equal(columns(servers), ['Phase', 'Ready', 'Version', 'Age']);
-  assert.equal(columns(realms), ['Phase', 'Ready', 'Realm', 'Age']);
-  assert.equal(columns(clients).slice(0, 3), ['Phase', 'Ready', 'Client ID']);
-  assert.is(
-    servers.spec.versions[0].additionalPrinterColumns[1].jsonPath,
-    '.status.conditions[?(@.type=="Ready")].status',
-  );
+  assert.equal(columns(servers), ['Phase', 'Ready', 'Synced', 'Version', 'Age']);
+  assert.equal(columns(realms), ['Phase', 'Ready', 'Synced', 'Realm', 'Age']);
+  assert.equal(columns(clients).slice(0, 4), ['Phase', 'Ready', 'Synced', 'Client ID']);
+  for (const [i, type] of [
+    [1, 'Ready'],
+    [2, 'Synced'],
+  ] as const)
+    assert.is(
+      servers.spec.versions[0].additionalPrinterColumns[i].jsonPath,
+      `.status.conditions[?(@.type=="${type}")].status`,
+    );
 });
 
 test('the API server itself enforces the minimum Keycloak version with a CEL rule', () => {

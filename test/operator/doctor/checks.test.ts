@@ -256,6 +256,22 @@ const rows: Row[] = [
     /Provisioning\/KeycloakUnavailable.*ECONNREFUSED.*retries with backoff/,
   ],
   [
+    'Ready held through a Keycloak outage',
+    (s) => {
+      s.clients = [
+        {
+          apiVersion: 'realmforge.dev/v1',
+          kind: 'IdentityClient',
+          metadata: { namespace: 't', name: 'c' },
+          status: { phase: 'Ready', reason: 'KeycloakUnavailable', message: 'HTTP 503 down' },
+        },
+      ];
+    },
+    'IdentityClient t/c',
+    'WARN',
+    /Ready as last verified, not Synced: KeycloakUnavailable \| HTTP 503 down \|.*--ready-grace/,
+  ],
+  [
     'namespace not in grants',
     (s) => {
       s.clients = [

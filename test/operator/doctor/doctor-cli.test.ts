@@ -1,6 +1,8 @@
 // `realmforge doctor` end to end against an API server on 127.0.0.1 (fake-cluster.ts): all OK on a healthy install,
 // and each injected fault of issue #22 named with its cause; it only reads; --json matches its published schema.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -9,6 +11,7 @@ import * as assert from 'uvu/assert';
 import type { DoctorReport } from '../../../generated/types/operator/doctor-report.ts';
 import { main } from '../../../src/operator/cli/main.ts';
 import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
+import { devRecordConfigMap } from '../../../src/operator/doctor/dev-record.ts';
 import { runCli } from '../../helpers/run-cli.ts';
 import { fakeCluster, healthyCluster } from './fake-cluster.ts';
 
@@ -83,6 +86,44 @@ test('a healthy install: every check OK, exit 0, and every verb the operator nee
     report.checks.filter((c) => c.area === 'namespace-access').map((c) => c.subject),
     ['namespace id', 'namespace team'],
   );
+  assert.equal(report.namespaces, ['id', 'team'], 'without --namespace, every namespace is named');
+});
+
+test("npm start's environment, told by its ConfigMap: the operator process and Keycloak checked, no FAIL, every namespace", async () => {
+  // The operator and Keycloak's management port, on this machine as realmforge dev runs them.
+  const local = createServer((req, res) => {
+    const body = { '/healthz': 'ok', '/metrics': metrics, '/health/ready': '{"status":"UP"}' }[req.url ?? ''];
+    res.writeHead(body ? 200 : 404).end(body ?? '');
+  });
+  await new Promise<void>((r) => local.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+  const map = join(mkdtempSync(join(tmpdir(), 'doctor-map-')), 'endpoints.json');
+  writeFileSync(map, JSON.stringify({ endpoints: { 'kc.id.svc:9000': url } }));
+  const record = devRecordConfigMap('realmforge-system', { operatorUrl: url, endpointMap: map });
+  const processOnly = healthyCluster().filter(
+    (o) => !(o.kind === 'Deployment' || (o.kind === 'Pod' && o.metadata.namespace === 'realmforge-system')),
+  );
+  try {
+    const { code, report, failed } = await doctor([...processOnly, record]);
+    assert.equal(failed, []);
+    assert.is(code, 0);
+    const operator = report.checks.find((c) => c.area === 'operator');
+    assert.equal([operator?.subject, operator?.status], [`operator at ${url}`, 'OK']);
+    assert.match(
+      operator?.message ?? '',
+      /as recorded by realmforge dev \(ConfigMap realmforge-system\/realmforge-dev\)/,
+    );
+    assert.is(
+      report.checks.find((c) => c.area === 'keycloak')?.status,
+      'OK',
+      'Keycloak reached through its map',
+    );
+    assert.equal(report.namespaces, ['id', 'team']);
+    const { code: without } = await doctor(processOnly);
+    assert.is(without, 1, 'without the record, the missing Deployment is a FAIL');
+  } finally {
+    local.close();
+  }
 });
 
 const faults: [string, (o: KubeObject[]) => KubeObject[], string, RegExp][] = [
@@ -178,6 +219,7 @@ test('the text report: one line per check, cause and fix under a FAIL, the summa
   try {
     const r = await runCli(main, ['doctor', `--kubeconfig=${kubeconfig}`]);
     assert.is(r.code, 1);
+    assert.match(r.stdout, /^realmforge doctor: \S+ \(every namespace: id, team\)\n/);
     assert.match(
       r.stdout,
       /\n {2}FAIL Cluster id\/pg: missing \(database of IdentityServer id\/kc\)\n {7}cause: no CloudNativePG Cluster pg in id/,

@@ -10,7 +10,11 @@ import { discovery, fakeApiServer, json, type SeenRequest, status } from '../run
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
-Object.assign(discovery.v1, { Pod: ['pods', true], ServiceAccount: ['serviceaccounts', true] });
+Object.assign(discovery.v1, {
+  Pod: ['pods', true],
+  ServiceAccount: ['serviceaccounts', true],
+  ConfigMap: ['configmaps', true],
+});
 discovery['apiextensions.k8s.io/v1'] = { CustomResourceDefinition: ['customresourcedefinitions', false] };
 discovery['networking.k8s.io/v1'] = { Ingress: ['ingresses', true], IngressClass: ['ingressclasses', false] };
 discovery['rbac.authorization.k8s.io/v1'] = {

@@ -6,10 +6,11 @@ import * as assert from 'uvu/assert';
 import { type Exchange, exchange, keycloakRetry } from '../../../src/operator/keycloak/admin-exchange.ts';
 import { circuitBreaker } from '../../../src/operator/keycloak/circuit-breaker.ts';
 import { OutcomeUnknownError } from '../../../src/operator/keycloak/outcome-unknown.ts';
+import { refusalMemory } from '../../../src/operator/keycloak/repeated-refusal.ts';
 import { manualClock } from '../../../src/operator/runtime/clock.ts';
 import type { HttpClient } from '../../../src/operator/runtime/deps.ts';
 
-type Step = number | 'timeout' | 'refused' | 'reset' | { status: number; retryAfter: string };
+type Step = number | 'timeout' | 'refused' | 'reset' | { status: number; retryAfter?: string; body?: string };
 
 /** An HTTP function answering from `script` (then `rest`), logging every call it receives. */
 function scripted(script: Step[], rest: Step = 200) {
@@ -23,11 +24,11 @@ function scripted(script: Step[], rest: Step = 200) {
       throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
     if (step === 'reset')
       throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
-    const { status, retryAfter } = typeof step === 'number' ? { status: step, retryAfter: null } : step;
+    const { status, retryAfter, body } = typeof step === 'number' ? { status: step } : step;
     return {
       status,
-      text: async () => '{}',
-      headers: { get: (h: string) => (h === 'retry-after' ? retryAfter : null) },
+      text: async () => body ?? '{}',
+      headers: { get: (h: string) => (h === 'retry-after' ? (retryAfter ?? null) : null) },
     };
   };
   return { http, sent };
@@ -44,6 +45,7 @@ function setup(http: HttpClient, canWrite = () => true, signal?: AbortSignal) {
     canWrite,
     signal,
     breaker: circuitBreaker('http://kc', clock),
+    refusals: refusalMemory(),
     timeoutMs: 30_000,
     retry: keycloakRetry,
     sleep: async (ms: number) => {
@@ -148,7 +150,7 @@ test('steady 500s for 60 s: the breaker keeps it to a handful of calls, and a pr
   const fastFail = await exchange(deps, put).catch((e) => e);
   assert.match(
     fastFail.message,
-    /not sent, Keycloak at http:\/\/kc failed \d+ calls in a row \(circuit open/,
+    /not sent, Keycloak at http:\/\/kc failed \d+ calls in a row, the last with HTTP 500 \{\} \(circuit open/,
   );
   const healthy = scripted([], 200);
   const back = { ...deps, http: healthy.http };
@@ -156,6 +158,64 @@ test('steady 500s for 60 s: the breaker keeps it to a handful of calls, and a pr
   assert.is((await exchange(back, put)).status, 200, 'the probe goes through');
   assert.is(deps.breaker.state(), 'closed');
   assert.ok(failed > 50);
+});
+
+test("the breaker's refusal names the last failure as it was: 429 and Keycloak's words, or the connection error", async () => {
+  const throttled = { status: 429, retryAfter: '2', body: '{"error":"too many requests"}' };
+  const kc = scripted([], throttled);
+  const { deps } = setup(kc.http);
+  const first = await exchange(deps, put).catch((e) => e);
+  assert.match(first.message, /failed after 4 attempts: HTTP 429 too many requests/);
+  await exchange(deps, put).catch(() => undefined);
+  const open = await exchange(deps, put).catch((e) => e);
+  assert.match(open.message, /calls in a row, the last with HTTP 429 too many requests \(circuit open/);
+  const down = setup(scripted([], 'refused').http).deps;
+  for (let i = 0; i < 2; i++) await exchange(down, put).catch(() => undefined);
+  const refused = await exchange(down, put).catch((e) => e);
+  assert.match(refused.message, /the last with ECONNREFUSED: fetch failed/);
+});
+
+const unknownError = { status: 500, body: '{"error":"unknown_error"}' };
+const get: Exchange = { ...put, method: 'GET', body: undefined, write: false };
+
+test('a 500 repeated for the same body while Keycloak answers other calls is the content refused (validation)', async () => {
+  const kc = scripted([unknownError, unknownError, unknownError, unknownError, 200, unknownError]);
+  const { deps } = setup(kc.http);
+  const first = await exchange(deps, put).catch((e) => e);
+  assert.is(first.kind, 'transient', 'alone, four 500s look like an unavailable Keycloak');
+  assert.match(first.message, /HTTP 500 unknown_error/);
+  assert.is((await exchange(deps, get)).status, 200);
+  const again = await exchange(deps, put).catch((e) => e);
+  assert.is(again.kind, 'validation');
+  assert.match(
+    again.message,
+    /Keycloak refused PUT \/a again with HTTP 500 unknown_error while it answered other calls/,
+  );
+  assert.is(kc.sent.length, 6, 'the refusal is not retried');
+  // A create: the first 500 is an unknown outcome (read back), the second the content's refusal, though each
+  // attempt carries a newly generated secret.
+  const create = setup(scripted([unknownError, 200, unknownError]).http).deps;
+  const withSecret = (secret: string) => ({ ...post, body: JSON.stringify({ clientId: 'a', secret }) });
+  assert.instance(await exchange(create, withSecret('s1')).catch((e) => e), OutcomeUnknownError);
+  await exchange(create, get);
+  assert.is((await exchange(create, withSecret('s2')).catch((e) => e)).kind, 'validation');
+});
+
+test('not a refusal: 500s to everything, another body, or a token request (not a write)', async () => {
+  const { deps } = setup(scripted([], unknownError).http);
+  for (let i = 0; i < 3; i++) assert.is((await exchange(deps, put).catch((e) => e)).kind, 'transient');
+  const mixed = setup(scripted([unknownError, 200, unknownError, 200]).http).deps;
+  const once = { ...keycloakRetry, retries: 0 };
+  await exchange({ ...mixed, retry: once }, put).catch(() => undefined);
+  await exchange(mixed, get);
+  const other = await exchange({ ...mixed, retry: once }, { ...put, body: '{"realm":"b"}' }).catch((e) => e);
+  assert.is(other.kind, 'transient', 'another body is another request');
+  const token = { ...post, write: false, idempotent: true };
+  const tokens = setup(scripted([unknownError, 200, unknownError]).http).deps;
+  await exchange({ ...tokens, retry: once }, token).catch(() => undefined);
+  await exchange(tokens, get);
+  const t = await exchange({ ...tokens, retry: once }, token).catch((e) => e);
+  assert.is(t.kind, 'transient');
 });
 
 test('a slow answer is a success: it never opens the breaker', async () => {

@@ -12,6 +12,12 @@ test('defaults: 50/100 global, 5/10 per namespace, drift 60 s, metrics 8081', ()
   assert.is(s.leaderElect, false);
 });
 
+test('the Ready grace: 10 minutes by default, REALMFORGE_READY_GRACE, and --ready-grace over both', () => {
+  assert.is(runSettings({}, {}).readyGraceMs, 600_000);
+  assert.is(runSettings({}, { REALMFORGE_READY_GRACE: '2m' }).readyGraceMs, 120_000);
+  assert.is(runSettings({ readyGrace: '30s' }, { REALMFORGE_READY_GRACE: '2m' }).readyGraceMs, 30_000);
+});
+
 test('raised limits (100 and 10) come from the spec variables', () => {
   const s = runSettings(
     {},
@@ -39,6 +45,8 @@ test('an invalid value stops the operator with a message naming the variable or 
       /KEYCLOAK_API_GLOBAL_RATE_LIMIT_BURST must be a positive integer/,
     ],
     [{ driftInterval: 'soon' }, {}, /--drift-interval must be a duration/],
+    [{ readyGrace: '0s' }, {}, /--ready-grace must be a duration of at least 1s/],
+    [{}, { REALMFORGE_READY_GRACE: 'a while' }, /REALMFORGE_READY_GRACE must be a duration/],
     [{ logLevel: 'loud' }, {}, /--log-level must be one of/],
     [{ metricsPort: 70000 }, {}, /--metrics-port must be a port number/],
   ];

@@ -130,7 +130,7 @@ export function identityClientController(deps: KeycloakDeps) {
       await writeStatus(
         deps,
         object,
-        phaseStatus(object, phase, reason, message, { clientId, ...extra }, now),
+        phaseStatus(object, phase, reason, message, { clientId, ...extra }, now, deps.readyGraceMs),
       );
       return { requeueAfterMs, outcome: { phase, reason } };
     };

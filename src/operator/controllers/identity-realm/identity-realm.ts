@@ -132,7 +132,7 @@ export function identityRealmController(deps: KeycloakDeps) {
       await writeStatus(
         deps,
         object,
-        phaseStatus(object, phase, reason, message, { ...base, ...extra }, now),
+        phaseStatus(object, phase, reason, message, { ...base, ...extra }, now, deps.readyGraceMs),
       );
       return { requeueAfterMs, outcome: { phase, reason } };
     };

@@ -12,28 +12,18 @@ import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
 import { TokenRefusedError } from '../../keycloak/admin-identity.ts';
 import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import { SecretAccessDeniedError } from '../../runtime/read-secret.ts';
-import { mergeConditions } from '../shared/conditions.ts';
 import type { ServerDeps } from './identity-server.ts';
-import { failedServerStatus } from './server-status.ts';
+import { failedServerStatus, serverVerdictStatus } from './server-status.ts';
 
 /** The lowest Keycloak line the operator supports (as for a deployed server's spec.image.tag). */
 const minimumMajor = 25;
 
 function readyStatus(server: IdentityServer, url: string, version: string | undefined, now: Date) {
   const message = `Keycloak ${version ?? '(version not reported)'} at ${url} accepts the operator's identity; it is an existing Keycloak: the operator deploys nothing for it`;
-  const generation = server.metadata.generation;
-  const ready = (type: string, status: 'True' | 'False') => ({ type, status, reason: 'Ready', message });
+  const ready = (type: string) => ({ type, status: 'False' as const, reason: 'Ready', message });
+  const verdict = { phase: 'Ready' as const, reason: 'Ready', message };
   const status: IdentityServerStatus = {
-    phase: 'Ready',
-    reason: 'Ready',
-    message,
-    observedGeneration: generation,
-    conditions: mergeConditions(
-      server.status?.conditions,
-      [ready('Degraded', 'False'), ready('Progressing', 'False'), ready('Ready', 'True')],
-      generation,
-      now.toISOString(),
-    ),
+    ...serverVerdictStatus(server, verdict, [ready('Degraded'), ready('Progressing')], now),
     endpoints: { internal: url },
     adminSecret: server.spec.external?.credentialsSecret,
   };
@@ -50,7 +40,7 @@ export async function reconcileExternal(
   const ns = server.metadata.namespace ?? 'default';
   const url = serverUrls(server).internal;
   const failed = (reason: string, message: string, phase: IdentityServerStatus['phase'] = 'Failed') => ({
-    ...failedServerStatus(server, reason, message, now, phase),
+    ...failedServerStatus(server, reason, message, now, phase, deps.readyGraceMs),
     endpoints: { internal: url },
     adminSecret: server.spec.external?.credentialsSecret,
   });

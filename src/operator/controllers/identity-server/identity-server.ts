@@ -49,9 +49,10 @@ export type ServerOutcome = {
 
 const skipped: ProbeOutcome = { state: 'skipped' };
 
-/** A server's new status is a Warning event when Failed or Degraded. */
+/** A server's new status is a Warning event when Failed, Degraded or Ready only as last verified. */
 const degraded = (next: ResourceStatus) =>
   next.phase === 'Failed' ||
+  (next.phase === 'Ready' && next.reason !== 'Ready') ||
   (next.conditions as { type: string; status: string }[] | undefined)?.some(
     (c) => c.type === 'Degraded' && c.status === 'True',
   ) === true;
@@ -160,7 +161,7 @@ export function identityServerController(deps: ServerDeps) {
       forcedSeen.set(key, marker);
       const outcome = { phase: status.phase, reason: status.reason, applied: [], deleted: [], statusWritten };
       // Its Secrets and Keycloak are not watched: a server that is not Ready is looked at again soon.
-      return { requeueAfterMs: status.phase === 'Ready' ? undefined : notReadyPollMs, outcome };
+      return { requeueAfterMs: status.reason === 'Ready' ? undefined : notReadyPollMs, outcome };
     }
     const resolved = resolveServer(server);
     // Before anything is created outside the namespace, so nothing there can outlive the server.
@@ -170,6 +171,7 @@ export function identityServerController(deps: ServerDeps) {
     let status: IdentityServerStatus;
     const now = new Date(deps.clock.now());
     const downgrade = downgradeRefusal(server);
+    const grace = deps.readyGraceMs;
     try {
       if (downgrade) throw new StuckError('validation', 'Failed', 'DowngradeRefused', downgrade);
       const world = await readServerWorld(deps, server, resolved);
@@ -206,16 +208,16 @@ export function identityServerController(deps: ServerDeps) {
         version: deployedSpec(server).image.tag,
       };
       const obs = await observe(deps, resolved, server, base, stored);
-      status = computeServerStatus(server, obs, now);
+      status = computeServerStatus(server, obs, now, grace);
       const migrated = databaseVersion(server, starting);
       if (migrated) status.databaseVersion = migrated;
     } catch (error) {
       if (error instanceof StuckError) {
-        status = failedServerStatus(server, error.reason, error.message, now, error.phase);
+        status = failedServerStatus(server, error.reason, error.message, now, error.phase, grace);
       } else if (error instanceof SecretAccessDeniedError) {
-        status = failedServerStatus(server, 'SecretAccessDenied', error.message, now, 'Pending');
+        status = failedServerStatus(server, 'SecretAccessDenied', error.message, now, 'Pending', grace);
       } else if (error instanceof RealmforgeError && error.kind === 'validation') {
-        status = failedServerStatus(server, 'InvalidSpec', error.message, now);
+        status = failedServerStatus(server, 'InvalidSpec', error.message, now, 'Failed', grace);
       } else throw error;
     }
     outcome.statusWritten = await writeStatus(
@@ -227,9 +229,11 @@ export function identityServerController(deps: ServerDeps) {
     forcedSeen.set(key, marker);
     outcome.phase = status.phase;
     outcome.reason = status.reason;
-    // A lost admin is fixed by creating a Secret, which does not wake the server: keep looking.
+    // A lost admin is fixed by creating a Secret, which does not wake the server: keep looking; so is a Ready
+    // held through an outage (reason not Ready) until Keycloak answers again.
     const settled =
-      status.phase === 'Ready' || (status.phase === 'Failed' && status.reason !== 'AdminCredentialsLost');
+      (status.phase === 'Ready' && status.reason === 'Ready') ||
+      (status.phase === 'Failed' && status.reason !== 'AdminCredentialsLost');
     const requeue = settled ? undefined : notReadyPollMs;
     return { requeueAfterMs: requeue, outcome };
   };

@@ -5,7 +5,13 @@ import type {
   IdentityServerStatus,
 } from '../../../../generated/types/crds/identityserver.ts';
 import { deployedSpec, resolveServer, serverEndpoints } from '../../compile/resolved-server.ts';
-import { type ConditionInput, mergeConditions } from '../shared/conditions.ts';
+import {
+  type ConditionInput,
+  defaultReadyGraceMs,
+  mergeConditions,
+  readiness,
+  type Verdict,
+} from '../shared/conditions.ts';
 import { type ServerObservation, type StuckReason, stuckReason } from './server-stuck.ts';
 
 // Reasons that mean something is broken and needs a person, as opposed to still starting.
@@ -21,6 +27,29 @@ const degradedReasons = new Set([
   'SecretAccessDenied',
 ]);
 
+/**
+ * A server's phase, reason, message and conditions for `verdict`: Ready and Synced as every kind has them (Ready
+ * held through an outage, conditions.ts), and the server's own Progressing and Degraded.
+ */
+export function serverVerdictStatus(
+  server: IdentityServer,
+  verdict: Verdict,
+  others: ConditionInput[],
+  now: Date,
+  graceMs = defaultReadyGraceMs,
+) {
+  const generation = server.metadata.generation;
+  const previous = server.status?.conditions;
+  const found = readiness(previous, generation, verdict, now.getTime(), graceMs);
+  return {
+    phase: found.phase,
+    reason: found.reason,
+    message: found.message,
+    observedGeneration: generation,
+    conditions: mergeConditions(previous, [...found.conditions, ...others], generation, now.toISOString()),
+  };
+}
+
 /** Status for a server that cannot be compiled or applied until a person acts (phase Failed unless given). */
 export function failedServerStatus(
   server: IdentityServer,
@@ -28,35 +57,29 @@ export function failedServerStatus(
   message: string,
   now: Date,
   phase: IdentityServerStatus['phase'] = 'Failed',
+  graceMs = defaultReadyGraceMs,
 ): IdentityServerStatus {
-  const generation = server.metadata.generation;
   const conditions: ConditionInput[] = [
-    { type: 'Ready', status: 'False', reason, message },
     { type: 'Progressing', status: 'False', reason, message },
     { type: 'Degraded', status: 'True', reason, message },
   ];
   return {
     ...server.status,
-    phase,
-    reason,
-    message,
-    observedGeneration: generation,
-    conditions: mergeConditions(server.status?.conditions, conditions, generation, now.toISOString()),
+    ...serverVerdictStatus(server, { phase, reason, message }, conditions, now, graceMs),
   };
 }
 
+/** Progressing and Degraded for what was found. */
 function conditionsFor(stuck: StuckReason | undefined): ConditionInput[] {
   if (!stuck) {
     const ok = 'Keycloak is available, healthy and accepts the admin credentials';
     return [
-      { type: 'Ready', status: 'True', reason: 'Ready', message: ok },
       { type: 'Progressing', status: 'False', reason: 'Ready', message: ok },
       { type: 'Degraded', status: 'False', reason: 'Ready', message: ok },
     ];
   }
   const degraded = degradedReasons.has(stuck.reason);
   return [
-    { type: 'Ready', status: 'False', reason: stuck.reason, message: stuck.message },
     {
       type: 'Progressing',
       status: degraded ? 'False' : 'True',
@@ -77,30 +100,22 @@ export function computeServerStatus(
   server: IdentityServer,
   obs: ServerObservation,
   now: Date,
+  graceMs = defaultReadyGraceMs,
 ): IdentityServerStatus {
   const resolved = resolveServer(server);
   const stuck = stuckReason(resolved, obs);
-  const generation = server.metadata.generation;
   const phase: IdentityServerStatus['phase'] = !stuck
     ? 'Ready'
     : stuck.blocksStart
       ? 'Pending'
       : 'Provisioning';
   const endpoints = serverEndpoints(resolved);
+  const verdict = { phase, reason: stuck?.reason ?? 'Ready', message: stuck?.message ?? 'Keycloak is ready' };
   const status: IdentityServerStatus = {
-    phase,
-    observedGeneration: generation,
-    conditions: mergeConditions(
-      server.status?.conditions,
-      conditionsFor(stuck),
-      generation,
-      now.toISOString(),
-    ),
+    ...serverVerdictStatus(server, verdict, conditionsFor(stuck), now, graceMs),
     endpoints: Object.fromEntries(Object.entries(endpoints).filter(([, v]) => v !== undefined)),
     adminSecret: resolved.adminSecretName,
     readyReplicas: obs.deployment?.status?.readyReplicas ?? 0,
-    reason: stuck?.reason ?? 'Ready',
-    message: stuck?.message ?? 'Keycloak is ready',
   };
   // version reports what runs: the spec's tag once Ready, otherwise what ran before (if anything).
   const version = stuck ? server.status?.version : deployedSpec(server).image.tag;

@@ -207,9 +207,10 @@ export function stuckReason(
     return { reason: obs.token.reason, message: obs.token.message, blocksStart: false };
   }
   if (obs.token.state === 'failed') {
+    // The probe's message names the call that failed (the token request or the admin call) and its answer.
     return {
-      reason: 'AdminTokenUnavailable',
-      message: `no admin token from realm master on port 8080: ${obs.token.message}`,
+      reason: 'KeycloakUnavailable',
+      message: `Keycloak's admin API on port 8080 fails: ${obs.token.message}`,
       blocksStart: false,
     };
   }

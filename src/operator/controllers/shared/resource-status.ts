@@ -1,14 +1,13 @@
-// Status for the three kinds: a phase with its reason and message, one Ready condition that `kubectl wait
-// --for=condition=Ready` reads, written by writeStatus (the one status writer) only when it differs from what is
+// Status for the three kinds: a phase with its reason and message, the Ready condition that `kubectl wait
+// --for=condition=Ready` reads and the Synced condition (conditions.ts), written by writeStatus (the one status writer) only when it differs from what is
 // stored, with an Event on every change of phase or reason (Warning when the new phase is Failed or the reason
 // says something is wrong; repetitions are aggregated by the event recorder).
 import { apiVersion, type KubeObject } from '../../compile/kube-object.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { isSubset } from '../../runtime/desired-state.ts';
-import { mergeConditions } from './conditions.ts';
+import { defaultReadyGraceMs, mergeConditions, type Phase, readiness } from './conditions.ts';
 
-/** The phases every kind reports. */
-export type Phase = 'Pending' | 'Provisioning' | 'Ready' | 'Failed';
+export type { Phase };
 
 /** A realm's or client's status: the shared fields plus the kind's own. */
 export type ResourceStatus = {
@@ -22,10 +21,14 @@ export type ResourceStatus = {
 
 type WithStatus = KubeObject & { status?: Record<string, unknown> };
 
+// A Ready held through an outage has the failure's reason: a Warning too.
 const defaultWarning = (status: ResourceStatus) =>
-  status.phase === 'Failed' || (status.phase !== 'Ready' && status.reason !== 'Provisioning');
+  status.phase === 'Failed' || (status.reason !== 'Ready' && status.reason !== 'Provisioning');
 
-/** The status for `phase` with its Ready condition; `extra` carries the kind's own fields. */
+/**
+ * The status for what a reconcile found (`phase`, `reason`, `message`) with its Ready and Synced conditions,
+ * Ready held for `graceMs` when the reconcile could not look; `extra` carries the kind's own fields.
+ */
 export function phaseStatus(
   object: WithStatus,
   phase: Phase,
@@ -33,17 +36,18 @@ export function phaseStatus(
   message: string,
   extra: Record<string, unknown>,
   now: Date,
+  graceMs = defaultReadyGraceMs,
 ): ResourceStatus {
   const generation = object.metadata.generation;
   const previous = (object.status?.conditions ?? []) as Parameters<typeof mergeConditions>[0];
-  const ready = { type: 'Ready', status: phase === 'Ready' ? 'True' : 'False', reason, message } as const;
+  const found = readiness(previous, generation, { phase, reason, message }, now.getTime(), graceMs);
   return {
     ...extra,
-    phase,
-    reason,
-    message,
+    phase: found.phase,
+    reason: found.reason,
+    message: found.message,
     observedGeneration: generation,
-    conditions: mergeConditions(previous, [ready], generation, now.toISOString()),
+    conditions: mergeConditions(previous, found.conditions, generation, now.toISOString()),
   };
 }
 

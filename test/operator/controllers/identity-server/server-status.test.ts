@@ -229,10 +229,10 @@ const table: [string, Partial<ServerObservation>, string, string, string][] = [
     'True',
   ],
   [
-    'admin token endpoint failing',
-    { token: { state: 'failed', message: 'HTTP 503' } },
+    'admin API failing',
+    { token: { state: 'failed', message: 'Keycloak GET /master failed after 4 attempts: HTTP 503' } },
     'Provisioning',
-    'AdminTokenUnavailable',
+    'KeycloakUnavailable',
     'False',
   ],
 ];
@@ -268,12 +268,29 @@ test('recomputing with nothing changed gives an identical status (zero writes), 
   assert.equal(again, first);
   const changed = computeServerStatus(
     { ...server, status: first },
-    { ...ok, health: { state: 'failed', message: 'DOWN' } },
+    { ...ok, token: { state: 'failed', message: 'HTTP 500 unknown_error' } },
     t1,
+    60_000,
   );
-  const ready = changed.conditions?.find((c) => c.type === 'Ready');
-  assert.is(ready?.lastTransitionTime, t1.toISOString());
-  assert.is(changed.version, '26.0.7', 'the version that ran before is kept while not ready');
+  const cond = (type: string) => changed.conditions?.find((c) => c.type === type);
+  assert.is(cond('Ready')?.status, 'True', 'Ready is held through the outage');
+  assert.is(cond('Ready')?.lastTransitionTime, t0.toISOString());
+  assert.is(cond('Synced')?.status, 'False');
+  assert.is(cond('Synced')?.reason, 'KeycloakUnavailable');
+  assert.is(cond('Synced')?.lastTransitionTime, t1.toISOString());
+  assert.equal([changed.phase, changed.reason], ['Ready', 'KeycloakUnavailable']);
+  assert.match(changed.message ?? '', /HTTP 500 unknown_error/);
+  const later = new Date(t1.getTime() + 60_000);
+  const expired = computeServerStatus(
+    { ...server, status: changed },
+    { ...ok, token: { state: 'failed', message: 'HTTP 500 unknown_error' } },
+    later,
+    60_000,
+  );
+  assert.is(expired.phase, 'Provisioning', 'not Ready once the grace is over');
+  const ready = expired.conditions?.find((c) => c.type === 'Ready');
+  assert.is(ready?.lastTransitionTime, later.toISOString());
+  assert.is(expired.version, '26.0.7', 'the version that ran before is kept while not ready');
 });
 
 test('status.version changes only when the rollout to the new version is complete', () => {
