@@ -6,7 +6,13 @@
 import { RealmforgeError } from '../../core/errors.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
-import { type ExchangeDeps, errorMessage, exchange, keycloakRetry, notLeader } from './admin-exchange.ts';
+import {
+  type ExchangeDeps,
+  errorMessage,
+  exchange,
+  keycloakRetry,
+  notLeaderInKeycloak,
+} from './admin-exchange.ts';
 import { type AdminIdentity, identityName, TokenRefusedError, tokenForm } from './admin-identity.ts';
 import { AdminTokenTooLargeError, headersTooLarge } from './admin-token-too-large.ts';
 import { type CircuitBreaker, circuitBreaker } from './circuit-breaker.ts';
@@ -132,7 +138,7 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
       options?: CallOptions,
     ) {
       // A follower does not even fetch a token for a write.
-      if (method !== 'GET' && !deps.canWrite()) throw notLeader();
+      if (method !== 'GET' && !deps.canWrite()) throw notLeaderInKeycloak();
       // Paths are relative to /admin/realms; `../serverinfo` reaches the admin API's root (no realm is named `..`).
       const url = path.startsWith('../')
         ? `${baseUrl}/admin/${path.slice(3)}`

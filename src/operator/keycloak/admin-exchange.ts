@@ -12,6 +12,7 @@ import { RealmforgeError } from '../../core/errors.ts';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
+import { notLeader } from '../runtime/fence.ts';
 import type { CircuitBreaker } from './circuit-breaker.ts';
 import { OutcomeUnknownError } from './outcome-unknown.ts';
 import type { RateLimiter } from './rate-limits.ts';
@@ -87,13 +88,13 @@ export function errorMessage(body: unknown): string {
   return String(body ?? '').slice(0, 200);
 }
 
-export const notLeader = () =>
-  new RealmforgeError('conflict', 'not the leader any more: this replica does not write to Keycloak');
+/** The error a fenced write to Keycloak throws. */
+export const notLeaderInKeycloak = () => notLeader('to Keycloak');
 
 /** Sends `x` with retries for transient failures; returns the final status and body. */
 export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer> {
   const fence = () => {
-    if (x.write && (!deps.canWrite() || deps.signal?.aborted)) throw notLeader();
+    if (x.write && (!deps.canWrite() || deps.signal?.aborted)) throw notLeaderInKeycloak();
   };
   const sleep =
     deps.sleep ??
