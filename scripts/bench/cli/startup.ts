@@ -57,7 +57,7 @@ const version = () => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'
 
 /**
  * A single executable as a user has it: written to disk the way `bbdc update` writes it (postject writes the whole
- * file in one write(), which Linux keeps in large page-cache folios that every run maps whole, about 20 MB more RSS).
+ * file in one write(), which Linux keeps in large page-cache folios that every run maps whole, inflating RSS).
  * The rusage probe is compiled in: an executable ignores NODE_OPTIONS.
  */
 async function buildSea(dir: string): Promise<string> {
