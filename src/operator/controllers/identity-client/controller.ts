@@ -4,12 +4,13 @@ import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import type { ControllerDefinition } from '../../runtime/manager.ts';
 import { ownKey } from '../../runtime/watch-source.ts';
 import { realmKeyOf } from '../shared/owner-server.ts';
+import { pausable } from '../shared/paused.ts';
 import { identityClientController } from './identity-client.ts';
 
 export function identityClientDefinition(deps: KeycloakDeps): ControllerDefinition {
   return {
     kind: 'IdentityClient',
-    reconcile: identityClientController(deps),
+    reconcile: pausable(deps, 'IdentityClient', identityClientController(deps)),
     watches: [
       { type: { apiVersion: 'realmforge.dev/v1', kind: 'IdentityClient' } },
       {

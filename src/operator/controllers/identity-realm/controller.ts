@@ -4,12 +4,13 @@ import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import type { ControllerDefinition } from '../../runtime/manager.ts';
 import { ownKey } from '../../runtime/watch-source.ts';
 import { serverKeyOf } from '../shared/owner-server.ts';
+import { pausable } from '../shared/paused.ts';
 import { identityRealmController } from './identity-realm.ts';
 
 export function identityRealmDefinition(deps: KeycloakDeps): ControllerDefinition {
   return {
     kind: 'IdentityRealm',
-    reconcile: identityRealmController(deps),
+    reconcile: pausable(deps, 'IdentityRealm', identityRealmController(deps)),
     watches: [
       { type: { apiVersion: 'realmforge.dev/v1', kind: 'IdentityRealm' } },
       {

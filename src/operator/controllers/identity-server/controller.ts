@@ -4,6 +4,7 @@
 // operator's own children by label; they are also where the reconcile reads those children from.
 import type { ControllerDefinition } from '../../runtime/manager.ts';
 import { ownerKey } from '../../runtime/watch-source.ts';
+import { pausable } from '../shared/paused.ts';
 import { identityServerController, type ServerDeps } from './identity-server.ts';
 
 /** The labels every child of a server carries (serverLabels), as a selector. */
@@ -24,7 +25,7 @@ const ingressType = {
 export function identityServerDefinition(deps: ServerDeps): ControllerDefinition {
   return {
     kind: 'IdentityServer',
-    reconcile: identityServerController(deps),
+    reconcile: pausable(deps, 'IdentityServer', identityServerController(deps)),
     watches: [
       { type: { apiVersion: 'realmforge.dev/v1', kind: 'IdentityServer' } },
       { type: keycloakDeploymentType, map: ownerKey('IdentityServer'), onStatus: true },
