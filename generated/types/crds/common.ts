@@ -15,6 +15,13 @@ export type Conditions = Condition[];
  */
 export type Phase = 'Pending' | 'Provisioning' | 'Ready' | 'Failed';
 /**
+ * Manage: the operator makes Keycloak equal to this resource (creates, corrects, prunes, and deletes on deletion under deletionPolicy). Observe: it only reads, and reports on status.differences what Manage would change; nothing is written to Keycloak and deleting the resource leaves Keycloak as it is. Switching to Manage applies those changes (with spec.adoptExisting where the object was made outside realmforge).
+ *
+ * This interface was referenced by `Common`'s JSON-Schema
+ * via the `definition` "managementPolicy".
+ */
+export type ManagementPolicy = 'Manage' | 'Observe';
+/**
  * Delete removes the object from Keycloak when the resource is deleted; Retain leaves it.
  *
  * This interface was referenced by `Common`'s JSON-Schema
@@ -78,6 +85,28 @@ export interface Condition {
 export interface SecretKeyRef {
   name: string;
   key: string;
+}
+/**
+ * What applying the spec would change in Keycloak, as the last observe found it (spec.managementPolicy: Observe): the lines `realmforge plan` prints. Secrets show as changed, never their values.
+ *
+ * This interface was referenced by `Common`'s JSON-Schema
+ * via the `definition` "differences".
+ */
+export interface Differences {
+  /**
+   * How many changes there are in all.
+   */
+  total?: number;
+  /**
+   * The first 50 changes, one line each: the section, the item and its fields.
+   *
+   * @maxItems 50
+   */
+  changes?: string[];
+  /**
+   * True when later changes depend on these being made first and could not be planned yet.
+   */
+  partial?: boolean;
 }
 /**
  * This interface was referenced by `Common`'s JSON-Schema

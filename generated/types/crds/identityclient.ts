@@ -182,6 +182,10 @@ export interface IdentityClientSpec {
    */
   deletionPolicy?: 'Delete' | 'Retain';
   /**
+   * Manage: the operator makes Keycloak equal to this resource (creates, corrects, prunes, and deletes on deletion under deletionPolicy). Observe: it only reads, and reports on status.differences what Manage would change; nothing is written to Keycloak and deleting the resource leaves Keycloak as it is. Switching to Manage applies those changes (with spec.adoptExisting where the object was made outside realmforge).
+   */
+  managementPolicy?: 'Manage' | 'Observe';
+  /**
    * How a confidential client proves who it is at the token endpoint (Keycloak's client authenticator).
    */
   authentication?: {
@@ -531,6 +535,7 @@ export interface IdentityClientStatus {
    */
   phase?: 'Pending' | 'Provisioning' | 'Ready' | 'Failed';
   conditions?: Conditions;
+  differences?: Differences;
   observedGeneration?: number;
   clientId?: string;
   clientUuid?: string;
@@ -576,4 +581,23 @@ export interface Condition {
   message?: string;
   observedGeneration?: number;
   lastTransitionTime?: string;
+}
+/**
+ * What applying the spec would change in Keycloak, as the last observe found it (spec.managementPolicy: Observe): the lines `realmforge plan` prints. Secrets show as changed, never their values.
+ */
+export interface Differences {
+  /**
+   * How many changes there are in all.
+   */
+  total?: number;
+  /**
+   * The first 50 changes, one line each: the section, the item and its fields.
+   *
+   * @maxItems 50
+   */
+  changes?: string[];
+  /**
+   * True when later changes depend on these being made first and could not be planned yet.
+   */
+  partial?: boolean;
 }

@@ -502,6 +502,10 @@ export interface IdentityRealmSpec {
    */
   deletionPolicy?: 'Delete' | 'Retain';
   /**
+   * Manage: the operator makes Keycloak equal to this resource (creates, corrects, prunes, and deletes on deletion under deletionPolicy). Observe: it only reads, and reports on status.differences what Manage would change; nothing is written to Keycloak and deleting the resource leaves Keycloak as it is. Switching to Manage applies those changes (with spec.adoptExisting where the object was made outside realmforge).
+   */
+  managementPolicy?: 'Manage' | 'Observe';
+  /**
    * Take over a realm that already exists in Keycloak without a realmforge owner marker (a migration from another tool): the operator marks it as this resource's and manages it from then on, deletion included. A realm another IdentityRealm owns is never taken.
    */
   adoptExisting?: boolean;
@@ -1215,6 +1219,7 @@ export interface IdentityRealmStatus {
    */
   phase?: 'Pending' | 'Provisioning' | 'Ready' | 'Failed';
   conditions?: Conditions;
+  differences?: Differences;
   observedGeneration?: number;
   realmName?: string;
   realmId?: string;
@@ -1237,6 +1242,25 @@ export interface Condition {
   message?: string;
   observedGeneration?: number;
   lastTransitionTime?: string;
+}
+/**
+ * What applying the spec would change in Keycloak, as the last observe found it (spec.managementPolicy: Observe): the lines `realmforge plan` prints. Secrets show as changed, never their values.
+ */
+export interface Differences {
+  /**
+   * How many changes there are in all.
+   */
+  total?: number;
+  /**
+   * The first 50 changes, one line each: the section, the item and its fields.
+   *
+   * @maxItems 50
+   */
+  changes?: string[];
+  /**
+   * True when later changes depend on these being made first and could not be planned yet.
+   */
+  partial?: boolean;
 }
 /**
  * What Keycloak itself says of the realm's federation: each LDAP provider's connection and authentication test and its last triggered synchronisation, each identity provider's discovery or metadata read.

@@ -1,0 +1,80 @@
+// An admin client that reads through and records every write instead of sending it: the reconcilers' own diff,
+// run unchanged, for observe-only resources and `realmforge plan`. A write is answered as Keycloak answers a
+// success, and each recorded update names its fields against what was last read at that path (a list answer
+// counts for its items' paths), secrets as "changed" without values. A step that needs what an earlier recorded
+// write would have made (a new group's id) fails: the plan is then partial, and says so.
+import { canonicalJson } from '../runtime/desired-state.ts';
+import type { AdminClient, AdminResponse } from './admin-client.ts';
+
+type Obj = Record<string, unknown>;
+
+/** One field of a planned update: set (absent before), changed, or removed; no values for secrets. */
+export type FieldChange = {
+  field: string;
+  change: 'set' | 'changed' | 'removed';
+  from?: unknown;
+  to?: unknown;
+};
+
+/** A write the reconcile would have sent. */
+export type PlannedWrite = {
+  method: 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** For an update of something read before: its fields that change. */
+  fields?: FieldChange[];
+};
+
+const secretField = /secret|password|credential/i;
+/** The operator's own bookkeeping attributes: ownership marks, not settings. */
+export const bookkeeping = (field: string) => /(^|\.)realmforge\.dev\//.test(field);
+
+const isObj = (v: unknown): v is Obj => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+const empty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && !v.length);
+
+/** The fields of `body` that differ from `live`: top level, and one level into maps (`attributes.x`). */
+export function changedFields(live: Obj, body: Obj): FieldChange[] {
+  const out: FieldChange[] = [];
+  const visit = (field: string, from: unknown, to: unknown, depth: number) => {
+    if (depth === 0 && isObj(to) && (isObj(from) || from === undefined)) {
+      for (const key of Object.keys(to).sort())
+        visit(`${field}.${key}`, (from as Obj | undefined)?.[key], to[key], 1);
+      return;
+    }
+    if (canonicalJson(from ?? null) === canonicalJson(to ?? null) || (empty(from) && empty(to))) return;
+    const change = empty(from) ? 'set' : empty(to) ? 'removed' : 'changed';
+    out.push(secretField.test(field) ? { field, change } : { field, change, from, to });
+  };
+  for (const key of Object.keys(body).sort()) if (key !== 'id') visit(key, live[key], body[key], 0);
+  return out;
+}
+
+/** `admin` with writes recorded, not sent; `planned()` lists them in order. */
+export function observingAdmin(admin: AdminClient): AdminClient & { planned(): PlannedWrite[] } {
+  const seen = new Map<string, Obj>();
+  const planned: PlannedWrite[] = [];
+  const remember = (path: string, body: unknown) => {
+    const base = path.split('?')[0] ?? path;
+    if (isObj(body)) seen.set(base, body);
+    if (!Array.isArray(body)) return;
+    for (const item of body.filter(isObj))
+      for (const key of [item.id, item.alias, item.name, item.clientId])
+        if (typeof key === 'string') seen.set(`${base}/${encodeURIComponent(key)}`, item);
+  };
+  return {
+    baseUrl: admin.baseUrl,
+    async call<T>(...args: Parameters<AdminClient['call']>): Promise<AdminResponse<T>> {
+      const [, method, path, body] = args;
+      if (method === 'GET') {
+        const res = await admin.call<T>(...args);
+        remember(path, res.body);
+        return res;
+      }
+      const live = seen.get(path);
+      const write: PlannedWrite = { method, path };
+      if (method === 'PUT' && live && isObj(body)) write.fields = changedFields(live, body);
+      planned.push(write);
+      return { status: method === 'POST' ? 201 : 204, body: undefined as T };
+    },
+    planned: () => [...planned],
+  };
+}
