@@ -20,6 +20,8 @@ export type FieldChange = {
 export type PlannedWrite = {
   method: 'POST' | 'PUT' | 'DELETE';
   path: string;
+  /** What is written, by name where known: `apps/roles/viewer`, `apps/groups "team"`. */
+  target: string;
   /** For an update of something read before: its fields that change. */
   fields?: FieldChange[];
 };
@@ -48,6 +50,39 @@ export function changedFields(live: Obj, body: Obj): FieldChange[] {
   return out;
 }
 
+const named = (o: Obj | undefined) =>
+  [o?.name, o?.alias, o?.clientId, o?.realm].find((v): v is string => typeof v === 'string');
+
+/** The path without its leading slash, an id segment replaced by the item's name, a new item's name after it. */
+function targetOf(path: string, live: Obj | undefined, body: unknown): string {
+  const segments = (path.split('?')[0] ?? '').split('/').filter(Boolean).map(decodeURIComponent);
+  const name = named(live);
+  if (name && segments.length > 1) segments[segments.length - 1] = name;
+  const made = !live && isObj(body) ? named(body) : undefined;
+  return `${segments.join('/') || '(realms)'}${made ? ` "${made}"` : ''}`;
+}
+
+const verbs = { POST: 'create', PUT: 'update', DELETE: 'delete' } as const;
+const shown = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : canonicalJson(v ?? null));
+
+/** One line per planned write, as status and `realmforge plan` print them; bookkeeping fields said last, briefly. */
+export function planLine(write: PlannedWrite): string {
+  const head = `${verbs[write.method]} ${write.target}`;
+  if (!write.fields) return head;
+  const settings = write.fields.filter((f) => !bookkeeping(f.field));
+  const parts = settings.map((f) =>
+    'from' in f || 'to' in f
+      ? `${f.field}: ${f.change === 'set' ? shown(f.to) : f.change === 'removed' ? 'removed' : `${shown(f.from)} -> ${shown(f.to)}`}`
+      : `${f.field}: ${f.change}`,
+  );
+  if (settings.length < write.fields.length) parts.push('ownership marks');
+  return parts.length ? `${head}: ${parts.join(', ')}` : head;
+}
+
+/** Whether a planned write changes only the operator's own marks (adoption), no setting. */
+export const onlyBookkeeping = (write: PlannedWrite) =>
+  write.method === 'PUT' && Boolean(write.fields) && (write.fields ?? []).every((f) => bookkeeping(f.field));
+
 /** `admin` with writes recorded, not sent; `planned()` lists them in order. */
 export function observingAdmin(admin: AdminClient): AdminClient & { planned(): PlannedWrite[] } {
   const seen = new Map<string, Obj>();
@@ -70,7 +105,7 @@ export function observingAdmin(admin: AdminClient): AdminClient & { planned(): P
         return res;
       }
       const live = seen.get(path);
-      const write: PlannedWrite = { method, path };
+      const write: PlannedWrite = { method, path, target: targetOf(path, live, body) };
       if (method === 'PUT' && live && isObj(body)) write.fields = changedFields(live, body);
       planned.push(write);
       return { status: method === 'POST' ? 201 : 204, body: undefined as T };

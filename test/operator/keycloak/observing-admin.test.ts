@@ -7,6 +7,8 @@ import {
   bookkeeping,
   changedFields,
   observingAdmin,
+  onlyBookkeeping,
+  planLine,
 } from '../../../src/operator/keycloak/observing-admin.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
 
@@ -29,6 +31,14 @@ test('changedFields: set, changed, removed, one level into maps, secrets without
     { field: 'smtpServer.password', change: 'set' },
   ]);
   assert.ok(bookkeeping('attributes.realmforge.dev/owner'));
+  const write = { method: 'PUT' as const, path: '/r', target: 'r', fields: changedFields(live, body) };
+  assert.is(
+    planLine(write),
+    'update r: attributes.b: removed, displayName: "Old" -> "New", loginTheme: "corp", smtpServer.host: "mail", smtpServer.password: set, ownership marks',
+  );
+  assert.not.ok(onlyBookkeeping(write));
+  const marks = { attributes: { 'realmforge.dev/owner': 'ns/r' } };
+  assert.ok(onlyBookkeeping({ ...write, fields: changedFields({ attributes: {} }, marks) }));
   assert.not.ok(bookkeeping('attributes.b'));
   assert.equal(changedFields(live, { ...live }), [], 'nothing differs');
 });
@@ -53,15 +63,23 @@ test('writes are recorded, not sent; updates name their fields against the last 
     {
       method: 'PUT',
       path: '/apps',
+      target: 'apps',
       fields: [{ field: 'displayName', change: 'changed', from: 'Apps', to: 'Changed' }],
     },
     {
       method: 'PUT',
       path: '/apps/roles/viewer',
+      target: 'apps/roles/viewer',
       fields: [{ field: 'description', change: 'changed', from: 'sees', to: 'sees more' }],
     },
-    { method: 'DELETE', path: '/apps/roles/viewer' },
-    { method: 'POST', path: '/apps/groups' },
+    { method: 'DELETE', path: '/apps/roles/viewer', target: 'apps/roles/viewer' },
+    { method: 'POST', path: '/apps/groups', target: 'apps/groups "g"' },
+  ]);
+  assert.equal(observing.planned().map(planLine), [
+    'update apps: displayName: "Apps" -> "Changed"',
+    'update apps/roles/viewer: description: "sees" -> "sees more"',
+    'delete apps/roles/viewer',
+    'create apps/groups "g"',
   ]);
 });
 
