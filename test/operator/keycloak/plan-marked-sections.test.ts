@@ -62,7 +62,7 @@ const group = (c: Section['c']): Section => ({
 });
 planTable(group(groups('apps')), [
   {
-    name: "the same realm roles in another order: in sync (the ledger is sorted)",
+    name: 'the same realm roles in another order: in sync (the ledger is sorted)',
     desired: [groupItem({ name: 'a', realmRoles: ['writer', 'reader'] })],
     live: [ours.mark({ id: 'g', name: 'a', ...groupItem({ name: 'a', realmRoles: ['reader', 'writer'] }) })],
     expect: {},
