@@ -1,7 +1,8 @@
 // A conflict anywhere in a section's plan, the last declared item included, means zero writes to that section:
 // against the strict in-memory Keycloak, one section per write mode, each holding an item of ours to update, one
 // to delete, one to create, and a person's item declared last. The same plan with adoption writes, so "nothing
-// written" is the refusal and not a plan that had nothing to do.
+// written" is the refusal and not a plan that had nothing to do. And a ledger key is claimed before its
+// item is written, whether created or adopted.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { clientProfiles } from '../../../src/operator/keycloak/collections/client-policies.ts';
@@ -159,6 +160,18 @@ for (const [name, setUp] of Object.entries(sections)) {
     assert.ok(kc.writes().length, `${name}: sent`);
   });
 }
+
+test('an adopted item is claimed in its ledger before it is written, as a created one is', async () => {
+  const kc = fakeKeycloakAdmin();
+  const { c, desired, ownership, options } =
+    await sections['protocol mappers of a client scope (each, ledger)']!(kc);
+  kc.reset();
+  await syncCollection(kc.admin, 't', c, desired, ownership, { ...options, adopt: true });
+  const writes = kc.writes();
+  const claim = writes.indexOf('PUT /apps');
+  const adopted = writes.findIndex((w) => w.startsWith('PUT /apps/client-scopes/'));
+  assert.ok(claim >= 0 && adopted > claim, writes.join('; '));
+});
 
 test('every conflict of a plan is named in the one refusal', async () => {
   const kc = fakeKeycloakAdmin();
