@@ -64,13 +64,13 @@ export function clientDrift(desired: ClientRepresentation, live: ClientRepresent
 /** `desired` as it is created: with its managed-fields record (`declared`: the collections its spec declares), as
  * a realm is, else the first sync would update the client only to add the record. */
 export function withFieldRecord(desired: ClientRepresentation, declared: string[]): ClientRepresentation {
-  const record = (planFields(ownFields(desired), {}, clientFields, declared).body.attributes ?? {}) as Record<
-    string,
-    string
-  >;
+  const planned = planFields(ownFields(desired), {}, clientFields, declared).body.attributes as
+    | Record<string, string>
+    | undefined;
+  const record = planned?.[managedFieldsAttribute];
   return {
     ...desired,
-    attributes: { ...desired.attributes, [managedFieldsAttribute]: record[managedFieldsAttribute] },
+    attributes: { ...desired.attributes, [managedFieldsAttribute]: record },
   } as ClientRepresentation;
 }
 

@@ -86,11 +86,11 @@ async function serviceAccountMappings(
 ) {
   const known = serviceAccountUsers.get(admin) ?? new Map<string, string>();
   serviceAccountUsers.set(admin, known);
+  const userPath = `${clientPath(realm, uuid)}/service-account-user`;
   for (const cached of fresh ? [false] : [true, false]) {
     const id =
       (cached ? known.get(uuid) : undefined) ??
-      (await admin.call<{ id: string }>(ns, 'GET', `${clientPath(realm, uuid)}/service-account-user`)).body
-        .id;
+      (await admin.call<{ id: string }>(ns, 'GET', userPath)).body.id;
     const res = await admin.call<RoleMappings>(ns, 'GET', `/${enc(realm)}/users/${enc(id)}/role-mappings`);
     if (res.status === 404 && cached && known.has(uuid)) {
       known.delete(uuid);
@@ -147,16 +147,8 @@ export async function syncServiceAccountRoles(
         'validation',
         `spec.serviceAccount.clientRoles names client "${clientId}", which realm ${realm} does not have`,
       );
-    const result = await syncCollection(
-      admin,
-      ns,
-      userClientRoles(realm, user.id, clientId, uuid),
-      want,
-      owned,
-      {
-        live: held?.mappings ?? [],
-      },
-    );
+    const roles = userClientRoles(realm, user.id, clientId, uuid);
+    const result = await syncCollection(admin, ns, roles, want, owned, { live: held?.mappings ?? [] });
     writes.push(...result.writes);
   }
   return writes;
