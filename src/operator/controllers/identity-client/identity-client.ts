@@ -11,8 +11,10 @@ import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { serverUrls } from '../../compile/resolved-server.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { readClientSecret } from '../../keycloak/collections/client-secret.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
+import { realmSigningCertificate } from '../../keycloak/realm-keys.ts';
 import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import { serverInfo } from '../../keycloak/server-info.ts';
 import { SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
@@ -31,7 +33,7 @@ import {
   secretConflict,
   syncCredentialsSecret,
 } from './client-credentials.ts';
-import { clientInputs, realmSigningCertificate } from './client-inputs.ts';
+import { clientInputs } from './client-inputs.ts';
 import { deleteClient, disableClient, syncClient } from './client-sync.ts';
 import { roleRefusalMessage, ungrantedClientRoles } from './role-grants.ts';
 import { rotateSecret } from './secret-rotation.ts';
@@ -87,6 +89,7 @@ async function finalize(deps: KeycloakDeps, client: IdentityClient, realm: Ident
   return { outcome: { phase: 'Deleted' } };
 }
 
+/** The secret to publish: the one this reconcile knows or the Secret holds, else Keycloak's (one read). */
 async function clientSecretOf(
   admin: AdminClient,
   client: IdentityClient,
@@ -97,12 +100,7 @@ async function clientSecretOf(
 ) {
   if (!hasSecret(client)) return undefined;
   if (known ?? stored) return known ?? stored;
-  const res = await admin.call<{ value?: string }>(
-    client.metadata.namespace ?? 'default',
-    'GET',
-    `/${encodeURIComponent(realm)}/clients/${encodeURIComponent(uuid)}/client-secret`,
-  );
-  return res.body?.value;
+  return readClientSecret(admin, client.metadata.namespace ?? 'default', realm, uuid);
 }
 
 /** Creates the IdentityClient reconciler. */

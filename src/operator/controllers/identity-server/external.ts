@@ -11,6 +11,7 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
 import { TokenRefusedError } from '../../keycloak/admin-identity.ts';
 import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
+import { externalAccess } from '../../keycloak/server-probes.ts';
 import { SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import type { ServerDeps } from './identity-server.ts';
 import { failedServerStatus, serverVerdictStatus } from './server-status.ts';
@@ -45,19 +46,13 @@ export async function reconcileExternal(
     adminSecret: server.spec.external?.credentialsSecret,
   });
   try {
-    const admin = await deps.admins.forServer(server, { reload: true });
-    const info = await admin.call<{ systemInfo?: { version?: string } }>(ns, 'GET', '../serverinfo');
-    let version = info.status === 200 ? info.body?.systemInfo?.version : undefined;
-    if (!version) {
-      // An identity without the right to read the server info can still manage realms: check it can read master.
-      const master = await admin.call(ns, 'GET', '/master');
-      if (master.status !== 200)
-        return failed(
-          'KeycloakAuthFailed',
-          `Keycloak at ${url} answered GET master with HTTP ${master.status}`,
-        );
-      version = server.status?.version;
-    }
+    const access = await externalAccess(await deps.admins.forServer(server, { reload: true }), ns);
+    if ('masterStatus' in access && access.masterStatus !== 200)
+      return failed(
+        'KeycloakAuthFailed',
+        `Keycloak at ${url} answered GET master with HTTP ${access.masterStatus}`,
+      );
+    const version = 'version' in access ? access.version : server.status?.version;
     if (version && majorVersion(version) < minimumMajor) {
       return failed(
         'UnsupportedVersion',

@@ -17,19 +17,19 @@ import {
   serverEndpoints,
 } from '../../compile/resolved-server.ts';
 import type { KeycloakAdmins } from '../../keycloak/admins.ts';
+import { type ProbeOutcome, probeAdmin, probeHealth } from '../../keycloak/server-probes.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { ensureFinalizer } from '../shared/finalizer.ts';
 import { type ResourceStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
 import { reconcileExternal } from './external.ts';
-import { probeAdmin, probeHealth } from './keycloak-probes.ts';
 import { adminLostMessage, keepAdmin } from './server-admin.ts';
 import { syncChildren } from './server-children.ts';
 import { finishServerDeletion, needsCleanupFinalizer } from './server-cleanup.ts';
 import { readServerWorld } from './server-inputs.ts';
 import { computeServerStatus, failedServerStatus } from './server-status.ts';
-import { type ProbeOutcome, type ServerObservation, stuckReason } from './server-stuck.ts';
+import { type ServerObservation, stuckReason } from './server-stuck.ts';
 import { databaseVersion, downgradeRefusal, versionsToStop } from './server-upgrade.ts';
 
 /** How often a server that is not Ready yet is looked at again, since pods and Keycloak are not watched. */
@@ -125,7 +125,7 @@ async function observe(
   let health = await probeHealth(deps, urls.management);
   const asked = health.state === 'ok' || (health.state === 'failed' && health.slow);
   const token = asked ? await probeAdmin(deps.admins.forServer(server), ns) : skipped;
-  // Slow is not down: a health endpoint that timed out while an admin call succeeds is a loaded Keycloak.
+  // Slow is not down: a health endpoint that timed out while an admin request succeeds is a loaded Keycloak.
   if (health.state === 'failed' && health.slow && token.state === 'ok') health = { state: 'ok' };
   return { ...cluster, health, token };
 }

@@ -2,12 +2,7 @@
 // credentials, the Pods and their claims, Keycloak's health endpoint and the admin token. Pure: the controller
 // gathers the observation, this file names the first problem a user should fix.
 import type { V1Deployment, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-
-/** What a probe of Keycloak found: not tried (the Deployment is not available yet), ok, or a failure message. */
-export type ProbeOutcome =
-  | { readonly state: 'skipped' }
-  | { readonly state: 'ok' }
-  | { readonly state: 'failed'; readonly message: string; readonly slow?: true; readonly reason?: string };
+import type { ProbeOutcome } from '../../keycloak/server-probes.ts';
 
 /** The CNPG Cluster as far as the operator cares: absent, or present and ready or not. */
 export type DatabaseClusterObservation =
@@ -207,7 +202,7 @@ export function stuckReason(
     return { reason: obs.token.reason, message: obs.token.message, blocksStart: false };
   }
   if (obs.token.state === 'failed') {
-    // The probe's message names the call that failed (the token request or the admin call) and its answer.
+    // The probe's message names the request that failed (the token request or the admin request) and its answer.
     return {
       reason: 'KeycloakUnavailable',
       message: `Keycloak's admin API on port 8080 fails: ${obs.token.message}`,

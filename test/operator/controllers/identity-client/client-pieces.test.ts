@@ -9,12 +9,12 @@ import {
   secretConflict,
 } from '../../../../src/operator/controllers/identity-client/client-credentials.ts';
 import {
-  clientDrift,
   desiredClient,
   disableClient,
-  ownerAttribute,
 } from '../../../../src/operator/controllers/identity-client/client-sync.ts';
 import type { AdminClient } from '../../../../src/operator/keycloak/admin-client.ts';
+import { clientDrift } from '../../../../src/operator/keycloak/collections/client-fields.ts';
+import { ownerAttribute } from '../../../../src/operator/keycloak/collections/collection.ts';
 import { fakeKube } from '../fake-kube.ts';
 
 const client: IdentityClient = {

@@ -1,8 +1,9 @@
-// A client's default and optional client scopes: checked by name against the realm's scopes, and assigned or
-// unassigned one by one where the client differs from its spec (Keycloak has no call that sets the whole list).
+// A client's default and optional client scopes: links to the realm's scopes by id, checked by name against the
+// realm's scopes, and added or removed one by one where the client differs from its spec (Keycloak has no call that
+// sets the whole list). The client's list answer carries its links by name, so a steady resync reads nothing here.
 import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
 import { RealmforgeError } from '../../../core/errors.ts';
-import type { AdminClient } from '../../keycloak/admin-client.ts';
+import type { AdminClient } from '../admin-client.ts';
 
 const enc = encodeURIComponent;
 
@@ -31,16 +32,16 @@ export async function realmScopes(
   return scopes;
 }
 
-/** Assigns and unassigns the scopes where `live` differs from `desired`, recording each write in `writes`. */
-export async function syncScopes(
+/** Adds and removes the scope links of client `live` where it differs from `desired`; returns the writes. */
+export async function syncClientScopeLinks(
   admin: AdminClient,
   ns: string,
   realm: string,
-  base: string,
   desired: ClientRepresentation,
   live: ClientRepresentation,
-  writes: string[],
-) {
+): Promise<string[]> {
+  const writes: string[] = [];
+  const base = `/${enc(realm)}/clients/${enc(live.id ?? '')}`;
   let scopes: { id?: string; name?: string }[] | undefined;
   for (const [field, path] of scopeKinds) {
     const want = desired[field];
@@ -61,4 +62,5 @@ export async function syncScopes(
       }
     }
   }
+  return writes;
 }

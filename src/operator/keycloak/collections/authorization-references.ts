@@ -3,8 +3,8 @@
 // down), so the operator checks first and refuses with the field and the name. Runs only before a write, so a
 // steady resync reads nothing here.
 import { RealmforgeError } from '../../../core/errors.ts';
-import type { AdminClient } from '../../keycloak/admin-client.ts';
-import type { Item } from '../../keycloak/collections/collection.ts';
+import type { AdminClient } from '../admin-client.ts';
+import type { Item } from './collection.ts';
 
 const enc = encodeURIComponent;
 

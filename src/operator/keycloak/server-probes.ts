@@ -1,11 +1,18 @@
-// The two checks behind Ready besides the Deployment: /health/ready on the management port answers UP, and an
-// admin call succeeds through the server's admin client (its one token cache and password grant, its circuit
-// breaker). Slow is not down: timeouts fit a loaded Keycloak, and a health endpoint that does not answer in time
-// while admin calls succeed leaves the server Ready; only an answer that says DOWN, or failing calls, do not.
-import type { AdminClient } from '../../keycloak/admin-client.ts';
-import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
-import type { Deps } from '../../runtime/deps.ts';
-import type { ProbeOutcome } from './server-stuck.ts';
+// What a server's Keycloak answers. A deployed server's two checks behind Ready besides the Deployment:
+// /health/ready on the management port answers UP, and an admin request succeeds through the server's admin client
+// (its one token cache and password grant, its circuit breaker). Slow is not down: timeouts fit a loaded Keycloak,
+// and a health endpoint that does not answer in time while admin requests succeed leaves the server Ready; only an
+// answer that says DOWN, or failing requests, do not. An existing Keycloak (spec.external): what it says to the
+// operator's identity.
+import type { Deps } from '../runtime/deps.ts';
+import type { AdminClient } from './admin-client.ts';
+import { KeycloakReasonError } from './reason-error.ts';
+
+/** What a probe of Keycloak found: not tried (the Deployment is not available yet), ok, or a failure message. */
+export type ProbeOutcome =
+  | { readonly state: 'skipped' }
+  | { readonly state: 'ok' }
+  | { readonly state: 'failed'; readonly message: string; readonly slow?: true; readonly reason?: string };
 
 /** A loaded Keycloak may take seconds to answer /health/ready; 15 s is what the kubelet's probe gets at most. */
 export const healthTimeoutMs = 15_000;
@@ -45,7 +52,7 @@ export async function probeHealth(deps: Deps, managementUrl: string): Promise<Pr
   }
 }
 
-/** One admin call (GET the master realm) with the server's admin client: ok when it answers 200. */
+/** One admin request (GET the master realm) with the server's admin client: ok when it answers 200. */
 export async function probeAdmin(
   admin: AdminClient | Promise<AdminClient>,
   namespace: string,
@@ -59,4 +66,19 @@ export async function probeAdmin(
     const reason = error instanceof KeycloakReasonError ? error.reason : undefined;
     return { state: 'failed', message: (error as Error).message, ...(reason ? { reason } : {}) };
   }
+}
+
+/**
+ * What an existing Keycloak says to the operator's identity: the version its server info states (read each time:
+ * this is the check that it answers), or, for an identity that may not read the server info but can still manage
+ * realms, how it answers a read of the master realm.
+ */
+export async function externalAccess(
+  admin: AdminClient,
+  ns: string,
+): Promise<{ version: string } | { masterStatus: number }> {
+  const info = await admin.call<{ systemInfo?: { version?: string } }>(ns, 'GET', '../serverinfo');
+  const version = info.status === 200 ? info.body?.systemInfo?.version : undefined;
+  if (version) return { version };
+  return { masterStatus: (await admin.call(ns, 'GET', '/master')).status };
 }

@@ -4,16 +4,16 @@
 import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
-import type { AdminClient } from '../../keycloak/admin-client.ts';
-import { type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
+import type { AdminClient } from '../admin-client.ts';
+import { clientPath, findClient } from './clients.ts';
+import { type Item, ledger, syncCollection } from './collection.ts';
 import {
   clientMappingKey,
   realmMappingKey,
   serviceAccountRolesLedger,
   userClientRoles,
   userRealmRoles,
-} from '../../keycloak/collections/role-mappings.ts';
-import { findClient } from './find-client.ts';
+} from './role-mappings.ts';
 
 const enc = encodeURIComponent;
 
@@ -81,16 +81,16 @@ async function serviceAccountMappings(
   admin: AdminClient,
   ns: string,
   realm: string,
-  base: string,
   uuid: string,
   fresh: boolean,
 ) {
   const known = serviceAccountUsers.get(admin) ?? new Map<string, string>();
   serviceAccountUsers.set(admin, known);
+  const userPath = `${clientPath(realm, uuid)}/service-account-user`;
   for (const cached of fresh ? [false] : [true, false]) {
     const id =
       (cached ? known.get(uuid) : undefined) ??
-      (await admin.call<{ id: string }>(ns, 'GET', `${base}/service-account-user`)).body.id;
+      (await admin.call<{ id: string }>(ns, 'GET', userPath)).body.id;
     const res = await admin.call<RoleMappings>(ns, 'GET', `/${enc(realm)}/users/${enc(id)}/role-mappings`);
     if (res.status === 404 && cached && known.has(uuid)) {
       known.delete(uuid);
@@ -105,21 +105,24 @@ async function serviceAccountMappings(
   );
 }
 
-/** The service account's realm and client roles: one read of its mappings, then one collection per role owner. */
+/**
+ * The service account's realm and client roles: one read of its mappings, then one collection per role owner.
+ * `live` is the client as read before this reconcile's update (its ledger); `fresh`: the client was just written,
+ * so its service-account user is read again. Returns the writes.
+ */
 export async function syncServiceAccountRoles(
   admin: AdminClient,
   ns: string,
   realm: string,
-  base: string,
   client: IdentityClient,
   live: ClientRepresentation,
-  writes: string[],
   fresh: boolean,
-) {
+): Promise<string[]> {
   const sa = client.spec.serviceAccount;
   const owned = ledger(live.attributes, serviceAccountRolesLedger);
-  if (!sa?.enabled || (!serviceAccountKeys(client).length && !owned.managed.size)) return;
-  const { user, mappings } = await serviceAccountMappings(admin, ns, realm, base, String(live.id), fresh);
+  if (!sa?.enabled || (!serviceAccountKeys(client).length && !owned.managed.size)) return [];
+  const { user, mappings } = await serviceAccountMappings(admin, ns, realm, String(live.id), fresh);
+  const writes: string[] = [];
   const realmResult = await syncCollection(
     admin,
     ns,
@@ -144,16 +147,9 @@ export async function syncServiceAccountRoles(
         'validation',
         `spec.serviceAccount.clientRoles names client "${clientId}", which realm ${realm} does not have`,
       );
-    const result = await syncCollection(
-      admin,
-      ns,
-      userClientRoles(realm, user.id, clientId, uuid),
-      want,
-      owned,
-      {
-        live: held?.mappings ?? [],
-      },
-    );
+    const roles = userClientRoles(realm, user.id, clientId, uuid);
+    const result = await syncCollection(admin, ns, roles, want, owned, { live: held?.mappings ?? [] });
     writes.push(...result.writes);
   }
+  return writes;
 }
