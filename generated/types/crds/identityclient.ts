@@ -186,6 +186,10 @@ export interface IdentityClientSpec {
    */
   managementPolicy?: 'Manage' | 'Observe';
   /**
+   * Take over a client with this clientId that already exists in the realm without a realmforge owner marker (moving in from another tool, or realmforge import): the operator marks it as this resource's and manages it from then on, deletion included. A client another IdentityClient owns is never taken.
+   */
+  adoptExisting?: boolean;
+  /**
    * How a confidential client proves who it is at the token endpoint (Keycloak's client authenticator).
    */
   authentication?: {

@@ -32,6 +32,7 @@ import { ownerAttribute } from '../../keycloak/collections/collection.ts';
 import { mappersLedger, syncClientMappers } from '../../keycloak/collections/protocol-mappers.ts';
 import { serviceAccountRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { syncClientRoles } from '../../keycloak/collections/roles.ts';
+import { observeOnly } from '../shared/observe.ts';
 import { isOurs, ownerOf, requireOurs } from './client-owner.ts';
 
 /** What a sync did. */
@@ -82,8 +83,10 @@ export async function syncClient(
   const desired = await withFlowIds(admin, ns, realm, desiredClient(client, inputs));
   const clientId = desired.clientId as string;
   const writes: string[] = [];
-  // A resource that had a client before looks for it first; a new one creates it straight away (clients.ts).
-  const found = client.status?.clientUuid ? await findClient(admin, ns, realm, clientId) : undefined;
+  // A resource that had a client before, or expects one (adoption, observe-only), looks for it first; a new one
+  // creates it straight away (clients.ts).
+  const lookFirst = client.status?.clientUuid || client.spec.adoptExisting || observeOnly(client);
+  const found = lookFirst ? await findClient(admin, ns, realm, clientId) : undefined;
   let live = found && requireOurs(found, client, realm);
   let createdNow = false;
   if (!live) {

@@ -20,6 +20,7 @@ import { serverInfo } from '../../keycloak/server-info.ts';
 import { SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
 import { realmIssuer, serverReady } from '../identity-realm/identity-realm.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
+import { observedMessage, observeOnly, observeSync } from '../shared/observe.ts';
 import { getRealm, getResource, getServer, realmKeyOf, serverKeyOf } from '../shared/owner-server.ts';
 import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
@@ -63,6 +64,7 @@ async function finalize(deps: KeycloakDeps, client: IdentityClient, realm: Ident
     realm && deletionRequestedAt(realm) === undefined ? await getServer(deps, serverKeyOf(realm)) : undefined;
   if (
     (client.spec.deletionPolicy ?? 'Delete') === 'Delete' &&
+    !observeOnly(client) &&
     realm &&
     server &&
     deletionRequestedAt(server) === undefined
@@ -139,7 +141,14 @@ export function identityClientController(deps: KeycloakDeps) {
         return await report('Pending', 'RealmNotReady', `IdentityRealm ${realmKey} ${why}`);
       }
       const { admin, realmName, server } = access;
+      const observing = observeOnly(client);
       if (!(realm?.spec.clientAuthorizationGrants ?? []).includes(ns)) {
+        if (observing)
+          return await report(
+            'Pending',
+            'NamespaceNotAuthorized',
+            `namespace ${ns} is not in spec.clientAuthorizationGrants of IdentityRealm ${realmKey}: nothing is observed`,
+          );
         const { disabled, wrote } = await disableClient(admin, realmName, client);
         const removed = await removeCredentialsSecret(deps, client);
         const message = `namespace ${ns} is not in spec.clientAuthorizationGrants of IdentityRealm ${realmKey}${disabled ? '; its existing client is disabled in Keycloak' : ''}${removed ? ` and its credentials Secret ${credentialsSecretName(client)} is deleted` : ''}: add it there to create this client`;
@@ -157,6 +166,16 @@ export function identityClientController(deps: KeycloakDeps) {
       if (refusals.length) return await report('Failed', 'InvalidSpec', refusals.join('; '));
       // Read the Secret first: without access to it nothing is created in Keycloak.
       const live = await readCredentialsSecret(deps, client);
+      if (observing) {
+        const inputs = await clientInputs(deps, client);
+        const stored = secretValue(live, 'client-secret');
+        const o = await observeSync(admin, (a) => syncClient(a, realmName, client, stored, inputs));
+        const what = `client ${clientId} in realm ${realmName}`;
+        const [phase, reason] = o.equal
+          ? (['Ready', 'Observed'] as const)
+          : (['Pending', 'ObservedDifferences'] as const);
+        return await report(phase, reason, observedMessage(what, o), { differences: o.differences });
+      }
       const conflict = await secretConflict(deps, client, live);
       if (conflict) return await report('Failed', 'SecretConflict', conflict);
       // A client deleted by hand in Keycloak comes back with the secret its applications already hold.
