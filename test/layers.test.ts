@@ -31,7 +31,9 @@ function violations(file: string, source: string): string[] {
         ? 'src/core is shared by both products and imports neither'
         : product !== other && other !== 'core' && product !== 'core'
           ? `the ${product} product does not import the ${other} product`
-          : product === 'operator' && other === 'operator' && layers.indexOf(otherLayer) > layers.indexOf(layer)
+          : product === 'operator' &&
+              other === 'operator' &&
+              layers.indexOf(otherLayer) > layers.indexOf(layer)
             ? `${layer} is below ${otherLayer} (${layers.join(' < ')})`
             : undefined;
     if (why) out.push(`${file} imports ${target}: ${why}`);
@@ -46,10 +48,15 @@ test('the rule finds an upward import, a crossing between products and a loose o
     `${at} imports src/operator/keycloak/admin-client.ts: compile is below keycloak (${layers.join(' < ')})`,
   ]);
   assert.equal(violations('src/operator/cli/main.ts', "await import('../runtime/manager.ts');"), []);
-  assert.equal(violations('src/operator/runtime/m.ts', "const c = await import('../cli/main.ts');").length, 1);
+  assert.equal(
+    violations('src/operator/runtime/m.ts', "const c = await import('../cli/main.ts');").length,
+    1,
+  );
   assert.equal(violations('src/core/x.ts', "export { y } from '../bbdc/y.ts';").length, 1);
   assert.equal(violations('src/bbdc/x.ts', "import { y } from '../operator/compile/y.ts';").length, 1);
-  assert.equal(violations('src/operator/loose.ts', ''), ['src/operator/loose.ts is outside the layer folders']);
+  assert.equal(violations('src/operator/loose.ts', ''), [
+    'src/operator/loose.ts is outside the layer folders',
+  ]);
 });
 
 test('no file of src/ breaks the rule', () => {

@@ -6,7 +6,7 @@
 // It leaves the realms: run it on a throw-away Keycloak (e.g. a test environment's harness Keycloak).
 import { createAdminClient } from '../../src/operator/keycloak/admin-client.ts';
 import { realmCreateTimeoutMs } from '../../src/operator/keycloak/realm-create-timeout.ts';
-import { systemClock } from '../../src/operator/runtime/clock.ts';
+import { systemClock } from '../../src/core/clock.ts';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const budgetS = Number(process.argv.find((a) => a.startsWith('--budget='))?.slice(9) ?? 600);

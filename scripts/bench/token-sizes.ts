@@ -8,7 +8,7 @@ import { createAdminClient } from '../../src/operator/keycloak/admin-client.ts';
 import type { AdminIdentity } from '../../src/operator/keycloak/admin-identity.ts';
 import { tokenForm } from '../../src/operator/keycloak/admin-identity.ts';
 import { provisionOperatorClient } from '../../src/operator/keycloak/operator-client.ts';
-import { systemClock } from '../../src/operator/runtime/clock.ts';
+import { systemClock } from '../../src/core/clock.ts';
 
 const [url, username, password, countsArg = '10,100'] = process.argv.slice(2);
 if (!url || !username || !password) {

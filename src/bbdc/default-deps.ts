@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { systemClock } from '../core/clock.ts';
 import { RealmforgeError } from '../core/errors.ts';
 import { configDir } from './config/paths.ts';
 import type { Deps, GitRunner, Keyring } from './deps.ts';
@@ -108,7 +109,7 @@ export function defaultDeps(): Deps {
     // Prompting, stdin and the editor load their modules (readline and friends) only when a command uses them.
     prompt: async (question, options) => (await import('./prompt.ts')).promptLine(question, options.secret),
     git,
-    clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    clock: systemClock,
     keyring: osKeyring,
     openBrowser: (url) => openBrowser(url, process.env),
     readStdin: async () => (await import('./editor.ts')).readAll(process.stdin),

@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.ts';
 import type { Transport, TransportOptions } from './api/transport-types.ts';
 import type { SelfUpdateEnv } from './update/environment.ts';
 
@@ -25,9 +26,6 @@ export type GitRunner = (
   cwd: string,
   options?: { env?: Readonly<Record<string, string | undefined>>; onStderr?: (text: string) => void },
 ) => Promise<{ code: number; stdout: string; stderr: string }>;
-
-/** Time, injectable so retries and backoff can be tested without waiting. */
-export type Clock = { now(): number; sleep(ms: number): Promise<void> };
 
 /** Everything bbdc reads from or does to the world, built once in the entry point and passed down. */
 export interface Deps {
