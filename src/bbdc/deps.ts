@@ -37,7 +37,7 @@ export interface Deps {
   stdoutIsTTY: boolean;
   /** Whether stderr is a terminal: someone is watching, so waits (retries) are announced there. */
   stderrIsTTY: boolean;
-  /** Whether stdin is a terminal: asked when a command needs it (the check loads node:tty, 0.2 ms). */
+  /** Whether stdin is a terminal: asked when a command needs it (the check loads node:tty). */
   stdinIsTTY(): boolean;
   /** Columns of the terminal when stdout is one. */
   columns: number;

@@ -17,7 +17,7 @@ type Options = { id: Id; strategy?: string };
 
 // The 9.4 document requests auto-merge with POST .../merge?version= and `autoMerge: true` in the merge request
 // body (RestPullRequestMergeRequest); POST .../auto-merge ("tryAutoMerge") takes no body and only retries a merge
-// already requested. No Atlassian source backs the {strategyId} body bbdc used to send to .../auto-merge.
+// already requested, and no Atlassian source documents a body for it.
 const request = (repo: RepoRef, o: Options, version: number | undefined) => ({
   method: 'POST',
   path: `${prPath(repo, o.id, '/merge')}?${new URLSearchParams({ version: String(version ?? 0) })}`,
