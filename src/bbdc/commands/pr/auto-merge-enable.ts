@@ -1,5 +1,6 @@
 import type { PrAutoMergeOutput } from '../../../../generated/types/cli/output/pr-auto-merge.ts';
 import type { Id } from '../../api/ids.ts';
+import { mergeStrategies } from '../../api/pull-request-settings.ts';
 import {
   fetchPullRequest,
   parsePrId,
@@ -10,7 +11,6 @@ import {
 } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { printAutoMerge, readAutoMerge } from './auto-merge-request.ts';
-import { mergeStrategies } from './merge.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
 type Options = { id: Id; strategy?: string };
