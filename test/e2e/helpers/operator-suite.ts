@@ -29,7 +29,7 @@ export type OperatorSuite = {
   env: TestEnv;
   /** The suite's namespace: the database cluster and the server live here. */
   ns: string;
-  /** The first operator started (undefined with `operator: false`). */
+  /** The first operator started (undefined with `startOperator: false`). */
   operator: OperatorProcess;
   /** A further namespace named from `prefix`; the operator may read its Secrets unless `secrets` is false. */
   namespace(prefix: string, options?: { secrets?: boolean }): Promise<string>;
