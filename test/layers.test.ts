@@ -43,17 +43,17 @@ function violations(file: string, source: string): string[] {
 
 test('the rule finds an upward import, a crossing between products and a loose operator file', () => {
   const at = 'src/operator/compile/x.ts';
-  assert.equal(violations(at, "import { a } from './y.ts';\nimport { c } from '../../core/errors.ts';"), []);
-  assert.equal(violations(at, "import type { K } from '../keycloak/admin-client.ts';"), [
+  assert.equal(violations(at, 'import { a } from "./y.ts";\nimport { c } from "../../core/errors.ts";'), []);
+  assert.equal(violations(at, 'import type { K } from "../keycloak/admin-client.ts";'), [
     `${at} imports src/operator/keycloak/admin-client.ts: compile is below keycloak (${layers.join(' < ')})`,
   ]);
-  assert.equal(violations('src/operator/cli/main.ts', "await import('../runtime/manager.ts');"), []);
+  assert.equal(violations('src/operator/cli/main.ts', 'await import("../runtime/manager.ts");'), []);
   assert.equal(
-    violations('src/operator/runtime/m.ts', "const c = await import('../cli/main.ts');").length,
+    violations('src/operator/runtime/m.ts', 'const c = await import("../cli/main.ts");').length,
     1,
   );
-  assert.equal(violations('src/core/x.ts', "export { y } from '../bbdc/y.ts';").length, 1);
-  assert.equal(violations('src/bbdc/x.ts', "import { y } from '../operator/compile/y.ts';").length, 1);
+  assert.equal(violations('src/core/x.ts', 'export { y } from "../bbdc/y.ts";').length, 1);
+  assert.equal(violations('src/bbdc/x.ts', 'import { y } from "../operator/compile/y.ts";').length, 1);
   assert.equal(violations('src/operator/loose.ts', ''), [
     'src/operator/loose.ts is outside the layer folders',
   ]);
