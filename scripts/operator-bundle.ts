@@ -1,7 +1,7 @@
 // The operator bundled by esbuild into dist/operator/: realmforge.mjs (the command line) and chunks/ that load only
 // when their command runs, so `realmforge run` loads the controllers, the kube and Keycloak clients and the metrics,
-// and never synth's validators (ajv, CEL), doctor or dev. Measured (bench:operator realms, docs/benchmarks.md): one
-// bundle parses and holds less than the hundreds of modules of the tsc output and node_modules.
+// and never synth's validators (ajv, CEL), doctor or dev: one bundle parses and holds less than hundreds of modules
+// (docs/benchmarks.md, Operator memory).
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { splitNodeBundle } from './esbuild-split.ts';

@@ -4,9 +4,10 @@
 // and the timeout the operator's rule would give the next create. Stops early after --budget seconds.
 //   node scripts/bench/realm-create-times.ts <keycloak-url> <admin-user> <admin-password> [10,50,100] [--budget=600]
 // It leaves the realms: run it on a throw-away Keycloak (e.g. a test environment's harness Keycloak).
+
+import { systemClock } from '../../src/core/clock.ts';
 import { createAdminClient } from '../../src/operator/keycloak/admin-client.ts';
 import { realmCreateTimeoutMs } from '../../src/operator/keycloak/realm-create-timeout.ts';
-import { systemClock } from '../../src/operator/runtime/clock.ts';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const budgetS = Number(process.argv.find((a) => a.startsWith('--budget='))?.slice(9) ?? 600);

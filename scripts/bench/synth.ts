@@ -3,9 +3,9 @@ import { performance } from 'node:perf_hooks';
 import type { IdentityServer } from '../../generated/types/crds/identityserver.ts';
 import { toYamlDocuments } from '../../src/core/yaml.ts';
 import { compileIdentityServer } from '../../src/operator/compile/identity-server.ts';
-import { loadCrdSchemas } from '../../src/operator/crd-schemas.ts';
-import { createResourceValidator } from '../../src/operator/resource-validator.ts';
-import { synth } from '../../src/operator/synth.ts';
+import { createResourceValidator } from '../../src/operator/compile/resource-validator.ts';
+import { synth } from '../../src/operator/compile/synth.ts';
+import { loadCrdSchemas } from '../../src/operator/runtime/crd-schemas.ts';
 
 const count = 1000;
 const goalMs = 2000;

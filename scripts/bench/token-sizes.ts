@@ -4,11 +4,12 @@
 // without them. Each token is also used for one admin call (GET /admin/realms/<last realm>) to show it works.
 //   node scripts/bench/token-sizes.ts <keycloak-url> <admin-user> <admin-password> [counts, e.g. 10,100]
 // It creates realms named token-size-<n> (and leaves them: run it on a throw-away Keycloak).
+
+import { systemClock } from '../../src/core/clock.ts';
 import { createAdminClient } from '../../src/operator/keycloak/admin-client.ts';
 import type { AdminIdentity } from '../../src/operator/keycloak/admin-identity.ts';
 import { tokenForm } from '../../src/operator/keycloak/admin-identity.ts';
 import { provisionOperatorClient } from '../../src/operator/keycloak/operator-client.ts';
-import { systemClock } from '../../src/operator/runtime/clock.ts';
 
 const [url, username, password, countsArg = '10,100'] = process.argv.slice(2);
 if (!url || !username || !password) {

@@ -6,8 +6,8 @@ import { basename, join } from 'node:path';
 import type { Bundles } from './bundle.ts';
 
 /**
- * The V8 flags the single executables run with (their execArgv): 1 MB semi-spaces (instead of up to 16 MB) keep a
- * long list's peak memory lower at the same CPU.
+ * The V8 flags the single executables run with (their execArgv): small semi-spaces keep a long list's peak memory
+ * lower at the same CPU.
  */
 export const cliV8Flags = ['--max-semi-space-size=1'];
 

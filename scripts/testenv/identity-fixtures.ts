@@ -3,12 +3,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { eventually, type TestEnv } from './harness.ts';
-import {
-  grantSecretAccess,
-  installOperatorRbac,
-  type OperatorProcess,
-  startOperator,
-} from './operator-process.ts';
 import { keycloakVersions } from './versions.ts';
 
 export const keycloakVersion =
@@ -140,17 +134,4 @@ export function kubectl(
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
     child.stdin.end(input ?? '');
   });
-}
-
-/** The usual operator suite: the install RBAC, a namespace `<prefix>-*` with Secret access and a database
- * cluster `pg`, and the operator running under its ServiceAccount. */
-export async function operatorSuite(
-  env: TestEnv,
-  prefix: string,
-): Promise<{ ns: string; operator: OperatorProcess }> {
-  await installOperatorRbac(env);
-  const ns = await env.namespace(prefix);
-  await grantSecretAccess(env, ns);
-  await databaseCluster(env, ns, 'pg');
-  return { ns, operator: await startOperator(env) };
 }

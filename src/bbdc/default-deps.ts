@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { systemClock } from '../core/clock.ts';
 import { RealmforgeError } from '../core/errors.ts';
 import { configDir } from './config/paths.ts';
 import type { Deps, GitRunner, Keyring } from './deps.ts';
@@ -6,13 +7,13 @@ import { runPager } from './output/pager.ts';
 import { terminalSize } from './output/ui.ts';
 import { readVersion } from './version.ts';
 
-// node:os and node:sea are loaded only when asked (here and in selfCommand; about 0.3 ms of every start otherwise):
+// node:os and node:sea are loaded only when asked (here and in selfCommand), not at every start:
 // os.homedir() is $HOME ($USERPROFILE on Windows) whenever that is set.
 const homedir = () =>
   (process.platform === 'win32' ? process.env.USERPROFILE : process.env.HOME) ||
   process.getBuiltinModule('node:os').homedir();
 
-// node:child_process is loaded by the first child process (4 ms of CPU otherwise, on every run).
+// node:child_process is loaded by the first child process, not on every run.
 const spawn: typeof import('node:child_process').spawn = ((
   ...args: Parameters<typeof import('node:child_process').spawn>
 ) => process.getBuiltinModule('node:child_process').spawn(...args)) as never;
@@ -100,15 +101,15 @@ export function defaultDeps(): Deps {
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     // isatty(0), not process.stdin.isTTY: the first read of process.stdin opens a stream on fd 0, which for a file or
-    // /dev/null loads Node's fs streams, fs/promises and readline (about 3 ms of CPU on every run). Asked, not read
-    // at start: node:tty costs 0.2 ms, which a command whose stdout is not a terminal (a script, --json) never needs.
+    // /dev/null loads Node's fs streams, fs/promises and readline. Asked, not read at start: loading node:tty is a
+    // cost that a command whose stdout is not a terminal (a script, --json) never needs.
     stdinIsTTY: () => process.getBuiltinModule('node:tty').isatty(0),
     ...terminalSize(process.stdout, process.env),
     page: (command, text) => runPager(command, text, process.env),
     // Prompting, stdin and the editor load their modules (readline and friends) only when a command uses them.
     prompt: async (question, options) => (await import('./prompt.ts')).promptLine(question, options.secret),
     git,
-    clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    clock: systemClock,
     keyring: osKeyring,
     openBrowser: (url) => openBrowser(url, process.env),
     readStdin: async () => (await import('./editor.ts')).readAll(process.stdin),

@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.ts';
 import type { Transport, TransportOptions } from './api/transport-types.ts';
 import type { SelfUpdateEnv } from './update/environment.ts';
 
@@ -26,9 +27,6 @@ export type GitRunner = (
   options?: { env?: Readonly<Record<string, string | undefined>>; onStderr?: (text: string) => void },
 ) => Promise<{ code: number; stdout: string; stderr: string }>;
 
-/** Time, injectable so retries and backoff can be tested without waiting. */
-export type Clock = { now(): number; sleep(ms: number): Promise<void> };
-
 /** Everything bbdc reads from or does to the world, built once in the entry point and passed down. */
 export interface Deps {
   env: Readonly<Record<string, string | undefined>>;
@@ -39,7 +37,7 @@ export interface Deps {
   stdoutIsTTY: boolean;
   /** Whether stderr is a terminal: someone is watching, so waits (retries) are announced there. */
   stderrIsTTY: boolean;
-  /** Whether stdin is a terminal: asked when a command needs it (the check loads node:tty, 0.2 ms). */
+  /** Whether stdin is a terminal: asked when a command needs it (the check loads node:tty). */
   stdinIsTTY(): boolean;
   /** Columns of the terminal when stdout is one. */
   columns: number;

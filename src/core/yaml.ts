@@ -1,5 +1,5 @@
-// A block-style YAML emitter for JSON data (manifests). The `yaml` package's general emitter took about 2 s for
-// 1,000 compiled servers; JSON data needs far less: any string that is not obviously plain is written as a JSON
+// A block-style YAML emitter for JSON data (manifests). The `yaml` package's general emitter is slow for synth's
+// volumes (docs/benchmarks.md); JSON data needs far less: any string that is not obviously plain is written as a JSON
 // string, which is a valid YAML double-quoted scalar, so the output always parses back to the same data.
 
 const plainString = /^[A-Za-z_/][A-Za-z0-9_./@-]*$/;

@@ -6,6 +6,7 @@ import { collectPages, streamPages } from '../../src/bbdc/api/paging.ts';
 import type { HttpRequest, OpenResponse, Transport } from '../../src/bbdc/api/transport-types.ts';
 import { TransportError } from '../../src/bbdc/api/transport-types.ts';
 import { createLogger } from '../../src/bbdc/output/logger.ts';
+import type { Clock } from '../../src/core/clock.ts';
 
 const test = suite('streamPages, streamed');
 
@@ -47,7 +48,15 @@ function clientOf(answer: (req: HttpRequest) => Partial<OpenResponse> & { body: 
     },
     close: async () => {},
   };
-  const clock = { now: () => 0, sleep: async () => {} };
+  // Retries wait no time.
+  const clock: Clock = {
+    now: () => 0,
+    monotonic: () => 0,
+    setTimer: (_ms, fire) => {
+      queueMicrotask(fire);
+      return { cancel: () => {} };
+    },
+  };
   const logger = createLogger({ level: 'warn', format: 'text', out: { write: () => true }, clock });
   const client = createClient({
     baseUrl: 'http://bb',

@@ -4,7 +4,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { toYaml, toYamlDocuments } from '../../src/core/yaml.ts';
 import { compileIdentityServer } from '../../src/operator/compile/identity-server.ts';
 import { compileCrds, compileOperatorInstall } from '../../src/operator/compile/install.ts';
-import { loadCrdSchemas } from '../../src/operator/crd-schemas.ts';
+import { loadCrdSchemas } from '../../src/operator/runtime/crd-schemas.ts';
 import { inputs, server } from '../operator/compile/fixtures.ts';
 
 const tricky = [

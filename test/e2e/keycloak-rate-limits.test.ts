@@ -4,9 +4,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import { systemClock } from '../../src/core/clock.ts';
 import { createAdminClient } from '../../src/operator/keycloak/admin-client.ts';
 import { createRateLimiter } from '../../src/operator/keycloak/rate-limits.ts';
-import { systemClock } from '../../src/operator/runtime/clock.ts';
 import type { RateLimit } from '../../src/operator/runtime/operator-settings.ts';
 
 let env: TestEnv;

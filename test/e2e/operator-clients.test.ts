@@ -7,22 +7,14 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
-import {
-  databaseCluster,
-  identityServer,
-  kubectlWait,
-  waitStatus,
-} from '../../scripts/testenv/identity-fixtures.ts';
-import {
-  grantSecretAccess,
-  installOperatorRbac,
-  type OperatorProcess,
-  startOperator,
-} from '../../scripts/testenv/operator-process.ts';
+import type { TestEnv } from '../../scripts/testenv/harness.ts';
+import { kubectlWait, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { compactServerInfo } from '../../src/operator/keycloak/server-info.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
+let suite: OperatorSuite;
 let env: TestEnv;
 let operator: OperatorProcess;
 let ns: string;
@@ -97,19 +89,11 @@ const writes = async () => {
 };
 
 test.before(async () => {
-  env = await testEnv();
-  await installOperatorRbac(env);
-  ns = await env.namespace('op-clients');
-  team = await env.namespace('apps-team');
-  for (const n of [ns, team]) await grantSecretAccess(env, n);
-  await databaseCluster(env, ns, 'pg');
-  operator = await startOperator(env);
-  await env.apply(
-    identityServer(ns, 'idp', 'pg', {
-      additionalOptions: [{ name: 'features', value: 'client-secret-rotation' }],
-    }) as never,
-  );
-  await waitStatus(env, 'identityservers', ns, 'idp', 600_000, (s) => s.phase === 'Ready', 'to be Ready');
+  suite = await operatorSuite('op-clients', {
+    server: { additionalOptions: [{ name: 'features', value: 'client-secret-rotation' }] },
+  });
+  ({ env, ns, operator } = suite);
+  team = await suite.namespace('apps-team');
   await env.apply({
     apiVersion: 'realmforge.dev/v1',
     kind: 'IdentityRealm',
@@ -118,10 +102,7 @@ test.before(async () => {
   } as never);
   assert.match(await kubectlWait(env, 'identityrealm/apps', ns, 120), /condition met/);
 });
-test.after(async () => {
-  await operator?.stop();
-  await env?.cleanup();
-});
+test.after(() => suite?.close());
 
 test('the server info lists the enabled features as the operator reads them (kebab case, disabled ones left out)', async () => {
   const res = await admin('GET', '/../serverinfo');

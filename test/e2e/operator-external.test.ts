@@ -10,17 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { getResource, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
-import {
-  grantSecretAccess,
-  installOperatorRbac,
-  type OperatorProcess,
-  startOperator,
-} from '../../scripts/testenv/operator-process.ts';
+import { grantSecretAccess, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { faultProxy } from './helpers/fault-proxy.ts';
 import { keycloakAdminApi } from './helpers/keycloak-admin.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
+let suite: OperatorSuite;
 let env: TestEnv;
 let operator: OperatorProcess;
 let ns: string;
@@ -51,32 +48,31 @@ const masterSettings = async () => {
 };
 
 test.before(async () => {
-  env = await testEnv();
-  const kc = env.state.keycloak;
-  if (!kc) throw new Error('the test environment has no harness Keycloak');
-  admin = keycloakAdminApi(
-    () => kc.httpUrl,
-    async () => ({ username: kc.adminUsername, password: kc.adminPassword }),
-  );
-  await installOperatorRbac(env);
-  ns = await env.namespace('ext');
-  await grantSecretAccess(env, ns);
-  // Before the operator ever sees this Keycloak: a realm made by hand, and master as it is.
-  await admin('POST', '', { realm: handMade, enabled: true, displayName: 'Made by hand' });
-  masterBefore = await masterSettings();
-  await env.apply({
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: 'harness-admin', namespace: ns },
-    stringData: { username: kc.adminUsername, password: kc.adminPassword },
-  } as never);
-  operator = await startOperator(env);
+  suite = await operatorSuite('ext', {
+    database: false,
+    // Before the operator ever sees this Keycloak: a realm made by hand, and master as it is.
+    beforeStart: async (s) => {
+      const kc = s.env.state.keycloak;
+      if (!kc) throw new Error('the test environment has no harness Keycloak');
+      admin = keycloakAdminApi(
+        () => kc.httpUrl,
+        async () => ({ username: kc.adminUsername, password: kc.adminPassword }),
+      );
+      s.onClose(() => admin('DELETE', `/${handMade}`).catch(() => undefined));
+      await admin('POST', '', { realm: handMade, enabled: true, displayName: 'Made by hand' });
+      masterBefore = await masterSettings();
+      await s.env.apply({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'harness-admin', namespace: s.ns },
+        stringData: { username: kc.adminUsername, password: kc.adminPassword },
+      } as never);
+      return undefined;
+    },
+  });
+  ({ env, ns, operator } = suite);
 });
-test.after(async () => {
-  await operator?.stop();
-  await admin?.('DELETE', `/${handMade}`).catch(() => undefined);
-  await env?.cleanup();
-});
+test.after(() => suite?.close());
 
 test('an existing Keycloak is Ready with its own version; nothing is deployed for it', async () => {
   await env.apply({
@@ -258,7 +254,7 @@ test('at a namespace limit of 1 TPS, 20 clients queued in one namespace do not s
   // 1 call per second in each namespace, no burst (the default burst of 10 would hide the limit for one client);
   // resyncs far apart so that they do not compete with what is measured.
   await operator.stop();
-  operator = await startOperator(env, {
+  operator = await suite.startOperator({
     args: ['--drift-interval=10m'],
     env: { KEYCLOAK_API_NAMESPACE_RATE_LIMIT_TPS: '1', KEYCLOAK_API_NAMESPACE_RATE_LIMIT_BURST: '1' },
   });

@@ -8,25 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
-import {
-  databaseCluster,
-  getResource,
-  identityServer,
-  waitStatus,
-} from '../../scripts/testenv/identity-fixtures.ts';
-import {
-  grantSecretAccess,
-  installOperatorRbac,
-  type OperatorProcess,
-  startOperator,
-} from '../../scripts/testenv/operator-process.ts';
+import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
+import { getResource, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { restartApiserver } from '../../scripts/testenv/restart-apiserver.ts';
 import { faultProxy } from './helpers/fault-proxy.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 import { loginPair, otpPerson, otpRealmSpec, wrongOutcomes } from './helpers/otp-login.ts';
 import { recordWatch } from './helpers/recorded-watch.ts';
 
+let suite: OperatorSuite;
 let env: TestEnv;
 let operator: OperatorProcess;
 let proxy: Awaited<ReturnType<typeof faultProxy>>;
@@ -49,26 +41,22 @@ const client = (name: string, realmName: string) => ({
 const ready = (s: { phase?: string }) => s.phase === 'Ready';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The operator of this suite, its Keycloak calls sent through the fault proxy. */
-const operatorThroughProxy = () => startOperator(env, { env: { REALMFORGE_ENDPOINT_MAP: mapFile } });
+const operatorThroughProxy = () => suite.startOperator({ env: { REALMFORGE_ENDPOINT_MAP: mapFile } });
 
 test.before(async () => {
-  env = await testEnv();
-  await installOperatorRbac(env);
-  ns = await env.namespace('procfaults');
-  await grantSecretAccess(env, ns);
-  await databaseCluster(env, ns, 'pg');
-  mapFile = join(tmpdir(), `realmforge-procfaults-${process.pid}.json`);
-  proxy = await faultProxy(env.state.endpointMapFile, `idp.${ns}.svc:8080`, mapFile);
-  operator = await operatorThroughProxy();
+  suite = await operatorSuite('procfaults', {
+    beforeStart: async (s) => {
+      mapFile = join(tmpdir(), `realmforge-procfaults-${process.pid}.json`);
+      proxy = await faultProxy(s.env.state.endpointMapFile, `idp.${s.ns}.svc:8080`, mapFile);
+      s.onClose(() => proxy.close());
+      return { env: { REALMFORGE_ENDPOINT_MAP: mapFile } };
+    },
+    server: {},
+  });
+  ({ env, ns, operator } = suite);
   kc = keycloakAdmin(env, ns);
-  await env.apply(identityServer(ns, 'idp', 'pg') as never);
-  await waitStatus(env, 'identityservers', ns, 'idp', 600_000, ready, 'to be Ready');
 });
-test.after(async () => {
-  await operator?.stop('SIGKILL');
-  await proxy?.close();
-  await env?.cleanup();
-});
+test.after(() => suite?.close('SIGKILL'));
 
 test('the kube-apiserver restarted while resources reconcile: watches recover, all converges, no operator restart', async () => {
   const pid = operator.proc.pid;

@@ -7,22 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
-import {
-  databaseCluster,
-  getResource,
-  identityServer,
-  waitStatus,
-} from '../../scripts/testenv/identity-fixtures.ts';
-import {
-  grantSecretAccess,
-  installOperatorRbac,
-  type OperatorProcess,
-  startOperator,
-} from '../../scripts/testenv/operator-process.ts';
+import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
+import { getResource, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { faultProxy, type SeenCall } from './helpers/fault-proxy.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
+let suite: OperatorSuite;
 let env: TestEnv;
 let operator: OperatorProcess;
 let proxy: Awaited<ReturnType<typeof faultProxy>>;
@@ -68,25 +60,20 @@ async function keycloak(path: string): Promise<any> {
 }
 
 test.before(async () => {
-  env = await testEnv();
-  await installOperatorRbac(env);
-  ns = await env.namespace('faults');
-  await grantSecretAccess(env, ns);
-  await databaseCluster(env, ns, 'pg');
-  const mapFile = join(tmpdir(), `realmforge-faults-${process.pid}.json`);
-  proxy = await faultProxy(env.state.endpointMapFile, `idp.${ns}.svc:8080`, mapFile);
-  operator = await startOperator(env, {
-    args: ['--leader-elect'],
-    env: { REALMFORGE_ENDPOINT_MAP: mapFile, POD_NAME: 'replica-a' },
+  suite = await operatorSuite('faults', {
+    beforeStart: async (s) => {
+      const mapFile = join(tmpdir(), `realmforge-faults-${process.pid}.json`);
+      proxy = await faultProxy(s.env.state.endpointMapFile, `idp.${s.ns}.svc:8080`, mapFile);
+      s.onClose(() => proxy.close());
+      return { args: ['--leader-elect'], env: { REALMFORGE_ENDPOINT_MAP: mapFile, POD_NAME: 'replica-a' } };
+    },
+    server: {},
   });
-  await env.apply(identityServer(ns, 'idp', 'pg') as never);
-  await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
+  ({ env, ns, operator } = suite);
 });
 test.after(async () => {
   operator?.proc.kill('SIGCONT'); // never leave a stopped replica behind
-  await operator?.stop('SIGKILL');
-  await proxy?.close();
-  await env?.cleanup();
+  await suite?.close('SIGKILL');
 });
 
 test('every answer in 5 s: the server stays Ready, and a new realm and its client become Ready', async () => {
@@ -224,7 +211,7 @@ const isWrite = (c: SeenCall) => c.method !== 'GET' && c.path.startsWith('/admin
 test("two replicas: a leader SIGSTOPped with writes in flight sends none after the new leader's first write", async () => {
   const mapB = join(tmpdir(), `realmforge-faults-b-${process.pid}.json`);
   const proxyB = await faultProxy(env.state.endpointMapFile, `idp.${ns}.svc:8080`, mapB);
-  const b = await startOperator(env, {
+  const b = await suite.startOperator({
     args: ['--leader-elect'],
     env: { REALMFORGE_ENDPOINT_MAP: mapB, POD_NAME: 'replica-b' },
   });

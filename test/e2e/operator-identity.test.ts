@@ -4,28 +4,23 @@
 // deletes its Secret; the server stays Ready and a new realm and client still reach Ready.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
-import { identityServer, operatorSuite, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
-import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
+import type { TestEnv } from '../../scripts/testenv/harness.ts';
+import { waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { keycloakAdminApi } from './helpers/keycloak-admin.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
+let suite: OperatorSuite;
 let env: TestEnv;
-let operator: OperatorProcess;
 let ns: string;
 const text = (data: Record<string, string> | undefined, key: string) =>
   Buffer.from(data?.[key] ?? '', 'base64').toString('utf8');
 
 test.before(async () => {
-  env = await testEnv();
-  ({ ns, operator } = await operatorSuite(env, 'op-identity'));
-  await env.apply(identityServer(ns, 'idp', 'pg') as never);
-  await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
+  suite = await operatorSuite('op-identity', { server: {} });
+  ({ env, ns } = suite);
 });
-test.after(async () => {
-  await operator?.stop();
-  await env?.cleanup();
-});
+test.after(() => suite?.close());
 
 test('with its own client in place, the bootstrap admin can go: a new realm and client reach Ready', async () => {
   const kept = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-operator-client' });

@@ -5,15 +5,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
-import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import {
   getResource,
   identityServer,
   kubectlWait,
-  operatorSuite,
   waitStatus,
 } from '../../scripts/testenv/identity-fixtures.ts';
-import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { keycloakVersions } from '../../scripts/testenv/versions.ts';
 import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
 import { planFields } from '../../src/operator/keycloak/collections/managed-fields.ts';
@@ -22,21 +20,19 @@ import { sameEntry, userProfileAttributeItem } from '../../src/operator/keycloak
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { everyRealmField } from '../operator/keycloak/realm-everything.ts';
 import { keycloakAdmin } from './helpers/keycloak-admin.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
 const version = keycloakVersions['25'].version;
+let suite: OperatorSuite;
 let env: TestEnv;
-let operator: OperatorProcess;
 let ns: string;
 
 test.before(async () => {
-  env = await testEnv();
-  ({ ns, operator } = await operatorSuite(env, 'kc25'));
+  suite = await operatorSuite('kc25');
+  ({ env, ns } = suite);
 });
 
-test.after(async () => {
-  await operator?.stop();
-  await env?.cleanup();
-});
+test.after(() => suite?.close());
 
 test(`an IdentityServer on Keycloak ${version} uses its bootstrap admin variables and becomes Ready`, async () => {
   const server = identityServer(ns, 'idp', 'pg');

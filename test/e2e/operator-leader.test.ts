@@ -2,36 +2,27 @@
 // standby writes nothing, and killing the leader hands over within the lease duration.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { identityServer, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
-import {
-  grantSecretAccess,
-  installOperatorRbac,
-  type OperatorProcess,
-  operatorKubeconfig,
-  startOperator,
-} from '../../scripts/testenv/operator-process.ts';
+import { type OperatorProcess, operatorKubeconfig } from '../../scripts/testenv/operator-process.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
+let suite: OperatorSuite;
 let env: TestEnv;
 let ns: string;
 const replicas: OperatorProcess[] = [];
 
 test.before(async () => {
-  env = await testEnv();
-  await installOperatorRbac(env);
-  ns = await env.namespace('op-leader');
-  await grantSecretAccess(env, ns);
+  suite = await operatorSuite('op-leader', { database: false, startOperator: false });
+  ({ env, ns } = suite);
   const kubeconfig = await operatorKubeconfig(env);
   for (const name of ['replica-a', 'replica-b']) {
     replicas.push(
-      await startOperator(env, { kubeconfig, args: ['--leader-elect'], env: { POD_NAME: name } }),
+      await suite.startOperator({ kubeconfig, args: ['--leader-elect'], env: { POD_NAME: name } }),
     );
   }
 });
-test.after(async () => {
-  for (const r of replicas) await r.stop('SIGKILL');
-  await env?.cleanup();
-});
+test.after(() => suite?.close('SIGKILL'));
 
 const leaderFlag = (r: OperatorProcess) => r.counter('realmforge_leader');
 const writesOf = async (r: OperatorProcess) =>

@@ -9,19 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
-import { databaseCluster, identityServer, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
-import {
-  grantSecretAccess,
-  installOperatorRbac,
-  type OperatorProcess,
-  startOperator,
-} from '../../scripts/testenv/operator-process.ts';
+import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
+import { identityServer, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { type Alert, type RunningPrometheus, startPrometheus } from '../../scripts/testenv/prometheus.ts';
 import { find, operatorChart, parseObjects, repo, template } from '../chart/helm-cli.ts';
 import { faultProxy } from './helpers/fault-proxy.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
 const fixtures = join(repo, 'test', 'chart', 'fixtures');
+let suite: OperatorSuite;
 let env: TestEnv;
 let operator: OperatorProcess;
 let proxy: Awaited<ReturnType<typeof faultProxy>>;
@@ -40,18 +37,20 @@ async function fastRules(): Promise<string> {
 }
 
 test.before(async () => {
-  env = await testEnv();
-  await installOperatorRbac(env);
-  ns = await env.namespace('monitoring');
-  await grantSecretAccess(env, ns);
-  await databaseCluster(env, ns, 'pg');
-  const mapFile = join(tmpdir(), `realmforge-monitoring-${process.pid}.json`);
-  proxy = await faultProxy(env.state.endpointMapFile, `idp.${ns}.svc:8080`, mapFile);
-  operator = await startOperator(env, { env: { REALMFORGE_ENDPOINT_MAP: mapFile } });
+  suite = await operatorSuite('monitoring', {
+    beforeStart: async (s) => {
+      const mapFile = join(tmpdir(), `realmforge-monitoring-${process.pid}.json`);
+      proxy = await faultProxy(s.env.state.endpointMapFile, `idp.${s.ns}.svc:8080`, mapFile);
+      s.onClose(() => proxy.close());
+      return { env: { REALMFORGE_ENDPOINT_MAP: mapFile } };
+    },
+  });
+  ({ env, ns, operator } = suite);
   prometheus = await startPrometheus({
     targets: [new URL(operator.metricsUrl).host],
     rules: await fastRules(),
   });
+  suite.onClose(() => prometheus.stop());
   await env.apply(identityServer(ns, 'idp', 'pg') as never);
   await env.apply({
     apiVersion: 'realmforge.dev/v1',
@@ -68,12 +67,7 @@ test.before(async () => {
   await waitStatus(env, 'identityservers', ns, 'idp', 600_000, ready, 'to be Ready');
   await waitStatus(env, 'identityclients', ns, 'web', 180_000, ready, 'to be Ready');
 });
-test.after(async () => {
-  await prometheus?.stop();
-  await operator?.stop('SIGKILL');
-  await proxy?.close();
-  await env?.cleanup();
-});
+test.after(() => suite?.close('SIGKILL'));
 
 test('a steady state: Prometheus scrapes the operator and no alert fires', async () => {
   const up = await eventually('the operator to be scraped', 60_000, async () => {

@@ -6,22 +6,15 @@
 // recorded hash cannot be checked without the server's hash key.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
-import {
-  getResource,
-  identityServer,
-  operatorSuite,
-  waitStatus,
-} from '../../scripts/testenv/identity-fixtures.ts';
-import {
-  e2eDriftMs,
-  grantSecretAccess,
-  type OperatorProcess,
-} from '../../scripts/testenv/operator-process.ts';
+import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
+import { getResource, identityServer, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import { e2eDriftMs, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 import { checkSecretHashes } from './helpers/secret-hashes.ts';
 import { smtpListener } from './helpers/smtp-listener.ts';
 
+let suite: OperatorSuite;
 let env: TestEnv;
 let operator: OperatorProcess;
 let ns: string; // the server, granted
@@ -52,12 +45,11 @@ const gone = (plural: string, namespace: string, name: string, ms: number) =>
   );
 
 test.before(async () => {
-  env = await testEnv();
-  ({ ns, operator } = await operatorSuite(env, 'own'));
-  teamA = await env.namespace('own-a');
-  teamB = await env.namespace('own-b');
-  stranger = await env.namespace('own-x');
-  for (const n of [teamA, teamB, stranger]) await grantSecretAccess(env, n);
+  suite = await operatorSuite('own');
+  ({ env, ns, operator } = suite);
+  teamA = await suite.namespace('own-a');
+  teamB = await suite.namespace('own-b');
+  stranger = await suite.namespace('own-x');
   const resources = { requests: { cpu: '1000m', memory: '1024Mi' }, limits: { memory: '2048Mi' } };
   await env.apply(
     identityServer(ns, 'idp', 'pg', { resources, realmAuthorizationGrants: [ns, teamA, teamB] }) as never,
@@ -65,10 +57,7 @@ test.before(async () => {
   await waitStatus(env, 'identityservers', ns, 'idp', 600_000, (s) => s.phase === 'Ready', 'to be Ready');
   kc = keycloakAdmin(env, ns);
 });
-test.after(async () => {
-  await operator?.stop();
-  await env?.cleanup();
-});
+test.after(() => suite?.close());
 
 test('a server written with cpu 1000m and memory 1024Mi sends zero writes over three drift intervals', async () => {
   await new Promise((r) => setTimeout(r, 5000)); // let the Ready transition settle

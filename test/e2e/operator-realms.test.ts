@@ -7,23 +7,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
-import {
-  databaseCluster,
-  getResource,
-  identityServer,
-  kubectlWait,
-  waitStatus,
-} from '../../scripts/testenv/identity-fixtures.ts';
-import {
-  grantSecretAccess,
-  installOperatorRbac,
-  type OperatorProcess,
-  startOperator,
-} from '../../scripts/testenv/operator-process.ts';
+import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
+import { getResource, kubectlWait, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
+let suite: OperatorSuite;
 let env: TestEnv;
 let operator: OperatorProcess;
 let ns: string; // server and realms
@@ -85,23 +76,14 @@ const writes = async () => {
 };
 
 test.before(async () => {
-  env = await testEnv();
-  await installOperatorRbac(env);
-  ns = await env.namespace('op-realms');
-  team = await env.namespace('team');
-  other = await env.namespace('other');
-  noAccess = await env.namespace('locked');
-  for (const n of [ns, team, other]) await grantSecretAccess(env, n);
-  await databaseCluster(env, ns, 'pg');
-  operator = await startOperator(env);
-  await env.apply(identityServer(ns, 'idp', 'pg') as never);
-  await waitStatus(env, 'identityservers', ns, 'idp', 400_000, (s) => s.phase === 'Ready', 'to be Ready');
+  suite = await operatorSuite('op-realms', { server: {} });
+  ({ env, ns, operator } = suite);
+  team = await suite.namespace('team');
+  other = await suite.namespace('other');
+  noAccess = await suite.namespace('locked', { secrets: false });
   kc = keycloakAdmin(env, ns);
 });
-test.after(async () => {
-  await operator?.stop();
-  await env?.cleanup();
-});
+test.after(() => suite?.close());
 
 test('a realm and a client become Ready, and the credentials Secret logs in with client_credentials', async () => {
   await applyApps([team, noAccess]);

@@ -7,31 +7,29 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
+import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import {
   databaseCluster,
   getResource,
   identityServer,
   kubectlWait,
-  operatorSuite,
   waitStatus,
 } from '../../scripts/testenv/identity-fixtures.ts';
 import { grantSecretAccess, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { keycloakAdminApi } from './helpers/keycloak-admin.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
+let suite: OperatorSuite;
 let env: TestEnv;
 let operator: OperatorProcess;
 let ns: string;
 
 test.before(async () => {
-  env = await testEnv();
-  ({ ns, operator } = await operatorSuite(env, 'op-server'));
+  suite = await operatorSuite('op-server');
+  ({ env, ns, operator } = suite);
 });
-test.after(async () => {
-  await operator?.stop();
-  await env?.cleanup();
-});
+test.after(() => suite?.close());
 
 const deployment = (name: string) =>
   env.apps.readNamespacedDeployment({ namespace: ns, name }).catch(() => undefined) as Promise<

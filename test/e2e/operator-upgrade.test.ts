@@ -4,32 +4,26 @@
 // time; realms, clients and users survive; the re-created server takes the admin kept beside the database.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eventually, type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
-import {
-  getResource,
-  identityServer,
-  operatorSuite,
-  waitStatus,
-} from '../../scripts/testenv/identity-fixtures.ts';
+import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
+import { getResource, identityServer, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { keycloakVersions } from '../../scripts/testenv/versions.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 import { recordWatch } from './helpers/recorded-watch.ts';
 
 const from = keycloakVersions['25'].version;
 const to = keycloakVersions['26'].version;
+let suite: OperatorSuite;
 let env: TestEnv;
 let operator: OperatorProcess;
 let ns: string;
 
 test.before(async () => {
-  env = await testEnv();
-  ({ ns, operator } = await operatorSuite(env, 'upgrade'));
+  suite = await operatorSuite('upgrade');
+  ({ env, ns, operator } = suite);
 });
-test.after(async () => {
-  await operator?.stop();
-  await env?.cleanup();
-});
+test.after(() => suite?.close());
 
 const server = (tag: string) => {
   const s = identityServer(ns, 'idp', 'pg');

@@ -1,4 +1,4 @@
-{{/* The operator's fixed name (DECISIONS.md): Deployment, ServiceAccount and pod label. */}}
+{{/* The operator's fixed name (docs/decisions.md): Deployment, ServiceAccount and pod label. */}}
 {{- define "realmforge-operator.name" -}}realmforge-operator{{- end }}
 
 {{/* The labels of src/operator/compile/operator-deployment.ts. */}}

@@ -1,7 +1,7 @@
+import { type Clock, sleep } from '../../core/clock.ts';
 import { RealmforgeError, sentences, UsageError } from '../../core/errors.ts';
 import { parseJson, stringifyJson } from '../../core/exact-json.ts';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.ts';
-import type { Clock } from '../deps.ts';
 import type { Logger } from '../output/logger.ts';
 import { errorFromResponse } from './errors.ts';
 import {
@@ -176,7 +176,7 @@ export function createClient(options: {
         status: res?.status ?? failure?.code,
         waitMs: wait,
       });
-      await clock.sleep(wait);
+      await sleep(clock, wait);
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Branch } from '../../../generated/types/cli/output/branch.ts';
 import type { Tag } from '../../../generated/types/cli/output/tag.ts';
+import { UsageError } from '../../core/errors.ts';
 import type { RepoContext } from '../command.ts';
 import type { BitbucketClient } from './client.ts';
 import { getIfExists } from './optional.ts';
@@ -43,6 +44,28 @@ export function isCommitId(value: string): boolean {
 export function startPoint(from: string): string {
   if (isCommitId(from) || from.startsWith('refs/')) return from;
   return `refs/heads/${from}`;
+}
+
+/** The start point of a new branch or tag: `from`, else the repository's default branch. */
+export async function startPointOrDefault(client: BitbucketClient, repo: RepoContext, from?: string) {
+  if (from) return from;
+  const def = await defaultBranch(client, repo);
+  if (!def)
+    throw new UsageError(`${repo.project}/${repo.slug} has no default branch yet; pass --from <commit>`);
+  return def.displayId;
+}
+
+/** The name of a new `kind` from its argument, without its refs/heads/ or refs/tags/ prefix; git's rules apply. */
+export function newRefName(arg: string, kind: 'branch' | 'tag'): string {
+  const name = arg.replace(kind === 'branch' ? /^refs\/heads\// : /^refs\/tags\//, '');
+  if (!name || /\s|\.\.|^-|[~^:?*[\\]|\/$|\.lock$/.test(name))
+    throw new UsageError(`${kind} name "${arg}" is not a valid git ${kind} name`);
+  return name;
+}
+
+/** The body that creates a branch or tag `name` at `from` (a tag with a message is annotated). */
+export function newRefBody(o: { name: string; message?: string }, from: string) {
+  return { name: o.name, startPoint: startPoint(from), ...(o.message && { message: o.message }) };
 }
 
 /** The branch named exactly `name`, found with the server-side filter, or undefined. */

@@ -24,7 +24,7 @@ const pad = (n: number, width: number) => String(n).padStart(width, '0');
 /**
  * `new Date(ms).toISOString()`, character for character (years past 9999 or before 0 as ±YYYYYY), and the same
  * RangeError for a time Date cannot hold. Read from the UTC fields: V8's toISOString loads the machine's time zone
- * on its first call (0.15-0.2 ms of every command that prints a time, tzdata read and parsed for nothing).
+ * on its first call (tzdata read and parsed for nothing).
  */
 export function utcIso(ms: number): string {
   const d = new Date(ms);

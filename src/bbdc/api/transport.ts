@@ -1,5 +1,5 @@
 // HTTP over Node's own http/https modules: they are part of the executable, so a command's first request costs no
-// library import (undici took 80-100 ms of CPU to load on every run). HTTPS_PROXY / HTTP_PROXY / NO_PROXY are
+// library import on every run. HTTPS_PROXY / HTTP_PROXY / NO_PROXY are
 // honoured by Node's built-in proxy support (Agent `proxyEnv`), with the configured CA and TLS verification applied
 // to the server's certificate through the tunnel.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
@@ -33,9 +33,9 @@ const notSentCodes = new Set([
   'ERR_PROXY_TUNNEL',
 ]);
 // process.getBuiltinModule, not `import`: an ES module import of node:http builds a facade that reads every export,
-// and node:http's WebSocket export loads Node's bundled undici (15 ms of CPU) for nothing.
+// and node:http's WebSocket export loads Node's bundled undici for nothing.
 const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('node:http');
-// node:https (TLS, the CA store) is loaded by the first https:// request only: it costs about 8 MB of memory.
+// node:https (TLS, the CA store) is loaded by the first https:// request only: it is large.
 const https = () => process.getBuiltinModule('node:https');
 const proxyNames = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 

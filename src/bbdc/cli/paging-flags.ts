@@ -18,15 +18,20 @@ export function wholeNumber(value: unknown, flag: string): number {
   return Number(text);
 }
 
+/** `--limit`: at most that many of `what`. */
+export function limitFlag(what: string, defaultLimit: number): FlagSpec {
+  return {
+    type: 'string',
+    shortFlag: 'L',
+    value: 'N',
+    description: `Maximum number of ${what} (default ${defaultLimit})`,
+  };
+}
+
 /** `--limit` (caps the total) and `--start` (the first item's offset) for a listing of `what`. */
 export function pagingFlags(what: string, defaultLimit: number): Record<string, FlagSpec> {
   return {
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: `Maximum number of ${what} in total (default ${defaultLimit})`,
-    },
+    limit: limitFlag(`${what} in total`, defaultLimit),
     start: { type: 'string', value: 'N', description: `Skip the first N ${what} (default 0)` },
   };
 }

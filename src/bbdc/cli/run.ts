@@ -30,7 +30,7 @@ export async function runCli(
   entries: RegistryEntry[] = registry,
 ): Promise<number> {
   // Running a command needs only the names (the registry has them); help and "did you mean" read the generated
-  // manifest (150 KB of JSON, 3 ms to parse), loaded only then. A test's own registry is described by loading it.
+  // manifest (large JSON), loaded only then. A test's own registry is described by loading it.
   let described: CommandInfo[] | undefined;
   const describe = async (): Promise<CommandInfo[]> =>
     (described ??=

@@ -1,7 +1,7 @@
 import { sep } from 'node:path';
 
-// Joined by hand rather than with path.join: its normalize is compiled on its first call, about 0.3 ms of CPU in
-// every command (they all find the config file). The names joined here hold no separator and no dot segment.
+// Joined by hand rather than with path.join: its normalize is compiled on its first call, a cost in every command
+// (they all find the config file). The names joined here hold no separator and no dot segment.
 const inside = (dir: string, name: string) => (/[\\/]$/.test(dir) ? dir + name : `${dir}${sep}${name}`);
 
 /** The bbdc configuration directory: `$BBDC_CONFIG_DIR`, else `~/.config/bbdc` (or `$XDG_CONFIG_HOME/bbdc`). */

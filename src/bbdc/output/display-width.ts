@@ -31,7 +31,7 @@ const wideRanges: [number, number][] = [
   [0x20000, 0x2fffd],
   [0x30000, 0x3fffd],
 ];
-// Made on first use: a \p{...} class makes V8 build its set from ICU's tables (about 1.5 ms of a start), and --json
+// Made on first use: a \p{...} class makes V8 build its set from ICU's tables at start-up, and --json
 // output or ASCII text never needs them.
 let emoji: RegExp | undefined;
 let zeroWidth: RegExp | undefined;

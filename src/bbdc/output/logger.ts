@@ -1,6 +1,7 @@
+import type { Clock } from '../../core/clock.ts';
 import { stringifyJson } from '../../core/exact-json.ts';
 import { utcIso } from '../api/timestamps.ts';
-import type { Clock, Writer } from '../deps.ts';
+import type { Writer } from '../deps.ts';
 
 /** Log verbosity, from quietest to loudest. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';

@@ -9,9 +9,8 @@ export const humanWindow = 1000;
 /**
  * Items in every other window: the first one when output is piped (tab-separated, no widths to measure) and each
  * after the first. Only the first window at a terminal needs many rows; a window of 1,000 outlives many young-
- * generation collections and ends in V8's old generation, where it stays until V8 collects that (`repo list --limit
- * 5000` with the bench's probe, medians of 4: 63.0 MB with windows of 1,000, 60.9 with 100 after the first, 59.4
- * with 100 throughout).
+ * generation collections and ends in V8's old generation, where it stays until V8 collects that (figures:
+ * docs/benchmarks.md, "Costs behind choices in the code").
  */
 export const smallWindow = 100;
 

@@ -21,9 +21,8 @@ export async function nodeFileOps(): Promise<FileOps> {
     async writeDurable(path, data, mode) {
       const handle = await fs.open(path, 'w', mode);
       try {
-        // In pieces of 64 KB: Linux keeps what one write() wrote as one page-cache folio (ext4 and xfs since 6.x),
-        // and every process that runs the file maps whole folios, so an executable written 512 KB at a time (as
-        // writeFile does) started 20 MB larger in peak RSS, until the page cache let it go.
+        // In small pieces: Linux keeps what one write() wrote as one page-cache folio, and every process that runs
+        // the file maps whole folios, so an executable written in large writes starts with a larger RSS.
         for (let at = 0; at < data.length; ) {
           const piece = Math.min(writePiece, data.length - at);
           at += (await handle.write(data, at, piece, at)).bytesWritten; // a short write goes on from where it ended

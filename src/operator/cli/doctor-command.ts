@@ -3,13 +3,13 @@
 // schemas/operator/doctor-report.schema.json). It only reads; the exit code is 1 when any check FAILs.
 import { readFileSync } from 'node:fs';
 import { fetch as undiciFetch } from 'undici';
+import { systemClock } from '../../core/clock.ts';
 import { UsageError } from '../../core/errors.ts';
 import type { Io } from '../../core/io.ts';
 import { operatorName } from '../compile/operator-deployment.ts';
 import { devRecordName, readDevRecord } from '../doctor/dev-record.ts';
 import { readSnapshot } from '../doctor/read-snapshot.ts';
 import { diagnose, renderReport, reportExitCode } from '../doctor/report.ts';
-import { systemClock } from '../runtime/clock.ts';
 import { endpointMapVariable, loadEndpointMap } from '../runtime/endpoint-map.ts';
 import { loadKubeAccess } from '../runtime/kube-config.ts';
 import { kubeResources } from '../runtime/kube-resources.ts';

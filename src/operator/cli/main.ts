@@ -49,8 +49,8 @@ const help = `
     $ realmforge doctor --namespace team-a
 `;
 
-// node:util's parseArgs rather than a CLI library: `realmforge run` is a long-lived process, and meow cost about
-// 5 MB of its RSS (npm run bench operator-load) for what these few flags need.
+// node:util's parseArgs rather than a CLI library: `realmforge run` is long-lived and a library's memory would stay
+// for the few flags it has.
 const options = {
   'metrics-port': { type: 'string' },
   'drift-interval': { type: 'string' },

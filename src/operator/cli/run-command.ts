@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { systemClock } from '../../core/clock.ts';
 import type { Io } from '../../core/io.ts';
 import { identityClientDefinition } from '../controllers/identity-client/controller.ts';
 import { identityRealmDefinition } from '../controllers/identity-realm/controller.ts';
@@ -16,7 +17,6 @@ import { keycloakAdmins } from '../keycloak/admins.ts';
 import type { KeycloakDeps } from '../keycloak/keycloak-deps.ts';
 import { createRateLimiter } from '../keycloak/rate-limits.ts';
 import { defaultBackoff } from '../runtime/backoff.ts';
-import { systemClock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
 import { endpointMapVariable, loadEndpointMap } from '../runtime/endpoint-map.ts';
 import { leaderFence } from '../runtime/fence.ts';

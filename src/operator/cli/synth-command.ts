@@ -1,9 +1,9 @@
 import { UsageError } from '../../core/errors.ts';
 import type { Io } from '../../core/io.ts';
-import { loadCrdSchemas } from '../crd-schemas.ts';
-import { loadManifests } from '../load-resources.ts';
-import { createResourceValidator } from '../resource-validator.ts';
-import { synth } from '../synth.ts';
+import { createResourceValidator } from '../compile/resource-validator.ts';
+import { synth } from '../compile/synth.ts';
+import { loadCrdSchemas } from '../runtime/crd-schemas.ts';
+import { loadManifests } from '../runtime/load-resources.ts';
 
 /** `realmforge synth <file|dir>...`: the YAML on stdout, a one-line summary on stderr; nothing on stdout on error. */
 export function runSynth(paths: string[], io: Io): number {

@@ -18,14 +18,11 @@ export type OperatorSettings = {
 };
 
 /**
- * V8 flags of the operator container. V8 sizes its heap from the memory it sees (the node's), not the pod's limit:
- * on a large node a burst of reconciles grew the young generation to 134 MB of mostly garbage, and the old
- * generation was left to fill with garbage promoted across slow Keycloak calls before V8 collected it. A fixed
- * 2 MB semi-space and an old-generation limit of 3/4 of the default 256Mi memory limit keep the peak near the live
- * heap; raise the old-space limit with the memory limit. One V8 worker thread instead of 4 (--v8-pool-size=1): the
- * operator waits on I/O and gets a fraction of a core (1-4 MB, no CPU cost measured). Each setting is measured
- * side by side in docs/benchmarks.md (Operator memory); `npm run bench:operator` runs the operator with exactly this
- * environment.
+ * V8 flags of the operator container. V8 sizes its heap from the node's memory, not the pod's limit, so a burst of
+ * reconciles lets garbage pile up far beyond the live heap. A fixed small semi-space and an old-generation limit of
+ * 3/4 of the default 256Mi memory limit keep the peak near the live heap (raise the old-space limit with the memory
+ * limit). One V8 worker thread: the operator waits on I/O and gets a fraction of a core. What each setting saves:
+ * docs/benchmarks.md (Operator memory).
  */
 export const operatorNodeOptions = '--max-semi-space-size=2 --max-old-space-size=192 --v8-pool-size=1';
 

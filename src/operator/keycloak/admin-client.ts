@@ -3,8 +3,9 @@
 // per attempt, never re-sends a POST whose answer was lost, retries with the shared policy and passes the
 // server's circuit breaker. Every request, token requests included, first takes a rate-limit slot for its
 // namespace and is counted by namespace, method and status, and by path template and the reconciling kind.
+
+import type { Clock } from '../../core/clock.ts';
 import { RealmforgeError } from '../../core/errors.ts';
-import type { Clock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
 import {
   type ExchangeDeps,

@@ -8,9 +8,10 @@
 //   circuit breaker stops calls to a Keycloak that keeps failing;
 // - worded as it was: every failure message carries the status and Keycloak's error text, and a 500 repeated for
 //   the same request body while Keycloak answers other calls is the content's refusal (repeated-refusal.ts).
+
+import type { Clock } from '../../core/clock.ts';
 import { RealmforgeError } from '../../core/errors.ts';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.ts';
-import type { Clock } from '../runtime/clock.ts';
 import type { HttpClient } from '../runtime/deps.ts';
 import { notLeader } from '../runtime/fence.ts';
 import type { CircuitBreaker } from './circuit-breaker.ts';

@@ -5,8 +5,9 @@
 // from the operator, not hundreds, and a recovered one is noticed within one cool-down. Its refusal names the last
 // failure as it was (the status and Keycloak's words, or the connection error), so throttling (429) and a broken
 // Keycloak (500) read differently.
+
+import type { Clock } from '../../core/clock.ts';
 import { RealmforgeError } from '../../core/errors.ts';
-import type { Clock } from '../runtime/clock.ts';
 
 export type BreakerOptions = { threshold: number; openMs: number; maxOpenMs: number };
 

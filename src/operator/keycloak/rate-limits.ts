@@ -3,7 +3,7 @@
 // global slot, so a busy namespace waits in its own queue and never holds global slots that others need. It also
 // tells the work queues which namespaces wait for their limit (NamespaceThrottle), so that no worker is spent
 // waiting for one namespace while others have work.
-import { type Clock, systemClock } from '../runtime/clock.ts';
+import { type Clock, systemClock } from '../../core/clock.ts';
 import type { RateLimit } from '../runtime/operator-settings.ts';
 import type { NamespaceThrottle } from '../runtime/work-queue.ts';
 import { type TokenBucket, tokenBucket } from './token-bucket.ts';

@@ -4,7 +4,7 @@
 // answer, and a second create into a 409. So a realm create gets its own timeout per Keycloak: at least
 // `floorMs` (2 minutes), and `factor` (4) times the slowest realm create measured on that Keycloak so far, at most
 // `ceilingMs` (10 minutes). Measured figures and the rule: docs/operator.md, "Realm creation at scale".
-import type { Clock } from '../runtime/clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { AdminClient } from './admin-client.ts';
 
 export type RealmCreateRule = { floorMs: number; factor: number; ceilingMs: number };

@@ -2,8 +2,9 @@
 // providers (client authenticators, policy types, ...). A spec naming something the server does not have is
 // refused before anything is written, naming the field, instead of being reported Ready. Read once per server and
 // kept for a while: it changes only when Keycloak is upgraded or restarted with other providers.
+
+import type { Clock } from '../../core/clock.ts';
 import { RealmforgeError } from '../../core/errors.ts';
-import type { Clock } from '../runtime/clock.ts';
 import type { AdminClient } from './admin-client.ts';
 
 /** The parts of Keycloak's ServerInfoRepresentation the operator reads. */

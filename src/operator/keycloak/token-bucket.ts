@@ -1,7 +1,7 @@
 // A token bucket on the Clock: `burst` tokens, refilled continuously at `tps` per second, callers served first in,
 // first out. On the Clock (not on its own timers, as bottleneck was) so that tests and the benchmark drive it with
 // the manual clock and assert exact waits.
-import type { Clock, Timer } from '../runtime/clock.ts';
+import type { Clock, Timer } from '../../core/clock.ts';
 import type { RateLimit } from '../runtime/operator-settings.ts';
 
 export type TokenBucket = {

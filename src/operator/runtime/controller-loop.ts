@@ -4,9 +4,10 @@
 // duration histogram, the queue depth, the count of resources by phase, and one series per resource that is not
 // Ready (with its phase and reason). A requeue is spread with jitter (0.75 to 1.25 times the delay asked for), so
 // resources created together do not resync together forever.
+
+import type { Clock } from '../../core/clock.ts';
 import { describeError } from '../../core/errors.ts';
 import type { BackoffOptions } from './backoff.ts';
-import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import { inReconcileOf } from './reconcile-scope.ts';

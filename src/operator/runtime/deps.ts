@@ -1,6 +1,6 @@
 // Everything a controller needs from the world, built once in the entry point (run-command.ts) and passed down.
 // Tests build it from fakes: an in-memory KubeClient, a manual clock, a seeded random, an HTTP server on 127.0.0.1.
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { EndpointMap } from './endpoint-map.ts';
 import type { KubeClient } from './kube-client.ts';
 import type { Logger } from './logger.ts';

@@ -4,37 +4,21 @@
 //    field-by-field subset comparison cannot see;
 //  - the subset comparison detects drift (someone edited a field the operator manages).
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../core/canonical-json.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
 
 /** The annotation that records the hash of the desired object the operator last applied. */
 export const appliedHashAnnotation = 'realmforge.dev/applied-hash';
 
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value as object)
-        .sort()
-        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
-}
-
-/** JSON with object keys sorted: equal for objects that differ only in key order. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(canonical(value));
-}
+// Re-exported for the Keycloak collections that compare with it.
+export { canonicalJson };
 
 /** A stable sha256 of an object (keys sorted), ignoring the applied-hash annotation itself. */
 export function objectHash(object: KubeObject): string {
   const annotations = { ...object.metadata.annotations };
   delete annotations[appliedHashAnnotation];
   const copy = { ...object, metadata: { ...object.metadata, annotations } };
-  return createHash('sha256')
-    .update(JSON.stringify(canonical(copy)))
-    .digest('hex')
-    .slice(0, 32);
+  return createHash('sha256').update(canonicalJson(copy)).digest('hex').slice(0, 32);
 }
 
 /** The desired object with its applied-hash annotation set: what the operator sends with server-side apply. */

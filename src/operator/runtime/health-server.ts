@@ -6,9 +6,8 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
-// Required, not imported: an ES import of node:http makes Node build a namespace of all its exports, and reading
-// them loads what they expose lazily (on Node 24, Node's own copy of undici with its streams and web classes):
-// 2.4 MB of RSS for nothing, the operator talks HTTP through the undici package (npm run bench operator-load).
+// Required, not imported: an ES import of node:http builds a namespace of all its exports, and reading them loads
+// Node's own copy of undici, which the operator never uses (it talks HTTP through the undici package).
 const { createServer } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 /** A started endpoint; `port` is the bound one (useful with port 0). */

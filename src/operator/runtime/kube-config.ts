@@ -5,8 +5,8 @@
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
+import type { Clock } from '../../core/clock.ts';
 import { UsageError } from '../../core/errors.ts';
-import type { Clock } from './clock.ts';
 import { checkFields } from './kube-config-fields.ts';
 import { execToken, type RunExec, runExec } from './kube-exec-credential.ts';
 import { impersonationHeaders } from './kube-impersonation.ts';

@@ -1,8 +1,9 @@
 // Events recorded as client-go's EventCorrelator does: a repetition of the same event (same object, type, reason
 // and message) updates the count and lastTimestamp of the Event already recorded instead of creating another
 // object, so a flapping Keycloak leaves one Event per reason and resource, not two new objects a minute.
+
+import type { Clock } from '../../core/clock.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
-import type { Clock } from './clock.ts';
 import type { KubeEvent } from './kube-client.ts';
 import type { KubeTransport } from './kube-transport.ts';
 

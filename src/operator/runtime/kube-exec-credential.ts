@@ -4,8 +4,8 @@
 // Its ExecCredential's token is used until shortly before its expirationTimestamp (or a 401), then it runs again.
 import { execFile } from 'node:child_process';
 import { isAbsolute, join } from 'node:path';
+import type { Clock } from '../../core/clock.ts';
 import { UsageError } from '../../core/errors.ts';
-import type { Clock } from './clock.ts';
 import { checkFields } from './kube-config-fields.ts';
 
 /** Runs `command` with `args` and extra `env`, resolving with its stdout; rejects with its stderr when it fails. */

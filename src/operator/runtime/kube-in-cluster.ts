@@ -2,8 +2,8 @@
 // from a file that is re-read once a minute (a rotated token is picked up without a restart); the same token file
 // reader serves a kubeconfig's tokenFile.
 import { join } from 'node:path';
+import type { Clock } from '../../core/clock.ts';
 import { UsageError } from '../../core/errors.ts';
-import type { Clock } from './clock.ts';
 import type { KubeAccess, ReadText } from './kube-config.ts';
 import { proxyFor } from './kube-proxy.ts';
 

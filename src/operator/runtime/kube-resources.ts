@@ -3,7 +3,7 @@
 // serves (CloudNativePG's Cluster and Database included) maps to its plural and scope. A kind missing from the
 // cached list, or a group-version the server does not serve (CRDs not installed yet), is looked up again at most
 // every 30 s, so installing CRDs later needs no restart and a missing type does not flood the API server.
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import { type KubeTransport, kubeError } from './kube-transport.ts';
 
 /** A type the API server serves: its plural resource name and whether its objects live in a namespace. */

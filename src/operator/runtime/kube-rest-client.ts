@@ -3,9 +3,10 @@
 // strict field validation (the status through the status subresource), deletes in the background, aggregated
 // Events. Unexpected statuses become typed errors: 401/403 auth, 409 conflict, 400/422 validation, 5xx and
 // network failures transient.
+
+import type { Clock } from '../../core/clock.ts';
 import { RealmforgeError } from '../../core/errors.ts';
 import { fieldManager, type KubeObject } from '../compile/kube-object.ts';
-import type { Clock } from './clock.ts';
 import { type Fence, openFence } from './fence.ts';
 import { type KubeClient, type ObjectRef, refString } from './kube-client.ts';
 import { eventRecorder } from './kube-events.ts';

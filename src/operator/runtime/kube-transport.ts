@@ -5,9 +5,9 @@
 // lost its lease never sends a write it was retrying. Network failures become transient errors; other statuses
 // are returned to the caller, which turns the ones it does not expect into typed errors with kubeError().
 import { Agent, type Dispatcher, ProxyAgent, request, Socks5ProxyAgent } from 'undici';
+import { type Clock, systemClock } from '../../core/clock.ts';
 import { RealmforgeError } from '../../core/errors.ts';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.ts';
-import { type Clock, systemClock } from './clock.ts';
 import type { KubeAccess } from './kube-config.ts';
 
 /** A query string's parameters; undefined values are left out. */

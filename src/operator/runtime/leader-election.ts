@@ -5,8 +5,9 @@
 // writes: a leader whose last successful renewal *started* 10 s ago (the renew deadline) stops leading, whether
 // its renewals fail or hang; a timer enforces it even while a renewal hangs. The other replica counts its 15 s
 // from a moment after that renewal started, so the deposed leader has stopped at least 5 s before a takeover.
+
+import type { Clock, Timer } from '../../core/clock.ts';
 import { RealmforgeError } from '../../core/errors.ts';
-import type { Clock, Timer } from './clock.ts';
 
 /** The lease as stored; `version` is the resourceVersion that an update must match. */
 export type LeaseRecord = {

@@ -1,5 +1,5 @@
 // JSON logs, one object per line, so a log pipeline can parse them; the time comes from the injected clock.
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../core/clock.ts';
 
 /** Fields of one log line besides time, level and msg. */
 export type LogFields = Record<string, unknown>;

@@ -4,7 +4,7 @@
 // watches are also the controllers' read cache: each is registered in `cache` (watch-cache.ts), which answers
 // the controllers' gets and lists of watched types and starts the per-namespace Secret watches.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { Timer } from './clock.ts';
+import type { Timer } from '../../core/clock.ts';
 import { controllerLoop, type LoopDeps, type Reconciler } from './controller-loop.ts';
 import type { WatchCache } from './watch-cache.ts';
 import {

@@ -6,9 +6,9 @@
 // restart) and is resumed at once, not after its 5-10 minute timeout. Errors restart after a backoff.
 // Cached objects drop metadata.managedFields, which the controllers never read and which is often half an object.
 import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Clock, Timer } from '../../core/clock.ts';
 import { finalizer } from '../compile/kube-object.ts';
 import { type BackoffOptions, backoffDelay } from './backoff.ts';
-import type { Clock, Timer } from './clock.ts';
 import type { KubeResources } from './kube-resources.ts';
 import { resourcePath } from './kube-resources.ts';
 import { type KubeTransport, kubeError } from './kube-transport.ts';

@@ -4,8 +4,9 @@
 // Fair across namespaces (keys are `namespace/name`): waiting keys are taken round-robin by namespace, a
 // namespace whose calls wait for its rate limit (`throttle`) starts no new key while it waits, and a key that
 // waits for its namespace's limit does not hold a worker: one busy namespace never holds up the others.
+
+import type { Clock, Timer } from '../../core/clock.ts';
 import { type BackoffOptions, backoffDelay } from './backoff.ts';
-import type { Clock, Timer } from './clock.ts';
 
 /** What a handler returns: nothing, or a delay after which the key should be looked at again. */
 export type HandleResult = undefined | { requeueAfterMs?: number };

@@ -107,11 +107,15 @@ export function createWorld(options: WorldOptions = {}) {
           asked.push(q);
           return prompts.shift() ?? '';
         },
+        // Waits take no time: a timer moves the clock to its end and fires at once.
         clock: {
           now: () => now,
-          sleep: async (ms) => {
+          monotonic: () => now,
+          setTimer: (ms, fire) => {
             sleeps.push(ms);
             now += ms;
+            queueMicrotask(fire);
+            return { cancel: () => {} };
           },
         },
         keyring: async () => options.keyring,

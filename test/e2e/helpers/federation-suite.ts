@@ -13,25 +13,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eventually, type TestEnv, testEnv } from '../../../scripts/testenv/harness.ts';
-import {
-  getResource,
-  identityServer,
-  operatorSuite,
-  waitStatus,
-} from '../../../scripts/testenv/identity-fixtures.ts';
+import { eventually, type TestEnv } from '../../../scripts/testenv/harness.ts';
+import { getResource, identityServer, waitStatus } from '../../../scripts/testenv/identity-fixtures.ts';
 import type { Kdc } from '../../../scripts/testenv/kdc.ts';
 import { type Ldap, startLdap } from '../../../scripts/testenv/ldap.ts';
-import type { OperatorProcess } from '../../../scripts/testenv/operator-process.ts';
 import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
 import { brokerLogin, jwtClaims } from './broker-login.ts';
 import { upstreamRealm } from './federation-upstream.ts';
 import { kerberosServerParts, kerberosTests, startTestKdc } from './kerberos-federation.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './keycloak-admin.ts';
+import { type OperatorSuite, operatorSuite } from './operator-suite.ts';
 import { checkSecretHashes } from './secret-hashes.ts';
 
+let suite: OperatorSuite;
 let env: TestEnv;
-let operator: OperatorProcess;
 let ldap: Ldap;
 let kdc: Kdc | undefined;
 let ns: string;
@@ -137,12 +132,14 @@ const ready = (plural: string, name: string, ms: number) =>
 
 /** The environment, the operator, the directory, the server on Keycloak `version`, and the upstream realm. */
 async function setUp(version: string, prefix: string, kerberos: boolean) {
-  env = await testEnv();
-  ({ ns, operator } = await operatorSuite(env, prefix));
+  suite = await operatorSuite(prefix);
+  ({ env, ns } = suite);
   ldap = await startLdap(mkdtempSync(join(tmpdir(), 'realmforge-ldap-')), people, { engineers: ['ann'] });
+  suite.onClose(() => ldap.stop());
   const server = identityServer(ns, 'idp', 'pg');
   // The KDC's keytab and krb5.conf are on the server from the start: declaring them later would roll Keycloak.
   kdc = kerberos ? await startTestKdc() : undefined;
+  if (kdc) suite.onClose(() => kdc?.stop());
   const parts = kdc && kerberosServerParts(ns, kdc);
   for (const object of parts?.objects ?? []) await env.apply(object as never);
   const spec = { ...server.spec, image: { tag: version }, ...(parts ? { kerberos: parts.spec } : {}) };
@@ -166,12 +163,7 @@ export function federationSuite(version: string, prefix: string, options: { kerb
       throw error;
     });
   });
-  test.after(async () => {
-    await operator?.stop();
-    await ldap?.stop();
-    await kdc?.stop();
-    await env?.cleanup();
-  });
+  test.after(() => suite?.close());
 
   test('an LDAP user gets a token; its LDAP group is a Keycloak group; the broker reads its discovery', async () => {
     await env.apply(corp(federated()) as never);

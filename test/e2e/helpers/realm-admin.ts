@@ -2,10 +2,10 @@
 // count of the writes that reach Keycloak: shared by the realm e2e suites (realm-sections, realm-roles-groups).
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
 import { type TestEnv, testEnv } from '../../../scripts/testenv/harness.ts';
+import { systemClock } from '../../../src/core/clock.ts';
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { type AdminClient, createAdminClient } from '../../../src/operator/keycloak/admin-client.ts';
 import { createRateLimiter } from '../../../src/operator/keycloak/rate-limits.ts';
-import { systemClock } from '../../../src/operator/runtime/clock.ts';
 
 /** An IdentityRealm in namespace e2e on server kc. */
 export const realmResource = (name: string, spec: Partial<IdentityRealm['spec']>): IdentityRealm => ({

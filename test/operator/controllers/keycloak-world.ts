@@ -2,10 +2,10 @@
 // Secret and the operator's client Secret, an in-memory Keycloak behind it, a manual clock, and builders for realms and clients.
 import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
+import { type ManualClock, manualClock } from '../../../src/core/clock.ts';
 import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
 import { keycloakAdmins } from '../../../src/operator/keycloak/admins.ts';
 import type { KeycloakDeps } from '../../../src/operator/keycloak/keycloak-deps.ts';
-import { type ManualClock, manualClock } from '../../../src/operator/runtime/clock.ts';
 import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
 import { fakeKeycloakAdmin } from '../keycloak/fake-keycloak-admin.ts';
 import { type FakeKube, fakeKube } from './fake-kube.ts';

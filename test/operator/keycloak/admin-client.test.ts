@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock } from '../../../src/core/clock.ts';
 import { RealmforgeError } from '../../../src/core/errors.ts';
 import { createAdminClient } from '../../../src/operator/keycloak/admin-client.ts';
 import { createRateLimiter } from '../../../src/operator/keycloak/rate-limits.ts';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 

@@ -3,11 +3,11 @@
 // circuit breaker keeps a failing Keycloak to a few calls a minute.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock } from '../../../src/core/clock.ts';
 import { type Exchange, exchange, keycloakRetry } from '../../../src/operator/keycloak/admin-exchange.ts';
 import { circuitBreaker } from '../../../src/operator/keycloak/circuit-breaker.ts';
 import { OutcomeUnknownError } from '../../../src/operator/keycloak/outcome-unknown.ts';
 import { refusalMemory } from '../../../src/operator/keycloak/repeated-refusal.ts';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
 import type { HttpClient } from '../../../src/operator/runtime/deps.ts';
 
 type Step = number | 'timeout' | 'refused' | 'reset' | { status: number; retryAfter?: string; body?: string };

@@ -2,7 +2,7 @@
 // and admin-client deps without limits or waits, for the AdminTokenTooLarge tests.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
+import { manualClock } from '../../../src/core/clock.ts';
 
 /** A Keycloak stand-in whose token is `tokenBytes` long and which refuses headers over `limit` bytes. */
 export async function headerLimitedKeycloak(opts: { tokenBytes: number; limit: number; answer?: number }) {

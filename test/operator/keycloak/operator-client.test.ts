@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock } from '../../../src/core/clock.ts';
 import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
 import { createAdminClient } from '../../../src/operator/keycloak/admin-client.ts';
 import { keycloakAdmins } from '../../../src/operator/keycloak/admins.ts';
@@ -12,7 +13,6 @@ import {
   OperatorClientConflictError,
   OperatorIdentityLostError,
 } from '../../../src/operator/keycloak/operator-client.ts';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
 import type { Deps } from '../../../src/operator/runtime/deps.ts';
 import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
 import { secretValue } from '../../../src/operator/runtime/read-secret.ts';

@@ -4,12 +4,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
+import { manualClock } from '../../../src/core/clock.ts';
 import { syncClient } from '../../../src/operator/controllers/identity-client/client-sync.ts';
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
 import type { AdminClient } from '../../../src/operator/keycloak/admin-client.ts';
 import { OutcomeUnknownError } from '../../../src/operator/keycloak/outcome-unknown.ts';
 import { realmCreateTimeoutMs } from '../../../src/operator/keycloak/realm-create-timeout.ts';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
 
 const realm: IdentityRealm = {

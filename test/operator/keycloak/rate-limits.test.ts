@@ -2,8 +2,8 @@
 // namespace waits in its own queue without holding back another namespace.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock } from '../../../src/core/clock.ts';
 import { createRateLimiter } from '../../../src/operator/keycloak/rate-limits.ts';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
 
 const observer = () => {
   const waits: Record<string, number[]> = { namespace: [], global: [] };

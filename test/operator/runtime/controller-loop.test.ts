@@ -3,7 +3,7 @@
 // spread by +-25% so resources created together drift apart; the process series are exported.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
+import { manualClock } from '../../../src/core/clock.ts';
 import { controllerLoop, jittered } from '../../../src/operator/runtime/controller-loop.ts';
 import type { LogFields, Logger } from '../../../src/operator/runtime/logger.ts';
 import { createMetrics } from '../../../src/operator/runtime/metrics.ts';

@@ -2,8 +2,8 @@
 // rate limit starts no new key and its waiting keys hold no worker, so another namespace's key runs at once.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock } from '../../../src/core/clock.ts';
 import { createRateLimiter } from '../../../src/operator/keycloak/rate-limits.ts';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
 import {
   type KeyHandler,
   type NamespaceThrottle,

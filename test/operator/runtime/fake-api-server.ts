@@ -2,7 +2,7 @@
 // logs every request, and hands the rest to the test's route function (which may stream a watch by hand).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
+import { manualClock } from '../../../src/core/clock.ts';
 import type { KubeAccess } from '../../../src/operator/runtime/kube-config.ts';
 import { kubeResources } from '../../../src/operator/runtime/kube-resources.ts';
 import { type KubeTransport, kubeTransport } from '../../../src/operator/runtime/kube-transport.ts';

@@ -8,8 +8,8 @@ import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock } from '../../../src/core/clock.ts';
 import { UsageError } from '../../../src/core/errors.ts';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
 import { kubeconfigAccess } from '../../../src/operator/runtime/kube-config.ts';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');

@@ -2,8 +2,8 @@
 // leadership fence checked before every attempt and aborting requests in flight, events aggregated by count.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { ManualClock } from '../../../src/core/clock.ts';
 import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
-import type { ManualClock } from '../../../src/operator/runtime/clock.ts';
 import { leaderFence } from '../../../src/operator/runtime/fence.ts';
 import { restKubeClient } from '../../../src/operator/runtime/kube-rest-client.ts';
 import { fakeApiServer, json, status } from './fake-api-server.ts';

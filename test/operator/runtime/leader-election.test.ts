@@ -1,8 +1,8 @@
 // Leader election against an in-memory Lease with optimistic concurrency and a manual clock.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock } from '../../../src/core/clock.ts';
 import { RealmforgeError } from '../../../src/core/errors.ts';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
 import {
   LeaderElector,
   type LeaseRecord,

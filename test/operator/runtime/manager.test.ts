@@ -4,9 +4,9 @@
 import type { ServerResponse } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock, systemClock } from '../../../src/core/clock.ts';
 import { identityClientDefinition } from '../../../src/operator/controllers/identity-client/controller.ts';
 import { identityRealmDefinition } from '../../../src/operator/controllers/identity-realm/controller.ts';
-import { manualClock, systemClock } from '../../../src/operator/runtime/clock.ts';
 import { type ControllerDefinition, startManager } from '../../../src/operator/runtime/manager.ts';
 import { createMetrics } from '../../../src/operator/runtime/metrics.ts';
 import { fakeApiServer, json } from './fake-api-server.ts';

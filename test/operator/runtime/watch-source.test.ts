@@ -4,7 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { manualClock, systemClock } from '../../../src/operator/runtime/clock.ts';
+import { manualClock, systemClock } from '../../../src/core/clock.ts';
 import {
   ownerKey,
   ownKey,

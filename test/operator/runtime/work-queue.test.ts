@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock } from '../../../src/core/clock.ts';
 import { backoffDelay, seededRandom } from '../../../src/operator/runtime/backoff.ts';
-import { manualClock } from '../../../src/operator/runtime/clock.ts';
 import { type KeyHandler, WorkQueue } from '../../../src/operator/runtime/work-queue.ts';
 
 const flush = () => new Promise<void>((r) => setImmediate(r));

@@ -1,33 +1,19 @@
 import type { BranchOutput } from '../../../../generated/types/cli/output/branch.ts';
-import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
 import {
-  defaultBranch,
   findBranch,
   missingStartPoint,
+  newRefBody,
+  newRefName,
   type RestRef,
-  startPoint,
+  startPointOrDefault,
   toBranch,
 } from '../../api/refs.ts';
 import { repoPath } from '../../api/repositories.ts';
-import type { CommandDeps, RepoContext } from '../../command.ts';
 import { defineCommand } from '../../command.ts';
 import { httpPlan } from '../../output/http-plan.ts';
 
 type Options = { name: string; from?: string; message?: string };
-
-async function resolveFrom(o: Options, deps: CommandDeps, repo: RepoContext): Promise<string> {
-  if (o.from) return o.from;
-  const client = await deps.client(repo.host);
-  const def = await defaultBranch(client, repo);
-  if (!def)
-    throw new UsageError(`${repo.project}/${repo.slug} has no default branch yet; pass --from <commit>`);
-  return def.displayId;
-}
-
-function body(o: Options, from: string) {
-  return { name: o.name, startPoint: startPoint(from), ...(o.message && { message: o.message }) };
-}
 
 /** `bbdc branch create <name> [--from REF]`: creates a branch from a branch, tag ref or commit id. */
 export const command = defineCommand<Options, BranchOutput>({
@@ -50,16 +36,17 @@ export const command = defineCommand<Options, BranchOutput>({
   needs: { permission: 'REPO_WRITE', action: 'creating a branch' },
   examples: ['bbdc branch create feature/login --from main', 'bbdc branch create hotfix --from 1a2b3c4d5e6f'],
   parse: ({ args, flags }) => {
-    const name = args[0].replace(/^refs\/heads\//, '');
-    if (!name || /\s|\.\.|^-|[~^:?*[\\]|\/$|\.lock$/.test(name))
-      throw new UsageError(`branch name "${args[0]}" is not a valid git branch name`);
-    return { name, from: flags.from as string | undefined, message: flags.message as string | undefined };
+    return {
+      name: newRefName(args[0], 'branch'),
+      from: flags.from as string | undefined,
+      message: flags.message as string | undefined,
+    };
   },
   async plan(o, deps) {
     const repo = await deps.repo();
     const client = await deps.client(repo.host);
     const { username } = await identify(client, repo.host.url);
-    const from = await resolveFrom(o, deps, repo);
+    const from = await startPointOrDefault(client, repo, o.from);
     const existing = await findBranch(client, repo, o.name);
     const missing = await missingStartPoint(client, repo, from);
     const blocking = [
@@ -70,7 +57,11 @@ export const command = defineCommand<Options, BranchOutput>({
       intent: `bbdc branch create ${o.name} --from ${from}`,
       host: repo.host.url,
       target: { type: 'branch', id: `${repo.project}/${repo.slug}:${o.name}` },
-      request: { method: 'POST', path: `${repoPath(repo.project, repo.slug)}/branches`, body: body(o, from) },
+      request: {
+        method: 'POST',
+        path: `${repoPath(repo.project, repo.slug)}/branches`,
+        body: newRefBody(o, from),
+      },
       description: `create branch ${o.name} from ${from}`,
       predicted: 'create',
       reasons: [`authenticated as ${username}`],
@@ -79,10 +70,10 @@ export const command = defineCommand<Options, BranchOutput>({
   },
   async run(o, deps) {
     const repo = await deps.repo();
-    const from = await resolveFrom(o, deps, repo);
     const client = await deps.client(repo.host);
+    const from = await startPointOrDefault(client, repo, o.from);
     const res = await client.request<RestRef>('POST', `${repoPath(repo.project, repo.slug)}/branches`, {
-      body: body(o, from),
+      body: newRefBody(o, from),
     });
     return toBranch(res.data);
   },

@@ -1,6 +1,7 @@
 import type { BuildRequiredListOutput } from '../../../../generated/types/cli/output/build-required-list.ts';
 import { type RestRequiredBuilds, requiredBuildsPath } from '../../api/builds.ts';
 import { collectPages } from '../../api/paging.ts';
+import { limitFlag } from '../../cli/paging-flags.ts';
 import { defineCommand } from '../../command.ts';
 import { positiveInt } from '../repo/list.ts';
 import { printRequiredBuilds, toRequiredBuilds } from './required.ts';
@@ -13,12 +14,7 @@ export const command = defineCommand<{ limit: number }, BuildRequiredListOutput>
     'Each check names builds that must be green before a pull request into the matching branches can merge.',
   args: [],
   flags: {
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: 'Maximum number of checks (default 100)',
-    },
+    limit: limitFlag('checks', 100),
   },
   outputSchema: 'build-required-list',
   effect: 'safe',

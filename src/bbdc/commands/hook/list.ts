@@ -2,6 +2,7 @@ import type { HookListOutput } from '../../../../generated/types/cli/output/hook
 import { hooksPath, type RestHook, toHook } from '../../api/hooks.ts';
 import { collectPages } from '../../api/paging.ts';
 import { scopeId } from '../../api/scope.ts';
+import { limitFlag } from '../../cli/paging-flags.ts';
 import { projectOption, projectScopeFlag, resolveScope } from '../../cli/scope.ts';
 import { defineCommand } from '../../command.ts';
 import { positiveInt } from '../repo/list.ts';
@@ -23,12 +24,7 @@ export const command = defineCommand<Options, HookListOutput>({
       choices: ['PRE_RECEIVE', 'POST_RECEIVE'],
       description: 'Only hooks of this type',
     },
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: 'Maximum number of hooks (default 100)',
-    },
+    limit: limitFlag('hooks', 100),
   },
   outputSchema: 'hook-list',
   effect: 'safe',

@@ -1,5 +1,6 @@
 import type { PrAutoMergeOutput } from '../../../../generated/types/cli/output/pr-auto-merge.ts';
 import type { Id } from '../../api/ids.ts';
+import { mergeStrategies } from '../../api/pull-request-settings.ts';
 import {
   fetchPullRequest,
   parsePrId,
@@ -10,14 +11,13 @@ import {
 } from '../../api/pull-requests.ts';
 import { defineCommand } from '../../command.ts';
 import { printAutoMerge, readAutoMerge } from './auto-merge-request.ts';
-import { mergeStrategies } from './merge.ts';
 import { planPrChange, prContext, prIdArg } from './pr-context.ts';
 
 type Options = { id: Id; strategy?: string };
 
 // The 9.4 document requests auto-merge with POST .../merge?version= and `autoMerge: true` in the merge request
 // body (RestPullRequestMergeRequest); POST .../auto-merge ("tryAutoMerge") takes no body and only retries a merge
-// already requested. No Atlassian source backs the {strategyId} body bbdc used to send to .../auto-merge.
+// already requested, and no Atlassian source documents a body for it.
 const request = (repo: RepoRef, o: Options, version: number | undefined) => ({
   method: 'POST',
   path: `${prPath(repo, o.id, '/merge')}?${new URLSearchParams({ version: String(version ?? 0) })}`,

@@ -1,4 +1,5 @@
 import type { PrChecksOutput } from '../../../../generated/types/cli/output/pr-checks.ts';
+import { sleep } from '../../../core/clock.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { BitbucketClient } from '../../api/client.ts';
 import type { Id } from '../../api/ids.ts';
@@ -75,7 +76,7 @@ export const command = defineCommand<Options, PrChecksOutput>({
       const left = o.timeoutSeconds * 1000 - (deps.clock.now() - started);
       if (left <= 0) break;
       deps.logger.log('info', 'waiting for builds', { pullRequest: o.id, ...result.summary });
-      await deps.clock.sleep(Math.min(o.intervalSeconds * 1000, left));
+      await sleep(deps.clock, Math.min(o.intervalSeconds * 1000, left));
       result = await poll();
       polls++;
     }

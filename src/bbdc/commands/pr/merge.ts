@@ -2,6 +2,7 @@ import type { PrOutput } from '../../../../generated/types/cli/output/pr.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import { statusOf } from '../../api/errors.ts';
 import type { Id } from '../../api/ids.ts';
+import { mergeStrategies } from '../../api/pull-request-settings.ts';
 import {
   fetchPullRequest,
   parsePrId,
@@ -14,17 +15,6 @@ import { defineCommand } from '../../command.ts';
 import { planPrChange, prContext, prIdArg, versionFlag } from './pr-context.ts';
 
 type Options = { id: Id; strategy?: string; message?: string; version?: number };
-
-/** Bitbucket's merge strategy ids. */
-export const mergeStrategies = [
-  'no-ff',
-  'ff',
-  'ff-only',
-  'rebase-no-ff',
-  'rebase-ff-only',
-  'squash',
-  'squash-ff-only',
-];
 
 const body = (o: Options) => ({
   ...(o.strategy && { strategyId: o.strategy }),

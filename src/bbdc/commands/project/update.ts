@@ -1,46 +1,22 @@
 import type { ProjectOutput } from '../../../../generated/types/cli/output/project.ts';
-import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
 import { ifExists } from '../../api/permission-check.ts';
 import { projectBody, projectPath, type RestProject, toProject } from '../../api/projects.ts';
+import { type Changes, differences, parseChanges, updateFlags } from '../../cli/update-flags.ts';
 import { defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
 import { httpPlan } from '../../output/http-plan.ts';
 import { printProject } from './get.ts';
 
-type Changes = { name?: string; description?: string; public?: boolean };
 type Options = { key: string; changes: Changes };
-
-/** The fields of `changes` that differ from the project as it is. */
-function differences(current: RestProject, changes: Changes): string[] {
-  const out: string[] = [];
-  if (changes.name !== undefined && changes.name !== current.name)
-    out.push(`name: ${current.name} -> ${changes.name}`);
-  if (changes.description !== undefined && changes.description !== (current.description ?? ''))
-    out.push(`description: "${current.description ?? ''}" -> "${changes.description}"`);
-  if (changes.public !== undefined && changes.public !== (current.public === true))
-    out.push(
-      `visibility: ${current.public ? 'public' : 'private'} -> ${changes.public ? 'public' : 'private'}`,
-    );
-  return out;
-}
 
 /** `bbdc project update <key>`: changes a project's name, description or visibility. */
 export const command = defineCommand<Options, ProjectOutput>({
   name: 'project update',
   summary: "Change a project's name, description or visibility",
   args: [{ name: 'key', required: true, description: 'Project key' }],
-  flags: {
-    name: { type: 'string', value: 'NAME', description: 'New name' },
-    description: { type: 'string', value: 'TEXT', description: 'New description' },
-    visibility: {
-      type: 'string',
-      value: 'VISIBILITY',
-      choices: ['public', 'private'],
-      description: 'public or private',
-    },
-  },
+  flags: updateFlags('New name'),
   outputSchema: 'project',
   effect: 'mutating',
   needs: {
@@ -50,12 +26,7 @@ export const command = defineCommand<Options, ProjectOutput>({
   },
   examples: ['bbdc project update PROJ --description "Payments team" --visibility private'],
   parse: ({ args, flags }) => {
-    const changes: Changes = {};
-    if (flags.name !== undefined) changes.name = String(flags.name);
-    if (flags.description !== undefined) changes.description = String(flags.description);
-    if (flags.visibility !== undefined) changes.public = flags.visibility === 'public';
-    if (!Object.keys(changes).length)
-      throw new UsageError('nothing to change: pass --name, --description or --visibility');
+    const changes = parseChanges(flags);
     return { key: normalizeProjectKey(args[0]), changes };
   },
   async plan(o, deps) {

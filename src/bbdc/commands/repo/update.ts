@@ -1,29 +1,15 @@
 import type { RepositoryOutput } from '../../../../generated/types/cli/output/repository.ts';
-import { UsageError } from '../../../core/errors.ts';
 import { identify } from '../../api/identity.ts';
 import { getIfExists } from '../../api/optional.ts';
 import { ifExists } from '../../api/permission-check.ts';
 import { type RestRepository, repoPath, repositoryBody, toRepository } from '../../api/repositories.ts';
 import { repoFromArg } from '../../cli/repo-arg.ts';
+import { type Changes, differences, parseChanges, updateFlags } from '../../cli/update-flags.ts';
 import { defineCommand } from '../../command.ts';
 import { httpPlan } from '../../output/http-plan.ts';
 import { printRepository, repoArg } from './get.ts';
 
-type Changes = { name?: string; description?: string; public?: boolean };
 type Options = { repo?: string; changes: Changes };
-
-function differences(current: RestRepository, changes: Changes): string[] {
-  const out: string[] = [];
-  if (changes.name !== undefined && changes.name !== current.name)
-    out.push(`name: ${current.name} -> ${changes.name}`);
-  if (changes.description !== undefined && changes.description !== (current.description ?? ''))
-    out.push(`description: "${current.description ?? ''}" -> "${changes.description}"`);
-  if (changes.public !== undefined && changes.public !== (current.public === true))
-    out.push(
-      `visibility: ${current.public ? 'public' : 'private'} -> ${changes.public ? 'public' : 'private'}`,
-    );
-  return out;
-}
 
 /** `bbdc repo update [repository]`: renames a repository or changes its description or visibility. */
 export const command = defineCommand<Options, RepositoryOutput>({
@@ -32,16 +18,7 @@ export const command = defineCommand<Options, RepositoryOutput>({
   description:
     'Renaming a repository changes its slug, and so its URLs; existing clones need a new remote URL.',
   args: [repoArg],
-  flags: {
-    name: { type: 'string', value: 'NAME', description: 'New name (the slug follows it)' },
-    description: { type: 'string', value: 'TEXT', description: 'New description' },
-    visibility: {
-      type: 'string',
-      value: 'VISIBILITY',
-      choices: ['public', 'private'],
-      description: 'public or private',
-    },
-  },
+  flags: updateFlags('New name (the slug follows it)'),
   outputSchema: 'repository',
   effect: 'mutating',
   needs: {
@@ -57,12 +34,7 @@ export const command = defineCommand<Options, RepositoryOutput>({
     'bbdc repo update --visibility public --dry-run',
   ],
   parse: ({ args, flags }) => {
-    const changes: Changes = {};
-    if (flags.name !== undefined) changes.name = String(flags.name);
-    if (flags.description !== undefined) changes.description = String(flags.description);
-    if (flags.visibility !== undefined) changes.public = flags.visibility === 'public';
-    if (!Object.keys(changes).length)
-      throw new UsageError('nothing to change: pass --name, --description or --visibility');
+    const changes = parseChanges(flags);
     return { repo: args[0], changes };
   },
   async plan(o, deps) {

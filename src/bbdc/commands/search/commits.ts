@@ -4,6 +4,7 @@ import type { Page } from '../../api/paging.ts';
 import { maxPageSize, nextStart } from '../../api/paging.ts';
 import { repoPath } from '../../api/repositories.ts';
 import { isoTime } from '../../api/timestamps.ts';
+import { limitFlag } from '../../cli/paging-flags.ts';
 import { defineCommand } from '../../command.ts';
 import { positiveInt } from '../repo/list.ts';
 
@@ -52,12 +53,7 @@ export const command = defineCommand<Options, SearchCommitsOutput>({
       choices: ['exclude', 'include', 'only'],
       description: 'Merge commits: include (default), exclude or only',
     },
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: 'Maximum number of results (default 30)',
-    },
+    limit: limitFlag('results', 30),
     scan: { type: 'string', value: 'N', description: 'Read at most this many commits (default 1000)' },
   },
   outputSchema: 'search-commits',

@@ -2,6 +2,7 @@ import type { SearchPrsOutput } from '../../../../generated/types/cli/output/sea
 import { collectMatching } from '../../api/filtered-pages.ts';
 import { type RestPullRequest, toPullRequest } from '../../api/pull-requests.ts';
 import { repoPath } from '../../api/repositories.ts';
+import { limitFlag } from '../../cli/paging-flags.ts';
 import { defineCommand } from '../../command.ts';
 import { stateLabel } from '../../output/pull-request.ts';
 import { positiveInt } from '../repo/list.ts';
@@ -42,12 +43,7 @@ export const command = defineCommand<Options, SearchPrsOutput>({
       choices: ['true', 'false'],
       description: 'Only drafts, or no drafts',
     },
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: 'Maximum number of results (default 30)',
-    },
+    limit: limitFlag('results', 30),
   },
   outputSchema: 'search-prs',
   effect: 'safe',

@@ -1,6 +1,7 @@
 import type { SearchReposOutput } from '../../../../generated/types/cli/output/search-repos.ts';
 import { collectMatching } from '../../api/filtered-pages.ts';
 import { type RestRepository, toRepository } from '../../api/repositories.ts';
+import { limitFlag } from '../../cli/paging-flags.ts';
 import { defineCommand } from '../../command.ts';
 import { normalizeProjectKey } from '../../config/remote-url.ts';
 import { positiveInt } from '../repo/list.ts';
@@ -39,12 +40,7 @@ export const command = defineCommand<Options, SearchReposOutput>({
       choices: ['active', 'archived', 'all'],
       description: 'active (default), archived or all',
     },
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: 'Maximum number of results (default 30)',
-    },
+    limit: limitFlag('results', 30),
   },
   outputSchema: 'search-repos',
   effect: 'safe',

@@ -3,6 +3,7 @@ import { UsageError } from '../../../core/errors.ts';
 import { collectPages } from '../../api/paging.ts';
 import { scopeId } from '../../api/scope.ts';
 import { type RestWebhook, toWebhook, webhooksPath } from '../../api/webhooks.ts';
+import { limitFlag } from '../../cli/paging-flags.ts';
 import { defineCommand } from '../../command.ts';
 import { positiveInt } from '../repo/list.ts';
 import { projectArg, splitProjectArg, type WebhookKind, webhookCommandName, webhookScope } from './scope.ts';
@@ -26,12 +27,7 @@ export function webhookListCommand(kind: WebhookKind) {
     args: kind === 'project' ? [projectArg] : [],
     flags: {
       event: { type: 'string', value: 'EVENT', description: 'Only webhooks for this event, e.g. pr:opened' },
-      limit: {
-        type: 'string',
-        shortFlag: 'L',
-        value: 'N',
-        description: 'Maximum number of webhooks (default 100)',
-      },
+      limit: limitFlag('webhooks', 100),
       start: { type: 'string', value: 'N', description: 'Skip this many webhooks first (default 0)' },
     },
     outputSchema: 'webhook-list',

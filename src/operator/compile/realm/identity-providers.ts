@@ -6,9 +6,9 @@
 // rotated Secret is drift; the real value is put in only when sending. The key
 // that verifies the provider's signatures (signingKeyRef) is public and Keycloak echoes it, so it is sent and
 // compared as it is.
-import { createHmac } from 'node:crypto';
 import type { IdentityProvider } from '../../../../generated/types/crds/federation.ts';
 import { ValidationError } from '../../../core/errors.ts';
+import { secretHash } from '../secret-hash.ts';
 
 /** What Keycloak answers instead of a stored secret (and keeps the stored one when it comes back). */
 export const secretMask = '**********';
@@ -32,13 +32,6 @@ const signingKeyField: Record<string, string> = {
   'keycloak-oidc': 'publicKeySignatureVerifier',
   saml: 'signingCertificate',
 };
-
-/** The one hash of a secret Keycloak does not echo: an HMAC-SHA256 with the server's key (`key`, kept in Kubernetes,
- * so what view-realm shows cannot be checked against guessed passwords), salted with where the secret is used so
- * equal secrets in two places do not match. */
-export function secretHash(key: string, salt: string, secret: string): string {
-  return createHmac('sha256', key).update(`${salt}\0${secret}`).digest('hex').slice(0, 32);
-}
 
 export type IdentityProviderInputs = {
   /** The client secret read from clientSecretRef, when it is set. */

@@ -6,7 +6,8 @@
 // mask, and the password itself only when the recorded hash differs (a changed Secret is then drift).
 import type { LdapProvider } from '../../../../generated/types/crds/federation.ts';
 import { ValidationError } from '../../../core/errors.ts';
-import { secretHash, secretMask } from './identity-providers.ts';
+import { secretHash } from '../secret-hash.ts';
+import { secretMask } from './identity-providers.ts';
 import { ldapKerberosConfig } from './kerberos.ts';
 
 export const userStorageType = 'org.keycloak.storage.UserStorageProvider';

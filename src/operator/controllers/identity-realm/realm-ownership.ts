@@ -6,8 +6,8 @@
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
-import { secretHash } from '../../compile/realm/identity-providers.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
+import { secretHash } from '../../compile/secret-hash.ts';
 
 /** The realm attribute naming the IdentityRealm that owns a realm. */
 export const realmOwnerAttribute = 'realmforge.dev/owner';

@@ -6,6 +6,7 @@
 // deleted; Keycloak's own and hand-made items are never touched). A steady resync reads the realm, and each collection only when declared now or before.
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import { type Clock, systemClock } from '../../../core/clock.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import { scopeLinkLedgers } from '../../compile/realm/client-scopes.ts';
 import { compileRealm, realmNameOf } from '../../compile/realm-representation.ts';
@@ -28,7 +29,6 @@ import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { timedRealmCreate } from '../../keycloak/realm-create-timeout.ts';
 import type { ServerInfo } from '../../keycloak/server-info.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
-import { type Clock, systemClock } from '../../runtime/clock.ts';
 import { clientPolicyLedgers, syncClientPolicies } from './client-policies-sync.ts';
 import { syncClientScopes } from './client-scopes-sync.ts';
 import type { FederationSecrets } from './federation-secrets.ts';

@@ -6,13 +6,13 @@ import * as assert from 'uvu/assert';
 import {
   compileIdentityProvider,
   compileIdentityProviderMappers,
-  secretHash,
   secretHashKey,
 } from '../../../../src/operator/compile/realm/identity-providers.ts';
 import {
   compileLdapMappers,
   compileLdapProvider,
 } from '../../../../src/operator/compile/realm/user-federation.ts';
+import { secretHash } from '../../../../src/operator/compile/secret-hash.ts';
 
 const idp = { alias: 'up', providerId: 'oidc' as const, config: { clientId: 'c' } };
 

@@ -4,11 +4,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
+import { manualClock } from '../../../../src/core/clock.ts';
 import { RealmforgeError } from '../../../../src/core/errors.ts';
 import { serverRefusals } from '../../../../src/operator/controllers/identity-client/server-checks.ts';
 import type { AdminClient } from '../../../../src/operator/keycloak/admin-client.ts';
 import { compactServerInfo, hasFeature, serverInfo } from '../../../../src/operator/keycloak/server-info.ts';
-import { manualClock } from '../../../../src/operator/runtime/clock.ts';
 import { serverInfo as keycloak26 } from '../../keycloak/fake-keycloak-admin.ts';
 
 const client = (protocolMapper: string): IdentityClient => ({

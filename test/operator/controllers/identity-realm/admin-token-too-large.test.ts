@@ -3,13 +3,13 @@
 // retried with backoff as "KeycloakUnavailable".
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock } from '../../../../src/core/clock.ts';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
 import { identityClientController } from '../../../../src/operator/controllers/identity-client/identity-client.ts';
 import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import { createAdminClient } from '../../../../src/operator/keycloak/admin-client.ts';
 import { keycloakAdmins } from '../../../../src/operator/keycloak/admins.ts';
 import type { KeycloakDeps } from '../../../../src/operator/keycloak/keycloak-deps.ts';
-import { manualClock } from '../../../../src/operator/runtime/clock.ts';
 import type { Deps } from '../../../../src/operator/runtime/deps.ts';
 import { loadEndpointMap } from '../../../../src/operator/runtime/endpoint-map.ts';
 import { headerLimitedKeycloak, plainDeps } from '../../keycloak/header-limited-keycloak.ts';

@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock } from '../../../../src/core/clock.ts';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
 import {
   identityServerController,
@@ -13,7 +14,6 @@ import {
 } from '../../../../src/operator/controllers/identity-server/identity-server.ts';
 import { createAdminClient } from '../../../../src/operator/keycloak/admin-client.ts';
 import { keycloakAdmins } from '../../../../src/operator/keycloak/admins.ts';
-import { manualClock } from '../../../../src/operator/runtime/clock.ts';
 import { loadEndpointMap } from '../../../../src/operator/runtime/endpoint-map.ts';
 import { secretValue } from '../../../../src/operator/runtime/read-secret.ts';
 import { handleMaster, type MasterState, masterState } from '../../keycloak/fake-master.ts';

@@ -3,11 +3,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
+import { manualClock } from '../../../../src/core/clock.ts';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
 import type { ServerDeps } from '../../../../src/operator/controllers/identity-server/identity-server.ts';
 import { createAdminClient } from '../../../../src/operator/keycloak/admin-client.ts';
 import { keycloakAdmins } from '../../../../src/operator/keycloak/admins.ts';
-import { manualClock } from '../../../../src/operator/runtime/clock.ts';
 import type { HttpClient } from '../../../../src/operator/runtime/deps.ts';
 import { loadEndpointMap } from '../../../../src/operator/runtime/endpoint-map.ts';
 import type { Logger } from '../../../../src/operator/runtime/logger.ts';

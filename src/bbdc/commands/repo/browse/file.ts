@@ -2,7 +2,7 @@ import type { RepoFileLinesOutput } from '../../../../../generated/types/cli/out
 import { RealmforgeError } from '../../../../core/errors.ts';
 import { contentPath, type RestBrowse } from '../../../api/content.ts';
 import { collectPages, type Page } from '../../../api/paging.ts';
-import { positiveInt } from '../../../cli/paging-flags.ts';
+import { limitFlag, positiveInt } from '../../../cli/paging-flags.ts';
 import { defineCommand } from '../../../command.ts';
 
 type Options = { path: string; ref?: string; limit: number };
@@ -15,12 +15,7 @@ export const command = defineCommand<Options, RepoFileLinesOutput>({
   args: [{ name: 'path', required: true, description: 'File path in the repository' }],
   flags: {
     ref: { type: 'string', value: 'REF', description: 'Branch, tag or commit (default: the default branch)' },
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: 'Maximum number of lines in total (default 10000)',
-    },
+    limit: limitFlag('lines in total', 10000),
   },
   outputSchema: 'repo-file-lines',
   effect: 'safe',

@@ -2,7 +2,7 @@ import type { CommitListOutput } from '../../../../../generated/types/cli/output
 import { type RestCommit, toCommit } from '../../../api/commits.ts';
 import { collectPages } from '../../../api/paging.ts';
 import { repoPath } from '../../../api/repositories.ts';
-import { positiveInt } from '../../../cli/paging-flags.ts';
+import { limitFlag, positiveInt } from '../../../cli/paging-flags.ts';
 import { defineCommand } from '../../../command.ts';
 import { command as commitList } from '../../commit/list.ts';
 
@@ -19,12 +19,7 @@ export const command = defineCommand<Options, CommitListOutput>({
       value: 'REF',
       description: 'Start from this branch, tag or commit (default: the default branch)',
     },
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: 'Maximum number of commits in total (default 50)',
-    },
+    limit: limitFlag('commits in total', 50),
   },
   outputSchema: 'commit-list',
   effect: 'safe',

@@ -1,7 +1,7 @@
 import type { RepoTreeOutput } from '../../../../../generated/types/cli/output/repo-tree.ts';
 import { contentPath, type RestBrowse, type RestChild } from '../../../api/content.ts';
 import { collectPages, type Page } from '../../../api/paging.ts';
-import { positiveInt } from '../../../cli/paging-flags.ts';
+import { limitFlag, positiveInt } from '../../../cli/paging-flags.ts';
 import { defineCommand } from '../../../command.ts';
 
 type Options = { path: string; ref?: string; limit: number };
@@ -13,12 +13,7 @@ export const command = defineCommand<Options, RepoTreeOutput>({
   args: [{ name: 'path', required: false, description: 'Directory (default: the root)' }],
   flags: {
     ref: { type: 'string', value: 'REF', description: 'Branch, tag or commit (default: the default branch)' },
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: 'Maximum number of entries in total (default 1000)',
-    },
+    limit: limitFlag('entries in total', 1000),
   },
   outputSchema: 'repo-tree',
   effect: 'safe',

@@ -2,6 +2,7 @@ import type { HookListOutput } from '../../../../../generated/types/cli/output/h
 import { hooksPath, type RestHook, toHook } from '../../../api/hooks.ts';
 import { collectPages } from '../../../api/paging.ts';
 import { scopeId } from '../../../api/scope.ts';
+import { limitFlag } from '../../../cli/paging-flags.ts';
 import { defineCommand } from '../../../command.ts';
 import { command as hookList } from '../../hook/list.ts';
 import { positiveInt } from '../../repo/list.ts';
@@ -18,12 +19,7 @@ export const command = defineCommand<{ limit: number }, HookListOutput>({
     'Merge checks are the hooks of type PRE_PULL_REQUEST_MERGE (required approvals, builds, tasks, ...); turn one on or off with `bbdc hook enable|disable <key>`. Needs REPO_ADMIN.',
   args: [],
   flags: {
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: 'Maximum number of merge checks (default 100)',
-    },
+    limit: limitFlag('merge checks', 100),
   },
   outputSchema: 'hook-list',
   effect: 'safe',

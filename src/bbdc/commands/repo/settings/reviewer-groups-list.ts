@@ -1,6 +1,7 @@
 import type { RepoSettingsReviewerGroupsListOutput } from '../../../../../generated/types/cli/output/repo-settings-reviewer-groups-list.ts';
 import { collectPages } from '../../../api/paging.ts';
 import { type RestReviewerGroup, reviewerGroupsPath, toReviewerGroup } from '../../../api/reviewers.ts';
+import { limitFlag } from '../../../cli/paging-flags.ts';
 import { defineCommand } from '../../../command.ts';
 import type { Ui } from '../../../output/ui.ts';
 import { positiveInt } from '../list.ts';
@@ -20,12 +21,7 @@ export const command = defineCommand<{ limit: number }, RepoSettingsReviewerGrou
   description: 'Includes the groups the repository inherits from its project.',
   args: [],
   flags: {
-    limit: {
-      type: 'string',
-      shortFlag: 'L',
-      value: 'N',
-      description: 'Maximum number of groups (default 100)',
-    },
+    limit: limitFlag('groups', 100),
   },
   outputSchema: 'repo-settings-reviewer-groups-list',
   effect: 'safe',

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ValidationError } from '../../src/core/errors.ts';
-import { loadCrdSchemas } from '../../src/operator/crd-schemas.ts';
-import { createResourceValidator } from '../../src/operator/resource-validator.ts';
+import { ValidationError } from '../../../src/core/errors.ts';
+import { createResourceValidator } from '../../../src/operator/compile/resource-validator.ts';
+import { loadCrdSchemas } from '../../../src/operator/runtime/crd-schemas.ts';
 
 const validate = createResourceValidator(loadCrdSchemas());
 const meta = { name: 'x', namespace: 'team' };

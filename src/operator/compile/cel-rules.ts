@@ -1,5 +1,5 @@
 import { celEnv, isCelError, parse, plan } from '@bufbuild/cel';
-import { resolveRef, type SchemaDocuments } from './compile/structural-schema.ts';
+import { resolveRef, type SchemaDocuments } from './structural-schema.ts';
 
 const env = celEnv();
 const programs = new Map<string, (bindings: { self: never }) => unknown>();

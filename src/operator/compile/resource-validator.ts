@@ -1,11 +1,11 @@
 import type { ValidateFunction } from 'ajv';
-import type { IdentityClient } from '../../generated/types/crds/identityclient.ts';
-import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
-import type { IdentityServer } from '../../generated/types/crds/identityserver.ts';
-import { ValidationError } from '../core/errors.ts';
-import { createAjv, formatSchemaErrors } from '../core/schema.ts';
+import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
+import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
+import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
+import { ValidationError } from '../../core/errors.ts';
+import { createAjv, formatSchemaErrors } from '../../core/schema.ts';
 import { celViolations } from './cel-rules.ts';
-import type { SchemaDocuments } from './compile/structural-schema.ts';
+import type { SchemaDocuments } from './structural-schema.ts';
 
 /** One of the three custom resources, after validation and defaulting. */
 export type IdentityResource = IdentityServer | IdentityRealm | IdentityClient;

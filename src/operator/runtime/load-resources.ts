@@ -1,10 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import { ValidationError } from '../core/errors.ts';
-import { walkFiles } from '../core/walk-files.ts';
-
-/** One parsed document and where it came from (file, and document index when a file holds several). */
-export type SourceDocument = { source: string; data: unknown };
+import { ValidationError } from '../../core/errors.ts';
+import { walkFiles } from '../../core/walk-files.ts';
+import type { SourceDocument } from '../compile/synth.ts';
 
 const manifestFile = /\.(ya?ml|json)$/;
 

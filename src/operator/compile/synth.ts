@@ -1,11 +1,13 @@
-import type { IdentityServer } from '../../generated/types/crds/identityserver.ts';
-import { ValidationError } from '../core/errors.ts';
-import { toYamlDocuments } from '../core/yaml.ts';
-import { compileIdentityServer } from './compile/identity-server.ts';
-import type { KubeObject } from './compile/kube-object.ts';
-import { resolveServer } from './compile/resolved-server.ts';
-import type { SourceDocument } from './load-resources.ts';
+import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
+import { ValidationError } from '../../core/errors.ts';
+import { toYamlDocuments } from '../../core/yaml.ts';
+import { compileIdentityServer } from './identity-server.ts';
+import type { KubeObject } from './kube-object.ts';
+import { resolveServer } from './resolved-server.ts';
 import type { IdentityResource, ResourceValidator } from './resource-validator.ts';
+
+/** One parsed document and where it came from (file, and document index when a file holds several). */
+export type SourceDocument = { source: string; data: unknown };
 
 /** Shown instead of every Secret value: synth never prints one. */
 export const redacted = '(redacted)';

@@ -1,5 +1,5 @@
-// Time as a dependency: the operator reads the time and sets timers only through a Clock, so tests and the
-// benchmark drive time by hand instead of sleeping.
+// Time as a dependency: both programs read the time, wait and set timers only through a Clock, so tests and
+// benchmarks drive time by hand instead of sleeping.
 
 /** A cancellable timer handle. */
 export type Timer = { cancel(): void };
@@ -12,6 +12,11 @@ export type Clock = {
   /** `keepAlive`: the timer keeps the process running (a caller waits on it), unlike a retry that may be dropped. */
   setTimer(ms: number, fn: () => void, options?: { keepAlive?: boolean }): Timer;
 };
+
+/** Waits `ms` on `clock`; the wait keeps the process running, as someone is waiting on it. */
+export function sleep(clock: Clock, ms: number): Promise<void> {
+  return new Promise((resolve) => clock.setTimer(ms, resolve, { keepAlive: true }));
+}
 
 /** The wall clock; timers are unref'd so a pending retry never keeps the process alive on its own. */
 export const systemClock: Clock = {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../core/package-root.ts';
-import type { SchemaDocuments } from './compile/structural-schema.ts';
+import { packageRoot } from '../../core/package-root.ts';
+import type { SchemaDocuments } from '../compile/structural-schema.ts';
 
 /** Reads every JSON Schema in schemas/crds/, keyed by file name. */
 export function loadCrdSchemas(root: string = packageRoot()): SchemaDocuments {
