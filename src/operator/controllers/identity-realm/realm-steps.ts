@@ -3,16 +3,11 @@
 // unit test checks the order against them); a step that runs for only one of the two, or only when something is
 // true, says so in `create`, `update` or `when`. Every Keycloak call is a section's (keycloak/collections/).
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
-import { scopeLinkLedgers } from '../../compile/realm/client-scopes.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { syncFlows } from '../../keycloak/collections/authentication-flows.ts';
-import {
-  clientPoliciesLedger,
-  clientProfilesLedger,
-  syncClientPolicies,
-} from '../../keycloak/collections/client-policies.ts';
+import { syncClientPolicies } from '../../keycloak/collections/client-policies.ts';
 import { syncClientScopes } from '../../keycloak/collections/client-scopes.ts';
-import { type Item, type Marker, syncCollection } from '../../keycloak/collections/collection.ts';
+import type { Item, Marker } from '../../keycloak/collections/collection.ts';
 import { syncDefaultRoles } from '../../keycloak/collections/default-roles.ts';
 import {
   type FederationSyncResult,
@@ -20,12 +15,12 @@ import {
   syncFederation,
 } from '../../keycloak/collections/federation.ts';
 import { syncGroupTree } from '../../keycloak/collections/groups.ts';
-import { holdLateLedgers } from '../../keycloak/collections/late-ledgers.ts';
 import { type FieldRules, fieldPaths, planFields } from '../../keycloak/collections/managed-fields.ts';
-import { messagesLedger, syncMessages } from '../../keycloak/collections/messages.ts';
-import { organizations } from '../../keycloak/collections/organizations.ts';
+import { syncMessages } from '../../keycloak/collections/messages.ts';
+import { syncOrganizations } from '../../keycloak/collections/organizations.ts';
 import {
   createRealm,
+  holdRealmLedgers,
   realmCreateRepresentation,
   recordRealmLedgers,
   updateRealm,
@@ -35,7 +30,7 @@ import {
   type RequiredActionsPlan,
 } from '../../keycloak/collections/required-actions.ts';
 import { syncRoles } from '../../keycloak/collections/roles.ts';
-import { syncUserProfile, userProfileLedgers } from '../../keycloak/collections/user-profile.ts';
+import { syncUserProfile } from '../../keycloak/collections/user-profile.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { realmOwnerOf } from './realm-ownership.ts';
 
@@ -52,7 +47,6 @@ export type RealmSync = {
   rules: FieldRules;
   /** The collections the spec declares items of (recorded, so that emptying one later still prunes it). */
   declared: readonly string[];
-  organizations: Item[];
   clock: Clock;
   keycloakVersion?: string;
   /** Whether the realm is created by this sync (no realm of its name existed). */
@@ -110,15 +104,6 @@ function need<K extends keyof Carried>(s: RealmSync, key: K): Carried[K] {
   return value as Carried[K];
 }
 
-/** The realm's ledgers of sections synced after its own update (late-ledgers.ts). */
-const realmLateLedgers = [
-  messagesLedger,
-  ...Object.values(scopeLinkLedgers),
-  clientProfilesLedger,
-  clientPoliciesLedger,
-  ...Object.values(userProfileLedgers),
-];
-
 /** Whether the spec declares more of its roles and groups than the create call carries. */
 const beyondTheCreateCall = (spec: IdentityRealm['spec']) =>
   Boolean(
@@ -128,12 +113,8 @@ const beyondTheCreateCall = (spec: IdentityRealm['spec']) =>
       spec.localization?.messages,
   );
 
-const syncOrganizations = async (s: RealmSync) =>
-  (
-    await syncCollection(s.admin, s.ns, organizations(s.name), s.organizations, s.marker, {
-      declaredBefore: s.before('organizations'),
-    })
-  ).writes;
+const organizationsOf = (s: RealmSync) =>
+  syncOrganizations(s.admin, s.ns, s.name, s.spec, s.marker, s.before('organizations'));
 
 const organizationsOn = (s: RealmSync) => need(s, 'live').organizationsEnabled === true;
 
@@ -180,7 +161,7 @@ export const realmSteps: readonly RealmStep[] = [
     name: 'organizations, while they are on',
     needs: ['live'],
     when: organizationsOn,
-    run: syncOrganizations,
+    run: organizationsOf,
   },
   {
     // Before the realm update: the realm records a bind password's hash only once the component has the password,
@@ -212,7 +193,7 @@ export const realmSteps: readonly RealmStep[] = [
       const live = need(s, 'live');
       const attributes = { ...(s.desired.attributes as Item), ...need(s, 'actions').attributes };
       const plan = planFields({ ...s.desired, attributes }, live, s.rules, s.declared);
-      const { first, held } = holdLateLedgers(plan, live, realmLateLedgers);
+      const { first, held } = holdRealmLedgers(plan, live);
       s.update = { body: plan.body, held };
       return updateRealm(s.admin, s.ns, s.name, first);
     },
@@ -222,7 +203,7 @@ export const realmSteps: readonly RealmStep[] = [
     name: 'organizations, after the update',
     needs: ['live'],
     when: (s) => !organizationsOn(s),
-    run: syncOrganizations,
+    run: organizationsOf,
   },
   {
     // After the update: Keycloak refuses to delete a bound flow, and the update has just unbound it.

@@ -21,7 +21,7 @@ import {
 import { checkGroupTree } from '../../keycloak/collections/groups.ts';
 import { declaredBefore } from '../../keycloak/collections/managed-fields.ts';
 import { messagesAttributes } from '../../keycloak/collections/messages.ts';
-import { organizationItem, requireOrganizations } from '../../keycloak/collections/organizations.ts';
+import { requireOrganizations } from '../../keycloak/collections/organizations.ts';
 import { readRealm } from '../../keycloak/collections/realm.ts';
 import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
 import { userProfileLedgerAttributes } from '../../keycloak/collections/user-profile.ts';
@@ -131,7 +131,6 @@ export async function syncRealm(
     marker,
     rules,
     declared: declaredCollections(spec),
-    organizations: (spec.organizations ?? []).map((o) => marker.mark(organizationItem(o))),
     clock: inputs.clock ?? systemClock,
     keycloakVersion: inputs.keycloakVersion,
     created: !live,

@@ -1,20 +1,24 @@
 // A realm itself: read by name, created in one call carrying its whole representation (its fields, its top-level
 // roles and groups), its own fields corrected by one update, deleted. Its fields are planned by the managed-field
 // rule (realm-fields.ts, managed-fields.ts); everything it holds is a section of its own (roles.ts, groups.ts, ...)
-// that the realm's step list (controllers/identity-realm/realm-sync.ts) syncs around the create or the update.
+// that the realm's step list (controllers/identity-realm/realm-steps.ts) syncs around the create or the update.
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
+import { scopeLinkLedgers } from '../../compile/realm/client-scopes.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { AdminClient } from '../admin-client.ts';
 import { createReadingBack } from '../outcome-unknown.ts';
 import { timedRealmCreate } from '../realm-create-timeout.ts';
 import { refusedAsSpec } from '../spec-refused.ts';
+import { clientPoliciesLedger, clientProfilesLedger } from './client-policies.ts';
 import { type Item, type Marker, ownerAttribute } from './collection.ts';
 import { groupItem } from './groups.ts';
-import { recordLateLedgers } from './late-ledgers.ts';
+import { holdLateLedgers, recordLateLedgers } from './late-ledgers.ts';
 import { type FieldPlan, type FieldRules, planFields } from './managed-fields.ts';
+import { messagesLedger } from './messages.ts';
 import { roleItem } from './roles.ts';
+import { userProfileLedgers } from './user-profile.ts';
 
 const enc = encodeURIComponent;
 
@@ -90,6 +94,19 @@ export async function updateRealm(admin: AdminClient, ns: string, name: string, 
   await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
   return [`update realm (${plan.drift.join(', ')})`];
 }
+
+/** The realm's ledgers of sections synced after its own update (late-ledgers.ts). */
+const realmLateLedgers = [
+  messagesLedger,
+  ...Object.values(scopeLinkLedgers),
+  clientProfilesLedger,
+  clientPoliciesLedger,
+  ...Object.values(userProfileLedgers),
+];
+
+/** The realm update to send first, its late ledgers that change held at their live values (late-ledgers.ts). */
+export const holdRealmLedgers = (plan: FieldPlan, live: Item) =>
+  holdLateLedgers(plan, live, realmLateLedgers);
 
 /** Records the ledgers the update held (late-ledgers.ts) once their sections are synced. */
 export const recordRealmLedgers = (
