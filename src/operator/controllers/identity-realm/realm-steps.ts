@@ -15,12 +15,12 @@ import {
   syncFederation,
 } from '../../keycloak/collections/federation.ts';
 import { syncGroupTree } from '../../keycloak/collections/groups.ts';
-import { type FieldRules, fieldPaths, planFields } from '../../keycloak/collections/managed-fields.ts';
+import type { FieldRules } from '../../keycloak/collections/managed-fields.ts';
 import { syncMessages } from '../../keycloak/collections/messages.ts';
 import { syncOrganizations } from '../../keycloak/collections/organizations.ts';
 import {
   createRealm,
-  holdRealmLedgers,
+  planRealmUpdate,
   realmCreateRepresentation,
   recordRealmLedgers,
   updateRealm,
@@ -128,7 +128,8 @@ export const realmSteps: readonly RealmStep[] = [
     run: async (s) => {
       s.live = (await createRealm(s.admin, s.ns, s.name, {
         body: realmCreateRepresentation(s.desired, s.spec, s.marker, s.rules, s.declared),
-        fields: [...fieldPaths(s.desired, s.rules).keys()],
+        desired: s.desired,
+        rules: s.rules,
         owner: realmOwnerOf(s.realm),
         clock: s.clock,
       })) as Item | undefined;
@@ -192,9 +193,8 @@ export const realmSteps: readonly RealmStep[] = [
     run: async (s) => {
       const live = need(s, 'live');
       const attributes = { ...(s.desired.attributes as Item), ...need(s, 'actions').attributes };
-      const plan = planFields({ ...s.desired, attributes }, live, s.rules, s.declared);
-      const { first, held } = holdRealmLedgers(plan, live);
-      s.update = { body: plan.body, held };
+      const { first, body, held } = planRealmUpdate({ ...s.desired, attributes }, live, s.rules, s.declared);
+      s.update = { body, held };
       return updateRealm(s.admin, s.ns, s.name, first);
     },
   },

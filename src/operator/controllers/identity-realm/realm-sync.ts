@@ -19,10 +19,9 @@ import {
   federationAttributes,
 } from '../../keycloak/collections/federation.ts';
 import { checkGroupTree } from '../../keycloak/collections/groups.ts';
-import { declaredBefore } from '../../keycloak/collections/managed-fields.ts';
 import { messagesAttributes } from '../../keycloak/collections/messages.ts';
 import { requireOrganizations } from '../../keycloak/collections/organizations.ts';
-import { readRealm } from '../../keycloak/collections/realm.ts';
+import { readRealm, realmDeclaredBefore } from '../../keycloak/collections/realm.ts';
 import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
 import { userProfileLedgerAttributes } from '../../keycloak/collections/user-profile.ts';
 import type { ServerInfo } from '../../keycloak/server-info.ts';
@@ -135,7 +134,7 @@ export async function syncRealm(
     keycloakVersion: inputs.keycloakVersion,
     created: !live,
     // A new realm has nothing from before.
-    before: (collection) => (live ? declaredBefore(live, rules, collection) : false),
+    before: (collection) => (live ? realmDeclaredBefore(live, rules, collection) : false),
     federationTarget,
     clients: new Map(),
     writes: [],

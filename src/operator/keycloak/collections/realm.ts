@@ -15,7 +15,7 @@ import { clientPoliciesLedger, clientProfilesLedger } from './client-policies.ts
 import { type Item, type Marker, ownerAttribute } from './collection.ts';
 import { groupItem } from './groups.ts';
 import { holdLateLedgers, recordLateLedgers } from './late-ledgers.ts';
-import { type FieldPlan, type FieldRules, planFields } from './managed-fields.ts';
+import { declaredBefore, type FieldPlan, type FieldRules, fieldPaths, planFields } from './managed-fields.ts';
 import { messagesLedger } from './messages.ts';
 import { roleItem } from './roles.ts';
 import { userProfileLedgers } from './user-profile.ts';
@@ -59,17 +59,18 @@ export function realmCreateRepresentation(
  * Creates realm `name` with `body` (its timeout scaled by what Keycloak needed before) and returns it as read back.
  * A lost answer is read back before anything else; a 409 is ours only when the realm carries `owner`'s marker (an
  * earlier create of ours whose answer was lost finished after the read-back), never "created by someone else"
- * then. `fields`: the spec fields a refusal is reported against.
+ * then. A refusal names the fields of `desired` (the realm's own representation, `rules`).
  */
 export async function createRealm(
   admin: AdminClient,
   ns: string,
   name: string,
-  create: { body: Item; fields: readonly string[]; owner: string; clock: Clock },
+  create: { body: Item; desired: Item; rules: FieldRules; owner: string; clock: Clock },
 ): Promise<RealmRepresentation | undefined> {
+  const fields = [...fieldPaths(create.desired, create.rules).keys()];
   const outcome = await createReadingBack(
     () =>
-      refusedAsSpec('realm', create.fields, () =>
+      refusedAsSpec('realm', fields, () =>
         timedRealmCreate(admin, create.clock, (timeoutMs) =>
           admin.call(ns, 'POST', '', create.body, { timeoutMs }),
         ),
@@ -104,9 +105,20 @@ const realmLateLedgers = [
   ...Object.values(userProfileLedgers),
 ];
 
-/** The realm update to send first, its late ledgers that change held at their live values (late-ledgers.ts). */
-export const holdRealmLedgers = (plan: FieldPlan, live: Item) =>
-  holdLateLedgers(plan, live, realmLateLedgers);
+/**
+ * Plans the realm's own update from the realm as read before this sync (managed-fields.ts): `first`, the update to
+ * send now, its late ledgers that change held at their live values; `body`, the whole update (the held ledgers at
+ * their new values) for recordRealmLedgers once their sections are synced.
+ */
+export function planRealmUpdate(desired: Item, live: Item, rules: FieldRules, declared: readonly string[]) {
+  const plan = planFields(desired, live, rules, declared);
+  const { first, held } = holdLateLedgers(plan, live, realmLateLedgers);
+  return { first, body: plan.body, held };
+}
+
+/** Whether the spec declared items of `collection` last time (the realm's record of its fields). */
+export const realmDeclaredBefore = (live: Item, rules: FieldRules, collection: string) =>
+  declaredBefore(live, rules, collection);
 
 /** Records the ledgers the update held (late-ledgers.ts) once their sections are synced. */
 export const recordRealmLedgers = (
