@@ -3,16 +3,10 @@
 // is SecretAccessDenied, a missing key names the field.
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
+import type { FederationSecrets } from '../../keycloak/collections/federation.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { readSecretKey } from '../../runtime/read-secret.ts';
 import { StuckError } from '../shared/stuck-error.ts';
-
-/** Secrets by identity provider alias (client secret, signing key) and by LDAP provider name. */
-export type FederationSecrets = {
-  readonly identityProviders: ReadonlyMap<string, string>;
-  readonly ldap: ReadonlyMap<string, string>;
-  readonly signingKeys?: ReadonlyMap<string, string>;
-};
 
 async function read(deps: KeycloakDeps, ns: string, ref: { name: string; key: string }, field: string) {
   try {

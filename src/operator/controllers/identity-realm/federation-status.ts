@@ -15,31 +15,12 @@ import type {
   IdentityRealm,
   LdapSyncResult,
 } from '../../../../generated/types/crds/identityrealm.ts';
-import { RealmforgeError } from '../../../core/errors.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
-import type { FederationSecrets } from './federation-secrets.ts';
+import type { FederationSecrets } from '../../keycloak/collections/federation.ts';
+import { discoveryError, runLdapSync, testLdap } from '../../keycloak/collections/federation-checks.ts';
 
 /** The annotation that requests a synchronisation of every LDAP provider of the realm. */
 export const federationSyncAnnotation = 'realmforge.dev/federation-sync';
-
-const enc = encodeURIComponent;
-const errorOf = (error: unknown) => {
-  if (error instanceof RealmforgeError) return error.message;
-  throw error;
-};
-
-/** Calls Keycloak; an answer of 400 or more (the admin client returns 404 and 409) becomes an error. */
-async function ask<T>(admin: AdminClient, ns: string, path: string, body?: unknown) {
-  const res = await admin.call<T>(ns, 'POST', path, body);
-  if (res.status >= 400) {
-    const b = res.body as { errorMessage?: string; error?: string } | undefined;
-    throw new RealmforgeError(
-      'validation',
-      `Keycloak POST ${path}: HTTP ${res.status} ${b?.errorMessage ?? b?.error ?? ''}`.trim(),
-    );
-  }
-  return res;
-}
 
 /** The sync the annotation asks for, or undefined (absent, or not `full`/`changed`). */
 export function requestedSync(
@@ -48,47 +29,6 @@ export function requestedSync(
   const request = realm.metadata.annotations?.[federationSyncAnnotation];
   const mode = request?.split('@')[0];
   return request && (mode === 'full' || mode === 'changed') ? { request, mode } : undefined;
-}
-
-async function testLdap(admin: AdminClient, ns: string, realmName: string, id: string, config: object) {
-  try {
-    await ask(admin, ns, `/${enc(realmName)}/testLDAPConnection`, {
-      ...config,
-      action: 'testAuthentication',
-      componentId: id,
-    });
-    return undefined;
-  } catch (error) {
-    return errorOf(error);
-  }
-}
-
-async function runSync(
-  admin: AdminClient,
-  ns: string,
-  realmName: string,
-  id: string,
-  mode: 'full' | 'changed',
-) {
-  const action = mode === 'full' ? 'triggerFullSync' : 'triggerChangedUsersSync';
-  try {
-    const res = await ask<Record<string, unknown>>(
-      admin,
-      ns,
-      `/${enc(realmName)}/user-storage/${enc(id)}/sync?action=${action}`,
-    );
-    const r = res.body ?? {};
-    const n = (k: string) => (typeof r[k] === 'number' ? (r[k] as number) : 0);
-    return {
-      added: n('added'),
-      updated: n('updated'),
-      removed: n('removed'),
-      failed: n('failed'),
-      status: String(r.status ?? ''),
-    };
-  } catch (error) {
-    return { error: errorOf(error) };
-  }
 }
 
 /** When the checks run: the providers written in this reconcile (`ldap/<name>`, `idp/<alias>`), the time, and
@@ -140,7 +80,7 @@ export async function federationStatus(
       lastSync = {
         request: sync.request,
         mode: sync.mode,
-        ...(await runSync(admin, ns, realmName, id, sync.mode)),
+        ...(await runLdapSync(admin, ns, realmName, id, sync.mode)),
       };
     ldap.push({
       name: p.name,
@@ -165,15 +105,12 @@ export async function federationStatus(
       identityProviders.push(prev);
       continue;
     }
-    try {
-      await ask(admin, ns, `/${enc(realmName)}/identity-provider/import-config`, {
-        providerId: idp.providerId,
-        fromUrl,
-      });
-      identityProviders.push({ alias: idp.alias, reachable: true, checkedAt });
-    } catch (error) {
-      identityProviders.push({ alias: idp.alias, reachable: false, error: errorOf(error), checkedAt });
-    }
+    const error = await discoveryError(admin, ns, realmName, idp.providerId, fromUrl);
+    identityProviders.push(
+      error === undefined
+        ? { alias: idp.alias, reachable: true, checkedAt }
+        : { alias: idp.alias, reachable: false, error, checkedAt },
+    );
   }
   if (!ldap.length && !identityProviders.length) return undefined;
   return { ...(ldap.length ? { ldap } : {}), ...(identityProviders.length ? { identityProviders } : {}) };

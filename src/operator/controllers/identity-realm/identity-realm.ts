@@ -14,7 +14,9 @@ import { serverKeytabs } from '../../compile/kerberos-keytabs.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
+import { clientPolicyRefusals } from '../../keycloak/collections/client-policies.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
+import { deleteRealm, readRealm } from '../../keycloak/collections/realm.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import { serverInfo } from '../../keycloak/server-info.ts';
@@ -23,11 +25,10 @@ import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../share
 import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
 import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
-import { clientPolicyRefusals } from './client-policies-sync.ts';
 import { federationSecrets } from './federation-secrets.ts';
 import { federationProblem, federationStatus } from './federation-status.ts';
 import { realmOwnership, realmRefusal } from './realm-ownership.ts';
-import { readRealm, syncRealm } from './realm-sync.ts';
+import { syncRealm } from './realm-sync.ts';
 import { serverHashKey } from './server-hash-key.ts';
 
 /** What a realm reconcile did, for its log line. */
@@ -43,12 +44,10 @@ export function realmIssuer(server: IdentityServer, realmName: string): string {
   return `${urls.public ?? urls.internal}/realms/${encodeURIComponent(realmName)}`;
 }
 
-/** Whether a server can take admin calls. */
+/** Whether a server can answer the admin API. */
 export function serverReady(server: IdentityServer | undefined): boolean {
   return server?.status?.phase === 'Ready' && deletionRequestedAt(server) === undefined;
 }
-
-const enc = encodeURIComponent;
 
 /**
  * Deletion removes the realm from Keycloak only when it is this resource's (owner marker), the namespace is still
@@ -73,7 +72,7 @@ async function finalize(deps: KeycloakDeps, realm: IdentityRealm, server: Identi
       }
       const admin = await deps.admins.forServer(server);
       const live = await readRealm(admin, ns, name);
-      if (realmOwnership(realm, live).state === 'ours') await admin.call(ns, 'DELETE', `/${enc(name)}`);
+      if (realmOwnership(realm, live).state === 'ours') await deleteRealm(admin, ns, name);
     } catch (error) {
       const since = deletionRequestedAt(realm) ?? deps.clock.now();
       if (deps.clock.now() - since < (deps.cleanupGiveUpMs ?? defaultGiveUpMs)) throw error;

@@ -1,6 +1,6 @@
 // Keycloak components as managed collections: a realm's user storage providers (LDAP) and the mappers under
 // one provider. Keyed by name. Keycloak keeps only the settings a provider declares (a marker in the config is
-// dropped), so ownership is a ledger in the realm's attributes (federation-sync.ts): Keycloak's own components
+// dropped), so ownership is a ledger in the realm's attributes (federation.ts): Keycloak's own components
 // (the default LDAP mappers it creates with a provider) and hand-made ones are never touched. Keycloak writes lastSync into a provider's
 // config after each synchronisation; it is not the operator's and is not compared.
 import { secretMask } from '../../compile/realm/identity-providers.ts';

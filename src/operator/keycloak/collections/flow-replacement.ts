@@ -8,8 +8,8 @@
 // a crash left (a next version that is bound, or whose old version is gone, is finished; any other is deleted).
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { AdminClient } from '../admin-client.ts';
-import { executionsPath, type LiveExecution, type Step } from './authentication-flows.ts';
 import type { Item } from './collection.ts';
+import { executionsPath, type LiveExecution, type Step } from './flow-steps.ts';
 
 const enc = encodeURIComponent;
 const suffix = '-realmforge-next';

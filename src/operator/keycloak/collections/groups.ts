@@ -1,9 +1,21 @@
 // A realm's groups as managed collections, one per level of the tree: the top-level groups, and the children of
 // each declared group (subgroups at any depth; a group's natural key is its path, its name within its parent).
 // Each group the operator creates carries the owner attribute and the ledgers of the realm and client roles it
-// maps (see role-mappings.ts); Keycloak deletes a group's subgroups with it.
-import type { Collection, Item } from './collection.ts';
-import { clientMappingKey, groupClientRolesLedger, groupRolesLedger } from './role-mappings.ts';
+// maps (see role-mappings.ts; mappings made by hand stay); Keycloak deletes a group's subgroups with it. A steady
+// resync reads the top-level groups (when declared now or before), a declared group's children only when it has
+// some or declares some, and looks a client up only when one of its mappings must be written.
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import type { AdminClient } from '../admin-client.ts';
+import { type Collection, type Item, ledger, type Marker, syncCollection } from './collection.ts';
+import { ledgerClientIds, lookUpClients } from './role-composites.ts';
+import {
+  clientMappingKey,
+  groupClientRoles,
+  groupClientRolesLedger,
+  groupRealmRoles,
+  groupRolesLedger,
+} from './role-mappings.ts';
 
 const enc = encodeURIComponent;
 
@@ -64,4 +76,108 @@ export function groups(realm: string): Collection {
 export function childGroups(realm: string, parentId: string, parentPath: string): Collection {
   const base = `/${enc(realm)}/groups/${enc(parentId)}/children`;
   return level(realm, `${base}?briefRepresentation=false&max=10000`, base, parentPath);
+}
+
+/** Refuses, before any write, a group whose parent is not a declared group. */
+export function checkGroupTree(spec: IdentityRealm['spec']): void {
+  const paths = new Set((spec.groups ?? []).map(groupPath));
+  for (const g of spec.groups ?? []) {
+    if (g.parent && !paths.has(g.parent))
+      throw new RealmforgeError(
+        'validation',
+        `spec.groups[${groupPath(g)}].parent: "${g.parent}" is not a group declared in spec.groups: declare it, or leave parent empty for a top-level group`,
+      );
+  }
+}
+
+/** The group tree; `clients` (clientId -> internal id) is shared by the sync's lookups. */
+export async function syncGroupTree(
+  admin: AdminClient,
+  ns: string,
+  realm: string,
+  spec: IdentityRealm['spec'],
+  marker: Marker,
+  declaredBefore: boolean,
+  clients: Map<string, string>,
+): Promise<string[]> {
+  const writes: string[] = [];
+  const byParent = new Map<string, GroupSpec[]>();
+  for (const g of spec.groups ?? [])
+    byParent.set(g.parent ?? '', [...(byParent.get(g.parent ?? '') ?? []), g]);
+  const level = async (parentPath: string, collection: ReturnType<typeof groups>, before: boolean) => {
+    const declared = byParent.get(parentPath) ?? [];
+    const desired = declared.map((g) => marker.mark(groupItem(g)));
+    const result = await syncCollection(admin, ns, collection, desired, marker, { declaredBefore: before });
+    writes.push(...result.writes);
+    const live = result.created
+      ? ((await admin.call<Item[]>(ns, 'GET', collection.listPath)).body ?? [])
+      : result.live;
+    for (const g of declared) {
+      const have = live.find((x) => x.name === g.name);
+      if (!have?.id) continue;
+      await syncMappings(admin, ns, realm, g, have, clients, writes);
+      const path = groupPath(g);
+      const hasChildren = Number(have.subGroupCount ?? 0) > 0;
+      if (byParent.has(path) || hasChildren)
+        await level(path, childGroups(realm, String(have.id), path), hasChildren);
+    }
+  };
+  await level('', groups(realm), declaredBefore);
+  return writes;
+}
+
+async function syncMappings(
+  admin: AdminClient,
+  ns: string,
+  realm: string,
+  g: GroupSpec,
+  have: Item,
+  clients: Map<string, string>,
+  writes: string[],
+) {
+  const path = groupPath(g);
+  const attributes = have.attributes as Record<string, unknown> | undefined;
+  const mapped = ((have.realmRoles as string[] | undefined) ?? []).map((name) => ({ name }));
+  const realmResult = await syncCollection(
+    admin,
+    ns,
+    groupRealmRoles(realm, String(have.id), path),
+    (g.realmRoles ?? []).map((name) => ({ name })),
+    ledger(attributes, groupRolesLedger),
+    { live: mapped },
+  );
+  writes.push(...realmResult.writes);
+  // Client roles: the group's answer carries them by clientId, so a client is looked up only to write.
+  const owned = ledger(attributes, groupClientRolesLedger).managed;
+  const wanted = new Set(groupClientKeys(g));
+  const liveRoles = (have.clientRoles ?? {}) as Record<string, string[]>;
+  const liveKeys = new Set(
+    Object.entries(liveRoles).flatMap(([c, names]) => names.map((n) => clientMappingKey(c, n))),
+  );
+  const touched = new Set([
+    ...ledgerClientIds([...wanted].filter((k) => !liveKeys.has(k))),
+    ...ledgerClientIds([...owned].filter((k) => liveKeys.has(k) && !wanted.has(k))),
+  ]);
+  if (!touched.size) return;
+  await lookUpClients(admin, ns, realm, touched, clients);
+  for (const clientId of [...touched].sort()) {
+    const uuid = clients.get(clientId);
+    const declared = g.clientRoles?.[clientId] ?? [];
+    if (!uuid) {
+      if (!declared.length) continue;
+      throw new RealmforgeError(
+        'validation',
+        `spec.groups[${path}].clientRoles names client "${clientId}", which does not exist in the realm: create it first or remove it`,
+      );
+    }
+    const result = await syncCollection(
+      admin,
+      ns,
+      groupClientRoles(realm, String(have.id), path, clientId, uuid),
+      declared.map((name) => ({ name })),
+      { by: 'ledger', managed: owned },
+      { live: (liveRoles[clientId] ?? []).map((name) => ({ name })) },
+    );
+    writes.push(...result.writes);
+  }
 }

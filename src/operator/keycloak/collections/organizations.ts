@@ -1,8 +1,10 @@
 // Organizations (Keycloak >= 26) as a managed collection: each organization the operator creates carries the owner
 // attribute (organization attributes are lists, like roles'); hand-made ones are never touched. Domains are a set:
 // compared sorted by name. On Keycloak 25 the section is refused with a message naming it, never ignored.
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
-import type { Collection, Item } from './collection.ts';
+import type { AdminClient } from '../admin-client.ts';
+import { type Collection, type Item, type Marker, syncCollection } from './collection.ts';
 
 const enc = encodeURIComponent;
 
@@ -56,4 +58,17 @@ export function requireOrganizations(version: string | undefined, declared: bool
       'validation',
       `spec.organizations needs Keycloak 26 or later; this server runs Keycloak ${version}: upgrade the IdentityServer or remove the section`,
     );
+}
+
+/** Makes the realm's organizations equal to the spec's (those the operator made: `marker`); returns the writes. */
+export async function syncOrganizations(
+  admin: AdminClient,
+  ns: string,
+  realm: string,
+  spec: IdentityRealm['spec'],
+  marker: Marker,
+  declaredBefore: boolean,
+): Promise<string[]> {
+  const desired = (spec.organizations ?? []).map((o) => marker.mark(organizationItem(o)));
+  return (await syncCollection(admin, ns, organizations(realm), desired, marker, { declaredBefore })).writes;
 }

@@ -16,6 +16,17 @@ export type RoleRefs = { realm?: string[]; client?: Record<string, string[]> };
 /** The clientIds a set of role references names. */
 export const clientIdsOf = (refs: RoleRefs | undefined) => Object.keys(refs?.client ?? {});
 
+/** The ledger keys of role references (`realm/<role>`, `client/<clientId>/<role>`), sorted. */
+export const roleRefKeys = (refs: RoleRefs | undefined) =>
+  [
+    ...(refs?.realm ?? []).map(realmMappingKey),
+    ...Object.entries(refs?.client ?? {}).flatMap(([c, names]) => names.map((n) => clientMappingKey(c, n))),
+  ].sort();
+
+/** The clientIds named by ledger keys (`client/<clientId>/<role>`). */
+export const ledgerClientIds = (keys: Iterable<string>) =>
+  [...keys].filter((k) => k.startsWith('client/')).map((k) => decodeURIComponent(k.split('/')[1] ?? ''));
+
 /** The internal ids of clients by clientId, looked up once per sync; a client that does not exist is absent. */
 export async function lookUpClients(
   admin: AdminClient,

@@ -1,10 +1,13 @@
 // Roles as managed collections: a realm's roles and a client's roles. Each role the operator creates carries the
 // owner attribute, so Keycloak's own roles (offline_access, default-roles-*) and hand-made ones are never touched.
+// A realm role's composites are a collection of their own (role-composites.ts), synced with the realm's roles.
 import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { AdminClient } from '../admin-client.ts';
 import { clientFields } from './client-fields.ts';
-import { attributeMarker, type Collection, type Item, syncCollection } from './collection.ts';
+import { attributeMarker, type Collection, type Item, type Marker, syncCollection } from './collection.ts';
 import { declaredBefore } from './managed-fields.ts';
+import { clientIdsOf, lookUpClients, roleComposites, roleRefItems, roleRefKeys } from './role-composites.ts';
 
 const enc = encodeURIComponent;
 
@@ -59,4 +62,45 @@ export async function syncClientRoles(
   const items = desired.map((r) => marker.mark(roleItem(r)));
   const options = { declaredBefore: declaredBefore(live as Item, clientFields, 'roles') };
   return (await syncCollection(admin, ns, roles, items, marker, options)).writes;
+}
+
+/** A realm's roles and the composites of each (a role the operator owns is kept equal to its declared
+ * composites: one added by hand is removed). A steady resync reads the roles when declared (now or before), and a
+ * role's composites only when it is composite or declares composites. `clients` (clientId -> internal id) is
+ * shared by the sync's lookups. */
+export async function syncRoles(
+  admin: AdminClient,
+  ns: string,
+  realm: string,
+  spec: IdentityRealm['spec'],
+  marker: Marker,
+  declaredBefore: boolean,
+  clients: Map<string, string>,
+): Promise<string[]> {
+  const collection = realmRoles(realm);
+  const desired = (spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
+  const result = await syncCollection(admin, ns, collection, desired, marker, { declaredBefore });
+  const writes = [...result.writes];
+  const live = result.created
+    ? ((await admin.call<Item[]>(ns, 'GET', collection.listPath)).body ?? [])
+    : result.live;
+  for (const role of spec.roles ?? []) {
+    const have = live.find((r) => r.name === role.name);
+    const declares = roleRefKeys(role.composites).length > 0;
+    if (!have?.id || (!declares && !have.composite)) continue;
+    await lookUpClients(admin, ns, realm, clientIdsOf(role.composites), clients);
+    const field = `spec.roles[${role.name}].composites`;
+    const composites = roleComposites(
+      realm,
+      String(have.id),
+      { noun: `composite of role ${role.name}`, field },
+      clients,
+    );
+    const current = (await admin.call<Item[]>(ns, 'GET', composites.listPath)).body ?? [];
+    // The operator's role is the spec's: every composite it has is ours to keep equal.
+    const all = { by: 'ledger' as const, managed: new Set(current.map((c) => composites.key(c))) };
+    const items = roleRefItems(role.composites, clients, field);
+    writes.push(...(await syncCollection(admin, ns, composites, items, all, { live: current })).writes);
+  }
+  return writes;
 }

@@ -1,15 +1,24 @@
 // A realm's declarative user profile (Keycloak's UPConfig, GET/PUT /{realm}/users/profile) as one managed
 // collection in the collection mechanism's document mode: its attributes, its attribute groups and its
 // unmanaged-attribute policy are the entries of the one document. No entry has anywhere to carry an owner: the
-// realm records the names it manages (ledgers in its attributes). Items are compared in a canonical form that ignores order (permission roles,
-// scopes) and fills what Keycloak leaves out (no displayName, no annotations, multivalued false).
+// realm records the names it manages (ledgers in its attributes). Items are compared in a canonical form that
+// ignores order (permission roles, scopes) and fills what Keycloak leaves out (no displayName, no annotations,
+// multivalued false). Synced after the client scopes (a required or selector scope may be one the spec creates): a
+// change is one PUT that Keycloak accepts or refuses whole. A built-in attribute or group the spec stops declaring
+// goes back to what a new realm of that Keycloak line has; a custom one is deleted; hand-made ones are kept as
+// read. One read when the spec declares a profile or the realm's ledgers record one, none otherwise.
 import type {
   UserProfileAttribute,
   UserProfileConfig,
   UserProfileGroup,
 } from '@keycloak/keycloak-admin-client/lib/defs/userProfileMetadata.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
-import { type Collection, type Item, sameItem } from './collection.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import type { AdminClient } from '../admin-client.ts';
+import { SpecRefusedError } from '../spec-refused.ts';
+import { type Collection, type Item, type Ledger, ledger, sameItem, syncCollection } from './collection.ts';
+import { ledgerClaim } from './late-ledgers.ts';
+import { userProfileDefaults } from './user-profile-defaults.ts';
 
 const enc = encodeURIComponent;
 
@@ -26,7 +35,8 @@ export type UserProfileDocument = Omit<UserProfileConfig, 'unmanagedAttributePol
   unmanagedAttributePolicy?: string;
 };
 
-type Spec = NonNullable<IdentityRealm['spec']['userProfile']>;
+type RealmSpec = IdentityRealm['spec'];
+type Spec = NonNullable<RealmSpec['userProfile']>;
 type SpecAttribute = NonNullable<Spec['attributes']>[number];
 type SpecGroup = NonNullable<Spec['groups']>[number];
 
@@ -168,3 +178,122 @@ export function userProfileEntries(realm: string, base: UserProfileDocument): Co
 /** Whether a live attribute or group equals the desired one, as the sync compares them. */
 export const sameEntry = (kind: EntryKind, desired: Item, live: Item) =>
   sameItem(userProfileEntries('', {}), entry(kind, desired), entry(kind, live));
+
+/** The realm attributes recording what the operator manages (empty ones left out: Keycloak drops them). */
+export function userProfileLedgerAttributes(spec: RealmSpec): Record<string, string> {
+  const profile = spec.userProfile;
+  if (!profile) return {};
+  const names = (items: { name: string }[] | undefined) =>
+    (items ?? [])
+      .map((i) => i.name)
+      .sort()
+      .join(',');
+  const attributes = names(profile.attributes);
+  const groups = names(profile.groups);
+  return {
+    ...(attributes ? { [userProfileLedgers.attributes]: attributes } : {}),
+    ...(groups ? { [userProfileLedgers.groups]: groups } : {}),
+    [userProfileLedgers.policy]: profile.unmanagedAttributePolicy ?? 'DISABLED',
+  };
+}
+
+/** The spec field a Keycloak refusal is about, when its message names an attribute or group. */
+function fieldOf(message: string): string {
+  const attribute = /attribute '([^']+)'/i.exec(message)?.[1];
+  return attribute ? `spec.userProfile.attributes[${attribute}]` : 'spec.userProfile';
+}
+
+/** Syncs the realm's user profile; `liveAttributes`: the realm's attributes before this update. */
+export async function syncUserProfile(
+  admin: AdminClient,
+  ns: string,
+  realm: string,
+  spec: RealmSpec,
+  liveAttributes: Record<string, unknown> | undefined,
+  keycloakVersion: string | undefined,
+): Promise<string[]> {
+  const owned = {
+    attributes: ledger(liveAttributes, userProfileLedgers.attributes),
+    groups: ledger(liveAttributes, userProfileLedgers.groups),
+  };
+  const policyManaged = Boolean(liveAttributes?.[userProfileLedgers.policy]);
+  if (!spec.userProfile && !owned.attributes.managed.size && !owned.groups.managed.size && !policyManaged)
+    return [];
+  const doc = (await admin.call<UserProfileDocument>(ns, 'GET', userProfilePath(realm))).body ?? {};
+  try {
+    return await writeUserProfile(admin, ns, realm, spec, { doc, owned, policyManaged, keycloakVersion });
+  } catch (error) {
+    // Keycloak judges validator names and configurations, scopes and group references: its 400 names the field.
+    if (
+      error instanceof RealmforgeError &&
+      error.kind === 'validation' &&
+      !(error instanceof SpecRefusedError)
+    )
+      throw new SpecRefusedError('user profile', [fieldOf(error.message)], error);
+    throw error;
+  }
+}
+
+type Live = {
+  doc: UserProfileDocument;
+  owned: { attributes: Ledger; groups: Ledger };
+  policyManaged: boolean;
+  keycloakVersion: string | undefined;
+};
+
+async function writeUserProfile(
+  admin: AdminClient,
+  ns: string,
+  realm: string,
+  spec: RealmSpec,
+  live: Live,
+): Promise<string[]> {
+  const { owned, policyManaged } = live;
+  const defaults = userProfileDefaults(live.keycloakVersion);
+  // Declared items, plus the built-in ones the spec dropped, reset to their defaults.
+  const wanted = (kind: EntryKind, declared: Item[], builtIn: Item[], ledgerOf: Ledger) => {
+    const names = new Set(declared.map((i) => String(i.name)));
+    return [
+      ...declared,
+      ...builtIn.filter((d) => ledgerOf.managed.has(String(d.name)) && !names.has(String(d.name))),
+    ].map((i) => entry(kind, i));
+  };
+  const profile = spec.userProfile;
+  const policy = profile?.unmanagedAttributePolicy;
+  const desired = [
+    ...wanted(
+      'attribute',
+      (profile?.attributes ?? []).map(userProfileAttributeItem),
+      defaults.attributes,
+      owned.attributes,
+    ),
+    ...wanted('group', (profile?.groups ?? []).map(userProfileGroupItem), defaults.groups, owned.groups),
+    ...(policy ? [entry('policy', { value: policy })] : []),
+  ];
+  // Ours: the attributes and groups recorded, and the policy while the spec declares a profile or did before
+  // (absent from the spec then means Keycloak's default, disabled).
+  const ours: Ledger = {
+    by: 'ledger',
+    managed: new Set([
+      ...[...owned.attributes.managed].map((n) => entryKey(entry('attribute', { name: n }))),
+      ...[...owned.groups.managed].map((n) => entryKey(entry('group', { name: n }))),
+      ...(profile || policyManaged ? [entryKey(entry('policy', {}))] : []),
+    ]),
+  };
+  const c = userProfileEntries(realm, live.doc);
+  // Keycloak's own attributes and groups (username, email, ...) are not a person's: declaring them configures them.
+  const keycloak = new Set([
+    ...defaults.attributes.map((a) => entryKey(entry('attribute', a))),
+    ...defaults.groups.map((g) => entryKey(entry('group', g))),
+  ]);
+  const realmPath = `/${enc(realm)}`;
+  const claim = async (keys: string[]) => {
+    for (const kind of ['attribute', 'group'] as const) {
+      const names = keys.filter((k) => k.startsWith(`${kind} `)).map((k) => k.slice(kind.length + 1));
+      const attribute = kind === 'attribute' ? userProfileLedgers.attributes : userProfileLedgers.groups;
+      if (names.length) await ledgerClaim(admin, ns, realmPath, attribute)(names);
+    }
+  };
+  const options = { live: documentEntries(live.doc), adopt: spec.adoptExisting, claim };
+  return (await syncCollection(admin, ns, c, desired, { ...ours, keycloak }, options)).writes;
+}

@@ -1,9 +1,9 @@
-// Makes a realm's identity providers (with their mappers), LDAP providers (with the mappers declared for them) and
-// Kerberos providers equal to the spec, through the one collection reconciler: items are owned by a config marker, so what Keycloak
-// creates by itself (the default LDAP mappers) and what is made by hand is never touched, and an item the spec
-// stops declaring is deleted (Keycloak deletes an identity provider's mappers, and an LDAP provider's imported
-// users, with it). A steady resync reads each collection the spec declares (or declared last time) once, and the
-// mappers of each declared provider once.
+// A realm's federation sections: its identity providers (with their mappers), LDAP providers (with the mappers
+// declared for them) and Kerberos providers, through the one collection reconciler: items are owned by a config
+// marker or a realm ledger, so what Keycloak creates by itself (the default LDAP mappers) and what is made by hand
+// is never touched, and an item the spec stops declaring is deleted (Keycloak deletes an identity provider's
+// mappers, and an LDAP provider's imported users, with it). A steady resync reads each collection the spec declares
+// (or declared last time) once, and the mappers of each declared provider once.
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import {
   compileIdentityProvider,
@@ -16,14 +16,21 @@ import {
   ldapBindHash,
   ldapBindHashAttribute,
 } from '../../compile/realm/user-federation.ts';
-import type { AdminClient } from '../../keycloak/admin-client.ts';
-import { type Item, ledger, syncCollection } from '../../keycloak/collections/collection.ts';
-import { ldapMappers, userStorageProviders } from '../../keycloak/collections/components.ts';
-import { configMarker } from '../../keycloak/collections/config-marker.ts';
-import { identityProviderMappers } from '../../keycloak/collections/identity-provider-mappers.ts';
-import { identityProviders } from '../../keycloak/collections/identity-providers.ts';
-import { ledgerClaim } from '../../keycloak/collections/late-ledgers.ts';
-import type { FederationSecrets } from './federation-secrets.ts';
+import type { AdminClient } from '../admin-client.ts';
+import { type Item, ledger, syncCollection } from './collection.ts';
+import { ldapMappers, userStorageProviders } from './components.ts';
+import { configMarker } from './config-marker.ts';
+import { identityProviderMappers } from './identity-provider-mappers.ts';
+import { identityProviders } from './identity-providers.ts';
+import { ledgerClaim } from './late-ledgers.ts';
+
+/** The Secrets the federation sections refer to: client secrets and signing keys by identity provider alias, bind
+ * passwords by LDAP provider name. */
+export type FederationSecrets = {
+  readonly identityProviders: ReadonlyMap<string, string>;
+  readonly ldap: ReadonlyMap<string, string>;
+  readonly signingKeys?: ReadonlyMap<string, string>;
+};
 
 /** Where the federation sections are synced and what the last reconcile declared. */
 export type FederationTarget = {
@@ -35,7 +42,7 @@ export type FederationTarget = {
   readonly secrets: FederationSecrets;
   /** The keytabs the realm's IdentityServer declares: name -> the path Keycloak reads (compile/kerberos-keytabs.ts). */
   readonly keytabs?: ReadonlyMap<string, string>;
-  /** The server's hash key (server-hash-key.ts), read when the realm names secrets. */
+  /** The server's hash key (controllers/identity-realm/server-hash-key.ts), read when the realm names secrets. */
   readonly hashKey?: string;
   /** The realm's attributes before this reconcile wrote anything (its LDAP ledgers and password hashes). */
   readonly liveAttributes: Record<string, unknown>;
@@ -44,7 +51,7 @@ export type FederationTarget = {
 };
 
 /** The LDAP providers the operator manages in Keycloak after the sync (name -> component id), and the providers
- * it created or updated (`ldap/<name>`, `idp/<alias>`: their checks are due, federation-status.ts). */
+ * it created or updated (`ldap/<name>`, `idp/<alias>`: their checks are due, controllers/identity-realm/federation-status.ts). */
 export type FederationSyncResult = { writes: string[]; ldapIds: Map<string, string>; written: Set<string> };
 
 /** The keys of the items a collection sync created or updated, from its writes (`create <noun> <key>`). */

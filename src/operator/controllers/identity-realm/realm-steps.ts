@@ -1,0 +1,290 @@
+// The one ordered list of steps that makes a realm equal to its IdentityRealm, for a realm created in this sync
+// and for an existing one alike. Each step names what must be done before it and what it leaves for later ones (a
+// unit test checks the order against them); a step that runs for only one of the two, or only when something is
+// true, says so in `create`, `update` or `when`. Every Keycloak call is a section's (keycloak/collections/).
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import type { Clock } from '../../../core/clock.ts';
+import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { syncFlows } from '../../keycloak/collections/authentication-flows.ts';
+import { syncClientPolicies } from '../../keycloak/collections/client-policies.ts';
+import { syncClientScopes } from '../../keycloak/collections/client-scopes.ts';
+import type { Item, Marker } from '../../keycloak/collections/collection.ts';
+import { syncDefaultRoles } from '../../keycloak/collections/default-roles.ts';
+import {
+  type FederationSyncResult,
+  type FederationTarget,
+  syncFederation,
+} from '../../keycloak/collections/federation.ts';
+import { syncGroupTree } from '../../keycloak/collections/groups.ts';
+import type { FieldRules } from '../../keycloak/collections/managed-fields.ts';
+import { syncMessages } from '../../keycloak/collections/messages.ts';
+import { syncOrganizations } from '../../keycloak/collections/organizations.ts';
+import {
+  createRealm,
+  planRealmUpdate,
+  realmCreateRepresentation,
+  recordRealmLedgers,
+  updateRealm,
+} from '../../keycloak/collections/realm.ts';
+import {
+  planRequiredActions,
+  type RequiredActionsPlan,
+} from '../../keycloak/collections/required-actions.ts';
+import { syncRoles } from '../../keycloak/collections/roles.ts';
+import { syncUserProfile } from '../../keycloak/collections/user-profile.ts';
+import { realmOwnerOf } from './realm-ownership.ts';
+
+/** What the steps share. Fixed before the first step: everything but the carried values below. */
+export type RealmSync = {
+  admin: AdminClient;
+  ns: string;
+  name: string;
+  realm: IdentityRealm;
+  spec: IdentityRealm['spec'];
+  /** The realm's own representation: its fields and attributes (ownership, ledgers). */
+  desired: Item;
+  marker: Marker;
+  rules: FieldRules;
+  /** The collections the spec declares items of (recorded, so that emptying one later still prunes it). */
+  declared: readonly string[];
+  clock: Clock;
+  keycloakVersion?: string;
+  /** Whether the realm is created by this sync (no realm of its name existed). */
+  created: boolean;
+  /** Whether the spec declared items of `collection` last time (a new realm: nothing). */
+  before: (collection: string) => boolean;
+  /** Where the federation sections are synced, from the realm's id and its attributes before this sync. */
+  federationTarget: (
+    realmId: string,
+    before: (c: string) => boolean,
+    attrs: Record<string, unknown>,
+  ) => FederationTarget;
+  /** clientId -> internal id, shared by the sync's lookups. */
+  clients: Map<string, string>;
+  writes: string[];
+} & Partial<Carried>;
+
+/** What steps leave for later ones. */
+export type Carried = {
+  /** The realm as read before this sync's writes; a new realm: as read back after its create. */
+  live: Item;
+  actions: RequiredActionsPlan;
+  flows: { prune: () => Promise<string[]> };
+  /** The realm update's whole body and the ledgers it held (late-ledgers.ts). */
+  update: { body: Item; held: string[] };
+  federation: FederationSyncResult;
+};
+
+/** What a step needs done before it: a value above, or a section synced. */
+export type Need = keyof Carried | 'groups' | 'client scopes' | 'documents';
+
+export type RealmStep = {
+  name: string;
+  needs: readonly Need[];
+  gives?: readonly Need[];
+  /** Whether it runs for a realm this sync creates, and for an existing one (default: always). */
+  create?: false | ((s: RealmSync) => boolean);
+  update?: false;
+  /** Whether it runs at all (default: always). */
+  when?: (s: RealmSync) => boolean;
+  run: (s: RealmSync) => Promise<string[]>;
+};
+
+/** Whether `step` runs now. */
+export function runs(step: RealmStep, s: RealmSync): boolean {
+  const mode = s.created ? step.create : step.update;
+  if (mode === false || (mode && !mode(s))) return false;
+  return step.when?.(s) ?? true;
+}
+
+/** The value a step needs; missing means the list is out of order (the unit test says which). */
+function need<K extends keyof Carried>(s: RealmSync, key: K): Carried[K] {
+  const value = s[key];
+  if (value === undefined) throw new Error(`realm step order: ${key} is needed before any step gave it`);
+  return value as Carried[K];
+}
+
+/** Whether the spec declares more of its roles and groups than the create call carries. */
+const beyondTheCreateCall = (spec: IdentityRealm['spec']) =>
+  Boolean(
+    spec.roles?.some((r) => r.composites) ||
+      spec.groups?.some((g) => g.parent || g.clientRoles) ||
+      spec.defaultRoles ||
+      spec.localization?.messages,
+  );
+
+const organizationsOf = (s: RealmSync) =>
+  syncOrganizations(s.admin, s.ns, s.name, s.spec, s.marker, s.before('organizations'));
+
+const organizationsOn = (s: RealmSync) => need(s, 'live').organizationsEnabled === true;
+
+export const realmSteps: readonly RealmStep[] = [
+  {
+    // One call carrying the realm's fields, top-level roles and groups (realm.ts realmCreateRepresentation).
+    name: 'create the realm',
+    needs: [],
+    gives: ['live'],
+    update: false,
+    run: async (s) => {
+      s.live = (await createRealm(s.admin, s.ns, s.name, {
+        body: realmCreateRepresentation(s.desired, s.spec, s.marker, s.rules, s.declared),
+        desired: s.desired,
+        rules: s.rules,
+        owner: realmOwnerOf(s.realm),
+        clock: s.clock,
+      })) as Item | undefined;
+      return ['create realm'];
+    },
+  },
+  {
+    // Read before the realm update, which records the settings actions had before the spec declared them.
+    name: 'required actions: plan',
+    needs: ['live'],
+    gives: ['actions'],
+    run: async (s) => {
+      s.actions = await planRequiredActions(s.admin, s.ns, s.name, s.spec, need(s, 'live'));
+      return [];
+    },
+  },
+  {
+    // Before the realm update, so a binding can name a new flow.
+    name: 'authentication flows: create and replace',
+    needs: ['live'],
+    gives: ['flows'],
+    run: async (s) => {
+      const flows = await syncFlows(s.admin, s.ns, s.name, s.spec, need(s, 'live'), s.spec.adoptExisting);
+      s.flows = flows;
+      return flows.writes;
+    },
+  },
+  {
+    // The organization API answers only while organizations are on: pruned before an update turns them off.
+    name: 'organizations, while they are on',
+    needs: ['live'],
+    when: organizationsOn,
+    run: organizationsOf,
+  },
+  {
+    // Before the realm update: the realm records a bind password's hash only once the component has the password,
+    // and drops a provider from its LDAP ledger only once the provider is deleted, so a write that fails is sent
+    // again by the next reconcile instead of being forgotten. Its writes are reported after the others.
+    name: 'federation of an existing realm',
+    needs: ['live'],
+    gives: ['federation'],
+    create: false,
+    run: async (s) => {
+      const live = need(s, 'live');
+      const attrs = (live.attributes ?? {}) as Record<string, unknown>;
+      s.federation = await syncFederation(
+        s.admin,
+        s.realm,
+        s.federationTarget(String(live.id), s.before, attrs),
+      );
+      return [];
+    },
+  },
+  {
+    // A new realm needs it only to bind the flows made above or record the required actions' settings. The late
+    // ledgers that change are held at their live values until their sections are synced.
+    name: 'realm update',
+    needs: ['live', 'actions', 'flows'],
+    gives: ['update'],
+    create: (s) => Boolean(s.spec.authenticationFlows?.length || s.spec.requiredActions?.length),
+    run: async (s) => {
+      const live = need(s, 'live');
+      const attributes = { ...(s.desired.attributes as Item), ...need(s, 'actions').attributes };
+      const { first, body, held } = planRealmUpdate({ ...s.desired, attributes }, live, s.rules, s.declared);
+      s.update = { body, held };
+      return updateRealm(s.admin, s.ns, s.name, first);
+    },
+  },
+  {
+    // Created once the update turned them on.
+    name: 'organizations, after the update',
+    needs: ['live'],
+    when: (s) => !organizationsOn(s),
+    run: organizationsOf,
+  },
+  {
+    // After the update: Keycloak refuses to delete a bound flow, and the update has just unbound it.
+    name: 'authentication flows: prune',
+    needs: ['flows', 'update'],
+    run: (s) => need(s, 'flows').prune(),
+  },
+  {
+    // After the update that recorded their settings from before the spec.
+    name: 'required actions: apply',
+    needs: ['actions', 'update'],
+    run: (s) => need(s, 'actions').apply(),
+  },
+  {
+    // A new realm got its roles and top-level groups in the create call: this runs only for the rest.
+    name: 'roles, groups, default roles and messages',
+    needs: ['live'],
+    gives: ['groups'],
+    create: (s) => beyondTheCreateCall(s.spec),
+    run: async (s) => {
+      const live = need(s, 'live');
+      const { admin, ns, name, spec, marker, clients } = s;
+      return [
+        ...(await syncRoles(admin, ns, name, spec, marker, s.before('roles'), clients)),
+        ...(await syncGroupTree(admin, ns, name, spec, marker, s.before('groups'), clients)),
+        ...(await syncDefaultRoles(admin, ns, name, spec, live, clients)),
+        ...(await syncMessages(admin, ns, name, spec, live)),
+      ];
+    },
+  },
+  {
+    name: 'client scopes',
+    needs: ['live'],
+    gives: ['client scopes'],
+    run: (s) =>
+      syncClientScopes(
+        s.admin,
+        s.ns,
+        s.name,
+        s.spec,
+        realmOwnerOf(s.realm),
+        need(s, 'live'),
+        s.before('clientScopes'),
+      ),
+  },
+  {
+    // The one-document sections, after the client scopes they may name; their ledgers from before this sync.
+    name: 'client policies and user profile',
+    needs: ['live', 'client scopes'],
+    gives: ['documents'],
+    run: async (s) => {
+      const attrs = need(s, 'live').attributes as Record<string, unknown> | undefined;
+      return [
+        ...(await syncClientPolicies(s.admin, s.ns, s.name, s.spec, attrs)),
+        ...(await syncUserProfile(s.admin, s.ns, s.name, s.spec, attrs, s.keycloakVersion)),
+      ];
+    },
+  },
+  {
+    name: 'late ledgers',
+    needs: ['update', 'documents'],
+    when: (s) => s.update !== undefined,
+    run: (s) => {
+      const { body, held } = need(s, 'update');
+      return recordRealmLedgers(s.admin, s.ns, s.name, body, held);
+    },
+  },
+  {
+    // Last for a new realm: its LDAP mappers may name groups made above (Keycloak checks a group mapper's path),
+    // and the create call already recorded its ledgers and hashes (nothing was sent to a component yet).
+    name: 'federation of a new realm',
+    needs: ['live', 'groups'],
+    gives: ['federation'],
+    update: false,
+    run: async (s) => {
+      s.federation = await syncFederation(
+        s.admin,
+        s.realm,
+        s.federationTarget(String(need(s, 'live').id), () => false, {}),
+      );
+      return [];
+    },
+  },
+];

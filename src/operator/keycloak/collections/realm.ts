@@ -1,0 +1,135 @@
+// A realm itself: read by name, created in one call carrying its whole representation (its fields, its top-level
+// roles and groups), its own fields corrected by one update, deleted. Its fields are planned by the managed-field
+// rule (realm-fields.ts, managed-fields.ts); everything it holds is a section of its own (roles.ts, groups.ts, ...)
+// that the realm's step list (controllers/identity-realm/realm-steps.ts) syncs around the create or the update.
+import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import type { Clock } from '../../../core/clock.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import { scopeLinkLedgers } from '../../compile/realm/client-scopes.ts';
+import type { AdminClient } from '../admin-client.ts';
+import { createReadingBack } from '../outcome-unknown.ts';
+import { timedRealmCreate } from '../realm-create-timeout.ts';
+import { refusedAsSpec } from '../spec-refused.ts';
+import { clientPoliciesLedger, clientProfilesLedger } from './client-policies.ts';
+import { type Item, type Marker, ownerAttribute } from './collection.ts';
+import { groupItem } from './groups.ts';
+import { holdLateLedgers, recordLateLedgers } from './late-ledgers.ts';
+import { declaredBefore, type FieldPlan, type FieldRules, fieldPaths, planFields } from './managed-fields.ts';
+import { messagesLedger } from './messages.ts';
+import { roleItem } from './roles.ts';
+import { userProfileLedgers } from './user-profile.ts';
+
+const enc = encodeURIComponent;
+
+/** The realm named `name` as Keycloak has it, or undefined when there is none. */
+export async function readRealm(admin: AdminClient, ns: string, name: string) {
+  const res = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
+  return res.status === 404 ? undefined : res.body;
+}
+
+/**
+ * What the create call sends: the realm's fields (`desired`, planned against nothing), its roles and its top-level
+ * groups (subgroups, composites and client roles follow it). A binding to a declared flow is left out: it is set
+ * once the flow exists.
+ */
+export function realmCreateRepresentation(
+  desired: Item,
+  spec: IdentityRealm['spec'],
+  marker: Marker,
+  rules: FieldRules,
+  declared: readonly string[],
+): Item {
+  const { body } = planFields(desired, {}, rules, declared);
+  const customFlows = new Set((spec.authenticationFlows ?? []).map((f) => f.alias));
+  const roles = (spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
+  const topGroups = (spec.groups ?? []).filter((g) => !g.parent);
+  return {
+    ...Object.fromEntries(
+      Object.entries(body).filter(([k, v]) => !(k.endsWith('Flow') && customFlows.has(String(v)))),
+    ),
+    ...(roles.length ? { roles: { realm: roles } } : {}),
+    ...(topGroups.length
+      ? { groups: topGroups.map((g) => ({ ...marker.mark(groupItem(g)), realmRoles: g.realmRoles ?? [] })) }
+      : {}),
+  };
+}
+
+/**
+ * Creates realm `name` with `body` (its timeout scaled by what Keycloak needed before) and returns it as read back.
+ * A lost answer is read back before anything else; a 409 is ours only when the realm carries `owner`'s marker (an
+ * earlier create of ours whose answer was lost finished after the read-back), never "created by someone else"
+ * then. A refusal names the fields of `desired` (the realm's own representation, `rules`).
+ */
+export async function createRealm(
+  admin: AdminClient,
+  ns: string,
+  name: string,
+  create: { body: Item; desired: Item; rules: FieldRules; owner: string; clock: Clock },
+): Promise<RealmRepresentation | undefined> {
+  const fields = [...fieldPaths(create.desired, create.rules).keys()];
+  const outcome = await createReadingBack(
+    () =>
+      refusedAsSpec('realm', fields, () =>
+        timedRealmCreate(admin, create.clock, (timeoutMs) =>
+          admin.call(ns, 'POST', '', create.body, { timeoutMs }),
+        ),
+      ),
+    () => readRealm(admin, ns, name),
+  );
+  if ('found' in outcome) return outcome.found;
+  if (outcome.created.status !== 409) return readRealm(admin, ns, name);
+  const existing = await readRealm(admin, ns, name);
+  if (existing?.attributes?.[ownerAttribute] === create.owner) return existing;
+  throw new RealmforgeError(
+    'conflict',
+    existing
+      ? `realm ${name} was created outside realmforge while this resource was creating it; it is not adopted (the next reconcile reports RealmNameConflict)`
+      : `Keycloak answered 409 to creating realm ${name} but does not show it yet (a create still in progress, such as an earlier one whose answer timed out); looking again`,
+  );
+}
+
+/** Sends the realm's own update when it plans any change; returns the write. */
+export async function updateRealm(admin: AdminClient, ns: string, name: string, plan: FieldPlan) {
+  if (!plan.drift.length) return [];
+  await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
+  return [`update realm (${plan.drift.join(', ')})`];
+}
+
+/** The realm's ledgers of sections synced after its own update (late-ledgers.ts). */
+const realmLateLedgers = [
+  messagesLedger,
+  ...Object.values(scopeLinkLedgers),
+  clientProfilesLedger,
+  clientPoliciesLedger,
+  ...Object.values(userProfileLedgers),
+];
+
+/**
+ * Plans the realm's own update from the realm as read before this sync (managed-fields.ts): `first`, the update to
+ * send now, its late ledgers that change held at their live values; `body`, the whole update (the held ledgers at
+ * their new values) for recordRealmLedgers once their sections are synced.
+ */
+export function planRealmUpdate(desired: Item, live: Item, rules: FieldRules, declared: readonly string[]) {
+  const plan = planFields(desired, live, rules, declared);
+  const { first, held } = holdLateLedgers(plan, live, realmLateLedgers);
+  return { first, body: plan.body, held };
+}
+
+/** Whether the spec declared items of `collection` last time (the realm's record of its fields). */
+export const realmDeclaredBefore = (live: Item, rules: FieldRules, collection: string) =>
+  declaredBefore(live, rules, collection);
+
+/** Records the ledgers the update held (late-ledgers.ts) once their sections are synced. */
+export const recordRealmLedgers = (
+  admin: AdminClient,
+  ns: string,
+  name: string,
+  body: Item,
+  held: string[],
+) => recordLateLedgers(admin, ns, `/${enc(name)}`, body, held);
+
+/** Deletes realm `name`. */
+export async function deleteRealm(admin: AdminClient, ns: string, name: string): Promise<void> {
+  await admin.call(ns, 'DELETE', `/${enc(name)}`);
+}
