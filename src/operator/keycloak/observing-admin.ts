@@ -55,7 +55,10 @@ const named = (o: Obj | undefined) =>
 
 /** The path without its leading slash, an id segment replaced by the item's name, a new item's name after it. */
 function targetOf(path: string, live: Obj | undefined, body: unknown): string {
-  const segments = (path.split('?')[0] ?? '').split('/').filter(Boolean).map(decodeURIComponent);
+  const segments = (path.split('?')[0] ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s === 'roles-by-id' ? 'roles' : decodeURIComponent(s)));
   const name = named(live);
   if (name && segments.length > 1) segments[segments.length - 1] = name;
   const made = !live && isObj(body) ? named(body) : undefined;
@@ -86,14 +89,18 @@ export const onlyBookkeeping = (write: PlannedWrite) =>
 /** `admin` with writes recorded, not sent; `planned()` lists them in order. */
 export function observingAdmin(admin: AdminClient): AdminClient & { planned(): PlannedWrite[] } {
   const seen = new Map<string, Obj>();
+  // Items are also known by id alone: a role listed at /roles is updated at /roles-by-id/<id>.
+  const byId = new Map<string, Obj>();
   const planned: PlannedWrite[] = [];
   const remember = (path: string, body: unknown) => {
     const base = path.split('?')[0] ?? path;
     if (isObj(body)) seen.set(base, body);
     if (!Array.isArray(body)) return;
-    for (const item of body.filter(isObj))
+    for (const item of body.filter(isObj)) {
+      if (typeof item.id === 'string') byId.set(item.id, item);
       for (const key of [item.id, item.alias, item.name, item.clientId])
         if (typeof key === 'string') seen.set(`${base}/${encodeURIComponent(key)}`, item);
+    }
   };
   return {
     baseUrl: admin.baseUrl,
@@ -104,7 +111,7 @@ export function observingAdmin(admin: AdminClient): AdminClient & { planned(): P
         remember(path, res.body);
         return res;
       }
-      const live = seen.get(path);
+      const live = seen.get(path) ?? byId.get(decodeURIComponent(path.split('/').pop() ?? ''));
       const write: PlannedWrite = { method, path, target: targetOf(path, live, body) };
       if (method === 'PUT' && live && isObj(body)) write.fields = changedFields(live, body);
       planned.push(write);

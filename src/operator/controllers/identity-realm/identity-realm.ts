@@ -22,6 +22,7 @@ import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import { serverInfo } from '../../keycloak/server-info.ts';
 import { readSecretKey, SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
+import { observedMessage, observeOnly, observeSync } from '../shared/observe.ts';
 import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
 import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
@@ -59,6 +60,7 @@ async function finalize(deps: KeycloakDeps, realm: IdentityRealm, server: Identi
   const ns = realm.metadata.namespace ?? 'default';
   const cleanup =
     (realm.spec.deletionPolicy ?? 'Delete') === 'Delete' &&
+    !observeOnly(realm) &&
     server !== undefined &&
     deletionRequestedAt(server) === undefined &&
     realmRefusal(realm, server) === undefined;
@@ -158,7 +160,7 @@ export function identityRealmController(deps: KeycloakDeps) {
       const ownership = realmOwnership(realm, live);
       if (ownership.state === 'conflict')
         return await report('Failed', 'RealmNameConflict', ownership.message);
-      const result = await syncRealm(admin, realm, {
+      const inputs = {
         smtpPassword,
         hashKey,
         live,
@@ -171,8 +173,25 @@ export function identityRealmController(deps: KeycloakDeps) {
         ...(realm.spec.authenticationFlows?.length
           ? { serverInfo: await serverInfo(admin, ns, deps.clock) }
           : {}),
-      });
+      };
       const issuer = realmIssuer(server, realmName);
+      if (observeOnly(realm)) {
+        if (!live)
+          return await report(
+            'Pending',
+            'ObservedAbsent',
+            `realm ${realmName} does not exist in Keycloak; nothing is created while spec.managementPolicy is Observe`,
+          );
+        // Read again through the observing client, which names an update's fields against what it read.
+        const { live: _, ...unread } = inputs;
+        const o = await observeSync(admin, (a) => syncRealm(a, realm, unread));
+        const [phase, reason] = o.equal
+          ? (['Ready', 'Observed'] as const)
+          : (['Pending', 'ObservedDifferences'] as const);
+        const extra = { realmId: live.id, issuer, differences: o.differences };
+        return await report(phase, reason, observedMessage(`realm ${realmName}`, o), extra);
+      }
+      const result = await syncRealm(admin, realm, inputs);
       const status = await federationStatus(admin, realm, result.ldapIds, federation, {
         written: result.written ?? new Set(),
         now: deps.clock.now(),
