@@ -90,7 +90,7 @@ async function finalize(deps: KeycloakDeps, realm: IdentityRealm, server: Identi
 }
 
 /** Reads the SMTP password; a forbidden read becomes SecretAccessDenied, a missing key a validation error. */
-async function smtpPasswordOf(deps: KeycloakDeps, realm: IdentityRealm) {
+export async function smtpPasswordOf(deps: KeycloakDeps, realm: IdentityRealm) {
   const ref = realm.spec.smtp?.passwordSecretRef;
   if (!ref) return undefined;
   const ns = realm.metadata.namespace ?? 'default';

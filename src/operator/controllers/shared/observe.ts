@@ -11,6 +11,8 @@ export const maxDifferenceLines = 50;
 
 /** What an observe found: status.differences and whether the object equals its resource. */
 export type Observation = {
+  /** Every change, one line each. */
+  lines: string[];
   differences: { total: number; changes: string[]; partial?: boolean };
   equal: boolean;
 };
@@ -45,6 +47,7 @@ export async function observeSync(
       .map(planLine),
   );
   return {
+    lines,
     differences: {
       total: lines.length,
       changes: lines.slice(0, maxDifferenceLines),

@@ -84,7 +84,7 @@ test('a hand-made realm: observed with adoptExisting (marks not counted), then a
   await handMadeRealm(w, 'apps');
   await reconcile(w);
   assert.equal(w.keycloak.writes(), []);
-  assert.equal(statusOf(w).differences?.changes, ['update apps: displayName: "Apps", ownership marks']);
+  assert.equal(statusOf(w).differences?.changes, ['update apps: displayName: "Apps"']);
   assert.is(w.keycloak.realms.get('apps')?.attributes?.[realmOwnerAttribute], undefined);
   setSpec(w, { managementPolicy: 'Manage' });
   assert.is((await reconcile(w)).outcome?.phase, 'Ready');
