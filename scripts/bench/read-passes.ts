@@ -8,42 +8,7 @@
 import { tokenForm } from '../../src/operator/keycloak/admin-identity.ts';
 import { type Admin, directAdmin } from './direct-admin.ts';
 import { log, pool } from './operator-common.ts';
-
-/** One side's measured window: Keycloak CPU seconds over `seconds`, `passes` realm passes, `reads` admin reads. */
-export type PassCost = { cpuS: number; seconds: number; passes: number; reads: number; idlePerS: number };
-
-/** Keycloak CPU seconds per realm pass and per read, Keycloak's idle rate over the window subtracted. */
-export function passCost(c: PassCost): { perPass: number; perRead: number } {
-  const busy = Math.max(0, c.cpuS - c.idlePerS * c.seconds);
-  return { perPass: busy / Math.max(1, c.passes), perRead: busy / Math.max(1, c.reads) };
-}
-
-type Spec = {
-  roles?: { name: string; composites?: unknown }[];
-  authenticationFlows?: { alias: string }[];
-  localization?: { messages?: Record<string, unknown> };
-};
-
-/** The sections a steady-state pass reads in `realm`: the realm, and for the production example (`spec`) each
- * section it declares (roles with each composite's members, groups, client scopes, flows with each declared
- * flow's executions, required actions, each locale's texts, the user profile); then each client by clientId. */
-export function sectionPaths(realm: string, spec: Spec | undefined, clientIds: string[]): string[] {
-  const r = `/${encodeURIComponent(realm)}`;
-  const paths = [r];
-  if (spec)
-    paths.push(
-      `${r}/roles?briefRepresentation=false`,
-      ...(spec.roles ?? []).filter((x) => x.composites).map((x) => `${r}/roles/${x.name}/composites`),
-      `${r}/groups?briefRepresentation=false`,
-      `${r}/client-scopes`,
-      `${r}/authentication/flows`,
-      ...(spec.authenticationFlows ?? []).map((f) => `${r}/authentication/flows/${f.alias}/executions`),
-      `${r}/authentication/required-actions`,
-      ...Object.keys(spec.localization?.messages ?? {}).map((l) => `${r}/localization/${l}`),
-      `${r}/users/profile`,
-    );
-  return [...paths, ...clientIds.map((id) => `${r}/clients?clientId=${id}`)];
-}
+import type { PassCost } from './read-sections.ts';
 
 const floorClient = { clientId: 'bench-floor-reader', clientSecret: 'bench-floor-reader-secret' };
 

@@ -5,7 +5,8 @@ import { heapFromLimit } from '../testenv/kubelet-env.ts';
 import { type CallCounts, callTotal } from './call-breakdown.ts';
 import type { ScriptRun } from './direct-script.ts';
 import * as c from './operator-common.ts';
-import { type PassCost, passCost, type scriptPasses } from './read-passes.ts';
+import type { scriptPasses } from './read-passes.ts';
+import { type PassCost, passCost } from './read-sections.ts';
 import type { steadyState } from './steady-state.ts';
 import type { Workload } from './workload-flags.ts';
 
