@@ -16,7 +16,7 @@ import { describeSample, sampleMemory } from './memory-sampler.ts';
 import { compareVariants } from './memory-variants.ts';
 import * as c from './operator-common.ts';
 import { productionRealm } from './production-realm.ts';
-import { scriptPasses } from './read-passes.ts';
+import { idleRate, scriptPasses } from './read-passes.ts';
 import { type PassCost, sectionPaths } from './read-sections.ts';
 import { checkpoints, readyCount, until } from './ready-watch.ts';
 import { reconcileQuantiles, steadyState } from './steady-state.ts';
@@ -172,11 +172,14 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
         },
       } as never);
   };
-  // The operator's steady-state pass at a size: drift intervals with Keycloak's CPU around them, its idle rate
-  // taken from the script's Keycloak at the same size (same spec, same realm count; nothing called it then).
+  // The operator's steady-state pass at a size: drift intervals with Keycloak's CPU around them. Keycloak's idle
+  // rate is measured first with the operator stopped (SIGSTOP: no call reaches Keycloak, and the resyncs that fall
+  // due meanwhile run once it goes on, inside the window).
   const passes = new Map<number, { cost: PassCost; steady: Awaited<ReturnType<typeof steadyState>> }>();
   const operatorPass = async (size: number, intervals: number) => {
     const resources = size * (1 + clientsAt(size));
+    process.kill(op.proc.pid as number, 'SIGSTOP');
+    const idlePerS = await idleRate(idpCpu).finally(() => process.kill(op.proc.pid as number, 'SIGCONT'));
     const kcBefore = idpCpu();
     const steady = await steadyState(op, resources, w.driftS, intervals);
     const sum = (f: (i: (typeof steady.intervals)[number]) => number) =>
@@ -186,7 +189,7 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       seconds: intervals * w.driftS,
       passes: sum((i) => i.realmResyncs),
       reads: sum((i) => i.reads),
-      idlePerS: reads.get(size)?.idlePerS ?? 0,
+      idlePerS,
     };
     passes.set(size, { cost, steady });
     return steady;

@@ -30,7 +30,7 @@ export type Workload = {
 };
 
 /** The tenants case's default size: what fits 60 minutes on this 2-core machine (docs/benchmarks.md). */
-export const tenantsDefault = 100;
+export const tenantsDefault = 200;
 
 /** The workload of `realms`, `scale` or `tenants` from the command line's flags. */
 export function workloadFrom(name: CaseName, args: string[]): Workload {

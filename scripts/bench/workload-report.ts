@@ -136,7 +136,7 @@ function passLines(passes: Figures['passes']): string[] {
       `at ${size} realms, operator     ${op.text} over ${operator?.passes ?? 0} realm resyncs in ${operator?.seconds ?? 0} s`,
       `at ${size} realms, master admin ${admin.text}`,
       `at ${size} realms, floor        ${floor.text}`,
-      `at ${size} realms, operator / floor ${ratio.toFixed(2)}x ${goal(ratio, floorGoal, 'x')}; master admin / floor ${(admin.perPass / floor.perPass).toFixed(2)}x; Keycloak idle ${(script?.idlePerS ?? 0).toFixed(4)} s/s subtracted`,
+      `at ${size} realms, operator / floor ${ratio.toFixed(2)}x ${goal(ratio, floorGoal, 'x')}; master admin / floor ${(admin.perPass / floor.perPass).toFixed(2)}x; Keycloak idle subtracted: operator's ${(operator?.idlePerS ?? 0).toFixed(4)} s/s, script's ${(script?.idlePerS ?? 0).toFixed(4)} s/s`,
       ...(steady && size !== passes.at(-1)?.size ? steady.lines.map((l) => `at ${size} realms, ${l}`) : []),
     ];
   });
