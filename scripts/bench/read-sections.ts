@@ -4,9 +4,11 @@
 /** One side's measured window: Keycloak CPU seconds over `seconds`, `passes` realm passes, `reads` admin reads. */
 export type PassCost = { cpuS: number; seconds: number; passes: number; reads: number; idlePerS: number };
 
-/** Keycloak CPU seconds per realm pass and per read, Keycloak's idle rate over the window subtracted. */
+/** Keycloak CPU seconds per realm pass and per read, Keycloak's idle rate over the window subtracted; NaN when
+ * the window cost no more than idle would have (the pass is within Keycloak's idle noise). */
 export function passCost(c: PassCost): { perPass: number; perRead: number } {
-  const busy = Math.max(0, c.cpuS - c.idlePerS * c.seconds);
+  const busy = c.cpuS - c.idlePerS * c.seconds;
+  if (busy <= 0) return { perPass: Number.NaN, perRead: Number.NaN };
   return { perPass: busy / Math.max(1, c.passes), perRead: busy / Math.max(1, c.reads) };
 }
 

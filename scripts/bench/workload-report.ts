@@ -12,7 +12,7 @@ import type { Workload } from './workload-flags.ts';
 
 /** "(goal <= 1.2x: met)" */
 export const goal = (value: number, limit: number, unit = '') =>
-  `(goal <= ${limit}${unit}: ${value <= limit ? 'met' : 'not met'})`;
+  `(goal <= ${limit}${unit}: ${Number.isNaN(value) ? 'not measured' : value <= limit ? 'met' : 'not met'})`;
 
 type Steady = Awaited<ReturnType<typeof steadyState>>;
 
@@ -124,6 +124,8 @@ function passLines(passes: Figures['passes']): string[] {
     if (!x) return { text: 'not measured', perPass: Number.NaN };
     const { perPass, perRead } = passCost(x);
     const readsPer = x.reads / Math.max(1, x.passes);
+    if (Number.isNaN(perPass))
+      return { text: `within Keycloak's idle noise (${readsPer.toFixed(1)} reads per realm)`, perPass };
     return {
       text: `${perPass.toFixed(4)} s per realm (${perRead.toFixed(4)} s per read, ${readsPer.toFixed(1)} reads)`,
       perPass,

@@ -31,8 +31,8 @@ test("the production example's sections: each composite role, flow and locale it
 test("Keycloak's idle rate over the window is subtracted before dividing by passes and reads", () => {
   const cost = passCost({ cpuS: 12, seconds: 20, passes: 10, reads: 100, idlePerS: 0.1 });
   assert.equal([cost.perPass.toFixed(3), cost.perRead.toFixed(3)], ['1.000', '0.100']);
-  // Less CPU than idle would predict (noise) is no negative cost.
-  assert.equal(passCost({ cpuS: 1, seconds: 20, passes: 10, reads: 100, idlePerS: 0.1 }).perPass, 0);
+  // Less CPU than idle would predict is within the noise: no cost at all, not a zero one a ratio would call met.
+  assert.ok(Number.isNaN(passCost({ cpuS: 1, seconds: 20, passes: 10, reads: 100, idlePerS: 0.1 }).perPass));
 });
 
 test.run();
