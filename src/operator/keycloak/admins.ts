@@ -5,12 +5,14 @@
 // that client's credentials, it is re-keyed the same way (OperatorClientRotated). Without the bootstrap admin either
 // is impossible: OperatorIdentityLost, with the fix. Keycloak 25 keeps using the bootstrap admin (see current()).
 // Clients are kept per server, credentials and CA, so the token cache survives across reconciles; each is handed
-// out as one stable object, so what is cached per client (the server info) is found again.
+// out as one stable object, so what is cached per client (the server info) is found again. What forServer hands
+// out sends each call about a realm with that realm's identity (realm-routing.ts, realm-identity.ts), whose secret
+// is derived from the key `realm-key` kept in the same Secret <server>-operator-client (made once, at random).
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
 import { resolveServer, serverUrls } from '../compile/resolved-server.ts';
 import type { Deps } from '../runtime/deps.ts';
-import { decodeCredentials, readSecret } from '../runtime/read-secret.ts';
+import { decodeCredentials, readSecret, secretValue } from '../runtime/read-secret.ts';
 import type { AdminClient } from './admin-client.ts';
 import {
   type AdminIdentity,
@@ -33,16 +35,31 @@ import {
   operatorSecretName,
   provisionOperatorClient,
 } from './operator-client.ts';
+import { realmIdentity } from './realm-identity.ts';
+import { lru, realmClientBound, routedAdmin } from './realm-routing.ts';
 import { KeycloakReasonError } from './reason-error.ts';
 
 /** Builds an admin client for a base URL, identity and optional PEM CA (createAdminClient with shared deps). */
 export type AdminClientFactory = (baseUrl: string, identity: AdminIdentity, ca?: string) => AdminClient;
 
+/** A server's admin client (calls routed by realm) with its master identity beside it. */
+export type ServerAdmin = AdminClient & {
+  /** The master identity's client: realm creation and deletion, and restoring a realm identity. */
+  readonly master: AdminClient;
+  /** The master identity's clientId when it is a client (undefined: an admin account). */
+  readonly masterClientId?: string;
+  /** The secret of the operator's client inside `realm`. */
+  realmSecret(realm: string): string;
+};
+
 /** The admin clients of every server, created on first use; `reload` re-reads an existing Keycloak's settings
  * (its credentials Secret and CA: the server reconcile does, once per drift interval). */
 export type KeycloakAdmins = {
-  forServer(server: IdentityServer, options?: { reload?: boolean }): Promise<AdminClient>;
+  forServer(server: IdentityServer, options?: { reload?: boolean }): Promise<ServerAdmin>;
 };
+
+/** The key in <server>-operator-client from which each realm identity's secret is derived. */
+export const realmKeyField = 'realm-key';
 
 const idOf = (server: IdentityServer) => `${server.metadata.namespace ?? 'default'}/${server.metadata.name}`;
 
@@ -54,6 +71,9 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
   // Credentials just provisioned, until the Secret read (from the watch cache) shows them too.
   const fresh = new Map<string, AdminIdentity>();
   const cas = new Map<string, string | undefined>();
+  const keys = new Map<string, string>();
+  const keying = new Map<string, Promise<string>>();
+  const routed = new Map<string, { key: string; master: AdminClient; admin: ServerAdmin }>();
 
   const clientFor = (server: string, baseUrl: string, identity: AdminIdentity, ca?: string) => {
     const key = `${server}|${baseUrl}|${identityKey(identity)}|${ca ?? ''}`;
@@ -116,7 +136,7 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
     const { identity, created } = server.spec.external
       ? await provisionExternal(server, baseUrl, ca, rotated)
       : await provisionDeployed(server, baseUrl, rotated);
-    await deps.kube.apply(storedIdentitySecret(server, identity));
+    await deps.kube.apply(storedIdentitySecret(server, identity, await realmKey(server)));
     const where = `Secret ${ns}/${operatorSecretName(server.metadata.name)}`;
     await deps.kube.event(server as unknown as KubeObject, {
       type: 'Normal',
@@ -149,8 +169,8 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
     return running;
   };
 
-  /** The identity kept in <server>-operator-client (or just provisioned). */
-  async function stored(server: IdentityServer): Promise<AdminIdentity | undefined> {
+  /** <server>-operator-client as stored (undefined: absent); a Secret of that name not the server's is a conflict. */
+  async function ownSecret(server: IdentityServer) {
     const id = idOf(server);
     const ns = server.metadata.namespace ?? 'default';
     const secret = await readSecret(deps, ns, operatorSecretName(server.metadata.name));
@@ -163,6 +183,40 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
         `Secret ${ns}/${secret.metadata.name} already exists and is not IdentityServer ${id}'s; the operator leaves it untouched and keeps its own client's credentials nowhere else: delete it or give the IdentityServer another name`,
       );
     }
+    return secret;
+  }
+
+  /** The key of the realm identities' secrets, made once (kept with the master identity's credentials). */
+  async function realmKey(server: IdentityServer): Promise<string> {
+    const id = idOf(server);
+    const secret = await ownSecret(server);
+    const value = secretValue(secret, realmKeyField) ?? keys.get(id);
+    if (value) {
+      keys.set(id, value);
+      return value;
+    }
+    let running = keying.get(id);
+    if (!running) {
+      const made = deps.newPassword();
+      const data = { ...(secret?.data as Record<string, string> | undefined) };
+      data[realmKeyField] = Buffer.from(made).toString('base64');
+      const base = storedIdentitySecret(server, decodeIdentity(secret));
+      running = deps.kube
+        .apply({ ...base, data })
+        .then(() => {
+          keys.set(id, made);
+          return made;
+        })
+        .finally(() => keying.delete(id));
+      keying.set(id, running);
+    }
+    return running;
+  }
+
+  /** The identity kept in <server>-operator-client (or just provisioned). */
+  async function stored(server: IdentityServer): Promise<AdminIdentity | undefined> {
+    const id = idOf(server);
+    const secret = await ownSecret(server);
     const kept = decodeIdentity(secret);
     const recent = fresh.get(id);
     if (recent && kept && identityKey(recent) === identityKey(kept)) fresh.delete(id);
@@ -211,32 +265,55 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
     return !ours && identityKey(given) !== identityKey(kept);
   }
 
+  /** The master identity's client (re-keyed once when Keycloak refuses it). */
+  async function masterClient(server: IdentityServer, options: { reload?: boolean }) {
+    const external = server.spec.external !== undefined;
+    const baseUrl = deps.endpoints.resolve(serverUrls(server).internal).replace(/\/$/, '');
+    const ca = external ? await caOf(server, options.reload === true) : undefined;
+    if (external && options.reload && (await outdated(server)))
+      await provisionOnce(server, baseUrl, ca, false);
+    const client = await current(server, baseUrl, ca);
+    let wrapper = handed.get(client);
+    if (!wrapper) {
+      // A refused client (deleted or re-keyed in Keycloak) is re-keyed once with the bootstrap admin.
+      wrapper = {
+        baseUrl: client.baseUrl,
+        async call(namespace, method, path, body, options) {
+          try {
+            return await client.call(namespace, method, path, body, options);
+          } catch (error) {
+            if (!(error instanceof TokenRefusedError)) throw error;
+            await provisionOnce(server, baseUrl, ca, true);
+            return (await current(server, baseUrl, ca)).call(namespace, method, path, body, options);
+          }
+        },
+      } as AdminClient;
+      handed.set(client, wrapper);
+    }
+    return wrapper;
+  }
+
   return {
     async forServer(server, options = {}) {
-      const external = server.spec.external !== undefined;
-      const baseUrl = deps.endpoints.resolve(serverUrls(server).internal).replace(/\/$/, '');
-      const ca = external ? await caOf(server, options.reload === true) : undefined;
-      if (external && options.reload && (await outdated(server)))
-        await provisionOnce(server, baseUrl, ca, false);
-      const client = await current(server, baseUrl, ca);
-      let wrapper = handed.get(client);
-      if (!wrapper) {
-        // A refused client (deleted or re-keyed in Keycloak) is re-keyed once with the bootstrap admin.
-        wrapper = {
-          baseUrl: client.baseUrl,
-          async call(namespace, method, path, body, options) {
-            try {
-              return await client.call(namespace, method, path, body, options);
-            } catch (error) {
-              if (!(error instanceof TokenRefusedError)) throw error;
-              await provisionOnce(server, baseUrl, ca, true);
-              return (await current(server, baseUrl, ca)).call(namespace, method, path, body, options);
-            }
-          },
-        } as AdminClient;
-        handed.set(client, wrapper);
-      }
-      return wrapper;
+      const master = await masterClient(server, options);
+      const key = await realmKey(server);
+      const id = idOf(server);
+      const known = routed.get(id);
+      if (known && known.key === key && known.master === master) return known.admin;
+      const base = master.baseUrl;
+      const ca = server.spec.external ? await caOf(server, false) : undefined;
+      const clients = lru<AdminClient>(realmClientBound);
+      const identity = await stored(server);
+      const admin: ServerAdmin = Object.assign(
+        routedAdmin(master, (realm) => clients.get(realm, () => create(base, realmIdentity(key, realm), ca))),
+        {
+          master,
+          masterClientId: identity && isOperatorClient(identity) ? identity.clientId : undefined,
+          realmSecret: (realm: string) => realmIdentity(key, realm).clientSecret,
+        },
+      );
+      routed.set(id, { key, master, admin });
+      return admin;
     },
   };
 }

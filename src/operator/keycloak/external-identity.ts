@@ -84,18 +84,27 @@ export async function readExternalCa(deps: Deps, server: IdentityServer): Promis
   return undefined;
 }
 
-/** The Secret <server>-operator-client holding `identity` (client keys or account keys), owned by the server. */
-export function storedIdentitySecret(server: IdentityServer, identity: AdminIdentity): KubeObject {
+/**
+ * The Secret <server>-operator-client holding `identity` (client keys or account keys; none on Keycloak 25, whose
+ * master identity is its bootstrap admin) and the key of the realm identities' secrets, owned by the server.
+ */
+export function storedIdentitySecret(
+  server: IdentityServer,
+  identity: AdminIdentity | undefined,
+  realmKey?: string,
+): KubeObject {
   const b64 = (v: string) => Buffer.from(v).toString('base64');
-  const data = isOperatorClient(identity)
-    ? { 'client-id': b64(identity.clientId), 'client-secret': b64(identity.clientSecret) }
-    : { username: b64(identity.username), password: b64(identity.password) };
+  const data = !identity
+    ? {}
+    : isOperatorClient(identity)
+      ? { 'client-id': b64(identity.clientId), 'client-secret': b64(identity.clientSecret) }
+      : { username: b64(identity.username), password: b64(identity.password) };
   return {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: ownedMetadata(server, operatorSecretName(server.metadata.name)) as KubeObject['metadata'],
     type: 'Opaque',
-    data,
+    data: realmKey ? { ...data, 'realm-key': b64(realmKey) } : data,
   };
 }
 

@@ -1,5 +1,8 @@
-// The operator's own Keycloak identity. With the bootstrap admin (<server>-admin-credentials) the operator creates,
-// once, a confidential service-account client `realmforge-operator` in master holding the realm role `admin`, with
+// The operator's master identity. With the bootstrap admin (<server>-admin-credentials) the operator creates, once,
+// a confidential service-account client `realmforge-operator` in master holding only the realm role `create-realm`
+// (Keycloak grants a realm's creator the roles of that realm's `<realm>-realm` client in master, which is what
+// restoring and deleting the realm need; everything else happens with the identity inside each realm,
+// realm-identity.ts), with
 // lightweight access tokens (client.use.lightweight.access.token.enabled): Keycloak then keeps the roles out of the
 // token and evaluates them server-side, so the token does not grow with the realm count (a master admin's
 // password-grant token lists every realm's management roles; keycloak/keycloak#25498). Its credentials are kept
@@ -20,6 +23,9 @@ export const operatorClientId = 'realmforge-operator';
 
 /** The Secret beside <server>-admin-credentials that holds the operator's client credentials. */
 export const operatorSecretName = (server: string) => objectName(server, '-operator-client');
+
+/** The one realm role of master the master identity holds. */
+export const masterRole = 'create-realm';
 
 /** The attribute that marks the operator's own client: the owner attribute every managed item carries. */
 const operatorMark = ownerAttribute;
@@ -81,7 +87,7 @@ export class OperatorClientConflictError extends KeycloakReasonError {
 
 /**
  * With the bootstrap admin `admin`: creates the operator's client when absent (an existing one is used only when it
- * carries our mark: OperatorClientConflict otherwise), grants its service account the master role `admin` and
+ * carries our mark: OperatorClientConflict otherwise), grants its service account the master role `create-realm` and
  * returns a newly generated secret. `namespace` is the server's (for the rate limit).
  */
 export async function provisionOperatorClient(
@@ -113,10 +119,10 @@ export async function provisionOperatorClient(
     'GET',
     `/master/clients/${enc(id)}/service-account-user`,
   );
-  const role = await admin.call<{ id: string; name: string }>(namespace, 'GET', '/master/roles/admin');
+  const role = await admin.call<{ id: string; name: string }>(namespace, 'GET', `/master/roles/${masterRole}`);
   if (!user.body?.id || !role.body?.id) {
     throw new OperatorIdentityLostError(
-      `client ${clientId} in master has no service-account user, or master has no role admin`,
+      `client ${clientId} in master has no service-account user, or master has no role ${masterRole}`,
     );
   }
   const granted = await admin.call<{ name: string }[]>(
@@ -124,7 +130,7 @@ export async function provisionOperatorClient(
     'GET',
     `/master/users/${enc(user.body.id)}/role-mappings/realm`,
   );
-  if (!(granted.body ?? []).some((r) => r.name === 'admin')) {
+  if (!(granted.body ?? []).some((r) => r.name === masterRole)) {
     await admin.call(namespace, 'POST', `/master/users/${enc(user.body.id)}/role-mappings/realm`, [
       role.body,
     ]);

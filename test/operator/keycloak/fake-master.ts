@@ -90,6 +90,7 @@ export function handleMaster(
     res.writeHead(201, { location: '/admin/realms/master/clients/op-uuid' }).end();
   } else if (c && path === `/clients/${c.id}/service-account-user`) send(res, 200, { id: 'sa-user' });
   else if (path === '/roles/admin') send(res, 200, { id: 'admin-role', name: 'admin' });
+  else if (path === '/roles/create-realm') send(res, 200, { id: 'create-realm-role', name: 'create-realm' });
   else if (c && path === '/users/sa-user/role-mappings/realm' && req.method === 'GET')
     send(
       res,

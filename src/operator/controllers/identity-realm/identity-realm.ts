@@ -26,8 +26,9 @@ import { StuckError } from '../shared/stuck-error.ts';
 import { clientPolicyRefusals } from './client-policies-sync.ts';
 import { federationSecrets } from './federation-secrets.ts';
 import { federationProblem, federationStatus } from './federation-status.ts';
+import { readWithIdentity } from './realm-identity-check.ts';
 import { realmOwnership, realmRefusal } from './realm-ownership.ts';
-import { readRealm, syncRealm } from './realm-sync.ts';
+import { syncRealm } from './realm-sync.ts';
 import { serverHashKey } from './server-hash-key.ts';
 
 /** What a realm reconcile did, for its log line. */
@@ -72,7 +73,7 @@ async function finalize(deps: KeycloakDeps, realm: IdentityRealm, server: Identi
         );
       }
       const admin = await deps.admins.forServer(server);
-      const live = await readRealm(admin, ns, name);
+      const { live } = await readWithIdentity(admin, realm);
       if (realmOwnership(realm, live).state === 'ours') await admin.call(ns, 'DELETE', `/${enc(name)}`);
     } catch (error) {
       const since = deletionRequestedAt(realm) ?? deps.clock.now();
@@ -155,7 +156,7 @@ export function identityRealmController(deps: KeycloakDeps) {
         const refused = clientPolicyRefusals(realm.spec, await serverInfo(admin, ns, deps.clock));
         if (refused.length) return await report('Failed', 'InvalidSpec', refused.join('; '));
       }
-      const live = await readRealm(admin, ns, realmName);
+      const { live, restored } = await readWithIdentity(admin, realm);
       const ownership = realmOwnership(realm, live);
       if (ownership.state === 'conflict')
         return await report('Failed', 'RealmNameConflict', ownership.message);
@@ -168,6 +169,7 @@ export function identityRealmController(deps: KeycloakDeps) {
         keycloakMajor,
         keycloakVersion: server.status?.version,
         clock: deps.clock,
+        realmIdentitySecret: admin.realmSecret(realmName),
         // Authenticators are checked against what the server offers (read once per server per ten minutes).
         ...(realm.spec.authenticationFlows?.length
           ? { serverInfo: await serverInfo(admin, ns, deps.clock) }
@@ -189,8 +191,8 @@ export function identityRealmController(deps: KeycloakDeps) {
           outcome: { phase: 'Provisioning', reason: 'FederationUnavailable', writes: result.writes },
         };
       }
-      const message = `realm ${realmName} exists in Keycloak and matches the resource`;
-      await report('Ready', 'Ready', message, extra);
+      const message = `realm ${realmName} exists in Keycloak and matches the resource${restored.length ? `; the operator's identity in it was restored (${restored.join('; ')})` : ''}`;
+      await report('Ready', restored.length ? 'RealmIdentityRestored' : 'Ready', message, extra);
       return { requeueAfterMs, outcome: { phase: 'Ready', reason: 'Ready', writes: result.writes } };
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;

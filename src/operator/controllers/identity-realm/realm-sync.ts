@@ -26,6 +26,7 @@ import { roleItem } from '../../keycloak/collections/roles.ts';
 import { userProfileLedgers } from '../../keycloak/collections/user-profile.ts';
 import { createReadingBack } from '../../keycloak/outcome-unknown.ts';
 import { timedRealmCreate } from '../../keycloak/realm-create-timeout.ts';
+import { withRealmIdentity } from '../../keycloak/realm-identity.ts';
 import type { ServerInfo } from '../../keycloak/server-info.ts';
 import { refusedAsSpec } from '../../keycloak/spec-refused.ts';
 import { type Clock, systemClock } from '../../runtime/clock.ts';
@@ -56,6 +57,8 @@ export type RealmSyncInputs = {
   serverInfo?: ServerInfo;
   /** Times realm creates (their timeout scales with what Keycloak needed before); the system clock when unset. */
   clock?: Clock;
+  /** The secret of the operator's identity in this realm, created with the realm (realm-identity.ts). */
+  realmIdentitySecret?: string;
 };
 const noSecrets: FederationSecrets = { identityProviders: new Map(), ldap: new Map() };
 
@@ -182,7 +185,7 @@ export async function syncRealm(
       () =>
         refusedAsSpec('realm', fields, () =>
           timedRealmCreate(admin, inputs.clock ?? systemClock, (timeoutMs) =>
-            admin.call(ns, 'POST', '', full, { timeoutMs }),
+            admin.call(ns, 'POST', '', withRealmIdentity(full, inputs.realmIdentitySecret), { timeoutMs }),
           ),
         ),
       () => readRealm(admin, ns, name),

@@ -1,0 +1,55 @@
+// A realm is read, and so managed, only through the operator's identity inside it. When that identity does not
+// work (its client deleted, its secret changed, its roles taken: Keycloak then answers a name-only realm), the
+// master identity looks at the realm: a realm of this resource's (or one it asked to adopt) gets its identity
+// restored and the restoration is reported; a realm of someone else's is left alone (RealmNameConflict); a realm
+// the master identity may not read at all names the grant a person must give (RealmGrantMissing), and nothing is
+// written. A realm made by an earlier version, which carries no identity yet, is migrated the same way.
+import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import { RealmforgeError } from '../../../core/errors.ts';
+import { realmNameOf } from '../../compile/realm-representation.ts';
+import type { ServerAdmin } from '../../keycloak/admins.ts';
+import { operatorClientId } from '../../keycloak/operator-client.ts';
+import {
+  ensureRealmIdentity,
+  grantMasterInRealm,
+  RealmGrantMissingError,
+  RealmIdentityRefusedError,
+} from '../../keycloak/realm-identity.ts';
+import { realmOwnership } from './realm-ownership.ts';
+import { readRealm } from './realm-sync.ts';
+
+/** The live realm (undefined: absent) and what was restored of the operator's identity in it. */
+export type RealmRead = { live?: RealmRepresentation; restored: string[] };
+
+const forbidden = (error: unknown) => error instanceof RealmforgeError && error.kind === 'auth';
+
+/** Reads the realm with its identity, restoring that identity with the master identity when it does not work. */
+export async function readWithIdentity(admin: ServerAdmin, realm: IdentityRealm): Promise<RealmRead> {
+  const ns = realm.metadata.namespace ?? 'default';
+  const name = realmNameOf(realm);
+  try {
+    const live = await readRealm(admin, ns, name);
+    if (!live || live.id) return { live, restored: [] };
+  } catch (error) {
+    if (!(error instanceof RealmIdentityRefusedError)) throw error;
+  }
+  const masterUser = `service-account-${admin.masterClientId ?? operatorClientId}`;
+  const seen = await readRealm(admin.master, ns, name).catch((error: unknown) => {
+    if (forbidden(error)) throw new RealmGrantMissingError(name, masterUser);
+    throw error;
+  });
+  if (!seen) return { live: undefined, restored: [] };
+  // A name-only answer: the master identity may list the realm but not manage it.
+  if (!seen.id) throw new RealmGrantMissingError(name, masterUser);
+  if (realmOwnership(realm, seen).state === 'conflict') return { live: seen, restored: [] };
+  // Migration: a master identity that still holds master's admin keeps the creator's grant for later repairs.
+  const migrated = admin.masterClientId
+    ? await grantMasterInRealm(admin.master, ns, name, admin.masterClientId).catch((error: unknown) => {
+        if (forbidden(error)) return [];
+        throw error;
+      })
+    : [];
+  const restored = await ensureRealmIdentity(admin.master, ns, name, admin.realmSecret(name));
+  return { live: seen, restored: [...restored, ...migrated] };
+}
