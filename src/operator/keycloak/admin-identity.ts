@@ -8,7 +8,11 @@ export type AdminAccount = { readonly username: string; readonly password: strin
 
 /** The operator's own confidential client: in master (from <server>-operator-client), or inside one realm (its
  * realm identity, realm-identity.ts), whose token comes from that realm's token endpoint. */
-export type OperatorClient = { readonly clientId: string; readonly clientSecret: string; readonly realm?: string };
+export type OperatorClient = {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly realm?: string;
+};
 
 /** Either identity. */
 export type AdminIdentity = AdminAccount | OperatorClient;

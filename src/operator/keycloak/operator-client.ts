@@ -119,7 +119,11 @@ export async function provisionOperatorClient(
     'GET',
     `/master/clients/${enc(id)}/service-account-user`,
   );
-  const role = await admin.call<{ id: string; name: string }>(namespace, 'GET', `/master/roles/${masterRole}`);
+  const role = await admin.call<{ id: string; name: string }>(
+    namespace,
+    'GET',
+    `/master/roles/${masterRole}`,
+  );
   if (!user.body?.id || !role.body?.id) {
     throw new OperatorIdentityLostError(
       `client ${clientId} in master has no service-account user, or master has no role ${masterRole}`,

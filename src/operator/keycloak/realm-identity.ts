@@ -74,7 +74,10 @@ const serviceAccountUser = () => ({
 
 /** The create representation with the realm identity added: client and its service account with its roles
  * (unchanged without a secret: a caller that manages the realm some other way). */
-export function withRealmIdentity<T extends Record<string, unknown>>(rep: T, secret: string | undefined): T {
+export function withRealmIdentity<T extends Record<string, unknown>>(
+  rep: T,
+  secret: string | undefined,
+): T & { clients?: unknown[]; users?: unknown[] } {
   if (secret === undefined) return rep;
   const clients = (rep.clients as unknown[] | undefined) ?? [];
   const users = (rep.users as unknown[] | undefined) ?? [];
@@ -99,14 +102,6 @@ export class RealmIdentityRefusedError extends KeycloakReasonError {
 export function grantMessage(realm: string, masterUser: string): string {
   const roles = masterGrantRoles.map((r) => `--rolename ${r}`).join(' ');
   return `the operator's master identity (user ${masterUser} in master) holds no grant in realm ${realm}, so it may neither read it nor create its identity there; nothing was written. Grant it the roles ${masterGrantRoles.join(', ')} of client ${realm}-realm in master (kcadm.sh add-roles -r master --uusername ${masterUser} --cclientid ${realm}-realm ${roles}); the operator then creates its client ${realmIdentityClientId} in ${realm} with the realm-management roles ${realmIdentityRoles.join(', ')}`;
-}
-
-/** The master identity lacks the grant in `realm` (Keycloak answered 403). */
-export class RealmGrantMissingError extends KeycloakReasonError {
-  constructor(realm: string, masterUser: string) {
-    super('auth', 'RealmGrantMissing', grantMessage(realm, masterUser));
-    this.name = 'RealmGrantMissingError';
-  }
 }
 
 const enc = encodeURIComponent;

@@ -210,7 +210,9 @@ test('Keycloak 25 keeps the bootstrap admin: no client is created (its admin API
     assert.is(state.client, undefined);
     assert.equal(state.calls, ['token password admin-cli', 'GET ']);
     // Only the key of the realm identities is kept: no client credentials.
-    assert.equal(Object.keys(kube.find('Secret', 'identity', 'kc-operator-client')?.data ?? {}), ['realm-key']);
+    assert.equal(Object.keys(kube.find('Secret', 'identity', 'kc-operator-client')?.data ?? {}), [
+      'realm-key',
+    ]);
   } finally {
     await kc.close();
   }

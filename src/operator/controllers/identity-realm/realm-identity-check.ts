@@ -13,9 +13,10 @@ import { operatorClientId } from '../../keycloak/operator-client.ts';
 import {
   ensureRealmIdentity,
   grantMasterInRealm,
-  RealmGrantMissingError,
+  grantMessage,
   RealmIdentityRefusedError,
 } from '../../keycloak/realm-identity.ts';
+import { StuckError } from '../shared/stuck-error.ts';
 import { realmOwnership } from './realm-ownership.ts';
 import { readRealm } from './realm-sync.ts';
 
@@ -35,13 +36,14 @@ export async function readWithIdentity(admin: ServerAdmin, realm: IdentityRealm)
     if (!(error instanceof RealmIdentityRefusedError)) throw error;
   }
   const masterUser = `service-account-${admin.masterClientId ?? operatorClientId}`;
+  const grantMissing = () =>
+    new StuckError('auth', 'Pending', 'RealmGrantMissing', grantMessage(name, masterUser));
   const seen = await readRealm(admin.master, ns, name).catch((error: unknown) => {
-    if (forbidden(error)) throw new RealmGrantMissingError(name, masterUser);
-    throw error;
+    throw forbidden(error) ? grantMissing() : error;
   });
   if (!seen) return { live: undefined, restored: [] };
   // A name-only answer: the master identity may list the realm but not manage it.
-  if (!seen.id) throw new RealmGrantMissingError(name, masterUser);
+  if (!seen.id) throw grantMissing();
   if (realmOwnership(realm, seen).state === 'conflict') return { live: seen, restored: [] };
   // Migration: a master identity that still holds master's admin keeps the creator's grant for later repairs.
   const migrated = admin.masterClientId
