@@ -12,7 +12,7 @@ import type { IdentityServer } from '../../../generated/types/crds/identityserve
 import type { KubeObject } from '../compile/kube-object.ts';
 import { resolveServer, serverUrls } from '../compile/resolved-server.ts';
 import type { Deps } from '../runtime/deps.ts';
-import { decodeCredentials, readSecret, secretValue } from '../runtime/read-secret.ts';
+import { decodeCredentials, readSecret } from '../runtime/read-secret.ts';
 import type { AdminClient } from './admin-client.ts';
 import {
   type AdminIdentity,
@@ -35,6 +35,7 @@ import {
   operatorSecretName,
   provisionOperatorClient,
 } from './operator-client.ts';
+import { operatorSecrets } from './operator-secret.ts';
 import { realmIdentity } from './realm-identity.ts';
 import { lru, realmClientBound, routedAdmin } from './realm-routing.ts';
 import { KeycloakReasonError } from './reason-error.ts';
@@ -58,9 +59,6 @@ export type KeycloakAdmins = {
   forServer(server: IdentityServer, options?: { reload?: boolean }): Promise<ServerAdmin>;
 };
 
-/** The key in <server>-operator-client from which each realm identity's secret is derived. */
-export const realmKeyField = 'realm-key';
-
 const idOf = (server: IdentityServer) => `${server.metadata.namespace ?? 'default'}/${server.metadata.name}`;
 
 /** Keeps one admin client per server and identity; provisions the operator's client when needed. */
@@ -71,8 +69,7 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
   // Credentials just provisioned, until the Secret read (from the watch cache) shows them too.
   const fresh = new Map<string, AdminIdentity>();
   const cas = new Map<string, string | undefined>();
-  const keys = new Map<string, string>();
-  const keying = new Map<string, Promise<string>>();
+  const secrets = operatorSecrets(deps);
   const routed = new Map<string, { key: string; master: AdminClient; admin: ServerAdmin }>();
 
   const clientFor = (server: string, baseUrl: string, identity: AdminIdentity, ca?: string) => {
@@ -95,8 +92,12 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
       throw new OperatorIdentityLostError(
         `${rotated ? `Keycloak refuses the credentials in ${stored}` : `${stored} is missing`} and Secret ` +
           `${r.namespace}/${r.adminSecretName} holds no admin account to restore the operator's client ` +
-          `${operatorClientId} in master: create ${r.adminSecretName} with keys username and password of a ` +
-          'master admin (kubectl create secret generic ...); the operator then re-keys its client',
+          `${operatorClientId} in master (the operator keeps no copy of the bootstrap admin once its client ` +
+          `exists): create ${r.adminSecretName} with keys username and password of a master admin (kubectl ` +
+          `create secret generic ${r.adminSecretName} -n ${r.namespace} --from-literal=username=<user> ` +
+          "--from-literal=password=<password>); if nobody knows one, make a temporary admin with Keycloak's " +
+          `recovery command (kubectl exec -it -n ${r.namespace} deploy/${r.name} -- /opt/keycloak/bin/kc.sh ` +
+          'bootstrap-admin user --username temp-admin) and put it there; the operator then re-keys its client',
       );
     }
     return {
@@ -136,7 +137,8 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
     const { identity, created } = server.spec.external
       ? await provisionExternal(server, baseUrl, ca, rotated)
       : await provisionDeployed(server, baseUrl, rotated);
-    await deps.kube.apply(storedIdentitySecret(server, identity, await realmKey(server)));
+    await deps.kube.apply(storedIdentitySecret(server, identity, await secrets.realmKey(server, false)));
+    secrets.keyWritten(server);
     const where = `Secret ${ns}/${operatorSecretName(server.metadata.name)}`;
     await deps.kube.event(server as unknown as KubeObject, {
       type: 'Normal',
@@ -169,55 +171,13 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
     return running;
   };
 
-  /** <server>-operator-client as stored (undefined: absent); a Secret of that name not the server's is a conflict. */
-  async function ownSecret(server: IdentityServer) {
-    const id = idOf(server);
-    const ns = server.metadata.namespace ?? 'default';
-    const secret = await readSecret(deps, ns, operatorSecretName(server.metadata.name));
-    // A Secret of that name the server does not control is someone else's: never read as ours, never rewritten.
-    const uid = server.metadata.uid;
-    if (secret && uid && !secret.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid)) {
-      throw new KeycloakReasonError(
-        'conflict',
-        'ChildNameConflict',
-        `Secret ${ns}/${secret.metadata.name} already exists and is not IdentityServer ${id}'s; the operator leaves it untouched and keeps its own client's credentials nowhere else: delete it or give the IdentityServer another name`,
-      );
-    }
-    return secret;
-  }
-
-  /** The key of the realm identities' secrets, made once (kept with the master identity's credentials). */
-  async function realmKey(server: IdentityServer): Promise<string> {
-    const id = idOf(server);
-    const secret = await ownSecret(server);
-    const value = secretValue(secret, realmKeyField) ?? keys.get(id);
-    if (value) {
-      keys.set(id, value);
-      return value;
-    }
-    let running = keying.get(id);
-    if (!running) {
-      const made = deps.newPassword();
-      const data = { ...(secret?.data as Record<string, string> | undefined) };
-      data[realmKeyField] = Buffer.from(made).toString('base64');
-      const base = storedIdentitySecret(server, decodeIdentity(secret));
-      running = deps.kube
-        .apply({ ...base, data })
-        .then(() => {
-          keys.set(id, made);
-          return made;
-        })
-        .finally(() => keying.delete(id));
-      keying.set(id, running);
-    }
-    return running;
-  }
-
-  /** The identity kept in <server>-operator-client (or just provisioned). */
+  /** The identity kept in <server>-operator-client (or just provisioned, or restored from beside the database). */
   async function stored(server: IdentityServer): Promise<AdminIdentity | undefined> {
     const id = idOf(server);
-    const secret = await ownSecret(server);
-    const kept = decodeIdentity(secret);
+    const secret = await secrets.own(server);
+    const restored = decodeIdentity(secret) || fresh.has(id) ? undefined : await secrets.restoreKept(server);
+    if (restored) fresh.set(id, restored);
+    const kept = decodeIdentity(secret) ?? restored;
     const recent = fresh.get(id);
     if (recent && kept && identityKey(recent) === identityKey(kept)) fresh.delete(id);
     return recent ?? kept;
@@ -296,7 +256,7 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
   return {
     async forServer(server, options = {}) {
       const master = await masterClient(server, options);
-      const key = await realmKey(server);
+      const key = await secrets.realmKey(server);
       const id = idOf(server);
       const known = routed.get(id);
       if (known && known.key === key && known.master === master) return known.admin;

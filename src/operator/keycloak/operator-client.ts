@@ -10,7 +10,7 @@
 // changed in Keycloak) regenerates the client's secret, which is the rotation.
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
-import { objectName } from '../compile/names.ts';
+import { labelValue, objectName } from '../compile/names.ts';
 import { ownedMetadata } from '../compile/server-metadata.ts';
 import { secretValue } from '../runtime/read-secret.ts';
 import type { AdminClient } from './admin-client.ts';
@@ -146,4 +146,40 @@ export async function provisionOperatorClient(
   );
   if (!secret.body?.value) throw new OperatorIdentityLostError(`Keycloak returned no secret for ${clientId}`);
   return { clientId, clientSecret: secret.body.value };
+}
+
+/**
+ * The operator's master identity kept beside a deployed server's database (no owner, so it outlives the
+ * IdentityServer): a server re-created on the retained database, or a deleted <server>-operator-client, is restored
+ * from it, realm key included, without any admin password. It replaces the copy of the bootstrap admin once the
+ * identity exists.
+ */
+export const keptIdentitySecretName = (database: { cluster: string; name: string }) =>
+  objectName(
+    `${database.cluster}-${database.name}`.toLowerCase().replace(/[^a-z0-9.-]+/g, '-'),
+    '-realmforge-operator',
+  );
+
+/** The kept copy of `data` (client-id, client-secret, realm-key, base64 as in <server>-operator-client). */
+export function keptIdentitySecret(
+  database: { cluster: string; name: string; namespace: string },
+  data: Record<string, string>,
+): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: keptIdentitySecretName(database),
+      namespace: database.namespace,
+      labels: {
+        'app.kubernetes.io/managed-by': 'realmforge',
+        'realmforge.dev/database': labelValue(`${database.cluster}.${database.name}`),
+      },
+      annotations: {
+        'realmforge.dev/purpose': `the realmforge operator's identity in the Keycloak of database ${database.name} in cluster ${database.cluster}; restores <server>-operator-client of any IdentityServer on this database`,
+      },
+    },
+    type: 'Opaque',
+    data,
+  };
 }
