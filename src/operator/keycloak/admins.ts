@@ -51,6 +51,8 @@ export type ServerAdmin = AdminClient & {
   readonly masterClientId?: string;
   /** The secret of the operator's client inside `realm`. */
   realmSecret(realm: string): string;
+  /** The Keycloak version read when the master identity was made (Keycloak hides it from create-realm alone). */
+  statedVersion(): string | undefined;
 };
 
 /** The admin clients of every server, created on first use; `reload` re-reads an existing Keycloak's settings
@@ -70,6 +72,7 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
   const fresh = new Map<string, AdminIdentity>();
   const cas = new Map<string, string | undefined>();
   const secrets = operatorSecrets(deps);
+  const versions = new Map<string, string>();
   const routed = new Map<string, { key: string; master: AdminClient; admin: ServerAdmin }>();
 
   const clientFor = (server: string, baseUrl: string, identity: AdminIdentity, ca?: string) => {
@@ -134,9 +137,11 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
     rotated: boolean,
   ) {
     const ns = server.metadata.namespace ?? 'default';
-    const { identity, created } = server.spec.external
+    const made: { identity: AdminIdentity; created: boolean; version?: string } = server.spec.external
       ? await provisionExternal(server, baseUrl, ca, rotated)
       : await provisionDeployed(server, baseUrl, rotated);
+    const { identity, created } = made;
+    if (made.version) versions.set(idOf(server), made.version);
     await deps.kube.apply(storedIdentitySecret(server, identity, await secrets.realmKey(server, false)));
     secrets.keyWritten(server);
     const where = `Secret ${ns}/${operatorSecretName(server.metadata.name)}`;
@@ -270,6 +275,7 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
           master,
           masterClientId: identity && isOperatorClient(identity) ? identity.clientId : undefined,
           realmSecret: (realm: string) => realmIdentity(key, realm).clientSecret,
+          statedVersion: () => versions.get(id),
         },
       );
       routed.set(id, { key, master, admin });

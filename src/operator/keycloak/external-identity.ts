@@ -115,24 +115,27 @@ export function storedIdentitySecret(
 export const externalClientId = (server: IdentityServer) =>
   boundedText(`realmforge-operator-${server.metadata.namespace ?? 'default'}-${server.metadata.name}`, 255);
 
-/** The major version Keycloak reports (GET /admin/serverinfo); NaN when it does not say. */
-export async function keycloakMajor(admin: AdminClient, namespace: string): Promise<number> {
+/** The version Keycloak reports (GET /admin/serverinfo; only to a caller that may manage its realm). */
+export async function keycloakVersion(admin: AdminClient, namespace: string): Promise<string | undefined> {
   const res = await admin.call<{ systemInfo?: { version?: string } }>(namespace, 'GET', '../serverinfo');
-  return Number.parseInt(res.body?.systemInfo?.version?.split('.')[0] ?? '', 10);
+  return res.body?.systemInfo?.version;
 }
 
 /**
  * The identity the operator keeps for an existing Keycloak, from the user's: a client as is; an admin account
- * creates (or re-keys) the operator's own client on Keycloak 26 or newer and is kept as is on 25.
+ * creates (or re-keys) the operator's own client on Keycloak 26 or newer and is kept as is on 25. `version`: what
+ * the account read (Keycloak states it to a master admin, not to a client holding create-realm only).
  */
 export async function externalIdentity(
   given: AdminIdentity,
   asGiven: AdminClient,
   server: IdentityServer,
-): Promise<{ identity: AdminIdentity; created: boolean }> {
+): Promise<{ identity: AdminIdentity; created: boolean; version?: string }> {
   if (isOperatorClient(given)) return { identity: given, created: false };
   const ns = server.metadata.namespace ?? 'default';
-  const major = await keycloakMajor(asGiven, ns);
-  if (!(major >= 26)) return { identity: given, created: false };
-  return { identity: await provisionOperatorClient(asGiven, ns, externalClientId(server)), created: true };
+  const version = await keycloakVersion(asGiven, ns);
+  const major = Number.parseInt(version?.split('.')[0] ?? '', 10);
+  if (!(major >= 26)) return { identity: given, created: false, version };
+  const identity = await provisionOperatorClient(asGiven, ns, externalClientId(server));
+  return { identity, created: true, version };
 }

@@ -47,7 +47,9 @@ export async function reconcileExternal(
   try {
     const admin = await deps.admins.forServer(server, { reload: true });
     const info = await admin.call<{ systemInfo?: { version?: string } }>(ns, 'GET', '../serverinfo');
-    let version = info.status === 200 ? info.body?.systemInfo?.version : undefined;
+    // Keycloak states its version only to a caller that may manage master: else the one read when the operator's
+    // client was made, or the one recorded before.
+    let version = (info.status === 200 ? info.body?.systemInfo?.version : undefined) ?? admin.statedVersion();
     if (!version) {
       // An identity without the right to read the server info can still manage realms: check it can read master.
       const master = await admin.call(ns, 'GET', '/master');

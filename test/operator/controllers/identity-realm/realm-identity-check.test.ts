@@ -31,6 +31,7 @@ function admin(own: () => unknown, master: () => unknown, log: string[]): Server
     master: client('master', master),
     masterClientId: 'realmforge-operator',
     realmSecret: () => 'derived',
+    statedVersion: () => undefined,
   });
 }
 const refused = () => {
