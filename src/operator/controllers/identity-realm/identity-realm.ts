@@ -73,7 +73,11 @@ async function finalize(deps: KeycloakDeps, realm: IdentityRealm, server: Identi
         );
       }
       const admin = await deps.admins.forServer(server);
-      const { live } = await readWithIdentity(admin, realm);
+      // A realm the operator may not even read is not its own: nothing to delete.
+      const { live } = await readWithIdentity(admin, realm).catch((error: unknown) => {
+        if (error instanceof StuckError) return { live: undefined };
+        throw error;
+      });
       if (realmOwnership(realm, live).state === 'ours') await admin.call(ns, 'DELETE', `/${enc(name)}`);
     } catch (error) {
       const since = deletionRequestedAt(realm) ?? deps.clock.now();

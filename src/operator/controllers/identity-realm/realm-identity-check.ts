@@ -2,8 +2,8 @@
 // work (its client deleted, its secret changed, its roles taken: Keycloak then answers a name-only realm), the
 // master identity looks at the realm: a realm of this resource's (or one it asked to adopt) gets its identity
 // restored and the restoration is reported; a realm of someone else's is left alone (RealmNameConflict); a realm
-// the master identity may not read at all names the grant a person must give (RealmGrantMissing), and nothing is
-// written. A realm made by an earlier version, which carries no identity yet, is migrated the same way.
+// the master identity may not read at all is someone else's (RealmNameConflict) or, when adoption is asked, names
+// the grant a person must give (RealmGrantMissing); nothing is written to either. A realm made by an earlier version, which carries no identity yet, is migrated the same way.
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
@@ -36,8 +36,16 @@ export async function readWithIdentity(admin: ServerAdmin, realm: IdentityRealm)
     if (!(error instanceof RealmIdentityRefusedError)) throw error;
   }
   const masterUser = `service-account-${admin.masterClientId ?? operatorClientId}`;
+  // A realm none of the operator's identities may read was not made by it: adopting it needs a person's grant.
   const grantMissing = () =>
-    new StuckError('auth', 'Pending', 'RealmGrantMissing', grantMessage(name, masterUser));
+    realm.spec.adoptExisting
+      ? new StuckError('auth', 'Pending', 'RealmGrantMissing', grantMessage(name, masterUser))
+      : new StuckError(
+          'conflict',
+          'Failed',
+          'RealmNameConflict',
+          `realm ${name} already exists in Keycloak and was not created by realmforge (none of the operator's identities holds a grant in it); it is not adopted: to take it over set spec.adoptExisting: true (the status then names the grant Keycloak needs), otherwise choose another spec.realmName`,
+        );
   const seen = await readRealm(admin.master, ns, name).catch((error: unknown) => {
     throw forbidden(error) ? grantMissing() : error;
   });

@@ -72,6 +72,23 @@ test('an adopted realm the master identity may not read: RealmGrantMissing names
   }
 });
 
+test('a realm no identity of the operator may read, adoption not asked: RealmNameConflict, nothing written', async () => {
+  const log: string[] = [];
+  try {
+    await readWithIdentity(
+      admin(refused, () => ({ realm: 'apps' }), log),
+      realm(),
+    );
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, StuckError);
+    assert.is((e as StuckError).reason, 'RealmNameConflict');
+    assert.is((e as StuckError).phase, 'Failed');
+    assert.match((e as Error).message, 'spec.adoptExisting');
+  }
+  assert.equal(log, ['realm GET /apps', 'master GET /apps']);
+});
+
 test("someone else's realm is returned as it is (RealmNameConflict follows), and nothing is written to it", async () => {
   const log: string[] = [];
   const theirs = { id: 'r2', realm: 'apps', attributes: {} };
