@@ -105,6 +105,29 @@ test("a realm identity's token is refused for any other realm: Keycloak enforces
   assert.is(crossed.status, 401);
 });
 
+test("every section the operator writes is within the realm identity's roles (organizations, groups, roles, events)", async () => {
+  await realm('sections', {
+    organizations: [{ name: 'acme', domains: [{ name: 'acme.test' }] }],
+    roles: [{ name: 'reader' }],
+    groups: [{ name: 'staff', realmRoles: ['reader'] }],
+    events: { eventsEnabled: true, adminEventsEnabled: true },
+  });
+  // Ready, or the first failure (a 403 for a missing role is KeycloakAuthFailed) with its message.
+  const ready = await waitStatus(
+    env,
+    'identityrealms',
+    ns,
+    'sections',
+    180_000,
+    (s) => ['Ready', 'Failed'].includes(s.phase) || s.reason === 'KeycloakAuthFailed',
+    'settled',
+  );
+  assert.is(ready.status.phase, 'Ready', JSON.stringify(ready.status));
+  const [org] = await kc('GET', '/sections/organizations?search=acme');
+  assert.is(org?.name, 'acme');
+  assert.is((await kc('GET', '/sections')).eventsEnabled, true);
+});
+
 test('a realm identity deleted by hand is restored with the master identity and reported', async () => {
   const [client] = await kc('GET', '/alpha/clients?clientId=realmforge-operator');
   assert.ok(client, 'alpha carries the operator identity');
