@@ -128,6 +128,17 @@ test("every section the operator writes is within the realm identity's roles (or
   assert.is((await kc('GET', '/sections')).eventsEnabled, true);
 });
 
+test('a disabled realm, which issues no tokens, is managed with the master identity', async () => {
+  await realm('off', { enabled: false, displayName: 'Switched off' });
+  await waitStatus(env, 'identityrealms', ns, 'off', 120_000, (s) => s.phase === 'Ready', 'Ready');
+  assert.is((await kc('GET', '/off')).displayName, 'Switched off');
+  await kc('PUT', '/off', { displayName: 'Edited by hand' });
+  await waitStatus(env, 'identityrealms', ns, 'off', 60_000, (s) => s.phase === 'Ready', 'Ready');
+  for (let i = 0; i < 30 && (await kc('GET', '/off')).displayName !== 'Switched off'; i++)
+    await new Promise((r) => setTimeout(r, 1000));
+  assert.is((await kc('GET', '/off')).displayName, 'Switched off', 'the hand edit was reverted');
+});
+
 test('a realm identity deleted by hand is restored with the master identity and reported', async () => {
   const [client] = await kc('GET', '/alpha/clients?clientId=realmforge-operator');
   assert.ok(client, 'alpha carries the operator identity');

@@ -17,6 +17,7 @@ import {
   type AdminIdentity,
   identityName,
   TokenRealmAbsentError,
+  TokenRealmClosedError,
   TokenRefusedError,
   tokenForm,
   tokenRealm,
@@ -121,6 +122,7 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
       const message = `Keycloak at ${baseUrl} refused the admin credentials (HTTP ${res.status} ${errorMessage(res.body)}) of ${identityName(admin)}`;
       if (res.status === 401 || res.status === 400) throw new TokenRefusedError(admin, message);
       if (res.status === 404) throw new TokenRealmAbsentError(tokenRealm(admin));
+      if (res.status === 403) throw new TokenRealmClosedError(tokenRealm(admin), errorMessage(res.body));
       throw new RealmforgeError('transient', message);
     }
     // Renew when 80% of the lifetime has passed (at least 5 s early).

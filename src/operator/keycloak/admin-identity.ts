@@ -71,3 +71,12 @@ export class TokenRealmAbsentError extends RealmforgeError {
     this.name = 'TokenRealmAbsentError';
   }
 }
+
+/** The token endpoint answered 403: the identity's realm issues no tokens here, not even to it (the realm is
+ * disabled, or requires HTTPS and the connection is plain HTTP). */
+export class TokenRealmClosedError extends RealmforgeError {
+  constructor(realm: string, why: string) {
+    super('auth', `realm ${realm} issues no tokens (${why})`);
+    this.name = 'TokenRealmClosedError';
+  }
+}

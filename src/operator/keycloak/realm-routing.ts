@@ -1,10 +1,11 @@
 // Which identity makes an admin call: a call about one realm (`/<realm>/...`, a read of `/<realm>` included) uses
 // that realm's identity (realm-identity.ts), so Keycloak refuses it anything outside that realm; creating a realm
 // (POST to the realm list), deleting one (DELETE `/<realm>`), calls about master and the admin root (`../serverinfo`)
-// use the master identity. The realms' admin clients (each with its cached token) are kept in a least-recently-used
+// use the master identity, and so do the calls about a realm that issues no tokens (disabled, or requiring HTTPS
+// on a plain connection), with the roles of that realm Keycloak gave the master identity as its creator. The realms' admin clients (each with its cached token) are kept in a least-recently-used
 // map of bounded size, so memory stays flat however many realms a server has.
 import type { AdminClient, AdminResponse } from './admin-client.ts';
-import { TokenRealmAbsentError, TokenRefusedError } from './admin-identity.ts';
+import { TokenRealmAbsentError, TokenRealmClosedError, TokenRefusedError } from './admin-identity.ts';
 import { RealmIdentityRefusedError } from './realm-identity.ts';
 
 /** How many realms' admin clients (and tokens) a server keeps at most: 1,000 realms fit. */
@@ -55,6 +56,7 @@ export function routedAdmin(master: AdminClient, realmClient: (realm: string) =>
         // No realm, no token endpoint: the realm is absent, as Keycloak answers a master admin.
         if (error instanceof TokenRealmAbsentError)
           return { status: 404, body: { error: 'Realm not found.' } as T };
+        if (error instanceof TokenRealmClosedError) return master.call<T>(...args);
         if (error instanceof TokenRefusedError)
           throw new RealmIdentityRefusedError(
             realm,

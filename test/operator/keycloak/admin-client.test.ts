@@ -5,7 +5,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RealmforgeError } from '../../../src/core/errors.ts';
 import { createAdminClient } from '../../../src/operator/keycloak/admin-client.ts';
-import { TokenRealmAbsentError, TokenRefusedError } from '../../../src/operator/keycloak/admin-identity.ts';
+import {
+  TokenRealmAbsentError,
+  TokenRealmClosedError,
+  TokenRefusedError,
+} from '../../../src/operator/keycloak/admin-identity.ts';
 import { createRateLimiter } from '../../../src/operator/keycloak/rate-limits.ts';
 import { manualClock } from '../../../src/operator/runtime/clock.ts';
 
@@ -93,6 +97,8 @@ test("a realm identity's token comes from its realm's endpoint; a realm that doe
       return form.get('grant_type') === 'client_credentials' && form.get('client_secret') === 's'
         ? json(res, 200, { access_token: 'alpha-token', expires_in: 60 })
         : json(res, 401, { error: 'invalid_client' });
+    if (req.url === '/realms/off/protocol/openid-connect/token')
+      return json(res, 403, { error: 'access_denied', error_description: 'Realm not enabled' });
     if (req.url?.startsWith('/realms/')) return json(res, 404, { error: 'Realm does not exist' });
     json(res, 200, { realm: 'alpha' });
   });
@@ -109,6 +115,13 @@ test("a realm identity's token comes from its realm's endpoint; a realm that doe
     assert.unreachable();
   } catch (e) {
     assert.instance(e, TokenRealmAbsentError);
+  }
+  try {
+    await createAdminClient(kc.url, { ...identity, realm: 'off' }, d.value).call('team-a', 'GET', '/off');
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, TokenRealmClosedError);
+    assert.match((e as Error).message, 'Realm not enabled');
   }
   try {
     await createAdminClient(kc.url, { ...identity, clientSecret: 'old', realm: 'alpha' }, d.value).call(

@@ -6,6 +6,7 @@ import type { AdminClient } from '../../../src/operator/keycloak/admin-client.ts
 import {
   type AdminIdentity,
   TokenRealmAbsentError,
+  TokenRealmClosedError,
   TokenRefusedError,
 } from '../../../src/operator/keycloak/admin-identity.ts';
 import {
@@ -89,17 +90,18 @@ test('a routed admin sends each call with its identity; no realm is a 404, a ref
     { clientId: 'realmforge-operator', clientSecret: 'x', realm: 'gone' },
     'HTTP 401',
   );
-  const admin = routedAdmin(named('master', log), (realm) =>
-    realm === 'absent'
-      ? named(realm, log, new TokenRealmAbsentError(realm))
-      : realm === 'gone'
-        ? named(realm, log, refused)
-        : named(realm, log),
-  );
+  const fails: Record<string, Error> = {
+    absent: new TokenRealmAbsentError('absent'),
+    gone: refused,
+    off: new TokenRealmClosedError('off', 'Realm not enabled'),
+  };
+  const admin = routedAdmin(named('master', log), (realm) => named(realm, log, fails[realm]));
   assert.is((await admin.call('ns', 'GET', '/alpha')).body, 'alpha');
   assert.is((await admin.call('ns', 'DELETE', '/alpha')).body, 'master');
   assert.is((await admin.call('ns', 'POST', '', { realm: 'beta' })).body, 'master');
   assert.is((await admin.call('ns', 'GET', '/absent')).status, 404);
+  // A disabled realm issues no tokens, not even to the operator's client in it: the master identity manages it.
+  assert.is((await admin.call('ns', 'PUT', '/off', { enabled: true })).body, 'master');
   try {
     await admin.call('ns', 'GET', '/gone/clients');
     assert.unreachable();
@@ -113,6 +115,8 @@ test('a routed admin sends each call with its identity; no realm is a 404, a ref
     'master DELETE /alpha',
     'master POST ',
     'absent GET /absent',
+    'off PUT /off',
+    'master PUT /off',
     'gone GET /gone/clients',
   ]);
 });
