@@ -107,6 +107,31 @@ export function grantMessage(realm: string, masterUser: string): string {
 const enc = encodeURIComponent;
 type Named = { id: string; name: string };
 
+/** Maps to user `userId` of realm `base` (`/<realm>`) the roles of client `clientUuid` named in `wanted` that it
+ * does not hold yet; returns their names. */
+async function grantClientRoles(
+  master: AdminClient,
+  ns: string,
+  base: string,
+  userId: string,
+  clientUuid: string,
+  wanted: readonly string[],
+): Promise<string[]> {
+  const mappings = `${base}/users/${enc(userId)}/role-mappings/clients/${enc(clientUuid)}`;
+  const held = new Set(((await master.call<Named[]>(ns, 'GET', mappings)).body ?? []).map((r) => r.name));
+  const missing = wanted.filter((r) => !held.has(r));
+  if (!missing.length) return [];
+  const roles =
+    (await master.call<Named[]>(ns, 'GET', `${base}/clients/${enc(clientUuid)}/roles`)).body ?? [];
+  await master.call(
+    ns,
+    'POST',
+    mappings,
+    roles.filter((r) => missing.includes(r.name)),
+  );
+  return missing;
+}
+
 /**
  * With the master identity: makes the realm identity whole (client present and ours, its secret the derived one,
  * its service account holding realmIdentityRoles). Returns what it changed, worded for status ("created client
@@ -164,20 +189,8 @@ export async function ensureRealmIdentity(
       'transient',
       `realm ${realm} shows no service account or no realm-management client`,
     );
-  const mappings = `${base}/users/${enc(user.id)}/role-mappings/clients/${enc(rm.id)}`;
-  const held = new Set(((await master.call<Named[]>(ns, 'GET', mappings)).body ?? []).map((r) => r.name));
-  const missing = realmIdentityRoles.filter((r) => !held.has(r));
-  if (missing.length) {
-    const available =
-      (await master.call<Named[]>(ns, 'GET', `${base}/clients/${enc(rm.id)}/roles`)).body ?? [];
-    await master.call(
-      ns,
-      'POST',
-      mappings,
-      available.filter((r) => missing.includes(r.name as never)),
-    );
-    changes.push(`granted ${missing.join(', ')}`);
-  }
+  const granted = await grantClientRoles(master, ns, base, user.id, rm.id, realmIdentityRoles);
+  if (granted.length) changes.push(`granted ${granted.join(', ')}`);
   return changes;
 }
 
@@ -199,16 +212,6 @@ export async function grantMasterInRealm(
   const user = (await master.call<Named>(ns, 'GET', `/master/clients/${enc(own.id)}/service-account-user`))
     .body;
   if (!user?.id) return [];
-  const mappings = `/master/users/${enc(user.id)}/role-mappings/clients/${enc(admin.id)}`;
-  const held = new Set(((await master.call<Named[]>(ns, 'GET', mappings)).body ?? []).map((r) => r.name));
-  const missing = masterGrantRoles.filter((r) => !held.has(r));
-  if (!missing.length) return [];
-  const roles = (await master.call<Named[]>(ns, 'GET', `/master/clients/${enc(admin.id)}/roles`)).body ?? [];
-  await master.call(
-    ns,
-    'POST',
-    mappings,
-    roles.filter((r) => missing.includes(r.name as never)),
-  );
-  return [`granted the master identity ${missing.join(', ')} of ${realm}-realm`];
+  const granted = await grantClientRoles(master, ns, '/master', user.id, admin.id, masterGrantRoles);
+  return granted.length ? [`granted the master identity ${granted.join(', ')} of ${realm}-realm`] : [];
 }
