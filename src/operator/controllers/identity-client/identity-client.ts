@@ -162,7 +162,9 @@ export function identityClientController(deps: KeycloakDeps) {
       const refused = realm ? ungrantedClientRoles(client, realm) : [];
       if (refused.length)
         return await report('Failed', 'RoleNotAuthorized', roleRefusalMessage(client, realmKey, refused));
-      const refusals = serverRefusals(client, await serverInfo(admin, ns, deps.clock));
+      // Keycloak states its version only to master admins: the server's status knows it too.
+      const info = await serverInfo(admin, ns, deps.clock);
+      const refusals = serverRefusals(client, { ...info, version: info.version ?? server.status?.version });
       if (refusals.length) return await report('Failed', 'InvalidSpec', refusals.join('; '));
       // Read the Secret first: without access to it nothing is created in Keycloak.
       const live = await readCredentialsSecret(deps, client);

@@ -44,6 +44,8 @@ export type RealmSyncInputs = {
   serverInfo?: ServerInfo;
   /** Times realm creates (their timeout scales with what Keycloak needed before); the system clock when unset. */
   clock?: Clock;
+  /** The secret of the operator's identity in this realm, created with the realm (realm-identity.ts). */
+  realmIdentitySecret?: string;
 };
 const noSecrets: FederationSecrets = { identityProviders: new Map(), ldap: new Map() };
 
@@ -131,6 +133,7 @@ export async function syncRealm(
     rules,
     declared: declaredCollections(spec),
     clock: inputs.clock ?? systemClock,
+    realmIdentitySecret: inputs.realmIdentitySecret,
     keycloakVersion: inputs.keycloakVersion,
     created: !live,
     // A new realm has nothing from before.
