@@ -156,10 +156,15 @@ function importClientSpec(
     );
   const overrides = objectAt(c.authenticationFlowBindingOverrides);
   const flow = (id: unknown) => (id ? (flowAliases.get(String(id)) ?? String(id)) : undefined);
+  // A new client gets the realm's default and optional scopes of its own protocol.
+  const protocols = new Map(
+    [...listAt(ctx.defaults.clientScopes), ...listAt(exp.clientScopes)].map((s) => [String(s.name), s.protocol]),
+  );
+  const protocol = saml ? 'saml' : 'openid-connect';
+  const realmScopes = (realmField: string) =>
+    strings(exp[realmField] ?? ctx.defaults[realmField]).filter((n) => (protocols.get(n) ?? protocol) === protocol);
   const scopes = (field: string, realmField: string) =>
-    field in c && !same(c[field], exp[realmField] ?? ctx.defaults[realmField])
-      ? strings(c[field])
-      : undefined;
+    field in c && !same(c[field], realmScopes(realmField)) ? strings(c[field]) : undefined;
   const { attributes, typed } = importClientAttributes(c, ctx, path, saml);
   return compact({
     name: c.name || undefined,
