@@ -126,6 +126,10 @@ export function importClients(exp: Json, ctx: ImportContext, where: ClientPlacem
         roles,
       }) as Spec,
     });
+    // Scope lists are kept even when empty (compact drops empty lists): no scopes at all is a choice.
+    const last = out.at(-1) as IdentityClient;
+    for (const field of ['defaultClientScopes', 'optionalClientScopes'] as const)
+      if (spec[field]) last.spec[field] = spec[field];
   }
   return out;
 }
@@ -158,15 +162,26 @@ function importClientSpec(
   const flow = (id: unknown) => (id ? (flowAliases.get(String(id)) ?? String(id)) : undefined);
   // A new client gets the realm's default and optional scopes of its own protocol.
   const protocols = new Map(
-    [...listAt(ctx.defaults.clientScopes), ...listAt(exp.clientScopes)].map((s) => [String(s.name), s.protocol]),
+    [...listAt(ctx.defaults.clientScopes), ...listAt(exp.clientScopes)].map((s) => [
+      String(s.name),
+      s.protocol,
+    ]),
   );
   const protocol = saml ? 'saml' : 'openid-connect';
   const realmScopes = (realmField: string) =>
-    strings(exp[realmField] ?? ctx.defaults[realmField]).filter((n) => (protocols.get(n) ?? protocol) === protocol);
+    strings(exp[realmField] ?? ctx.defaults[realmField]).filter(
+      (n) => (protocols.get(n) ?? protocol) === protocol,
+    );
   const scopes = (field: string, realmField: string) =>
     field in c && !same(c[field], realmScopes(realmField)) ? strings(c[field]) : undefined;
   const { attributes, typed } = importClientAttributes(c, ctx, path, saml);
-  return compact({
+  const scopeLists = Object.fromEntries(
+    [
+      ['defaultClientScopes', scopes('defaultClientScopes', 'defaultDefaultClientScopes')],
+      ['optionalClientScopes', scopes('optionalClientScopes', 'defaultOptionalClientScopes')],
+    ].filter(([, v]) => v !== undefined),
+  );
+  const spec = compact({
     name: c.name || undefined,
     description: c.description || undefined,
     enabled: c.enabled === false ? false : undefined,
@@ -186,8 +201,6 @@ function importClientSpec(
       browser: flow(overrides.browser),
       directGrant: flow(overrides.direct_grant),
     }),
-    defaultClientScopes: scopes('defaultClientScopes', 'defaultDefaultClientScopes'),
-    optionalClientScopes: scopes('optionalClientScopes', 'defaultOptionalClientScopes'),
     protocolMappers: listAt(c.protocolMappers).map((m) => importMapper(m, saml ? 'saml' : 'openid-connect')),
     ...typed,
     consent: compact({
@@ -203,5 +216,6 @@ function importClientSpec(
       method: confidential && method !== 'client-secret' ? method : undefined,
     }),
     attributes,
-  }) as Partial<Spec>;
+  });
+  return { ...spec, ...scopeLists } as Partial<Spec>;
 }
