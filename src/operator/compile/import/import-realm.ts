@@ -24,6 +24,7 @@ import { importPolicies, policiesKeys } from './policies.ts';
 import { importRealmFields, realmFieldsKeys } from './realm-fields.ts';
 import { importRolesGroups, rolesGroupsKeys } from './roles-groups.ts';
 import { importSmtp } from './smtp.ts';
+import { importUserProfile } from './user-profile.ts';
 import { secretMask } from '../realm/identity-providers.ts';
 
 export type ImportOptions = {
@@ -57,6 +58,7 @@ const sections: [readonly string[], (exp: Json, ctx: ImportContext) => Partial<R
   [clientScopesKeys, importClientScopes],
   [organizationsPoliciesKeys, importOrganizationsPolicies],
   [authenticationKeys, importAuthentication],
+  [[], importUserProfile],
 ];
 
 /** Keys read by no section but said by the realm's identity or by the client import. */

@@ -13,6 +13,7 @@ import {
   same,
 } from './context.ts';
 import { normalise } from './keycloak-defaults.ts';
+import { userProfileComponent } from './user-profile.ts';
 
 /** Realm attributes that mirror a field of the realm (Keycloak stores some fields as attributes too). */
 const mirrors = (key: string, exp: Json) =>
@@ -72,6 +73,7 @@ export function noteLeftovers(exp: Json, ctx: ImportContext, claimed: ReadonlySe
 function noteComponents(value: unknown, ctx: ImportContext): void {
   const defaults = objectAt(ctx.defaults.components);
   for (const [type, items] of Object.entries(objectAt(value))) {
+    if (type === userProfileComponent) continue;
     const keyOf = (c: Json) => (c.subType ? `${String(c.name)} (${String(c.subType)})` : String(c.name));
     const before = new Map(listAt(defaults[type]).map((c) => [keyOf(c), c]));
     for (const item of listAt(items)) {

@@ -11,7 +11,12 @@ import { sectionExports } from './section-exports.ts';
 
 const golden = (name: string) => new URL(`golden/${name}.yaml`, import.meta.url).pathname;
 const validate = createResourceValidator(loadCrdSchemas());
-const options = { namespace: 'shop-apps', realmNamespace: 'identity', server: { name: 'keycloak' }, source: 'export.json' };
+const options = {
+  namespace: 'shop-apps',
+  realmNamespace: 'identity',
+  server: { name: 'keycloak' },
+  source: 'export.json',
+};
 
 for (const [section, exp] of Object.entries(sectionExports)) {
   test(`section ${section}: golden, and valid against the CRD schemas`, () => {

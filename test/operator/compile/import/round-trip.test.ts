@@ -22,9 +22,11 @@ const realmOf = (spec: Partial<IdentityRealm['spec']>): IdentityRealm => ({
   metadata: { name: 'shop', namespace: 'apps' },
   spec: { serverRef: { name: 'kc' }, ...spec },
 });
-const withoutMarks = (fields: Record<string, unknown>) => {
+const withoutMarks = (fields: Record<string, unknown>): Record<string, unknown> => {
   const attributes = Object.fromEntries(
-    Object.entries((fields.attributes ?? {}) as Record<string, string>).filter(([k]) => !k.startsWith('realmforge.dev/')),
+    Object.entries((fields.attributes ?? {}) as Record<string, string>).filter(
+      ([k]) => !k.startsWith('realmforge.dev/'),
+    ),
   );
   return { ...fields, attributes };
 };
@@ -36,9 +38,17 @@ function realmRoundTrip(spec: Partial<IdentityRealm['spec']>, version: string): 
   const { realm } = importRealm({ ...exported, keycloakVersion: version }, options);
   const again = withoutMarks(compileRealm(realm, inputs) as Record<string, unknown>);
   const rules = realmFieldsFor(version);
-  return [...new Set([...Object.keys(exported), ...Object.keys(again)])].filter(
-    (field) => !sameField(field, exported[field] ?? rules.defaults[field], again[field] ?? rules.defaults[field], rules),
-  ).map((field) => `${field}: ${JSON.stringify(exported[field])} -> ${JSON.stringify(again[field])}`);
+  return [...new Set([...Object.keys(exported), ...Object.keys(again)])]
+    .filter(
+      (field) =>
+        !sameField(
+          field,
+          exported[field] ?? rules.defaults[field],
+          again[field] ?? rules.defaults[field],
+          rules,
+        ),
+    )
+    .map((field) => `${field}: ${JSON.stringify(exported[field])} -> ${JSON.stringify(again[field])}`);
 }
 
 for (const version of ['26.4.0', '25.0.6'])
@@ -60,27 +70,63 @@ const clientOf = (spec: Partial<IdentityClient['spec']>): IdentityClient => ({
 const exampleClient = parse(readFileSync('examples/identityclient.yaml', 'utf8')) as IdentityClient;
 const clients: [string, IdentityClient][] = [
   ['the example client', { ...exampleClient, metadata: { name: 'web', namespace: 'apps' } }],
-  ['a public client', clientOf({ type: 'public', redirectUris: ['https://spa.example/*'], webOrigins: ['+'], pkce: 'S256', directAccessGrants: true, fullScopeAllowed: false })],
+  [
+    'a public client',
+    clientOf({
+      type: 'public',
+      redirectUris: ['https://spa.example/*'],
+      webOrigins: ['+'],
+      pkce: 'S256',
+      directAccessGrants: true,
+      fullScopeAllowed: false,
+    }),
+  ],
   ['a bearer-only client', clientOf({ type: 'bearer-only', description: 'An API', enabled: false })],
-  ['a client-jwt client with every typed attribute', clientOf({
-    authentication: { method: 'client-jwt', jwksUrl: 'https://web.example/jwks', signatureAlgorithm: 'ES256' },
-    consent: { required: true, screenText: 'Web wants your profile' },
-    deviceAuthorizationGrant: true,
-    ciba: true,
-    frontchannelLogout: { enabled: false, url: 'https://web.example/fc', sessionRequired: true },
-    backchannelLogout: { url: 'https://web.example/bc', sessionRequired: false, revokeOfflineTokens: true },
-    tokens: { accessTokenLifespan: 60, clientSessionIdleTimeout: 600, useRefreshTokens: false, idTokenSignatureAlgorithm: 'ES256' },
-    defaultClientScopes: ['profile'],
-    optionalClientScopes: [],
-    attributes: { 'custom.setting': 'on' },
-  })],
-  ['a SAML client', clientOf({ protocol: 'saml', saml: { assertionConsumerServiceUrl: 'https://sp.example/acs', nameIdFormat: 'email', signDocuments: true, forcePostBinding: false }, redirectUris: ['https://sp.example/*'] })],
+  [
+    'a client-jwt client with every typed attribute',
+    clientOf({
+      authentication: {
+        method: 'client-jwt',
+        jwksUrl: 'https://web.example/jwks',
+        signatureAlgorithm: 'ES256',
+      },
+      consent: { required: true, screenText: 'Web wants your profile' },
+      deviceAuthorizationGrant: true,
+      ciba: true,
+      frontchannelLogout: { enabled: false, url: 'https://web.example/fc', sessionRequired: true },
+      backchannelLogout: { url: 'https://web.example/bc', sessionRequired: false, revokeOfflineTokens: true },
+      tokens: {
+        accessTokenLifespan: 60,
+        clientSessionIdleTimeout: 600,
+        useRefreshTokens: false,
+        idTokenSignatureAlgorithm: 'ES256',
+      },
+      defaultClientScopes: ['profile'],
+      optionalClientScopes: [],
+      attributes: { 'custom.setting': 'on' },
+    }),
+  ],
+  [
+    'a SAML client',
+    clientOf({
+      protocol: 'saml',
+      saml: {
+        assertionConsumerServiceUrl: 'https://sp.example/acs',
+        nameIdFormat: 'email',
+        signDocuments: true,
+        forcePostBinding: false,
+      },
+      redirectUris: ['https://sp.example/*'],
+    }),
+  ],
 ];
 
 for (const [what, client] of clients)
   test(`${what} survives the round trip`, () => {
     const exported = compileClient(client) as Record<string, unknown>;
-    const { clients: [imported] } = importRealm({ realm: 'shop', clients: [exported] }, options);
+    const {
+      clients: [imported],
+    } = importRealm({ realm: 'shop', clients: [exported] }, options);
     assert.ok(imported, 'one IdentityClient');
     const again = compileClient(imported as IdentityClient) as Record<string, unknown>;
     for (const field of new Set([...Object.keys(exported), ...Object.keys(again)])) {
