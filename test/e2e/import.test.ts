@@ -12,7 +12,12 @@ import * as assert from 'uvu/assert';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
 import { waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
-import { grantSecretAccess, installOperatorRbac, type OperatorProcess, startOperator } from '../../scripts/testenv/operator-process.ts';
+import {
+  grantSecretAccess,
+  installOperatorRbac,
+  type OperatorProcess,
+  startOperator,
+} from '../../scripts/testenv/operator-process.ts';
 import { main } from '../../src/operator/cli/main.ts';
 import { everyRealmField } from '../operator/keycloak/realm-everything.ts';
 import { keycloakAdminApi } from './helpers/keycloak-admin.ts';
@@ -34,7 +39,11 @@ const withoutIds = (v: unknown): unknown =>
   Array.isArray(v)
     ? v.map(withoutIds)
     : v && typeof v === 'object'
-      ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'id' && k !== 'containerId').map(([k, x]) => [k, withoutIds(x)]))
+      ? Object.fromEntries(
+          Object.entries(v)
+            .filter(([k]) => k !== 'id' && k !== 'containerId')
+            .map(([k, x]) => [k, withoutIds(x)]),
+        )
       : v;
 
 /** Applies `objects` and waits for every realm and client among them to be Ready. */
@@ -43,7 +52,15 @@ async function applyReady(objects: Record<string, any>[]) {
   for (const o of objects) {
     if (o.kind !== 'IdentityRealm' && o.kind !== 'IdentityClient') continue;
     const plural = o.kind === 'IdentityRealm' ? 'identityrealms' : 'identityclients';
-    await waitStatus(env, plural, o.metadata.namespace, o.metadata.name, 180_000, (s) => s.phase === 'Ready', 'Ready');
+    await waitStatus(
+      env,
+      plural,
+      o.metadata.namespace,
+      o.metadata.name,
+      180_000,
+      (s) => s.phase === 'Ready',
+      'Ready',
+    );
   }
 }
 
@@ -60,7 +77,13 @@ async function runImport(args: string[]) {
 /** The differential of one export: realm A by Keycloak's import, realm B by import + the operator. */
 async function differential(label: string, exp: Record<string, any>) {
   const text = JSON.stringify(exp);
-  const named = (name: string) => JSON.parse(text.replaceAll(`"${exp.realm}"`, `"${name}"`).replaceAll(`${exp.realm}/`, `${name}/`).replaceAll(`default-roles-${exp.realm}`, `default-roles-${name}`));
+  const named = (name: string) =>
+    JSON.parse(
+      text
+        .replaceAll(`"${exp.realm}"`, `"${name}"`)
+        .replaceAll(`${exp.realm}/`, `${name}/`)
+        .replaceAll(`default-roles-${exp.realm}`, `default-roles-${name}`),
+    );
   const [a, b] = [`a-${label}`, `b-${label}`];
   made.push(a, b);
   await admin('POST', '', withoutIds(named(a)));
@@ -68,7 +91,16 @@ async function differential(label: string, exp: Record<string, any>) {
   writeFileSync(file, JSON.stringify(named(b)));
   const clients = await env.namespace(`imp-${label}`);
   await grantSecretAccess(env, clients);
-  const result = await runImport([file, '--namespace', clients, '--realm-namespace', ns, '--server', 'existing', '--secrets']);
+  const result = await runImport([
+    file,
+    '--namespace',
+    clients,
+    '--realm-namespace',
+    ns,
+    '--server',
+    'existing',
+    '--secrets',
+  ]);
   assert.is(result.code, 0, result.stderr);
   const objects = parseAllDocuments(result.stdout).map((d) => d.toJSON());
   // The export masks secrets: the test fills in what a person would.
@@ -76,7 +108,9 @@ async function differential(label: string, exp: Record<string, any>) {
     if (o.kind === 'Secret') for (const k of Object.keys(o.stringData)) o.stringData[k] ||= 'imported-secret';
   await applyReady(objects);
   const diff = realmDiff(comparable(await exportOf(a), a), comparable(await exportOf(b), b));
-  console.log(`\n== ${label}: ${objects.length} objects; import said:\n${result.stderr}== differences A/B (${diff.length}):\n${diff.join('\n')}`);
+  console.log(
+    `\n== ${label}: ${objects.length} objects; import said:\n${result.stderr}== differences A/B (${diff.length}):\n${diff.join('\n')}`,
+  );
   return { diff, stderr: result.stderr, objects };
 }
 
@@ -85,13 +119,28 @@ test.before(async () => {
   const kc = env.state.keycloak;
   if (!kc) throw new Error('the test environment has no harness Keycloak');
   major = Number.parseInt(kc.version, 10);
-  admin = keycloakAdminApi(() => kc.httpUrl, async () => ({ username: kc.adminUsername, password: kc.adminPassword }));
+  admin = keycloakAdminApi(
+    () => kc.httpUrl,
+    async () => ({ username: kc.adminUsername, password: kc.adminPassword }),
+  );
   await installOperatorRbac(env);
   ns = await env.namespace('imp');
   await grantSecretAccess(env, ns);
-  await env.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'harness-admin', namespace: ns }, stringData: { username: kc.adminUsername, password: kc.adminPassword } } as never);
+  await env.apply({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'harness-admin', namespace: ns },
+    stringData: { username: kc.adminUsername, password: kc.adminPassword },
+  } as never);
   operator = await startOperator(env);
-  await applyReady([{ apiVersion: 'realmforge.dev/v1', kind: 'IdentityServer', metadata: { name: 'existing', namespace: ns }, spec: { external: { url: kc.httpUrl, credentialsSecret: 'harness-admin' } } }]);
+  await applyReady([
+    {
+      apiVersion: 'realmforge.dev/v1',
+      kind: 'IdentityServer',
+      metadata: { name: 'existing', namespace: ns },
+      spec: { external: { url: kc.httpUrl, credentialsSecret: 'harness-admin' } },
+    },
+  ]);
   await waitStatus(env, 'identityservers', ns, 'existing', 240_000, (s) => s.phase === 'Ready', 'Ready');
 });
 test.after(async () => {
@@ -104,7 +153,10 @@ test("Keycloak's default realm imports as an empty spec and comes back equal", a
   made.push('src-default');
   await admin('POST', '', { realm: 'src-default', enabled: true });
   const { diff, objects } = await differential('default', await exportOf('src-default'));
-  assert.equal(objects.map((o) => o.kind), ['IdentityRealm']);
+  assert.equal(
+    objects.map((o) => o.kind),
+    ['IdentityRealm'],
+  );
   assert.equal(Object.keys(objects[0].spec).sort(), ['adoptExisting', 'serverRef']);
   assert.equal(diff, []);
 });
@@ -116,11 +168,169 @@ test('the production example, exported from Keycloak, comes back equal', async (
   example.spec.deletionPolicy = 'Delete';
   made.push('src-production');
   await applyReady([
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'smtp-relay', namespace: ns }, stringData: { password: 'relay' } },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'smtp-relay', namespace: ns },
+      stringData: { password: 'relay' },
+    },
     example,
   ]);
   const { diff } = await differential('production', await exportOf('src-production'));
   assert.equal(diff, []);
+});
+
+test('a realm with every section the CRDs express, and its clients, comes back equal', async () => {
+  const example = parseYaml(readFileSync('examples/identityrealm-production.yaml', 'utf8'));
+  const spec = {
+    ...example.spec,
+    ...everyRealmField,
+    serverRef: { name: 'existing' },
+    realmName: 'src-everything',
+    clientAuthorizationGrants: [ns],
+    deletionPolicy: 'Delete',
+    identityProviders: [
+      {
+        alias: 'corp',
+        providerId: 'oidc',
+        displayName: 'Corp',
+        trustEmail: true,
+        syncMode: 'FORCE',
+        config: {
+          clientId: 'everything',
+          authorizationUrl: 'https://corp.example.test/auth',
+          tokenUrl: 'https://corp.example.test/token',
+        },
+        clientSecretRef: { name: 'corp-idp', key: 'secret' },
+        mappers: [
+          {
+            name: 'dept',
+            type: 'oidc-user-attribute-idp-mapper',
+            config: { claim: 'dept', 'user.attribute': 'department' },
+          },
+        ],
+      },
+    ],
+    clientPolicies: {
+      profiles: [
+        {
+          name: 'pkce',
+          executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': 'true' } }],
+        },
+      ],
+      policies: [
+        {
+          name: 'public-pkce',
+          conditions: [{ condition: 'client-access-type', configuration: { type: ['public'] } }],
+          profiles: ['pkce'],
+        },
+      ],
+    },
+    realmDefaultClientScopes: { default: ['payroll.read'] },
+    ...(major >= 26
+      ? { organizations: [{ name: 'Acme', alias: 'acme', domains: [{ name: 'acme.example.test' }] }] }
+      : {}),
+  };
+  delete spec.userFederation;
+  made.push('src-everything');
+  const client = (name: string, clientSpec: Record<string, unknown>) => ({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityClient',
+    metadata: { name, namespace: ns },
+    spec: { realmRef: { name: 'src-everything' }, ...clientSpec },
+  });
+  await applyReady([
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'smtp-relay', namespace: ns },
+      stringData: { password: 'relay' },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'corp-idp', namespace: ns },
+      stringData: { secret: 'corp' },
+    },
+    {
+      apiVersion: 'realmforge.dev/v1',
+      kind: 'IdentityRealm',
+      metadata: { name: 'src-everything', namespace: ns },
+      spec,
+    },
+    client('web', {
+      redirectUris: ['https://web.example.test/*'],
+      postLogoutRedirectUris: ['https://web.example.test/bye'],
+      pkce: 'S256',
+      serviceAccount: { enabled: true, realmRoles: ['employee'] },
+      protocolMappers: [
+        {
+          name: 'audience',
+          protocolMapper: 'oidc-audience-mapper',
+          config: { 'included.client.audience': 'web', 'access.token.claim': 'true' },
+        },
+      ],
+      roles: [{ name: 'reader', description: 'Reads' }],
+      tokens: { accessTokenLifespan: 120 },
+      optionalClientScopes: ['address'],
+    }),
+    client('spa', {
+      type: 'public',
+      redirectUris: ['https://spa.example.test/*'],
+      webOrigins: ['+'],
+      directAccessGrants: true,
+    }),
+    client('api', { type: 'bearer-only', description: 'The payroll API' }),
+  ]);
+  const { diff } = await differential('everything', await exportOf('src-everything'));
+  assert.equal(diff, []);
+});
+
+test('a live realm read through the admin API imports as its export file does', async () => {
+  const kc = env.state.keycloak as NonNullable<TestEnv['state']['keycloak']>;
+  const file = join(dir, 'src-production.json');
+  writeFileSync(file, JSON.stringify(await exportOf('src-production')));
+  const args = ['--namespace', 'apps', '--server', 'existing'];
+  const fromFile = await runImport([file, ...args]);
+  assert.is(fromFile.code, 0, fromFile.stderr);
+  const credentials = join(dir, 'admin.yaml');
+  writeFileSync(credentials, `username: ${kc.adminUsername}\npassword: ${kc.adminPassword}\n`);
+  const live = await runImport([
+    '--keycloak-url',
+    kc.httpUrl,
+    '--realm',
+    'src-production',
+    '--credentials',
+    credentials,
+    ...args,
+  ]);
+  assert.is(live.code, 0, live.stderr);
+  assert.is(live.stdout, fromFile.stdout);
+  const fromSecret = await runImport([
+    '--keycloak-url',
+    kc.httpUrl,
+    '--realm',
+    'src-production',
+    '--credentials-secret',
+    `${ns}/harness-admin`,
+    '--kubeconfig',
+    env.state.kubeconfig,
+    ...args,
+  ]);
+  assert.is(fromSecret.code, 0, fromSecret.stderr);
+  assert.is(fromSecret.stdout, fromFile.stdout);
+  const missing = await runImport([
+    '--keycloak-url',
+    kc.httpUrl,
+    '--realm',
+    'no-such-realm',
+    '--credentials',
+    credentials,
+    ...args,
+  ]);
+  assert.is(missing.code, 4, missing.stderr);
+  assert.is(missing.stdout, '');
+  assert.match(missing.stderr, 'has no realm "no-such-realm"');
 });
 
 test.run();

@@ -34,18 +34,24 @@ export function realmDiff(a: unknown, b: unknown, path = ''): string[] {
     if ([...a, ...b].every((x) => !isObject(x) && !Array.isArray(x))) {
       const as = a.map(String).sort();
       const bs = b.map(String).sort();
-      return JSON.stringify(as) === JSON.stringify(bs) ? [] : [`${path}: A ${JSON.stringify(as)} B ${JSON.stringify(bs)}`];
+      return JSON.stringify(as) === JSON.stringify(bs)
+        ? []
+        : [`${path}: A ${JSON.stringify(as)} B ${JSON.stringify(bs)}`];
     }
     const objects = [...a, ...b].every(isObject) && [...a, ...b].every((x) => keyOf(x as Json) !== undefined);
     if (objects) {
       const byKey = (list: Json[]) => new Map(list.map((x) => [keyOf(x) as string, x]));
       const ma = byKey(a as Json[]);
       const mb = byKey(b as Json[]);
-      return [...new Set([...ma.keys(), ...mb.keys()])].sort().flatMap((k) => realmDiff(ma.get(k), mb.get(k), `${path}[${k}]`));
+      return [...new Set([...ma.keys(), ...mb.keys()])]
+        .sort()
+        .flatMap((k) => realmDiff(ma.get(k), mb.get(k), `${path}[${k}]`));
     }
   }
   if (isObject(a) && isObject(b))
-    return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().flatMap((k) => realmDiff(a[k], b[k], path ? `${path}.${k}` : k));
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+      .sort()
+      .flatMap((k) => realmDiff(a[k], b[k], path ? `${path}.${k}` : k));
   if (JSON.stringify(a) === JSON.stringify(b)) return [];
   const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v).slice(0, 160));
   return [`${path}: A ${show(a)} B ${show(b)}`];

@@ -57,6 +57,8 @@ const used = [
   'defaultClientScopes',
   'optionalClientScopes',
   'protocolMappers',
+  'authorizationServicesEnabled',
+  'authorizationSettings',
 ];
 
 /** A Kubernetes object name for a client id (lower case, '-' for anything else). */
@@ -95,6 +97,11 @@ export function importClients(exp: Json, ctx: ImportContext, where: ClientPlacem
       continue;
     }
     noteRest(ctx, path, client, used, newClient, 'a client setting the CRD has no field for');
+    if (client.authorizationServicesEnabled === true)
+      ctx.note(
+        `${path}.authorizationSettings`,
+        'authorization services are not imported yet: declare spec.authorization by hand',
+      );
     let name = objectName(clientId);
     for (let i = 2; names.has(name); i++) name = `${objectName(clientId).slice(0, 60)}-${i}`;
     names.add(name);

@@ -69,6 +69,8 @@ export function noteLeftovers(exp: Json, ctx: ImportContext, claimed: ReadonlySe
   }
 }
 
+const userStorage = 'org.keycloak.storage.UserStorageProvider';
+
 /** Components by provider type and name: Keycloak's own key providers are left out (their keys are generated). */
 function noteComponents(value: unknown, ctx: ImportContext): void {
   const defaults = objectAt(ctx.defaults.components);
@@ -81,7 +83,12 @@ function noteComponents(value: unknown, ctx: ImportContext): void {
       const known = before.get(name);
       if (known && (type === 'org.keycloak.keys.KeyProvider' || same(normalise(item, ctx.realm), known)))
         continue;
-      ctx.note(`${pathOf('components', type)}[${name}]`, 'a component the CRDs have no field for');
+      ctx.note(
+        `${pathOf('components', type)}[${name}]`,
+        type === userStorage
+          ? 'user federation is not imported yet: declare spec.userFederation by hand'
+          : 'a component the CRDs have no field for',
+      );
     }
   }
 }

@@ -74,5 +74,7 @@ export function importUserProfile(exp: Json, ctx: ImportContext): Partial<RealmS
     attributes: pick('attributes', doc.attributes, listAt(defaultProfile.attributes), attributeFields),
     groups: pick('groups', doc.groups, listAt(defaultProfile.groups), groupFields),
   });
-  return Object.keys(userProfile).length ? { userProfile: userProfile as unknown as RealmSpec['userProfile'] } : {};
+  return Object.keys(userProfile).length
+    ? { userProfile: userProfile as unknown as RealmSpec['userProfile'] }
+    : {};
 }
