@@ -7,7 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { UsageError, ValidationError } from '../../core/errors.ts';
 import type { Io } from '../../core/io.ts';
 import { importReport, importYaml } from '../compile/import/import-output.ts';
-import { importRealm, type ImportResult } from '../compile/import/import-realm.ts';
+import { type ImportResult, importRealm } from '../compile/import/import-realm.ts';
 import { loadCrdSchemas } from '../crd-schemas.ts';
 import { createAdminClient } from '../keycloak/admin-client.ts';
 import type { AdminIdentity } from '../keycloak/admin-identity.ts';

@@ -19,23 +19,36 @@ const write = (name: string, value: unknown) => {
 const shop = {
   realm: 'shop',
   displayName: 'Shop',
-  smtpServer: { host: 'smtp.example.com', from: 'a@example.com', auth: 'true', user: 'mailer', password: 'hunter2' },
+  smtpServer: {
+    host: 'smtp.example.com',
+    from: 'a@example.com',
+    auth: 'true',
+    user: 'mailer',
+    password: 'hunter2',
+  },
   clients: [{ clientId: 'web', redirectUris: ['https://web.example/*'], secret: '**********' }],
   users: [{ username: 'alice' }],
 };
-const run = (file: string, ...flags: string[]) => runCli(main, ['import', file, '--namespace', 'apps', ...flags]);
+const run = (file: string, ...flags: string[]) =>
+  runCli(main, ['import', file, '--namespace', 'apps', ...flags]);
 
 test('a realm export becomes an IdentityRealm and its IdentityClients; the report names what is left out', async () => {
   const r = await run(write('shop.json', shop));
   assert.is(r.code, 0, r.stderr);
   const docs = parseAllDocuments(r.stdout).map((d) => d.toJS());
-  assert.equal(docs.map((d) => `${d.kind} ${d.metadata.namespace}/${d.metadata.name}`), ['IdentityRealm apps/shop', 'IdentityClient apps/web']);
+  assert.equal(
+    docs.map((d) => `${d.kind} ${d.metadata.namespace}/${d.metadata.name}`),
+    ['IdentityRealm apps/shop', 'IdentityClient apps/web'],
+  );
   assert.equal(docs[0].spec.adoptExisting, true);
   assert.equal(docs[0].spec.clientAuthorizationGrants, ['apps']);
   assert.equal(docs[0].spec.smtp.passwordSecretRef, { name: 'shop-smtp', key: 'password' });
   assert.equal(docs[1].spec.realmRef, { name: 'shop', namespace: 'apps' });
   assert.match(r.stderr, '  users: users are not managed by the CRDs');
-  assert.match(r.stderr, 'create these Secrets in namespace apps before applying (or run again with --secrets): shop-smtp key password');
+  assert.match(
+    r.stderr,
+    'create these Secrets in namespace apps before applying (or run again with --secrets): shop-smtp key password',
+  );
 });
 
 test('secret values reach stdout only with --secrets', async () => {
@@ -45,7 +58,13 @@ test('secret values reach stdout only with --secrets', async () => {
   assert.not.match(plain.stderr, 'hunter2');
   const withSecrets = await run(file, '--secrets');
   const secret = parseAllDocuments(withSecrets.stdout).map((d) => d.toJS())[0];
-  assert.equal(secret, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'shop-smtp', namespace: 'apps' }, type: 'Opaque', stringData: { password: 'hunter2' } });
+  assert.equal(secret, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'shop-smtp', namespace: 'apps' },
+    type: 'Opaque',
+    stringData: { password: 'hunter2' },
+  });
 });
 
 test('--strict fails on anything the CRDs cannot express, printing nothing', async () => {
@@ -64,8 +83,16 @@ const bad: [string, unknown, string][] = [
   ['a realm name Keycloak refuses', { realm: 'my realm/x' }, 'realm: "my realm/x" is not a realm name'],
   ['master', { realm: 'master' }, 'realm: master is Keycloak'],
   ['an unknown section', { realm: 'x', flows: [] }, 'flows: not a section of a Keycloak realm export'],
-  ['a section of the wrong type', { realm: 'x', clients: { web: {} } }, 'clients: expected a list, found object'],
-  ['an item without its key', { realm: 'x', clients: [{ name: 'web' }] }, 'clients[0]: expected an object with a "clientId"'],
+  [
+    'a section of the wrong type',
+    { realm: 'x', clients: { web: {} } },
+    'clients: expected a list, found object',
+  ],
+  [
+    'an item without its key',
+    { realm: 'x', clients: [{ name: 'web' }] },
+    'clients[0]: expected an object with a "clientId"',
+  ],
 ];
 for (const [what, input, message] of bad) {
   test(`bad input (${what}): exit code 2, the path named, nothing on stdout, no stack trace`, async () => {
@@ -83,8 +110,14 @@ test('usage: --namespace is needed, one source only, credentials only with --key
     [['import', file], 'import needs --namespace'],
     [['import', file, '--namespace', 'apps', '--keycloak-url', 'http://kc'], 'import reads one realm export'],
     [['import', '--namespace', 'apps', '--keycloak-url', 'http://kc'], '--keycloak-url needs --realm'],
-    [['import', '--namespace', 'apps', '--keycloak-url', 'http://kc', '--realm', 'x'], '--keycloak-url needs the admin credentials'],
-    [['import', file, '--namespace', 'apps', '--credentials', 'c.yaml'], '--credentials and --credentials-secret go with --keycloak-url'],
+    [
+      ['import', '--namespace', 'apps', '--keycloak-url', 'http://kc', '--realm', 'x'],
+      '--keycloak-url needs the admin credentials',
+    ],
+    [
+      ['import', file, '--namespace', 'apps', '--credentials', 'c.yaml'],
+      '--credentials and --credentials-secret go with --keycloak-url',
+    ],
     [['import', file, '--namespace', 'Apps'], '--namespace "Apps" is not a Kubernetes name'],
   ] as const) {
     const r = await runCli(main, [...args]);

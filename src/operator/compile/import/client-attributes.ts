@@ -1,8 +1,9 @@
 // A client's attributes: those the CRD types (OpenID Connect or SAML) become typed fields, the inverse of
 // compile/client-representation.ts; certificates become Secret references; the rest stays spec.attributes unless
 // a new client has it anyway.
-import { secretName } from './identity-providers.ts';
+
 import { compact, type ImportContext, type Json, objectAt } from './context.ts';
+import { secretName } from './identity-providers.ts';
 
 type Typed = { path: string[]; kind?: 'boolean' | 'number' | 'list' };
 
@@ -86,7 +87,10 @@ export function importClientAttributes(c: Json, ctx: ImportContext, path: string
   const table = isSaml ? saml : oidc;
   const put = (at: string[], v: unknown) => {
     let node = typed;
-    for (const key of at.slice(0, -1)) node = (node[key] ??= {}) as Json;
+    for (const key of at.slice(0, -1)) {
+      node[key] ??= {};
+      node = node[key] as Json;
+    }
     node[at.at(-1) as string] = v;
   };
   for (const [name, raw] of Object.entries(attributes)) {

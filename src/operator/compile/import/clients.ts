@@ -3,6 +3,8 @@
 // IdentityClient in the namespace the user names. Typed attributes become typed fields, the rest spec.attributes,
 // except those a new client has anyway (newClient).
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
+import { importClientAttributes } from './client-attributes.ts';
+import { importMapper } from './client-scopes.ts';
 import {
   compact,
   type ImportContext,
@@ -13,8 +15,6 @@ import {
   same,
   strings,
 } from './context.ts';
-import { importClientAttributes } from './client-attributes.ts';
-import { importMapper } from './client-scopes.ts';
 import { noteChanged } from './keycloak-defaults.ts';
 
 type Spec = IdentityClient['spec'];

@@ -4,9 +4,10 @@
 // no section reads is compared with Keycloak's default realm and noted when it differs.
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import { secretMask } from '../realm/identity-providers.ts';
 import { authenticationKeys, importAuthentication } from './authentication.ts';
-import { importClients } from './clients.ts';
 import { clientScopesKeys, importClientScopes } from './client-scopes.ts';
+import { importClients } from './clients.ts';
 import {
   compact,
   type ImportContext,
@@ -25,7 +26,6 @@ import { importRealmFields, realmFieldsKeys } from './realm-fields.ts';
 import { importRolesGroups, rolesGroupsKeys } from './roles-groups.ts';
 import { importSmtp } from './smtp.ts';
 import { importUserProfile } from './user-profile.ts';
-import { secretMask } from '../realm/identity-providers.ts';
 
 export type ImportOptions = {
   /** The namespace of the IdentityClients (granted by the realm). */

@@ -1,9 +1,10 @@
 // Keycloak's default realm, as its partial export shows a realm created with a name only (ids dropped, the realm's
 // name replaced by {realm}): what the importer leaves out, so the YAML says only what someone chose. Data taken
 // from bare realms of Keycloak 26.7 and 25.0 (test/e2e/import.test.ts checks it against the real Keycloak).
+
+import { type ImportContext, ignoredKeys, isObject, type Json, same } from './context.ts';
 import realm25 from './keycloak-default-realm-25.json' with { type: 'json' };
 import realm26 from './keycloak-default-realm-26.json' with { type: 'json' };
-import { type ImportContext, ignoredKeys, isObject, type Json, same } from './context.ts';
 
 /** Where a realm's own name appears in Keycloak's built-in objects. */
 const realmNamed = (realm: string) =>

@@ -13,11 +13,7 @@ export function importOrganizationsPolicies(exp: Json, ctx: ImportContext): Part
     const path = `organizations[${String(o.name)}]`;
     for (const field of ['members', 'identityProviders'])
       if (listAt(o[field]).length)
-        ctx.note(
-          `${path}.${field}`,
-          "an organization's " + field + ' have no field',
-          listAt(o[field]).length,
-        );
+        ctx.note(`${path}.${field}`, `an organization's ${field} have no field`, listAt(o[field]).length);
     const attributes = objectAt(o.attributes);
     return compact({
       name: String(o.name),

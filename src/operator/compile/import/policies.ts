@@ -1,9 +1,10 @@
 // Security defenses, the password policy and the OTP and WebAuthn policies: the inverse of
 // compile/realm/security-defenses.ts, password-policy.ts and authentication-policies.ts, against the defaults
 // table of the export's Keycloak version.
-import { realmFieldDefaultsFor } from '../realm-representation.ts';
+
 import { parsePasswordPolicy } from '../realm/password-policy.ts';
 import { securityDefensesDefaults } from '../realm/security-defenses.ts';
+import { realmFieldDefaultsFor } from '../realm-representation.ts';
 import { compact, type ImportContext, type Json, objectAt, pathOf, type RealmSpec, same } from './context.ts';
 
 type Policy = NonNullable<RealmSpec['passwordPolicy']>;

@@ -1,7 +1,6 @@
 // Golden tests of the importer, one small realm export per section (section-exports.ts): the IdentityRealm and
 // IdentityClients it prints, the Secrets it refers to and what it reports it cannot express.
 import { test } from 'uvu';
-import * as assert from 'uvu/assert';
 import { toYaml } from '../../../../src/core/yaml.ts';
 import { importRealm } from '../../../../src/operator/compile/import/import-realm.ts';
 import { loadCrdSchemas } from '../../../../src/operator/crd-schemas.ts';

@@ -1,5 +1,8 @@
 // One small realm export per importer section (Keycloak's field names and shapes, as its partial export writes
 // them), each with something the CRDs can say and something they cannot: the golden tests' inputs.
+/** A message key Keycloak resolves per locale (`${username}`). */
+const msg = (key: string) => `\${${key}}`;
+
 export const sectionExports: Record<string, Record<string, unknown>> = {
   'realm-fields': {
     realm: 'shop',
@@ -55,21 +58,21 @@ export const sectionExports: Record<string, Record<string, unknown>> = {
       realm: [
         {
           name: 'offline_access',
-          description: '${role_offline-access}',
+          description: msg('role_offline-access'),
           composite: false,
           clientRole: false,
           attributes: {},
         },
         {
           name: 'uma_authorization',
-          description: '${role_uma_authorization}',
+          description: msg('role_uma_authorization'),
           composite: false,
           clientRole: false,
           attributes: {},
         },
         {
           name: 'default-roles-shop',
-          description: '${role_default-roles}',
+          description: msg('role_default-roles'),
           composite: true,
           clientRole: false,
           attributes: {},
@@ -342,7 +345,7 @@ export const sectionExports: Record<string, Record<string, unknown>> = {
         frontchannelLogout: true,
         attributes: {},
       },
-      { clientId: 'broker', name: '${client_broker}', bearerOnly: true, description: 'changed' },
+      { clientId: 'broker', name: msg('client_broker'), bearerOnly: true, description: 'changed' },
     ],
     roles: {
       realm: [],
@@ -378,7 +381,7 @@ export const sectionExports: Record<string, Record<string, unknown>> = {
                 attributes: [
                   {
                     name: 'username',
-                    displayName: '${username}',
+                    displayName: msg('username'),
                     validations: {
                       length: { min: 3, max: 255 },
                       'username-prohibited-characters': {},
@@ -389,7 +392,7 @@ export const sectionExports: Record<string, Record<string, unknown>> = {
                   },
                   {
                     name: 'email',
-                    displayName: '${email}',
+                    displayName: msg('email'),
                     validations: { email: {}, length: { max: 255 } },
                     required: { roles: ['user'] },
                     permissions: { view: ['admin', 'user'], edit: ['admin', 'user'] },
@@ -397,7 +400,7 @@ export const sectionExports: Record<string, Record<string, unknown>> = {
                   },
                   {
                     name: 'firstName',
-                    displayName: '${firstName}',
+                    displayName: msg('firstName'),
                     validations: { length: { max: 128 }, 'person-name-prohibited-characters': {} },
                     required: { roles: ['user'] },
                     permissions: { view: ['admin', 'user'], edit: ['admin', 'user'] },
