@@ -30,6 +30,10 @@ let admin: ReturnType<typeof keycloakAdminApi>;
 let major = 26;
 const dir = mkdtempSync(join(tmpdir(), 'realmforge-import-'));
 const made: string[] = [];
+/** Paths where Keycloak's own import of a realm's export differs from the realm itself (no realmforge involved):
+ * measured on a bare realm in test.before, left out of every comparison and listed in docs/import.md. */
+let keycloakImportNoise = new Set<string>();
+const pathOfLine = (line: string) => line.slice(0, line.indexOf(': A '));
 
 const exportOf = (realm: string) =>
   admin('POST', `/${realm}/partial-export?exportClients=true&exportGroupsAndRoles=true`);
@@ -142,6 +146,22 @@ test.before(async () => {
     },
   ]);
   await waitStatus(env, 'identityservers', ns, 'existing', 240_000, (s) => s.phase === 'Ready', 'Ready');
+  made.push('kc-bare', 'kc-bare-imported');
+  await admin('POST', '', { realm: 'kc-bare', enabled: true });
+  const bare = await exportOf('kc-bare');
+  await admin(
+    'POST',
+    '',
+    withoutIds(JSON.parse(JSON.stringify(bare).replaceAll('kc-bare', 'kc-bare-imported'))),
+  );
+  const noise = realmDiff(
+    comparable(await exportOf('kc-bare-imported'), 'kc-bare-imported'),
+    comparable(bare, 'kc-bare'),
+  );
+  console.log(
+    `Keycloak's own import of a bare realm's export differs at ${noise.length} path(s):\n${noise.join('\n')}`,
+  );
+  keycloakImportNoise = new Set(noise.map(pathOfLine));
 });
 test.after(async () => {
   await operator?.stop();
@@ -280,7 +300,7 @@ test('a realm with every section the CRDs express, and its clients, comes back e
       webOrigins: ['+'],
       directAccessGrants: true,
     }),
-    client('api', { type: 'bearer-only', description: 'The payroll API' }),
+    client('api', { type: 'bearer-only', standardFlow: false, description: 'The payroll API' }),
   ]);
   const { diff } = await differential('everything', await exportOf('src-everything'));
   assert.equal(diff, []);

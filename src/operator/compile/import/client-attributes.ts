@@ -95,7 +95,7 @@ export function importClientAttributes(c: Json, ctx: ImportContext, path: string
   };
   for (const [name, raw] of Object.entries(attributes)) {
     const field = table[name];
-    if (name.startsWith('realmforge.dev/') || newClientAttributes[name] === raw) delete attributes[name];
+    if (newClientAttributes[name] === raw) delete attributes[name];
     else if (field && !(field.kind === 'list' && raw === '+')) {
       put(field.path, value(raw, field.kind));
       delete attributes[name];

@@ -160,6 +160,11 @@ function importClientSpec(
   const type = saml ? undefined : c.bearerOnly ? 'bearer-only' : c.publicClient ? 'public' : undefined;
   const confidential = !saml && type === undefined;
   const method = String(c.clientAuthenticatorType ?? 'client-secret');
+  if (type === 'bearer-only' && strings(c.redirectUris).length)
+    ctx.note(
+      `${path}.redirectUris`,
+      'a bearer-only client has no login flow: its redirect URIs have no field',
+    );
   if (confidential && typeof c.secret === 'string' && c.secret !== '' && !c.secret.startsWith('**'))
     ctx.note(
       `${path}.secret`,
@@ -196,9 +201,10 @@ function importClientSpec(
     type,
     rootUrl: c.rootUrl || undefined,
     baseUrl: c.baseUrl || undefined,
-    redirectUris: strings(c.redirectUris),
+    redirectUris: type === 'bearer-only' ? undefined : strings(c.redirectUris),
     webOrigins: strings(c.webOrigins),
-    standardFlow: c.standardFlowEnabled === false && type !== 'bearer-only' ? false : undefined,
+    // The CRD defaults standardFlow to true, which a bearer-only client must say is off.
+    standardFlow: c.standardFlowEnabled === false || type === 'bearer-only' ? false : undefined,
     directAccessGrants:
       !saml && c.directAccessGrantsEnabled === true && type !== 'bearer-only' ? true : undefined,
     implicitFlow: !saml && c.implicitFlowEnabled === true && type !== 'bearer-only' ? true : undefined,

@@ -47,9 +47,12 @@ export function same(a: unknown, b: unknown): boolean {
 }
 
 function canonical(v: unknown): unknown {
+  // Keycloak's lists keep no meaningful order (flow executions carry their priority): compared as sets.
   if (Array.isArray(v)) {
     const items = v.map(canonical);
-    return items.every((i) => typeof i !== 'object' || i === null) ? [...items].map(String).sort() : items;
+    return items.every((i) => typeof i !== 'object' || i === null)
+      ? [...items].map(String).sort()
+      : items.map((i) => JSON.stringify(i)).sort();
   }
   if (isObject(v))
     return Object.fromEntries(

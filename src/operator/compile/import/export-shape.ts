@@ -88,8 +88,22 @@ export function realmExport(input: unknown, source: string, pick?: string): Json
   if (!isObject(realm))
     throw new ValidationError(`${source}: not a realm export: expected a JSON object with a "realm" field`);
   checkShape(realm, source);
-  return realm;
+  return withoutMarks(realm) as Json;
 }
+
+/** The export without the operator's marks (realmforge.dev/ attributes and config entries): a realm the operator
+ * already manages imports as any other, and the marks are never declared (the CRDs refuse them). */
+function withoutMarks(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutMarks);
+  if (!isObject(v)) return v;
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k]) => !k.startsWith(markPrefix))
+      .map(([k, x]) => [k, withoutMarks(x)]),
+  );
+}
+
+const markPrefix = 'realmforge.dev/';
 
 function checkShape(exp: Json, source: string): void {
   const problems: string[] = [];

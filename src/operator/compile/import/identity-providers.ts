@@ -1,7 +1,7 @@
 // Identity providers and their mappers: the inverse of compile/realm/identity-providers.ts. The client secret
 // becomes a Secret reference; the key that verifies the provider's signatures (public, but the CRD takes it from a
 // Secret too) becomes signingKeyRef; the operator's own config entries are dropped.
-import { defaultFirstBrokerLoginFlow, secretHashKey } from '../realm/identity-providers.ts';
+import { defaultFirstBrokerLoginFlow } from '../realm/identity-providers.ts';
 import {
   compact,
   type ImportContext,
@@ -89,7 +89,6 @@ export function importIdentityProviders(exp: Json, ctx: ImportContext): Partial<
     };
     const syncMode = take('syncMode');
     const hideOnLoginPage = take('hideOnLoginPage');
-    take(secretHashKey);
     const clientSecret = take('clientSecret');
     const keyField = signingKeyField[String(idp.providerId)];
     const signingKey = keyField ? take(keyField) : undefined;
@@ -97,7 +96,6 @@ export function importIdentityProviders(exp: Json, ctx: ImportContext): Partial<
       if (config.validateSignature === 'true') take('validateSignature');
       if (config.useJwksUrl === 'false') take('useJwksUrl');
     }
-    for (const key of Object.keys(config)) if (key.startsWith('realmforge.dev/')) delete config[key];
     const hide = idp.hideOnLogin === true || hideOnLoginPage === 'true';
     providers.push(
       compact({

@@ -17,10 +17,7 @@ import { userProfileComponent } from './user-profile.ts';
 
 /** Realm attributes that mirror a field of the realm (Keycloak stores some fields as attributes too). */
 const mirrors = (key: string, exp: Json) =>
-  key in exp ||
-  key.startsWith('_browser_header.') ||
-  key === 'realmReusableOtpCode' ||
-  key.startsWith('realmforge.dev/');
+  key in exp || key.startsWith('_browser_header.') || key === 'realmReusableOtpCode';
 
 export function importAttributes(exp: Json, ctx: ImportContext): Partial<RealmSpec> {
   const defaults = objectAt(ctx.defaults.attributes);

@@ -86,7 +86,7 @@ export const sectionExports: Record<string, Record<string, unknown>> = {
           description: 'Buys things',
           composite: false,
           clientRole: false,
-          attributes: { tier: ['gold'] },
+          attributes: { tier: ['gold'], 'realmforge.dev/owner': ['identity/shop'] },
         },
         {
           name: 'admin',
