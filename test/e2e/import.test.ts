@@ -292,6 +292,11 @@ test('a realm with every section the CRDs express, and its clients, comes back e
       ],
       roles: [{ name: 'reader', description: 'Reads' }],
       tokens: { accessTokenLifespan: 120 },
+      authorization: {
+        resources: [{ name: 'orders', uris: ['/orders/*'] }],
+        policies: [{ name: 'employees', type: 'role', roles: [{ role: 'employee' }] }],
+        permissions: [{ name: 'orders', type: 'resource', resources: ['orders'], policies: ['employees'] }],
+      },
       optionalClientScopes: ['address'],
     }),
     client('spa', {

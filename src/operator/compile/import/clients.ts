@@ -4,6 +4,7 @@
 // except those a new client has anyway (newClient).
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import { importClientAttributes } from './client-attributes.ts';
+import { importAuthorization } from './client-authorization.ts';
 import { importMapper } from './client-scopes.ts';
 import {
   compact,
@@ -97,11 +98,6 @@ export function importClients(exp: Json, ctx: ImportContext, where: ClientPlacem
       continue;
     }
     noteRest(ctx, path, client, used, newClient, 'a client setting the CRD has no field for');
-    if (client.authorizationServicesEnabled === true)
-      ctx.note(
-        `${path}.authorizationSettings`,
-        'authorization services are not imported yet: declare spec.authorization by hand',
-      );
     let name = objectName(clientId);
     for (let i = 2; names.has(name); i++) name = `${objectName(clientId).slice(0, 60)}-${i}`;
     names.add(name);
@@ -133,10 +129,10 @@ export function importClients(exp: Json, ctx: ImportContext, where: ClientPlacem
         roles,
       }) as Spec,
     });
-    // Scope lists are kept even when empty (compact drops empty lists): no scopes at all is a choice.
-    const last = out.at(-1) as IdentityClient;
-    for (const field of ['defaultClientScopes', 'optionalClientScopes'] as const)
-      if (spec[field]) last.spec[field] = spec[field];
+    // Kept even when empty (compact drops them): no scopes at all, or authorization at its defaults, is a choice.
+    const last = (out.at(-1) as IdentityClient).spec as unknown as Json;
+    for (const field of ['defaultClientScopes', 'optionalClientScopes', 'authorization'] as const)
+      if (spec[field]) last[field] = spec[field];
   }
   return out;
 }
@@ -230,5 +226,10 @@ function importClientSpec(
     }),
     attributes,
   });
-  return { ...spec, ...scopeLists } as Partial<Spec>;
+  // Authorization on with every setting at Keycloak's default is an empty object, which compact would drop.
+  const authorization =
+    c.authorizationServicesEnabled === true
+      ? { authorization: importAuthorization(c.authorizationSettings, ctx, path) }
+      : {};
+  return { ...spec, ...scopeLists, ...authorization } as Partial<Spec>;
 }

@@ -8,6 +8,13 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import {
+  permissionItem,
+  policyItem,
+  resourceItem,
+  resourceServerSettings,
+  scopeItem,
+} from '../../../../src/operator/compile/client-authorization.ts';
 import { compileClient } from '../../../../src/operator/compile/client-representation.ts';
 import { importRealm } from '../../../../src/operator/compile/import/import-realm.ts';
 import { compileRealm } from '../../../../src/operator/compile/realm-representation.ts';
@@ -135,5 +142,70 @@ for (const [what, client] of clients)
       assert.equal(sorted(b), sorted(a), `${what}: ${field}`);
     }
   });
+
+test('authorization services survive the round trip (every policy type, resources, scopes, permissions)', () => {
+  const authorization: NonNullable<IdentityClient['spec']['authorization']> = {
+    policyEnforcementMode: 'PERMISSIVE',
+    allowRemoteResourceManagement: true,
+    scopes: [{ name: 'read' }, { name: 'write', displayName: 'Write' }],
+    resources: [
+      {
+        name: 'orders',
+        type: 'urn:shop:orders',
+        uris: ['/orders/*'],
+        scopes: ['read', 'write'],
+        attributes: { owner: ['shop'] },
+      },
+    ],
+    policies: [
+      { name: 'buyers', type: 'role', roles: [{ role: 'buyer', required: true }], fetchRoles: true },
+      {
+        name: 'staff',
+        type: 'group',
+        groups: [{ path: '/staff', extendChildren: true }],
+        groupsClaim: 'groups',
+      },
+      { name: 'web', type: 'client', clients: ['web'] },
+      { name: 'alice', type: 'user', users: ['alice'], logic: 'NEGATIVE' },
+      { name: 'office-hours', type: 'time', time: { hour: 8, hourEnd: 18 } },
+      { name: 'scoped', type: 'client-scope', clientScopes: [{ scope: 'profile' }] },
+      { name: 'by-claim', type: 'regex', regex: { targetClaim: 'dept', pattern: '^sales$' } },
+      { name: 'both', type: 'aggregate', policies: ['buyers', 'staff'], decisionStrategy: 'AFFIRMATIVE' },
+    ],
+    permissions: [
+      { name: 'orders', type: 'resource', resources: ['orders'], policies: ['buyers'] },
+      {
+        name: 'write-orders',
+        type: 'scope',
+        resources: ['orders'],
+        scopes: ['write'],
+        policies: ['staff'],
+        decisionStrategy: 'CONSENSUS',
+      },
+    ],
+  };
+  const strip = ({ send: _, ...item }: Record<string, unknown>) => item;
+  const settings = {
+    ...resourceServerSettings(authorization),
+    scopes: (authorization.scopes ?? []).map(scopeItem),
+    resources: (authorization.resources ?? []).map(resourceItem),
+    policies: [
+      ...(authorization.policies ?? []).map(policyItem),
+      ...(authorization.permissions ?? []).map(permissionItem),
+    ].map(strip),
+  };
+  const client = {
+    clientId: 'web',
+    serviceAccountsEnabled: true,
+    authorizationServicesEnabled: true,
+    authorizationSettings: settings,
+  };
+  const {
+    clients: [imported],
+    unexpressed,
+  } = importRealm({ realm: 'shop', clients: [client] }, options);
+  assert.equal(unexpressed, []);
+  assert.equal(imported?.spec.authorization, authorization);
+});
 
 test.run();
