@@ -45,7 +45,7 @@ const withoutIds = (v: unknown): unknown =>
     : v && typeof v === 'object'
       ? Object.fromEntries(
           Object.entries(v)
-            .filter(([k]) => k !== 'id' && k !== 'containerId')
+            .filter(([k]) => !['id', 'containerId', 'internalId'].includes(k))
             .map(([k, x]) => [k, withoutIds(x)]),
         )
       : v;
