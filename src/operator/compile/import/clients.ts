@@ -102,19 +102,24 @@ export function importClients(exp: Json, ctx: ImportContext, where: ClientPlacem
     for (let i = 2; names.has(name); i++) name = `${objectName(clientId).slice(0, 60)}-${i}`;
     names.add(name);
     const spec = importClientSpec(client, ctx, path, exp, flowAliases);
-    const roles = listAt(clientRoles[clientId]).map((r) => {
-      if (r.composite)
-        ctx.note(
-          `roles.client[${clientId}][${String(r.name)}].composites`,
-          "a client role's composites have no field",
-        );
-      if (Object.keys(objectAt(r.attributes)).length)
-        ctx.note(
-          `roles.client[${clientId}][${String(r.name)}].attributes`,
-          "a client role's attributes have no field",
-        );
-      return compact({ name: String(r.name), description: r.description || undefined });
-    });
+    // Keycloak's own role of a client with authorization services (its service account holds it).
+    const own = (r: Json) =>
+      client.authorizationServicesEnabled === true && r.name === 'uma_protection' && !r.composite;
+    const roles = listAt(clientRoles[clientId])
+      .filter((r) => !own(r))
+      .map((r) => {
+        if (r.composite)
+          ctx.note(
+            `roles.client[${clientId}][${String(r.name)}].composites`,
+            "a client role's composites have no field",
+          );
+        if (Object.keys(objectAt(r.attributes)).length)
+          ctx.note(
+            `roles.client[${clientId}][${String(r.name)}].attributes`,
+            "a client role's attributes have no field",
+          );
+        return compact({ name: String(r.name), description: r.description || undefined });
+      });
     const account = serviceAccounts.get(clientId);
     const serviceAccount = spec.serviceAccount && account ? serviceAccountRoles(account, ctx) : {};
     out.push({
