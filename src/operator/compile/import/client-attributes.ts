@@ -81,7 +81,7 @@ const value = (raw: string, kind: Typed['kind']) =>
         : raw;
 
 /** The typed fields (nested objects of the spec) and the remaining free-form attributes of client `c`. */
-export function importClientAttributes(c: Json, ctx: ImportContext, path: string, isSaml: boolean) {
+export function importClientAttributes(c: Json, ctx: ImportContext, isSaml: boolean) {
   const attributes = { ...(objectAt(c.attributes) as Record<string, string>) };
   const typed: Json = {};
   const table = isSaml ? saml : oidc;
@@ -135,7 +135,6 @@ export function importClientAttributes(c: Json, ctx: ImportContext, path: string
       ]
     )
       delete attributes[flag];
-  void path;
   return { attributes: compact(attributes), typed };
 }
 

@@ -187,7 +187,7 @@ function importClientSpec(
     );
   const scopes = (field: string, realmField: string) =>
     field in c && !same(c[field], realmScopes(realmField)) ? strings(c[field]) : undefined;
-  const { attributes, typed } = importClientAttributes(c, ctx, path, saml);
+  const { attributes, typed } = importClientAttributes(c, ctx, saml);
   const scopeLists = Object.fromEntries(
     [
       ['defaultClientScopes', scopes('defaultClientScopes', 'defaultDefaultClientScopes')],
