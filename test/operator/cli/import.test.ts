@@ -47,7 +47,7 @@ test('a realm export becomes an IdentityRealm and its IdentityClients; the repor
   assert.match(r.stderr, '  users: users are not managed by the CRDs');
   assert.match(
     r.stderr,
-    'create these Secrets in namespace apps before applying (or run again with --secrets): shop-smtp key password',
+    'create these Secrets before applying (or run again with --secrets): apps/shop-smtp key password',
   );
 });
 
@@ -65,6 +65,35 @@ test('secret values reach stdout only with --secrets', async () => {
     type: 'Opaque',
     stringData: { password: 'hunter2' },
   });
+});
+
+test("a client's certificate Secret goes in the clients' namespace, the realm's Secrets in the realm's", async () => {
+  const withCertificate = {
+    ...shop,
+    clients: [
+      {
+        clientId: 'api',
+        clientAuthenticatorType: 'client-jwt',
+        attributes: { 'jwt.credential.certificate': 'MIIBcert', 'use.jwks.url': 'false' },
+      },
+    ],
+  };
+  const r = await run(write('cert.json', withCertificate), '--realm-namespace', 'identity', '--secrets');
+  assert.is(r.code, 0, r.stderr);
+  const docs = parseAllDocuments(r.stdout).map((d) => d.toJS());
+  const secrets = docs
+    .filter((d) => d.kind === 'Secret')
+    .map((d) => `${d.metadata.namespace}/${d.metadata.name}`);
+  assert.equal(secrets, ['identity/shop-smtp', 'apps/shop-api-credential']);
+  const api = docs.find((d) => d.kind === 'IdentityClient');
+  assert.equal(api.spec.authentication, {
+    method: 'client-jwt',
+    certificateSecretRef: { name: 'shop-api-credential', key: 'certificate' },
+  });
+  assert.match(
+    docs[1].stringData.certificate,
+    '-----BEGIN CERTIFICATE-----\nMIIBcert\n-----END CERTIFICATE-----',
+  );
 });
 
 test('--strict fails on anything the CRDs cannot express, printing nothing', async () => {

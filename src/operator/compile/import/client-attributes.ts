@@ -123,6 +123,7 @@ export function importClientAttributes(c: Json, ctx: ImportContext, isSaml: bool
         secretName(ctx.realm, String(c.clientId), name.split('.').slice(-2, -1)[0] ?? 'cert'),
         key,
         pem(cert),
+        'client',
       ),
     );
     delete attributes[name];

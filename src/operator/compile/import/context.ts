@@ -9,7 +9,13 @@ export type RealmSpec = IdentityRealm['spec'];
 export type Unexpressed = { readonly path: string; readonly count: number; readonly why: string };
 
 /** A Secret the imported resources refer to: the value only when the export carries one (never Keycloak's mask). */
-export type SecretRef = { readonly name: string; readonly key: string; readonly value?: string };
+export type SecretRef = {
+  readonly name: string;
+  readonly key: string;
+  /** The realm's namespace, or the clients' (a client's Secret references resolve in its own). */
+  readonly namespace: string;
+  readonly value?: string;
+};
 
 export type ImportContext = {
   /** The realm's name in Keycloak. */
@@ -20,8 +26,8 @@ export type ImportContext = {
   readonly defaults: Json;
   /** Records what cannot be expressed. */
   note(path: string, why: string, count?: number): void;
-  /** Records a Secret the output refers to and returns the reference. */
-  secret(name: string, key: string, value: unknown): { name: string; key: string };
+  /** Records a Secret the output refers to (of the realm, or of a client) and returns the reference. */
+  secret(name: string, key: string, value: unknown, of?: 'realm' | 'client'): { name: string; key: string };
 };
 
 export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

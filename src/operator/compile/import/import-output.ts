@@ -5,18 +5,20 @@ import type { ImportResult } from './import-realm.ts';
 
 /** The YAML of the resources; with `secrets`, the Secret manifests first (a value the export masked is empty). */
 export function importYaml(result: ImportResult, secrets: boolean): string {
-  const namespace = result.realm.metadata.namespace;
-  const manifests = secrets ? secretManifests(result, namespace ?? 'default') : [];
+  const manifests = secrets ? secretManifests(result) : [];
   return toYamlDocuments([...manifests, result.realm, ...result.clients]);
 }
 
-function secretManifests(result: ImportResult, namespace: string) {
+function secretManifests(result: ImportResult) {
   const byName = new Map<string, Record<string, string>>();
-  for (const s of result.secrets) byName.set(s.name, { ...byName.get(s.name), [s.key]: s.value ?? '' });
-  return [...byName].map(([name, stringData]) => ({
+  for (const s of result.secrets) {
+    const id = `${s.namespace}/${s.name}`;
+    byName.set(id, { ...byName.get(id), [s.key]: s.value ?? '' });
+  }
+  return [...byName].map(([id, stringData]) => ({
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name, namespace },
+    metadata: { name: id.split('/')[1], namespace: id.split('/')[0] },
     type: 'Opaque',
     stringData,
   }));
@@ -27,13 +29,13 @@ export function importReport(result: ImportResult, secrets: boolean): string {
   const lines = [
     `import: realm ${result.realm.spec.realmName ?? result.realm.metadata.name}: 1 IdentityRealm and ${result.clients.length} IdentityClient(s)`,
   ];
-  const refs = [...new Map(result.secrets.map((s) => [`${s.name}/${s.key}`, s])).values()];
+  const refs = [...new Map(result.secrets.map((s) => [`${s.namespace}/${s.name}/${s.key}`, s])).values()];
   if (refs.length) {
     const missing = refs.filter((s) => s.value === undefined);
     lines.push(
       secrets
-        ? `${refs.length} Secret key(s) printed${missing.length ? `; ${missing.length} empty (the export masks them): fill in ${missing.map((s) => `${s.name}/${s.key}`).join(', ')}` : ''}`
-        : `create these Secrets in namespace ${result.realm.metadata.namespace} before applying (or run again with --secrets): ${refs.map((s) => `${s.name} key ${s.key}`).join(', ')}`,
+        ? `${refs.length} Secret key(s) printed${missing.length ? `; ${missing.length} empty (the export masks them): fill in ${missing.map((s) => `${s.namespace}/${s.name} key ${s.key}`).join(', ')}` : ''}`
+        : `create these Secrets before applying (or run again with --secrets): ${refs.map((s) => `${s.namespace}/${s.name} key ${s.key}`).join(', ')}`,
     );
   }
   if (result.unexpressed.length) {

@@ -76,6 +76,7 @@ export function importRealm(input: unknown, options: ImportOptions): ImportResul
   const exp = realmExport(input, options.source, options.realm);
   const name = String(exp.realm);
   const major = Number.parseInt(String(exp.keycloakVersion ?? '26'), 10) || 26;
+  const realmNamespace = options.realmNamespace ?? options.namespace;
   const unexpressed: Unexpressed[] = [];
   const secrets: SecretRef[] = [];
   const ctx: ImportContext = {
@@ -83,9 +84,10 @@ export function importRealm(input: unknown, options: ImportOptions): ImportResul
     major,
     defaults: keycloakDefaultRealm(major),
     note: (path, why, count = 1) => unexpressed.push({ path, count, why }),
-    secret: (secret, key, value) => {
+    secret: (secret, key, value, of = 'realm') => {
       const known = typeof value === 'string' && value !== '' && value !== secretMask;
-      secrets.push({ name: secret, key, ...(known ? { value } : {}) });
+      const namespace = of === 'client' ? options.namespace : realmNamespace;
+      secrets.push({ name: secret, key, namespace, ...(known ? { value } : {}) });
       return { name: secret, key };
     },
   };
@@ -95,7 +97,6 @@ export function importRealm(input: unknown, options: ImportOptions): ImportResul
     spec = { ...spec, ...section(exp, ctx) };
     for (const key of keys) claimed.add(key);
   }
-  const realmNamespace = options.realmNamespace ?? options.namespace;
   const resourceName = secretName(name) || 'realm';
   const clients = importClients(exp, ctx, {
     namespace: options.namespace,
