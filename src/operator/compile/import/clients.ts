@@ -121,7 +121,7 @@ export function importClients(exp: Json, ctx: ImportContext, where: ClientPlacem
         return compact({ name: String(r.name), description: r.description || undefined });
       });
     const account = serviceAccounts.get(clientId);
-    const serviceAccount = spec.serviceAccount && account ? serviceAccountRoles(account, ctx) : {};
+    const serviceAccount = spec.serviceAccount && account ? serviceAccountRoles(account, ctx, client) : {};
     out.push({
       apiVersion: 'realmforge.dev/v1',
       kind: 'IdentityClient',
@@ -142,11 +142,15 @@ export function importClients(exp: Json, ctx: ImportContext, where: ClientPlacem
   return out;
 }
 
-function serviceAccountRoles(user: Json, ctx: ImportContext): Json {
+/** The roles a client's service account holds beyond those Keycloak gives it: the realm's default roles, and
+ * uma_protection of its own client when it has authorization services. */
+function serviceAccountRoles(user: Json, ctx: ImportContext, client: Json): Json {
   const defaultRole = `default-roles-${ctx.realm}`.toLowerCase();
+  const keycloaks = (owner: string, role: string) =>
+    owner === client.clientId && role === 'uma_protection' && client.authorizationServicesEnabled === true;
   const clientRoles = Object.entries(objectAt(user.clientRoles))
-    .filter(([, roles]) => strings(roles).length)
-    .map(([client, roles]) => ({ client, roles: strings(roles) }));
+    .map(([owner, roles]) => ({ client: owner, roles: strings(roles).filter((r) => !keycloaks(owner, r)) }))
+    .filter((entry) => entry.roles.length);
   return compact({ realmRoles: strings(user.realmRoles).filter((r) => r !== defaultRole), clientRoles });
 }
 

@@ -200,18 +200,27 @@ test('authorization services survive the round trip (every policy type, resource
     authorizationServicesEnabled: true,
     authorizationSettings: settings,
   };
-  // Keycloak adds the client role uma_protection with authorization services: it is not declared.
+  // Keycloak adds the client role uma_protection with authorization services and gives it to the client's service
+  // account: neither is declared.
   const roles = {
     realm: [],
     client: { web: [{ name: 'uma_protection', composite: false, clientRole: true }] },
   };
+  const users = [
+    {
+      username: 'service-account-web',
+      serviceAccountClientId: 'web',
+      clientRoles: { web: ['uma_protection'] },
+    },
+  ];
   const {
     clients: [imported],
     unexpressed,
-  } = importRealm({ realm: 'shop', clients: [client], roles }, options);
+  } = importRealm({ realm: 'shop', clients: [client], roles, users }, options);
   assert.equal(unexpressed, []);
   assert.equal(imported?.spec.authorization, authorization);
   assert.is(imported?.spec.roles, undefined);
+  assert.equal(imported?.spec.serviceAccount, { enabled: true });
 });
 
 test.run();
