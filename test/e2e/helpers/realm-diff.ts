@@ -5,16 +5,19 @@ import { isObject, type Json } from '../../../src/operator/compile/import/contex
 import { normalise } from '../../../src/operator/compile/import/keycloak-defaults.ts';
 
 /** Natural keys of Keycloak's listed objects, tried in order. */
-const keys = ['clientId', 'alias', 'name', 'clientScope', 'client'];
+const keys = ['clientId', 'alias', 'name', 'username', 'clientScope', 'client'];
 
-/** The export without ownership marks, ids or the realm's name. */
+/** When Keycloak made an object: never the same in two realms. */
+const keycloakMoments = ['createdTimestamp', 'client.secret.creation.time'];
+
+/** The export without ownership marks, ids, creation times or the realm's name. */
 export function comparable(exp: unknown, realm: string): Json {
   const strip = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(strip);
     if (!isObject(v)) return v;
     return Object.fromEntries(
       Object.entries(v)
-        .filter(([k]) => !k.startsWith('realmforge.dev/'))
+        .filter(([k]) => !k.startsWith('realmforge.dev/') && !keycloakMoments.includes(k))
         .map(([k, x]) => [k, strip(x)]),
     );
   };

@@ -47,7 +47,9 @@ const unexpressedDefaults: Json = {
   internalId: '',
   organizationId: '',
 };
+/** `types` is Keycloak's, derived from the provider type (26.x). */
 const used = [
+  'types',
   'alias',
   'providerId',
   'displayName',

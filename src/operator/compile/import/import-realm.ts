@@ -63,14 +63,7 @@ const sections: [readonly string[], (exp: Json, ctx: ImportContext) => Partial<R
 
 /** Keys read by no section but said by the realm's identity or by the client import, or that Keycloak derives
  * (the OTP apps it lists follow the OTP policy). */
-const alsoClaimed = [
-  'id',
-  'realm',
-  'keycloakVersion',
-  'clients',
-  'organizationsEnabled',
-  'otpSupportedApplications',
-];
+const alsoClaimed = ['id', 'realm', 'keycloakVersion', 'clients', 'otpSupportedApplications'];
 
 export function importRealm(input: unknown, options: ImportOptions): ImportResult {
   const exp = realmExport(input, options.source, options.realm);

@@ -4,7 +4,12 @@ import { compact, type ImportContext, type Json, listAt, objectAt, type RealmSpe
 
 type Organization = NonNullable<RealmSpec['organizations']>[number];
 
-export const organizationsPoliciesKeys = ['organizations', 'clientProfiles', 'clientPolicies'];
+export const organizationsPoliciesKeys = [
+  'organizations',
+  'organizationsEnabled',
+  'clientProfiles',
+  'clientPolicies',
+];
 
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -27,6 +32,13 @@ export function importOrganizationsPolicies(exp: Json, ctx: ImportContext): Part
       attributes: Object.keys(attributes).length ? attributes : undefined,
     }) as Organization;
   });
+  // Declaring organizations turns the feature on; on without any listed (the partial export leaves them out) has no
+  // field of its own.
+  if (exp.organizationsEnabled === true && !organizations.length)
+    ctx.note(
+      'organizationsEnabled',
+      'organizations on, but the export lists none: declare spec.organizations (the partial export leaves them out)',
+    );
   const profiles = listAt(objectAt(exp.clientProfiles).profiles).map((p) =>
     compact({
       name: String(p.name),

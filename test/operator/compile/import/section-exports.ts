@@ -252,6 +252,7 @@ export const sectionExports: Record<string, Record<string, unknown>> = {
   },
   'organizations-policies': {
     realm: 'shop',
+    organizationsEnabled: true,
     organizations: [
       {
         name: 'Acme',
@@ -433,6 +434,7 @@ export const sectionExports: Record<string, Record<string, unknown>> = {
   },
   leftovers: {
     realm: 'shop',
+    organizationsEnabled: true,
     attributes: {
       'team.owner': 'platform',
       cibaInterval: '5',
