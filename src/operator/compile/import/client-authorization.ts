@@ -2,6 +2,7 @@
 // compile/client-authorization.ts. Policies of the types the CRD has become policies, resource and scope policies
 // permissions; a policy of another type (Keycloak's JavaScript "Default Policy") is noted.
 import type { IdentityClient } from '../../../../generated/types/crds/identityclient.ts';
+import { timeNumbers } from '../client-authorization.ts';
 import { compact, type ImportContext, type Json, listAt, objectAt, strings } from './context.ts';
 
 type Authorization = NonNullable<IdentityClient['spec']['authorization']>;
@@ -16,18 +17,6 @@ const policyTypes = new Set([
   'client-scope',
   'regex',
 ]);
-const timeNumbers = [
-  'dayMonth',
-  'dayMonthEnd',
-  'month',
-  'monthEnd',
-  'year',
-  'yearEnd',
-  'hour',
-  'hourEnd',
-  'minute',
-  'minuteEnd',
-];
 
 /** A JSON list in a policy's config (Keycloak keeps them as strings). */
 function parsed(raw: unknown): Json[] | string[] {
