@@ -4,12 +4,12 @@
 // applied and the real operator (its own ServiceAccount, an existing Keycloak) creates realm B; the two partial
 // exports are compared after dropping ids and the operator's marks. The differences left are the ones listed in
 // docs/import.md, and each is also named on import's stderr, never silent.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseAllDocuments, parse as parseYaml } from 'yaml';
+import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
 import { waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
 import {
@@ -368,6 +368,145 @@ test('a live realm read through the admin API imports as its export file does', 
   assert.is(missing.code, 4, missing.stderr);
   assert.is(missing.stdout, '');
   assert.match(missing.stderr, 'has no realm "no-such-realm"');
+});
+
+/** Runs `realmforge plan` in this process against the harness Keycloak. */
+async function runPlan(paths: string[], credentials: string) {
+  const kc = env.state.keycloak as NonNullable<TestEnv['state']['keycloak']>;
+  const out = { stdout: '', stderr: '' };
+  const code = await main(['plan', ...paths, '--keycloak-url', kc.httpUrl, '--credentials', credentials], {
+    stdout: { write: (c: string) => (out.stdout += c) },
+    stderr: { write: (c: string) => (out.stderr += c) },
+  });
+  return { code, ...out };
+}
+
+const realmStatus = (name: string, check: (s: any) => boolean, what: string) =>
+  waitStatus(env, 'identityrealms', ns, name, 180_000, check, what);
+
+test("moving in: a hand-made realm imported, observed, adopted with only the operator's marks and identity, planned, drift-reverted and paused", async () => {
+  const kc = env.state.keycloak as NonNullable<TestEnv['state']['keycloak']>;
+  made.push('moved');
+  await admin('POST', '', {
+    realm: 'moved',
+    enabled: true,
+    displayName: 'Moved in',
+    roles: { realm: [{ name: 'viewer', description: 'Reads' }] },
+    groups: [{ name: 'staff' }],
+    clients: [{ clientId: 'portal', redirectUris: ['https://portal.example.com/*'], publicClient: true }],
+  });
+  const credentials = join(dir, 'moved-admin.yaml');
+  writeFileSync(credentials, `username: ${kc.adminUsername}\npassword: ${kc.adminPassword}\n`);
+  const clients = await env.namespace('imp-moved');
+  const imported = await runImport([
+    '--keycloak-url',
+    kc.httpUrl,
+    '--realm',
+    'moved',
+    '--credentials',
+    credentials,
+    '--namespace',
+    clients,
+    '--realm-namespace',
+    ns,
+    '--server',
+    'existing',
+  ]);
+  assert.is(imported.code, 0, imported.stderr);
+  const objects = parseAllDocuments(imported.stdout).map((d) => d.toJSON());
+  const realm = objects.find((o) => o.kind === 'IdentityRealm');
+  assert.is(realm.spec.adoptExisting, true);
+  const before = comparable(await exportOf('moved'), 'moved');
+
+  // Observe first: nothing is written, and an exact import differs in nothing.
+  for (const o of objects) if (o.spec) o.spec.managementPolicy = 'Observe';
+  for (const o of objects) await env.apply(o as never);
+  const granted = async () => {
+    const s = await realmStatus(
+      'moved',
+      (x) => x.reason === 'RealmGrantMissing' || x.phase === 'Ready',
+      'a grant or Ready',
+    );
+    if (s.status.reason !== 'RealmGrantMissing') return;
+    // The grant the status names, given as a person would.
+    const user = /user (\S+) in master/.exec(s.status.message)?.[1];
+    const [me] = await admin('GET', `/master/users?username=${user}&exact=true`);
+    const [realmAdmin] = await admin('GET', '/master/clients?clientId=moved-realm');
+    const roles = (await admin('GET', `/master/clients/${realmAdmin.id}/roles`)) as { name: string }[];
+    const named = roles.filter((r) => new RegExp(`\\b${r.name}\\b`).test(s.status.message));
+    await admin('POST', `/master/users/${me.id}/role-mappings/clients/${realmAdmin.id}`, named);
+  };
+  await granted();
+  const observed = await realmStatus('moved', (x) => x.reason === 'Observed', 'Observed');
+  assert.is(observed.status.differences.total, 0, JSON.stringify(observed.status.differences));
+  assert.equal(
+    realmDiff(before, comparable(await exportOf('moved'), 'moved')),
+    [],
+    'observing wrote nothing',
+  );
+
+  // Manage: adopted; the realm is as it was but for the operator's marks and its own identity client.
+  const files = join(dir, 'moved');
+  mkdirSync(files, { recursive: true });
+  for (const o of objects) if (o.spec) o.spec.managementPolicy = 'Manage';
+  writeFileSync(join(files, 'resources.yaml'), objects.map((o) => stringifyYaml(o)).join('---\n'));
+  for (const o of objects) await env.apply(o as never);
+  await realmStatus('moved', (x) => x.phase === 'Ready' && x.reason !== 'Observed', 'managed and Ready');
+  const withoutOperator = (exp: Record<string, any>) => ({
+    ...exp,
+    clients: exp.clients.filter((c: { clientId: string }) => c.clientId !== 'realmforge-operator'),
+  });
+  const after = comparable(withoutOperator(await exportOf('moved')), 'moved');
+  assert.equal(realmDiff(before, after), [], 'adoption changed nothing but the marks and the identity');
+
+  // plan: nothing to change; three fields changed in the files are exactly three changes, exit 2.
+  const unchanged = await runPlan([files], credentials);
+  assert.is(unchanged.code, 0, unchanged.stdout + unchanged.stderr);
+  assert.match(unchanged.stdout, 'No changes');
+  realm.spec.displayName = 'Moved in (renamed)';
+  realm.spec.login = { ...realm.spec.login, registrationAllowed: true };
+  realm.spec.themes = { ...realm.spec.themes, login: 'keycloak' };
+  writeFileSync(join(files, 'resources.yaml'), objects.map((o) => stringifyYaml(o)).join('---\n'));
+  const changed = await runPlan([files], credentials);
+  assert.is(changed.code, 2, changed.stdout + changed.stderr);
+  const lines = changed.stdout.split('\n').filter((l) => l.startsWith('  '));
+  assert.equal(lines.length, 1, changed.stdout);
+  assert.match(lines[0] ?? '', 'displayName: "Moved in" -> "Moved in (renamed)"');
+  assert.match(lines[0] ?? '', 'registrationAllowed: false -> true');
+  assert.match(lines[0] ?? '', 'loginTheme: "keycloak"');
+  assert.is((lines[0] ?? '').split(', ').length, 3, lines[0]);
+  assert.is((await admin('GET', '/moved')).displayName, 'Moved in', 'plan wrote nothing');
+
+  // Drift is reverted from then on; paused, it is kept until the annotation goes.
+  await admin('PUT', '/moved', { displayName: 'Edited by hand' });
+  for (let i = 0; i < 60 && (await admin('GET', '/moved')).displayName !== 'Moved in'; i++)
+    await new Promise((r) => setTimeout(r, 1000));
+  assert.is((await admin('GET', '/moved')).displayName, 'Moved in', 'reverted');
+  const paused = {
+    ...realm,
+    metadata: { ...realm.metadata, annotations: { 'realmforge.dev/paused': 'true' } },
+  };
+  await env.apply(paused as never);
+  await realmStatus('moved', (x) => x.reason === 'ReconcilePaused', 'ReconcilePaused');
+  await admin('PUT', '/moved', { displayName: 'Edited while paused' });
+  const reconciles = await operator.counter('realmforge_reconcile_total', {
+    kind: 'IdentityRealm',
+    result: 'success',
+  });
+  for (
+    let i = 0;
+    i < 30 &&
+    (await operator.counter('realmforge_reconcile_total', { kind: 'IdentityRealm', result: 'success' })) <
+      reconciles + 3;
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 1000));
+  assert.ok(
+    (await operator.counter('realmforge_reconcile_total', { kind: 'IdentityRealm', result: 'success' })) >=
+      reconciles + 3,
+    'resyncs ran while paused',
+  );
+  assert.is((await admin('GET', '/moved')).displayName, 'Edited while paused', 'paused: kept');
 });
 
 test.run();

@@ -2,35 +2,21 @@
 // pure importer (compile/import/), checks the result against the CRD schemas and prints it. Nothing reaches
 // stdout unless the whole import succeeded (and, with --strict, left nothing out).
 import { readFileSync } from 'node:fs';
-import { fetch as undiciFetch } from 'undici';
-import { parse as parseYaml } from 'yaml';
 import { UsageError, ValidationError } from '../../core/errors.ts';
 import type { Io } from '../../core/io.ts';
 import { importReport, importYaml } from '../compile/import/import-output.ts';
 import { type ImportResult, importRealm } from '../compile/import/import-realm.ts';
-import { loadCrdSchemas } from '../crd-schemas.ts';
-import { createAdminClient } from '../keycloak/admin-client.ts';
-import type { AdminIdentity } from '../keycloak/admin-identity.ts';
-import { createRateLimiter } from '../keycloak/rate-limits.ts';
+import { createResourceValidator } from '../compile/resource-validator.ts';
 import { readRealmExport } from '../keycloak/realm-export.ts';
-import { createResourceValidator } from '../resource-validator.ts';
-import { systemClock } from '../runtime/clock.ts';
-import { loadKubeAccess } from '../runtime/kube-config.ts';
-import { kubeResources } from '../runtime/kube-resources.ts';
-import { restKubeClient } from '../runtime/kube-rest-client.ts';
-import { kubeTransport } from '../runtime/kube-transport.ts';
-import { secretValue } from '../runtime/read-secret.ts';
+import { loadCrdSchemas } from '../runtime/crd-schemas.ts';
+import { checkAccessFlags, type KeycloakAccessFlags, withKeycloak } from './keycloak-access.ts';
 
-export type ImportFlags = {
+export type ImportFlags = KeycloakAccessFlags & {
   namespace?: string;
   realmNamespace?: string;
   server?: string;
   serverNamespace?: string;
   realm?: string;
-  keycloakUrl?: string;
-  credentials?: string;
-  credentialsSecret?: string;
-  kubeconfig?: string;
   secrets?: boolean;
   strict?: boolean;
 };
@@ -56,12 +42,7 @@ function checkFlags(args: string[], flags: ImportFlags): void {
       'import reads one realm export: realmforge import <export.json> or realmforge import --keycloak-url <url> --realm <name>',
     );
   if (live && !flags.realm) throw new UsageError('--keycloak-url needs --realm: the realm to import');
-  if (live && !flags.credentials === !flags.credentialsSecret)
-    throw new UsageError(
-      '--keycloak-url needs the admin credentials: --credentials <file> or --credentials-secret <namespace>/<name>',
-    );
-  if (!live && (flags.credentials || flags.credentialsSecret))
-    throw new UsageError('--credentials and --credentials-secret go with --keycloak-url');
+  checkAccessFlags(flags);
 }
 
 /** Imports, validates and prints; resolves with the exit code. */
@@ -123,71 +104,5 @@ function validate(result: ImportResult, source: string): void {
 }
 
 async function readLive(flags: ImportFlags): Promise<unknown> {
-  const identity = flags.credentials
-    ? credentialsOf(parseYaml(readCredentials(flags.credentials)), `--credentials ${flags.credentials}`)
-    : await secretCredentials(flags);
-  const limiter = createRateLimiter(
-    { global: { tps: 20, burst: 20 }, namespace: { tps: 20, burst: 20 } },
-    { waited: () => {}, queued: () => {} },
-  );
-  try {
-    const admin = createAdminClient((flags.keycloakUrl as string).replace(/\/+$/, ''), identity, {
-      http: (url, init) => undiciFetch(url, init),
-      limiter,
-      clock: {
-        ...systemClock,
-        setTimer: (ms: number, fn: () => void) => systemClock.setTimer(ms, fn, { keepAlive: true }),
-      },
-      random: Math.random,
-      count: () => {},
-      canWrite: () => true,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-    });
-    return await readRealmExport(admin, flags.realm as string);
-  } finally {
-    await limiter.stop();
-  }
-}
-
-function readCredentials(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `cannot read --credentials ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
-}
-
-/** username and password, or client-id and client-secret (the keys of the operator's admin Secrets). */
-function credentialsOf(data: unknown, where: string): AdminIdentity {
-  const d = (data ?? {}) as Record<string, unknown>;
-  if (typeof d.username === 'string' && typeof d.password === 'string')
-    return { username: d.username, password: d.password };
-  if (typeof d['client-id'] === 'string' && typeof d['client-secret'] === 'string')
-    return { clientId: d['client-id'], clientSecret: d['client-secret'] } as AdminIdentity;
-  throw new UsageError(`${where}: needs keys username and password (or client-id and client-secret)`);
-}
-
-async function secretCredentials(flags: ImportFlags): Promise<AdminIdentity> {
-  const [namespace, name, extra] = (flags.credentialsSecret as string).split('/');
-  if (!namespace || !name || extra !== undefined)
-    throw new UsageError(`--credentials-secret "${flags.credentialsSecret}": expected <namespace>/<name>`);
-  const access = loadKubeAccess(
-    { kubeconfig: flags.kubeconfig, env: process.env },
-    (f) => readFileSync(f, 'utf8'),
-    systemClock,
-  );
-  const transport = kubeTransport(access, { timeoutMs: 15_000, clock: systemClock });
-  try {
-    const kube = restKubeClient(transport, kubeResources(transport, systemClock), systemClock);
-    const secret = await kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name });
-    if (!secret) throw new UsageError(`--credentials-secret: Secret ${namespace}/${name} not found`);
-    const data = Object.fromEntries(
-      ['username', 'password', 'client-id', 'client-secret'].map((k) => [k, secretValue(secret, k)]),
-    );
-    return credentialsOf(data, `Secret ${namespace}/${name}`);
-  } finally {
-    await transport.close();
-  }
+  return withKeycloak(flags, (admin) => readRealmExport(admin, flags.realm as string));
 }

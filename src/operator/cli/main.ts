@@ -13,6 +13,8 @@ const help = `
     $ realmforge doctor                Check a cluster against the troubleshooting guide (reads only)
     $ realmforge import <export.json> --namespace <ns>  Print the IdentityRealm and IdentityClients that say
                                        what a Keycloak realm export says (or --keycloak-url: a live realm)
+    $ realmforge plan <file|dir>... --keycloak-url <url>  What applying these IdentityRealms and IdentityClients
+                                       would change in that Keycloak (exit 0: nothing, 2: changes)
     $ realmforge dev up|down|logs|status  Try it on this machine: the embedded cluster, the operator and an
                                           example server, realm and client (npm start / npm stop; from a checkout)
 
@@ -44,6 +46,10 @@ const help = `
     --realm <name>              The realm to import (needed with --keycloak-url, or a file holding several)
     --secrets                   Also print the Secret manifests the resources refer to (with the export's values)
     --strict                    Fail, printing nothing, when anything cannot be expressed
+
+  Options of plan (the Secrets the resources name are read from the files given; others are not compared)
+    --keycloak-url <url>        The Keycloak to compare with; --credentials <file> or --credentials-secret
+                                <ns>/<name> as for import; --kubeconfig <file> for the Secret
 
   Options of dev
     --follow                    dev logs: keep printing the operator's log as it grows
@@ -171,6 +177,7 @@ const commandFlags: Record<string, readonly string[]> = {
     'secrets',
     'strict',
   ],
+  plan: ['keycloak-url', 'credentials', 'credentials-secret', 'kubeconfig'],
 };
 
 function refuseForeignFlags(command: string, argv: readonly string[]): void {
@@ -223,6 +230,10 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
     if (command === 'import') {
       const { runImport } = await import('./import-command.ts');
       return await runImport(args, io, cli.flags);
+    }
+    if (command === 'plan') {
+      const { runPlan } = await import('./plan-command.ts');
+      return await runPlan(args, io, cli.flags);
     }
     if (command === 'dev') {
       const { runDev } = await import('./dev-command.ts');

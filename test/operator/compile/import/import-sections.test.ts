@@ -3,8 +3,8 @@
 import { test } from 'uvu';
 import { toYaml } from '../../../../src/core/yaml.ts';
 import { importRealm } from '../../../../src/operator/compile/import/import-realm.ts';
-import { loadCrdSchemas } from '../../../../src/operator/crd-schemas.ts';
-import { createResourceValidator } from '../../../../src/operator/resource-validator.ts';
+import { createResourceValidator } from '../../../../src/operator/compile/resource-validator.ts';
+import { loadCrdSchemas } from '../../../../src/operator/runtime/crd-schemas.ts';
 import { assertGolden } from '../../../helpers/golden.ts';
 import { sectionExports } from './section-exports.ts';
 
