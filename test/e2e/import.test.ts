@@ -80,9 +80,12 @@ async function applyReady(objects: Record<string, any>[]) {
 }
 
 /** Runs `realmforge import` in this process: its exit code, stdout and stderr. */
-async function runImport(args: string[]) {
+const runImport = (args: string[]) => run(['import', ...args]);
+
+/** Runs a realmforge command in this process: its exit code, stdout and stderr. */
+async function run(argv: string[]) {
   const out = { stdout: '', stderr: '' };
-  const code = await main(['import', ...args], {
+  const code = await main(argv, {
     stdout: { write: (c: string) => (out.stdout += c) },
     stderr: { write: (c: string) => (out.stderr += c) },
   });
@@ -371,14 +374,9 @@ test('a live realm read through the admin API imports as its export file does', 
 });
 
 /** Runs `realmforge plan` in this process against the harness Keycloak. */
-async function runPlan(paths: string[], credentials: string) {
+function runPlan(paths: string[], credentials: string) {
   const kc = env.state.keycloak as NonNullable<TestEnv['state']['keycloak']>;
-  const out = { stdout: '', stderr: '' };
-  const code = await main(['plan', ...paths, '--keycloak-url', kc.httpUrl, '--credentials', credentials], {
-    stdout: { write: (c: string) => (out.stdout += c) },
-    stderr: { write: (c: string) => (out.stderr += c) },
-  });
-  return { code, ...out };
+  return run(['plan', ...paths, '--keycloak-url', kc.httpUrl, '--credentials', credentials]);
 }
 
 const realmStatus = (name: string, check: (s: any) => boolean, what: string) =>

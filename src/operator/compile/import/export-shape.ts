@@ -88,7 +88,36 @@ export function realmExport(input: unknown, source: string, pick?: string): Json
   if (!isObject(realm))
     throw new ValidationError(`${source}: not a realm export: expected a JSON object with a "realm" field`);
   checkShape(realm, source);
-  return withoutMarks(realm) as Json;
+  return withoutMarks(withoutOperatorIdentity(realm)) as Json;
+}
+
+/** The export without the operator's own identity in a realm it made (keycloak/realm-identity.ts: a client marked
+ * `realmforge.dev/owner: operator`, its service-account user and roles): bookkeeping, as the marks are. */
+function withoutOperatorIdentity(exp: Json): Json {
+  const clients = Array.isArray(exp.clients) ? (exp.clients as Json[]) : undefined;
+  const ours = new Set(
+    (clients ?? [])
+      .filter((c) => isObject(c.attributes) && (c.attributes as Json)[`${markPrefix}owner`] === 'operator')
+      .map((c) => String(c.clientId)),
+  );
+  if (!ours.size) return exp;
+  const roles = isObject(exp.roles) ? (exp.roles as Json) : undefined;
+  const clientRoles = roles && isObject(roles.client) ? (roles.client as Json) : undefined;
+  return {
+    ...exp,
+    clients: clients?.filter((c) => !ours.has(String(c.clientId))),
+    ...(Array.isArray(exp.users)
+      ? { users: (exp.users as Json[]).filter((u) => !ours.has(String(u.serviceAccountClientId))) }
+      : {}),
+    ...(clientRoles
+      ? {
+          roles: {
+            ...roles,
+            client: Object.fromEntries(Object.entries(clientRoles).filter(([id]) => !ours.has(id))),
+          },
+        }
+      : {}),
+  };
 }
 
 /** The export without the operator's marks (realmforge.dev/ attributes and config entries): a realm the operator

@@ -223,4 +223,26 @@ test('authorization services survive the round trip (every policy type, resource
   assert.equal(imported?.spec.serviceAccount, { enabled: true });
 });
 
+test("the operator's own identity client in a realm it made is bookkeeping: not imported, not reported", () => {
+  const result = importRealm(
+    {
+      realm: 'shop',
+      clients: [
+        {
+          clientId: 'realmforge-operator',
+          serviceAccountsEnabled: true,
+          attributes: { 'realmforge.dev/owner': 'operator' },
+        },
+        { clientId: 'web', redirectUris: ['https://web/*'] },
+      ],
+    },
+    options,
+  );
+  assert.equal(
+    result.clients.map((c) => c.spec.clientId ?? c.metadata.name),
+    ['web'],
+  );
+  assert.not.ok(JSON.stringify(result.unexpressed).includes('realmforge-operator'));
+});
+
 test.run();
