@@ -461,10 +461,12 @@ test("moving in: a hand-made realm imported, observed, adopted with only the ope
   const unchanged = await runPlan([files], credentials);
   assert.is(unchanged.code, 0, unchanged.stdout + unchanged.stderr);
   assert.match(unchanged.stdout, 'No changes');
-  realm.spec.displayName = 'Moved in (renamed)';
-  realm.spec.login = { ...realm.spec.login, registrationAllowed: true };
-  realm.spec.themes = { ...realm.spec.themes, login: 'keycloak' };
-  writeFileSync(join(files, 'resources.yaml'), objects.map((o) => stringifyYaml(o)).join('---\n'));
+  const renamed = structuredClone(realm);
+  renamed.spec.displayName = 'Moved in (renamed)';
+  renamed.spec.login = { ...renamed.spec.login, registrationAllowed: true };
+  renamed.spec.themes = { ...renamed.spec.themes, login: 'keycloak' };
+  const edited = objects.map((o) => (o === realm ? renamed : o));
+  writeFileSync(join(files, 'resources.yaml'), edited.map((o) => stringifyYaml(o)).join('---\n'));
   const changed = await runPlan([files], credentials);
   assert.is(changed.code, 2, changed.stdout + changed.stderr);
   const lines = changed.stdout.split('\n').filter((l) => l.startsWith('  '));
@@ -474,6 +476,25 @@ test("moving in: a hand-made realm imported, observed, adopted with only the ope
   assert.match(lines[0] ?? '', 'loginTheme: "keycloak"');
   assert.is((lines[0] ?? '').split(', ').length, 3, lines[0]);
   assert.is((await admin('GET', '/moved')).displayName, 'Moved in', 'plan wrote nothing');
+
+  // Observed again, a hand edit is reported and left; switched back to Manage, it is reverted.
+  const applyPolicy = async (managementPolicy: string) => {
+    const spec = { ...realm.spec, managementPolicy };
+    await env.apply({ ...realm, spec } as never);
+  };
+  await applyPolicy('Observe');
+  await realmStatus('moved', (x) => x.reason === 'Observed', 'Observed again');
+  await admin('PUT', '/moved', { displayName: 'Edited while observed' });
+  const reported = await realmStatus(
+    'moved',
+    (x) => x.reason === 'ObservedDifferences',
+    'the hand edit reported',
+  );
+  assert.equal(reported.status.differences.changes, [
+    'update moved: displayName: "Edited while observed" -> "Moved in"',
+  ]);
+  assert.is((await admin('GET', '/moved')).displayName, 'Edited while observed', 'observed: left as it is');
+  await applyPolicy('Manage');
 
   // Drift is reverted from then on; paused, it is kept until the annotation goes.
   await admin('PUT', '/moved', { displayName: 'Edited by hand' });

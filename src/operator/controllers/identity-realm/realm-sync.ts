@@ -119,7 +119,7 @@ export async function syncRealm(
   };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
-  const marker = attributeMarker(realmOwnerOf(realm));
+  const marker = attributeMarker(realmOwnerOf(realm), true, realm.spec.adoptExisting);
   const rules = realmFieldsFor(inputs.keycloakVersion);
   const live = ('live' in inputs ? inputs.live : await readRealm(admin, ns, name)) as Item | undefined;
   const s: RealmSync = {
