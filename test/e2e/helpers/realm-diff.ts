@@ -1,7 +1,8 @@
 // Two realms' partial exports compared as a person would: ids and the realm's own name left out, the operator's
-// ownership marks (realmforge.dev/ attributes and config entries) removed, lists keyed by their natural key and
+// ownership marks (realmforge.dev/ attributes and config entries) and its own identity client in the realm removed, lists keyed by their natural key and
 // lists of names compared as sets. Each difference is one line: its JSON path and both values.
 import { isObject, type Json } from '../../../src/operator/compile/import/context.ts';
+import { withoutOperatorIdentity } from '../../../src/operator/compile/import/export-shape.ts';
 import { normalise } from '../../../src/operator/compile/import/keycloak-defaults.ts';
 
 /** Natural keys of Keycloak's listed objects, tried in order. */
@@ -21,7 +22,7 @@ export function comparable(exp: unknown, realm: string): Json {
         .map(([k, x]) => [k, strip(x)]),
     );
   };
-  const out = strip(normalise(exp, realm)) as Json;
+  const out = strip(normalise(withoutOperatorIdentity(exp as Json), realm)) as Json;
   delete out.realm;
   return out;
 }

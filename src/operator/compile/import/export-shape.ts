@@ -93,7 +93,7 @@ export function realmExport(input: unknown, source: string, pick?: string): Json
 
 /** The export without the operator's own identity in a realm it made (keycloak/realm-identity.ts: a client marked
  * `realmforge.dev/owner: operator`, its service-account user and roles): bookkeeping, as the marks are. */
-function withoutOperatorIdentity(exp: Json): Json {
+export function withoutOperatorIdentity(exp: Json): Json {
   const clients = Array.isArray(exp.clients) ? (exp.clients as Json[]) : undefined;
   const ours = new Set(
     (clients ?? [])
@@ -103,12 +103,12 @@ function withoutOperatorIdentity(exp: Json): Json {
   if (!ours.size) return exp;
   const roles = isObject(exp.roles) ? (exp.roles as Json) : undefined;
   const clientRoles = roles && isObject(roles.client) ? (roles.client as Json) : undefined;
-  return {
+  const out: Json = {
     ...exp,
     clients: clients?.filter((c) => !ours.has(String(c.clientId))),
-    ...(Array.isArray(exp.users)
-      ? { users: (exp.users as Json[]).filter((u) => !ours.has(String(u.serviceAccountClientId))) }
-      : {}),
+    users: Array.isArray(exp.users)
+      ? (exp.users as Json[]).filter((u) => !ours.has(String(u.serviceAccountClientId)))
+      : undefined,
     ...(clientRoles
       ? {
           roles: {
@@ -118,6 +118,9 @@ function withoutOperatorIdentity(exp: Json): Json {
         }
       : {}),
   };
+  // A realm whose only user was the operator's service account exports no users at all.
+  if (!(out.users as Json[] | undefined)?.length) delete out.users;
+  return out;
 }
 
 /** The export without the operator's marks (realmforge.dev/ attributes and config entries): a realm the operator
