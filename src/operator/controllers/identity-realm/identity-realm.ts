@@ -22,7 +22,7 @@ import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import { serverInfo } from '../../keycloak/server-info.ts';
 import { readSecretKey, SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
-import { observedMessage, observeOnly, observeSync } from '../shared/observe.ts';
+import { observedVerdict, observeOnly, observeSync } from '../shared/observe.ts';
 import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
 import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
@@ -193,11 +193,9 @@ export function identityRealmController(deps: KeycloakDeps) {
         // Read again through the observing client, which names an update's fields against what it read.
         const { live: _, ...unread } = inputs;
         const o = await observeSync(readBy ?? admin, (a) => syncRealm(a, realm, unread));
-        const [phase, reason] = o.equal
-          ? (['Ready', 'Observed'] as const)
-          : (['Pending', 'ObservedDifferences'] as const);
+        const v = observedVerdict(`realm ${realmName}`, o);
         const extra = { realmId: live.id, issuer, differences: o.differences };
-        return await report(phase, reason, observedMessage(`realm ${realmName}`, o), extra);
+        return await report(v.phase, v.reason, v.message, extra);
       }
       const result = await syncRealm(admin, realm, inputs);
       const status = await federationStatus(admin, realm, result.ldapIds, federation, {
