@@ -450,6 +450,15 @@ test("moving in: a hand-made realm imported, observed, adopted with only the ope
   writeFileSync(join(files, 'resources.yaml'), objects.map((o) => stringifyYaml(o)).join('---\n'));
   for (const o of objects) await env.apply(o as never);
   await realmStatus('moved', (x) => x.phase === 'Ready' && x.reason !== 'Observed', 'managed and Ready');
+  await waitStatus(
+    env,
+    'identityclients',
+    clients,
+    'portal',
+    180_000,
+    (x) => x.reason === 'Ready',
+    'adopted',
+  );
   const after = comparable(await exportOf('moved'), 'moved');
   assert.equal(realmDiff(before, after), [], 'adoption changed nothing but the marks and the identity');
 

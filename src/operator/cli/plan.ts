@@ -5,6 +5,7 @@
 import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
 import type { Clock } from '../../core/clock.ts';
+import { RealmforgeError } from '../../core/errors.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
 import { realmNameOf } from '../compile/realm-representation.ts';
 import { majorVersion } from '../compile/resolved-server.ts';
@@ -65,7 +66,7 @@ export async function planResources(admin: AdminClient, objects: KubeObject[], c
       serverInfo: info,
       clock,
     };
-    out.push(plan(resource, await observeSync(admin, (a) => syncRealm(a, realm, inputs))));
+    out.push(await plan(resource, () => observeSync(admin, (a) => syncRealm(a, realm, inputs))));
   }
   for (const client of of<IdentityClient>('IdentityClient')) {
     const resource = `IdentityClient ${keyOf(client as unknown as KubeObject)}`;
@@ -86,14 +87,22 @@ export async function planResources(admin: AdminClient, objects: KubeObject[], c
     const inputs = await clientInputs(deps, client);
     const name = realmNameOf(realm);
     out.push(
-      plan(resource, await observeSync(admin, (a) => syncClient(a, name, observed, undefined, inputs))),
+      await plan(resource, () => observeSync(admin, (a) => syncClient(a, name, observed, undefined, inputs))),
     );
   }
   return out;
 }
 
-function plan(resource: string, o: Observation): ResourcePlan {
-  return { resource, changes: o.lines, ...(o.differences.partial ? { partial: true } : {}) };
+/** One resource's plan; a conflict the sync finds (a clientId another owner holds) is that resource's answer. */
+async function plan(resource: string, observe: () => Promise<Observation>): Promise<ResourcePlan> {
+  try {
+    const o = await observe();
+    return { resource, changes: o.lines, ...(o.differences.partial ? { partial: true } : {}) };
+  } catch (error) {
+    if (error instanceof RealmforgeError && error.kind === 'conflict')
+      return { resource, changes: [], conflict: error.message };
+    throw error;
+  }
 }
 
 /** The plan as printed: each resource and its changes, then a summary line. */

@@ -132,6 +132,8 @@ export function importClients(exp: Json, ctx: ImportContext, where: ClientPlacem
         ...spec,
         serviceAccount: spec.serviceAccount ? { ...spec.serviceAccount, ...serviceAccount } : undefined,
         roles,
+        // The client exists in Keycloak already: the operator takes it over as the realm's resource does.
+        adoptExisting: true,
       }) as Spec,
     });
     // Kept even when empty (compact drops them): no scopes at all, or authorization at its defaults, is a choice.
