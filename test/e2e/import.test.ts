@@ -396,6 +396,7 @@ test("moving in: a hand-made realm imported, observed, adopted with only the ope
   const credentials = join(dir, 'moved-admin.yaml');
   writeFileSync(credentials, `username: ${kc.adminUsername}\npassword: ${kc.adminPassword}\n`);
   const clients = await env.namespace('imp-moved');
+  await grantSecretAccess(env, clients);
   const imported = await runImport([
     '--keycloak-url',
     kc.httpUrl,
