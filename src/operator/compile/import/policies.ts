@@ -2,25 +2,18 @@
 // compile/realm/security-defenses.ts, password-policy.ts and authentication-policies.ts, against the defaults
 // table of the export's Keycloak version.
 
-import { parsePasswordPolicy } from '../realm/password-policy.ts';
+import {
+  parsePasswordPolicy,
+  passwordPolicyFields,
+  passwordPolicyFlags,
+  passwordPolicyTexts,
+} from '../realm/password-policy.ts';
 import { securityDefensesDefaults } from '../realm/security-defenses.ts';
 import { realmFieldDefaultsFor } from '../realm-representation.ts';
 import { compact, type ImportContext, type Json, objectAt, pathOf, type RealmSpec, same } from './context.ts';
 
 type Policy = NonNullable<RealmSpec['passwordPolicy']>;
-const numbers = [
-  'length',
-  'maxLength',
-  'digits',
-  'upperCase',
-  'lowerCase',
-  'specialChars',
-  'passwordHistory',
-  'forceExpiredPasswordChange',
-  'hashIterations',
-];
-const texts = ['regexPattern', 'hashAlgorithm', 'passwordBlacklist'];
-const flags = ['notUsername', 'notEmail'];
+const fields: ReadonlySet<string> = new Set(passwordPolicyFields);
 
 const bruteForceFields = Object.keys(securityDefensesDefaults).filter(
   (k) => k !== 'browserSecurityHeaders' && k !== 'bruteForceProtected',
@@ -85,9 +78,10 @@ function importPasswordPolicy(text: unknown, ctx: ImportContext): Policy | undef
   if (typeof text !== 'string' || text.trim() === '') return undefined;
   const out: Record<string, unknown> = {};
   for (const [id, value] of Object.entries(parsePasswordPolicy(text))) {
-    if (flags.includes(id)) out[id] = true;
-    else if (numbers.includes(id) && /^\d+$/.test(value)) out[id] = Number(value);
-    else if (texts.includes(id)) out[id] = value;
+    if (!fields.has(id)) ctx.note(`passwordPolicy(${id})`, 'a password policy the CRD has no field for');
+    else if (passwordPolicyFlags.has(id)) out[id] = true;
+    else if (passwordPolicyTexts.has(id)) out[id] = value;
+    else if (/^\d+$/.test(value)) out[id] = Number(value);
     else ctx.note(`passwordPolicy(${id})`, 'a password policy the CRD has no field for');
   }
   return Object.keys(out).length ? (out as Policy) : undefined;
