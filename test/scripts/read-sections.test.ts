@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { sampleOf } from '../../scripts/bench/read-passes.ts';
 import { passCost, sectionPaths } from '../../scripts/bench/read-sections.ts';
 
 test('a minimal realm is read once, and each of its clients once', () => {
@@ -33,6 +34,16 @@ test("Keycloak's idle rate over the window is subtracted before dividing by pass
   assert.equal([cost.perPass.toFixed(3), cost.perRead.toFixed(3)], ['1.000', '0.100']);
   // Less CPU than idle would predict is within the noise: no cost at all, not a zero one a ratio would call met.
   assert.ok(Number.isNaN(passCost({ cpuS: 1, seconds: 20, passes: 10, reads: 100, idlePerS: 0.1 }).perPass));
+});
+
+
+test('the read passes sample at most 100 realms, evenly spread, first included', () => {
+  const realms = Array.from({ length: 1000 }, (_, i) => i);
+  const sample = sampleOf(realms);
+  assert.equal(sample.length, 100);
+  assert.equal([sample[0], sample[1], sample[99]], [0, 10, 990]);
+  assert.equal(new Set(sample).size, 100);
+  assert.equal(sampleOf(realms.slice(0, 40)), realms.slice(0, 40));
 });
 
 test.run();
