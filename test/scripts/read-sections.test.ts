@@ -36,7 +36,6 @@ test("Keycloak's idle rate over the window is subtracted before dividing by pass
   assert.ok(Number.isNaN(passCost({ cpuS: 1, seconds: 20, passes: 10, reads: 100, idlePerS: 0.1 }).perPass));
 });
 
-
 test('the read passes sample at most 100 realms, evenly spread, first included', () => {
   const realms = Array.from({ length: 1000 }, (_, i) => i);
   const sample = sampleOf(realms);
