@@ -25,9 +25,9 @@ import {
 import {
   allRoles,
   compositeRoute,
-  forgetRole,
   groupRoute,
   newGroup,
+  roleRoute,
   roleView,
 } from './fake-keycloak-groups.ts';
 import {
@@ -265,26 +265,11 @@ export function fakeKeycloakAdmin() {
       });
       return reply(201);
     }
-    if (col === 'roles' && id)
-      return realmRole(realm, id) ? reply(200, roleView(realm, realmRole(realm, id) as Obj)) : reply(404);
+    if (col === 'roles' && id && !sub) return roleRoute(realm, realmRole(realm, id), method, body);
     if (col === 'roles-by-id') {
-      const i = realm.roles.findIndex((r) => r.id === id);
       const role = allRoles(realm).find((r) => r.id === id);
-      if (!role) return reply(404);
-      if (sub === 'composites' && !rest.length) return compositeRoute(realm, role.id, method, body);
-      if (method === 'DELETE') {
-        if (i >= 0) realm.roles.splice(i, 1);
-        for (const c of realm.clients) c.roles = c.roles.filter((r: Obj) => r.id !== id);
-        // Keycloak removes a deleted role from every composite, group and user holding it.
-        forgetRole(realm, role);
-        return reply(204);
-      }
-      Object.assign(role, {
-        name: body.name,
-        description: body.description,
-        attributes: body.attributes ?? {},
-      });
-      return reply(204);
+      if (role && sub === 'composites' && !rest.length) return compositeRoute(realm, role.id, method, body);
+      return roleRoute(realm, role, method, body);
     }
     if (col === 'authentication') return flowRoute(realm, parts, method, body);
     // Realm message overrides: a map per locale; POST merges a map in, DELETE removes one key (404 when absent).
@@ -415,10 +400,13 @@ export function fakeKeycloakAdmin() {
         });
         return reply(201);
       }
-      if (sub === 'roles') {
-        const role = client.roles.find((r: Obj) => r.name === rest[0]);
-        return role ? reply(200, roleView(realm, role)) : reply(404);
-      }
+      if (sub === 'roles' && rest.length === 1)
+        return roleRoute(
+          realm,
+          client.roles.find((r: Obj) => r.name === rest[0]),
+          method,
+          body,
+        );
       if (sub === 'protocol-mappers') {
         if (method === 'GET') return reply(200, copy(client.protocolMappers));
         if (method === 'POST') {

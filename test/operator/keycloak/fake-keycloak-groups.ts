@@ -135,3 +135,30 @@ export function forgetRole(realm: Realm, role: Obj) {
       byClient[role.containerId] = byClient[role.containerId].filter((n: string) => n !== role.name);
   }
 }
+
+/** One role, by name or by id: GET reads it, PUT replaces its name, description and attributes, DELETE removes it
+ * everywhere (as Keycloak does); any other method is 405. */
+export function roleRoute(
+  realm: Realm,
+  role: Obj | undefined,
+  method: string,
+  body: Obj,
+): AdminResponse<unknown> {
+  if (!role) return reply(404, { error: 'Could not find role' });
+  if (method === 'GET') return reply(200, roleView(realm, role));
+  if (method === 'PUT') {
+    Object.assign(role, {
+      name: body.name,
+      description: body.description,
+      attributes: body.attributes ?? {},
+    });
+    return reply(204);
+  }
+  if (method !== 'DELETE') return reply(405);
+  for (const holder of [realm, ...realm.clients]) {
+    const i = holder.roles.findIndex((r: Obj) => r.id === role.id);
+    if (i >= 0) holder.roles.splice(i, 1);
+  }
+  forgetRole(realm, role);
+  return reply(204);
+}

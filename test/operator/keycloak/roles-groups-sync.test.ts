@@ -282,4 +282,26 @@ test('a subgroup whose parent is not declared is InvalidSpec naming it, before a
   assert.equal(kc.writes(), []);
 });
 
+test('the fake answers a role by name as Keycloak does: PUT changes it, DELETE removes it, POST is 405', async () => {
+  const { kc, portal } = await world();
+  const call = (method: string, path: string, body?: unknown) => kc.admin.call('t', method, path, body);
+  await call('POST', '/corp/roles', { name: 'auditor' });
+  await call('PUT', '/corp/roles/auditor', { name: 'auditor', description: 'reads logs' });
+  assert.is(
+    ((await call('GET', '/corp/roles/auditor')).body as { description: string }).description,
+    'reads logs',
+  );
+  await call('PUT', `/corp/clients/${portal}/roles/view`, { name: 'view', description: 'sees' });
+  const view = (await call('GET', `/corp/clients/${portal}/roles/view`)).body as { description: string };
+  assert.is(view.description, 'sees');
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => 'answered',
+      (e: Error) => e.message,
+    );
+  assert.match(await refusal(call('POST', '/corp/roles/auditor', {})), /HTTP 405/);
+  await call('DELETE', '/corp/roles/auditor');
+  assert.is((await call('GET', '/corp/roles/auditor')).status, 404);
+});
+
 test.run();
