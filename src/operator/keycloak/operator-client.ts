@@ -73,13 +73,18 @@ export function operatorSecret(server: IdentityServer, client: OperatorClient): 
   };
 }
 
-/** A client of the operator's clientId in master that the operator did not create: never adopted. */
+/** A client (or, on Keycloak 25, an account) of the operator's name in master that the operator did not create:
+ * never adopted. */
 export class OperatorClientConflictError extends KeycloakReasonError {
-  constructor(clientId: string) {
+  constructor(name: string, kind: 'client' | 'account' = 'client') {
+    const mark =
+      kind === 'client'
+        ? `the attribute ${operatorMark}=operator`
+        : 'first name realmforge and last name operator';
     super(
       'conflict',
       'OperatorClientConflict',
-      `master already has a client ${clientId} that realmforge did not create (it lacks the attribute ${operatorMark}=operator): the operator neither grants it roles nor changes its secret; delete or rename that client in master, and the operator creates its own at the next reconcile`,
+      `master already has ${kind === 'client' ? 'a client' : 'an account'} ${name} that realmforge did not create (it lacks ${mark}): the operator neither grants it roles nor changes its ${kind === 'client' ? 'secret' : 'password'}; delete or rename that ${kind} in master, and the operator creates its own at the next reconcile`,
     );
     this.name = 'OperatorClientConflictError';
   }

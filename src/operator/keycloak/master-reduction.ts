@@ -1,0 +1,83 @@
+// Servers that ran an earlier release: their realms carry no realm identity, and the operator's master identity
+// holds master's `admin` (a client) or is the bootstrap admin (Keycloak 25). Before the master identity is reduced to
+// create-realm, every realm the operator made (realm attribute realmforge.dev/owner) gets its identity, and the
+// master identity the roles of `<realm>-realm` that Keycloak gives a realm's creator (restoring that identity and
+// deleting the realm need them). The steps are idempotent and `admin` goes last, so a crash between them leaves a
+// master identity that still holds `admin`, and the next pass repeats them.
+import { RealmforgeError } from '../../core/errors.ts';
+import type { AdminClient } from './admin-client.ts';
+import { ownerAttribute } from './collections/collection.ts';
+import { ensureRealmIdentity, grantMasterInRealm } from './realm-identity.ts';
+
+const enc = encodeURIComponent;
+
+/**
+ * With `privileged` (an identity that may manage every realm): gives each realm the operator made its realm identity
+ * (secret from `secretOf`) and `masterUser` the creator's roles there. Returns what it changed, per realm.
+ */
+export async function adoptOperatorRealms(
+  privileged: AdminClient,
+  ns: string,
+  masterUser: string,
+  secretOf: (realm: string) => string,
+): Promise<string[]> {
+  const realms =
+    (await privileged.call<{ realm: string; attributes?: Record<string, string> }[]>(ns, 'GET', '')).body ??
+    [];
+  const changes: string[] = [];
+  for (const { realm, attributes } of realms) {
+    if (realm === 'master' || !attributes?.[ownerAttribute]) continue;
+    const done = [
+      ...(await ensureRealmIdentity(privileged, ns, realm, secretOf(realm))),
+      ...(await grantMasterInRealm(privileged, ns, realm, masterUser)),
+    ];
+    if (done.length) changes.push(`realm ${realm}: ${done.join(', ')}`);
+  }
+  return changes;
+}
+
+/**
+ * When the master identity (`master`, user `masterUser`) is the operator's own and still holds master's `admin`:
+ * adopts the operator's realms with it (adoptOperatorRealms), then takes `admin` from it. Returns what it did;
+ * empty when there was nothing to do (the master identity may not read master's users: it holds no `admin`).
+ */
+export async function reduceMasterIdentity(
+  master: AdminClient,
+  ns: string,
+  masterUser: string,
+  secretOf: (realm: string) => string,
+): Promise<string[]> {
+  // A master identity without `admin` may not read master's users: Keycloak answers 403.
+  const user = await master
+    .call<{ id: string }[]>(ns, 'GET', `/master/users?username=${enc(masterUser)}&exact=true`)
+    .then(
+      (res) => res.body?.[0],
+      (error: unknown) => {
+        if (error instanceof RealmforgeError && error.kind === 'auth') return undefined;
+        throw error;
+      },
+    );
+  if (!user || !(await ours(master, ns, masterUser))) return [];
+  const mappings = `/master/users/${enc(user.id)}/role-mappings/realm`;
+  const admin = (await master.call<{ id: string; name: string }[]>(ns, 'GET', mappings)).body?.find(
+    (r) => r.name === 'admin',
+  );
+  if (!admin) return [];
+  const adopted = await adoptOperatorRealms(master, ns, masterUser, secretOf);
+  await master.call(ns, 'DELETE', mappings, [admin]);
+  return [...adopted, `took master's role admin from ${masterUser}: it keeps create-realm`];
+}
+
+/** Whether `masterUser` is the service account of a client the operator made (its mark): a client the user gave
+ * for an existing Keycloak keeps its roles. */
+async function ours(master: AdminClient, ns: string, masterUser: string): Promise<boolean> {
+  const prefix = 'service-account-';
+  if (!masterUser.startsWith(prefix)) return false;
+  const clientId = masterUser.slice(prefix.length);
+  const found = await master.call<{ attributes?: Record<string, string> }[]>(
+    ns,
+    'GET',
+    `/master/clients?clientId=${enc(clientId)}`,
+  );
+  return found.body?.[0]?.attributes?.[ownerAttribute] === 'operator';
+}
