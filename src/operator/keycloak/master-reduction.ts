@@ -1,5 +1,5 @@
 // Servers that ran an earlier release: their realms carry no realm identity, and the operator's master identity
-// holds master's `admin` (a client) or is the bootstrap admin (Keycloak 25). Before the master identity is reduced to
+// holds master's `admin` (or, on Keycloak 25, was the bootstrap admin). Before the master identity is reduced to
 // create-realm, every realm the operator made (realm attribute realmforge.dev/owner) gets its identity, and the
 // master identity the roles of `<realm>-realm` that Keycloak gives a realm's creator (restoring that identity and
 // deleting the realm need them). The steps are idempotent and `admin` goes last, so a crash between them leaves a
@@ -7,6 +7,7 @@
 import { RealmforgeError } from '../../core/errors.ts';
 import type { AdminClient } from './admin-client.ts';
 import { ownerAttribute } from './collections/collection.ts';
+import { isOperatorAccount } from './operator-account.ts';
 import { ensureRealmIdentity, grantMasterInRealm } from './realm-identity.ts';
 
 const enc = encodeURIComponent;
@@ -37,7 +38,8 @@ export async function adoptOperatorRealms(
 }
 
 /**
- * When the master identity (`master`, user `masterUser`) is the operator's own and still holds master's `admin`:
+ * When the master identity (`master`, user `masterUser`) is the operator's own (its client or account, marked) and
+ * still holds master's `admin`:
  * adopts the operator's realms with it (adoptOperatorRealms), then takes `admin` from it. Returns what it did;
  * empty when there was nothing to do (the master identity may not read master's users: it holds no `admin`).
  */
@@ -49,7 +51,11 @@ export async function reduceMasterIdentity(
 ): Promise<string[]> {
   // A master identity without `admin` may not read master's users: Keycloak answers 403.
   const user = await master
-    .call<{ id: string }[]>(ns, 'GET', `/master/users?username=${enc(masterUser)}&exact=true`)
+    .call<{ id: string; firstName?: string; lastName?: string }[]>(
+      ns,
+      'GET',
+      `/master/users?username=${enc(masterUser)}&exact=true`,
+    )
     .then(
       (res) => res.body?.[0],
       (error: unknown) => {
@@ -57,7 +63,7 @@ export async function reduceMasterIdentity(
         throw error;
       },
     );
-  if (!user || !(await ours(master, ns, masterUser))) return [];
+  if (!user || !(isOperatorAccount(user) || (await ownClient(master, ns, masterUser)))) return [];
   const mappings = `/master/users/${enc(user.id)}/role-mappings/realm`;
   const admin = (await master.call<{ id: string; name: string }[]>(ns, 'GET', mappings)).body?.find(
     (r) => r.name === 'admin',
@@ -70,7 +76,7 @@ export async function reduceMasterIdentity(
 
 /** Whether `masterUser` is the service account of a client the operator made (its mark): a client the user gave
  * for an existing Keycloak keeps its roles. */
-async function ours(master: AdminClient, ns: string, masterUser: string): Promise<boolean> {
+async function ownClient(master: AdminClient, ns: string, masterUser: string): Promise<boolean> {
   const prefix = 'service-account-';
   if (!masterUser.startsWith(prefix)) return false;
   const clientId = masterUser.slice(prefix.length);

@@ -19,6 +19,10 @@ const mark = { firstName: 'realmforge', lastName: 'operator' };
 
 const enc = encodeURIComponent;
 
+/** Whether a user of master is an operator account (carries the mark). */
+export const isOperatorAccount = (user: { firstName?: string; lastName?: string }) =>
+  user.firstName === mark.firstName && user.lastName === mark.lastName;
+
 /**
  * With a master admin: creates the operator's account when absent (an existing one is used only when it carries our
  * mark: OperatorClientConflict otherwise), grants it `create-realm` and sets a new password, returned.
@@ -37,7 +41,7 @@ export async function provisionOperatorAccount(
         `/master/users?username=${enc(username)}&exact=true`,
       )
     ).body?.[0];
-    if (found && (found.firstName !== mark.firstName || found.lastName !== mark.lastName))
+    if (found && !isOperatorAccount(found))
       throw new OperatorClientConflictError(username, 'account');
     return found?.id;
   };

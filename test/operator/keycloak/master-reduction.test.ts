@@ -40,6 +40,8 @@ function keycloak(options: { admin: boolean; mark?: string; fail?: string }) {
         if (!options.admin) throw new RealmforgeError('auth', `GET ${path}: HTTP 403`);
         return ok([{ id: 'mu' }]);
       }
+      if (path === '/master/users?username=realmforge-operator&exact=true')
+        return ok([{ id: 'mu', firstName: 'realmforge', lastName: 'operator' }]);
       if (path === '/master/clients?clientId=realmforge-operator')
         return ok([{ id: 'op', attributes: options.mark ? { 'realmforge.dev/owner': options.mark } : {} }]);
       if (path === '/master/users/mu/role-mappings/realm')
@@ -81,6 +83,13 @@ test("the operator's realms get their identity, the master identity the creator'
   );
   assert.match(done.join('; '), 'realm old: created client realmforge-operator');
   assert.match(done.at(-1) ?? '', "took master's role admin");
+});
+
+test("Keycloak 25: the operator's account (marked) holding admin is reduced the same way", async () => {
+  const kc = keycloak({ admin: true });
+  await reduceMasterIdentity(kc.client, 'team', 'realmforge-operator', () => 's');
+  assert.is(kc.writes.at(-1), 'DELETE /master/users/mu/role-mappings/realm');
+  assert.ok(kc.writes.includes('POST /old/clients'));
 });
 
 test('a master identity without admin (Keycloak answers 403), or a client the user gave, is left as it is', async () => {

@@ -215,6 +215,8 @@ test('Keycloak 25: the bootstrap admin creates the operator account once (create
     assert.is(stored(kube, 'password'), state.account?.password);
     assert.ok(stored(kube, 'realm-key'));
     assert.is(admin.masterUser, 'realmforge-operator');
+    // Realms an earlier version made are adopted with the bootstrap admin before the account is kept.
+    assert.ok(state.calls.includes('GET realms'), state.calls.join());
     assert.is(kube.events[0]?.reason, 'OperatorClientCreated');
     assert.match(
       kube.events[0]?.message ?? '',
