@@ -32,7 +32,7 @@ import {
   readExternalCredentials,
   storedIdentitySecret,
 } from './external-identity.ts';
-import { adoptOperatorRealms } from './master-reduction.ts';
+import { holdAdminForAdoption } from './master-reduction.ts';
 import { provisionOperatorAccount } from './operator-account.ts';
 import {
   OperatorIdentityLostError,
@@ -41,7 +41,7 @@ import {
   provisionOperatorClient,
 } from './operator-client.ts';
 import { operatorSecrets } from './operator-secret.ts';
-import { realmIdentity, realmIdentitySecret } from './realm-identity.ts';
+import { realmIdentity } from './realm-identity.ts';
 import { lru, realmClientBound, routedAdmin } from './realm-routing.ts';
 import { KeycloakReasonError } from './reason-error.ts';
 
@@ -151,15 +151,10 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
         : await provisionDeployed(server, baseUrl, rotated);
     const { identity, created } = made;
     if (made.version) versions.set(idOf(server), made.version);
-    const key = await secrets.realmKey(server, false);
-    // Realms an earlier release made (no realm identity, no grant for this identity) are adopted while an admin is
-    // at hand; before the identity is stored, so a crash here repeats it.
-    const adopted = created
-      ? await adoptOperatorRealms(made.privileged, ns, masterUserName(identity), (realm) =>
-          realmIdentitySecret(key, realm),
-        )
-      : [];
-    await deps.kube.apply(storedIdentitySecret(server, identity, key));
+    // Realms an operator made before this identity existed are adopted by the server's next pass; until then the
+    // identity holds admin (granted before it is stored, so a crash here repeats it).
+    const held = created && (await holdAdminForAdoption(made.privileged, ns, masterUserName(identity)));
+    await deps.kube.apply(storedIdentitySecret(server, identity, await secrets.realmKey(server, false)));
     secrets.keyWritten(server);
     const where = `Secret ${ns}/${operatorSecretName(server.metadata.name)}`;
     await deps.kube.event(server as unknown as KubeObject, {
@@ -173,11 +168,11 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
         ? `${identityName(identity)} in master ${rotated ? `has a new ${isOperatorClient(identity) ? 'secret' : 'password'}` : 'was created'}; its credentials are in ${where}`
         : `the credentials of spec.external.credentialsSecret are kept in ${where} for the operator's calls`,
     });
-    if (adopted.length)
+    if (held)
       await deps.kube.event(server as unknown as KubeObject, {
         type: 'Normal',
-        reason: 'OperatorRealmsAdopted',
-        message: `the realms an earlier release made got the operator's identity: ${adopted.join('; ')}`,
+        reason: 'OperatorRealmsFound',
+        message: `Keycloak has realms an operator made before ${identityName(identity)} existed: it holds master's admin until it has given them their identity (event OperatorIdentityReduced)`,
       });
     fresh.set(idOf(server), identity);
     return identity;

@@ -12,22 +12,26 @@ import { ensureRealmIdentity, grantMasterInRealm } from './realm-identity.ts';
 
 const enc = encodeURIComponent;
 
+type Realm = { realm: string; attributes?: Record<string, string> };
+const realmsOf = async (client: AdminClient, ns: string) =>
+  (await client.call<Realm[]>(ns, 'GET', '')).body ?? [];
+
+/** The server's IdentityRealms (their owner marks, `namespace/name`) and their realms' identity secrets. */
+export type ServerRealms = { owners: ReadonlySet<string>; secretOf(realm: string): string };
+
 /**
- * With `privileged` (an identity that may manage every realm): gives each realm the operator made its realm identity
- * (secret from `secretOf`) and `masterUser` the creator's roles there. Returns what it changed, per realm.
+ * With `privileged` (an identity that may manage every realm): gives each realm of the server's IdentityRealms its
+ * realm identity and `masterUser` the creator's roles there. Returns what it changed, per realm.
  */
 export async function adoptOperatorRealms(
   privileged: AdminClient,
   ns: string,
   masterUser: string,
-  secretOf: (realm: string) => string,
+  { owners, secretOf }: ServerRealms,
 ): Promise<string[]> {
-  const realms =
-    (await privileged.call<{ realm: string; attributes?: Record<string, string> }[]>(ns, 'GET', '')).body ??
-    [];
   const changes: string[] = [];
-  for (const { realm, attributes } of realms) {
-    if (realm === 'master' || !attributes?.[ownerAttribute]) continue;
+  for (const { realm, attributes } of await realmsOf(privileged, ns)) {
+    if (realm === 'master' || !owners.has(attributes?.[ownerAttribute] ?? '')) continue;
     const done = [
       ...(await ensureRealmIdentity(privileged, ns, realm, secretOf(realm))),
       ...(await grantMasterInRealm(privileged, ns, realm, masterUser)),
@@ -47,7 +51,7 @@ export async function reduceMasterIdentity(
   master: AdminClient,
   ns: string,
   masterUser: string,
-  secretOf: (realm: string) => string,
+  realms: ServerRealms,
 ): Promise<string[]> {
   // A master identity without `admin` may not read master's users: Keycloak answers 403.
   const user = await master
@@ -69,7 +73,7 @@ export async function reduceMasterIdentity(
     (r) => r.name === 'admin',
   );
   if (!admin) return [];
-  const adopted = await adoptOperatorRealms(master, ns, masterUser, secretOf);
+  const adopted = await adoptOperatorRealms(master, ns, masterUser, realms);
   await master.call(ns, 'DELETE', mappings, [admin]);
   return [...adopted, `took master's role admin from ${masterUser}: it keeps create-realm`];
 }
@@ -86,4 +90,33 @@ async function ownClient(master: AdminClient, ns: string, masterUser: string): P
     `/master/clients?clientId=${enc(clientId)}`,
   );
   return found.body?.[0]?.attributes?.[ownerAttribute] === 'operator';
+}
+
+/**
+ * With the bootstrap admin, for a master identity just created (`masterUser`): when Keycloak already has realms an
+ * operator made (an earlier release on Keycloak 25 used the bootstrap admin and made no master identity; or the
+ * master identity was deleted by hand, its grants with it), grants it master's `admin` until reduceMasterIdentity
+ * has adopted them: one mechanism for every upgrade. Returns whether it did.
+ */
+export async function holdAdminForAdoption(
+  bootstrap: AdminClient,
+  ns: string,
+  masterUser: string,
+): Promise<boolean> {
+  const made = (await realmsOf(bootstrap, ns)).some(
+    (r) => r.realm !== 'master' && r.attributes?.[ownerAttribute],
+  );
+  if (!made) return false;
+  const [user] =
+    (
+      await bootstrap.call<{ id: string }[]>(
+        ns,
+        'GET',
+        `/master/users?username=${enc(masterUser)}&exact=true`,
+      )
+    ).body ?? [];
+  const admin = (await bootstrap.call<{ id: string; name: string }>(ns, 'GET', '/master/roles/admin')).body;
+  if (!user?.id || !admin?.id) return false;
+  await bootstrap.call(ns, 'POST', `/master/users/${enc(user.id)}/role-mappings/realm`, [admin]);
+  return true;
 }

@@ -41,8 +41,7 @@ export async function provisionOperatorAccount(
         `/master/users?username=${enc(username)}&exact=true`,
       )
     ).body?.[0];
-    if (found && !isOperatorAccount(found))
-      throw new OperatorClientConflictError(username, 'account');
+    if (found && !isOperatorAccount(found)) throw new OperatorClientConflictError(username, 'account');
     return found?.id;
   };
   let id = await find();

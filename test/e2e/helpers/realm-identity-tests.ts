@@ -170,6 +170,7 @@ export function realmIdentityTests(context: () => IdentityContext): void {
       enabled: true,
       attributes: { 'realmforge.dev/owner': `${t.ns()}/old` },
     });
+    await t.realm('old');
     const operator: OperatorProcess = await suite.startOperator();
     suite.operator = operator;
     await eventually('the event OperatorIdentityReduced', 120_000, async () => {
@@ -190,7 +191,6 @@ export function realmIdentityTests(context: () => IdentityContext): void {
       'refused on a realm it did not create',
     );
     await kc('DELETE', '/stranger');
-    await t.realm('old');
     for (const name of ['alpha', 'by-hand', 'old']) await ready(name);
     // Every realm reconciles with zero writes: two resyncs of each, counted by the operator.
     const writes = async () => {

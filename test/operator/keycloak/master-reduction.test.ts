@@ -5,9 +5,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RealmforgeError } from '../../../src/core/errors.ts';
 import type { AdminClient } from '../../../src/operator/keycloak/admin-client.ts';
-import { reduceMasterIdentity } from '../../../src/operator/keycloak/master-reduction.ts';
+import {
+  holdAdminForAdoption,
+  reduceMasterIdentity,
+} from '../../../src/operator/keycloak/master-reduction.ts';
 
 const user = 'service-account-realmforge-operator';
+/** The server's IdentityRealms: `old` only (`by-hand` has no mark, `theirs` is another server's). */
+const owners = new Set(['team/old']);
 const roles = [
   'manage-realm',
   'manage-users',
@@ -44,6 +49,7 @@ function keycloak(options: { admin: boolean; mark?: string; fail?: string }) {
         return ok([{ id: 'mu', firstName: 'realmforge', lastName: 'operator' }]);
       if (path === '/master/clients?clientId=realmforge-operator')
         return ok([{ id: 'op', attributes: options.mark ? { 'realmforge.dev/owner': options.mark } : {} }]);
+      if (path === '/master/roles/admin') return ok({ id: 'a', name: 'admin' });
       if (path === '/master/users/mu/role-mappings/realm')
         return ok([
           { id: 'a', name: 'admin' },
@@ -70,7 +76,10 @@ function keycloak(options: { admin: boolean; mark?: string; fail?: string }) {
 
 test("the operator's realms get their identity, the master identity the creator's roles, and admin goes last", async () => {
   const kc = keycloak({ admin: true, mark: 'operator' });
-  const done = await reduceMasterIdentity(kc.client, 'team', user, (r) => `secret-of-${r}`);
+  const done = await reduceMasterIdentity(kc.client, 'team', user, {
+    owners,
+    secretOf: (r: string) => `secret-of-${r}`,
+  });
   assert.equal(kc.writes, [
     'POST /old/clients',
     'POST /old/users/u1/role-mappings/clients/rm',
@@ -87,17 +96,17 @@ test("the operator's realms get their identity, the master identity the creator'
 
 test("Keycloak 25: the operator's account (marked) holding admin is reduced the same way", async () => {
   const kc = keycloak({ admin: true });
-  await reduceMasterIdentity(kc.client, 'team', 'realmforge-operator', () => 's');
+  await reduceMasterIdentity(kc.client, 'team', 'realmforge-operator', { owners, secretOf: () => 's' });
   assert.is(kc.writes.at(-1), 'DELETE /master/users/mu/role-mappings/realm');
   assert.ok(kc.writes.includes('POST /old/clients'));
 });
 
 test('a master identity without admin (Keycloak answers 403), or a client the user gave, is left as it is', async () => {
   const reduced = keycloak({ admin: false, mark: 'operator' });
-  assert.equal(await reduceMasterIdentity(reduced.client, 'team', user, () => 's'), []);
+  assert.equal(await reduceMasterIdentity(reduced.client, 'team', user, { owners, secretOf: () => 's' }), []);
   assert.equal(reduced.reads, [`/master/users?username=${user}&exact=true`], 'one call');
   const given = keycloak({ admin: true });
-  assert.equal(await reduceMasterIdentity(given.client, 'team', user, () => 's'), []);
+  assert.equal(await reduceMasterIdentity(given.client, 'team', user, { owners, secretOf: () => 's' }), []);
   assert.equal(given.writes, []);
 });
 
@@ -108,17 +117,33 @@ test('a failure half way leaves admin in place; the next pass completes without 
     fail: '/master/clients?clientId=old-realm',
   };
   const kc = keycloak(options);
-  await reduceMasterIdentity(kc.client, 'team', user, () => 's').then(
+  await reduceMasterIdentity(kc.client, 'team', user, { owners, secretOf: () => 's' }).then(
     () => assert.unreachable(),
     (e: unknown) => assert.match((e as Error).message, 'HTTP 500'),
   );
   assert.equal(kc.writes, ['POST /old/clients', 'POST /old/users/u1/role-mappings/clients/rm'], 'admin kept');
   options.fail = undefined;
-  await reduceMasterIdentity(kc.client, 'team', user, () => 's');
+  await reduceMasterIdentity(kc.client, 'team', user, { owners, secretOf: () => 's' });
   assert.equal(kc.writes.slice(2), [
     'POST /master/users/mu/role-mappings/clients/or',
     'DELETE /master/users/mu/role-mappings/realm',
   ]);
+});
+
+test('a master identity just made beside realms an operator made holds admin until they are adopted', async () => {
+  const kc = keycloak({ admin: true, mark: 'operator' });
+  assert.ok(await holdAdminForAdoption(kc.client, 'team', user));
+  assert.equal(kc.writes, ['POST /master/users/mu/role-mappings/realm']);
+  const empty = keycloak({ admin: true, mark: 'operator' });
+  const bare: AdminClient = {
+    baseUrl: 'http://kc',
+    call: async <T>(ns: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) =>
+      path === ''
+        ? { status: 200, body: [{ realm: 'master' }] as T }
+        : empty.client.call<T>(ns, method, path, body),
+  };
+  assert.not.ok(await holdAdminForAdoption(bare, 'team', user), 'a fresh Keycloak: nothing to adopt');
+  assert.equal(empty.writes, []);
 });
 
 test.run();
