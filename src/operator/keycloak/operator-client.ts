@@ -1,4 +1,5 @@
-// The operator's master identity. With the bootstrap admin (<server>-admin-credentials) the operator creates, once,
+// The operator's master identity on Keycloak 26 and later (on 25 an account: operator-account.ts). With the bootstrap
+// admin (<server>-admin-credentials) the operator creates, once,
 // a confidential service-account client `realmforge-operator` in master holding only the realm role `create-realm`
 // (Keycloak grants a realm's creator the roles of that realm's `<realm>-realm` client in master, which is what
 // restoring and deleting the realm need; everything else happens with the identity inside each realm,
