@@ -3,7 +3,8 @@
 // client on 26, an account on 25, each holding create-realm) is refused by Keycloak on a realm it did not create; a
 // realm identity deleted by hand is restored; adoption names the missing grant, then works once it is given; a server
 // of an earlier release (master identity holding admin, a realm without identity) is reduced when the operator
-// starts, and its realms still reconcile with zero writes; the bootstrap admin Secret deleted changes nothing.
+// starts, and its realms still reconcile with zero writes; a master identity deleted by hand is made again and gets
+// its realms back; the bootstrap admin Secret deleted changes nothing.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, type TestEnv } from '../../../scripts/testenv/harness.ts';
@@ -205,6 +206,27 @@ export function realmIdentityTests(context: () => IdentityContext): void {
       (await reconciles()) - seen >= 6 ? true : undefined,
     );
     assert.is((await writes()) - before, 0, 'no write in steady state');
+  });
+
+  test('a master identity deleted by hand is made again by the bootstrap admin and gets back its realms, without admin', async () => {
+    const kc = t.admin();
+    const { masterUser } = await t.operatorSecret();
+    const prefix = 'service-account-';
+    if (masterUser.startsWith(prefix)) {
+      const [client] = await kc('GET', `/master/clients?clientId=${masterUser.slice(prefix.length)}`);
+      await kc('DELETE', `/master/clients/${client.id}`);
+    } else await kc('DELETE', `/master/users/${await t.masterUserId()}`);
+    // Back with the creator's roles of every realm (alpha answers it), and admin given up again.
+    await eventually('the new master identity manages alpha without admin', 120_000, async () => {
+      const master = await (await t.operatorSecret()).masterToken();
+      if ((await t.asToken(master.token, '/alpha/clients?clientId=x')) !== 200) return undefined;
+      return (await t.realmRoles(await t.masterUserId())).includes('admin') ? undefined : true;
+    });
+    const events = await t.env().core.listNamespacedEvent({ namespace: t.ns() });
+    assert.ok(
+      events.items.some((e) => e.reason === 'OperatorRealmsFound'),
+      'the new identity held admin only until the realms were adopted',
+    );
   });
 
   test('the bootstrap admin Secret deleted changes nothing: a realm is made and deleted by the master identity', async () => {
