@@ -1,7 +1,8 @@
 // The older supported line end to end: an IdentityServer with image tag 25.0.x (the process kubelet runs that
 // distribution on Java 17) compiles with Keycloak 25's bootstrap admin variables, becomes Ready, and holds a realm
 // and a client whose credentials Secret logs in; the realm sections (every realm field, the user profile, client
-// policies) read back equal and a hand edit is reverted within a drift interval; organizations are refused.
+// policies) read back equal and a hand edit is reverted within a drift interval; organizations are refused; the
+// operator's identity per realm holds as on 26 (helpers/realm-identity-tests.ts).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
@@ -21,6 +22,7 @@ import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { everyRealmField } from '../operator/keycloak/realm-everything.ts';
 import { keycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
+import { realmIdentityTests } from './helpers/realm-identity-tests.ts';
 
 const version = keycloakVersions['25'].version;
 let suite: OperatorSuite;
@@ -170,5 +172,8 @@ test(`organizations on Keycloak ${version} are Failed/InvalidSpec saying they ne
   assert.match(failed.status.message, /spec\.organizations needs Keycloak 26 or later/);
   assert.is(await keycloakAdmin(env, ns)('GET', '/orgs'), undefined, 'no realm created half-way');
 });
+
+// The operator's identity per realm on 25 (its master identity an account holding create-realm), as on 26.
+realmIdentityTests(() => ({ suite }));
 
 test.run();

@@ -1,6 +1,6 @@
-// Who the operator is toward Keycloak's admin API: the bootstrap admin account (password grant with admin-cli),
-// used once to create the operator's own service-account client, or that client (client_credentials grant),
-// used for everything afterwards. One token request form for both, shared by the admin client and the probe.
+// Who the operator is toward Keycloak's admin API: an account (password grant with admin-cli: the bootstrap admin,
+// used once to create the operator's own identity, or on Keycloak 25 the operator's own account), or the operator's
+// service-account client (client_credentials grant). One token request form for both, shared by the admin client and the probe.
 import { RealmforgeError } from '../../core/errors.ts';
 
 /** A bootstrap admin account (username and password, from <server>-admin-credentials). */
@@ -53,6 +53,10 @@ export const identityName = (identity: AdminIdentity) =>
   isOperatorClient(identity)
     ? `the operator's client ${identity.clientId}${identity.realm ? ` in realm ${identity.realm}` : ''}`
     : `the admin account ${identity.username}`;
+
+/** The username of the identity's user in master (a client's service-account user). */
+export const masterUserName = (identity: AdminIdentity) =>
+  isOperatorClient(identity) ? `service-account-${identity.clientId}` : identity.username;
 
 /** Keycloak refused the identity's credentials at the token endpoint (401, or 400 invalid_client/invalid_grant). */
 export class TokenRefusedError extends RealmforgeError {

@@ -3,7 +3,8 @@
 // (operator-client.ts, external-identity.ts). When <server>-operator-client is missing, the bootstrap admin from
 // <server>-admin-credentials creates the operator's client once (event OperatorClientCreated); when Keycloak refuses
 // that client's credentials, it is re-keyed the same way (OperatorClientRotated). Without the bootstrap admin either
-// is impossible: OperatorIdentityLost, with the fix. Keycloak 25 keeps using the bootstrap admin (see current()).
+// is impossible: OperatorIdentityLost, with the fix. On Keycloak 25 the operator's identity is an account instead of
+// a client (operator-account.ts: 25 refuses a lightweight service-account token on the admin API).
 // Clients are kept per server, credentials and CA, so the token cache survives across reconciles; each is handed
 // out as one stable object, so what is cached per client (the server info) is found again. What forServer hands
 // out sends each call about a realm with that realm's identity (realm-routing.ts, realm-identity.ts), whose secret
@@ -19,16 +20,20 @@ import {
   identityKey,
   identityName,
   isOperatorClient,
+  masterUserName,
   TokenRefusedError,
 } from './admin-identity.ts';
 import {
   decodeIdentity,
   ExternalSettingsError,
+  externalClientId,
   externalIdentity,
   readExternalCa,
   readExternalCredentials,
   storedIdentitySecret,
 } from './external-identity.ts';
+import { holdAdminForAdoption } from './master-reduction.ts';
+import { provisionOperatorAccount } from './operator-account.ts';
 import {
   OperatorIdentityLostError,
   operatorClientId,
@@ -47,8 +52,8 @@ export type AdminClientFactory = (baseUrl: string, identity: AdminIdentity, ca?:
 export type ServerAdmin = AdminClient & {
   /** The master identity's client: realm creation and deletion, and restoring a realm identity. */
   readonly master: AdminClient;
-  /** The master identity's clientId when it is a client (undefined: an admin account). */
-  readonly masterClientId?: string;
+  /** The username of the master identity's user in master (a client's service-account user, or an account). */
+  readonly masterUser?: string;
   /** The secret of the operator's client inside `realm`. */
   realmSecret(realm: string): string;
   /** The Keycloak version read when the master identity was made (Keycloak hides it from create-realm alone). */
@@ -103,10 +108,12 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
           'bootstrap-admin user --username temp-admin) and put it there; the operator then re-keys its client',
       );
     }
-    return {
-      identity: await provisionOperatorClient(create(baseUrl, bootstrap), r.namespace),
-      created: true,
-    };
+    const privileged = create(baseUrl, bootstrap);
+    const identity =
+      r.majorVersion < 26
+        ? await provisionOperatorAccount(privileged, r.namespace, deps.newPassword())
+        : await provisionOperatorClient(privileged, r.namespace);
+    return { identity, created: true, privileged };
   }
 
   /** The identity for an existing Keycloak from the user's Secret; refused credentials used as given are named. */
@@ -126,7 +133,8 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
         `Keycloak at ${baseUrl} refuses ${identityName(given)} from Secret ${ns}/${server.spec.external?.credentialsSecret} (spec.external.credentialsSecret): put valid credentials there (a client of master with a service account holding the master role admin, or a master admin); the operator reads them again at once`,
       );
     }
-    return externalIdentity(given, create(baseUrl, given, ca), server);
+    const privileged = create(baseUrl, given, ca);
+    return { ...(await externalIdentity(given, privileged, server, deps.newPassword)), privileged };
   }
 
   /** Stores the identity to use (a provisioned client, or the user's credentials of an existing Keycloak). */
@@ -137,11 +145,15 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
     rotated: boolean,
   ) {
     const ns = server.metadata.namespace ?? 'default';
-    const made: { identity: AdminIdentity; created: boolean; version?: string } = server.spec.external
-      ? await provisionExternal(server, baseUrl, ca, rotated)
-      : await provisionDeployed(server, baseUrl, rotated);
+    const made: { identity: AdminIdentity; created: boolean; version?: string; privileged: AdminClient } =
+      server.spec.external
+        ? await provisionExternal(server, baseUrl, ca, rotated)
+        : await provisionDeployed(server, baseUrl, rotated);
     const { identity, created } = made;
     if (made.version) versions.set(idOf(server), made.version);
+    // Realms an operator made before this identity existed are adopted by the server's next pass; until then the
+    // identity holds admin (granted before it is stored, so a crash here repeats it).
+    const held = created && (await holdAdminForAdoption(made.privileged, ns, masterUserName(identity)));
     await deps.kube.apply(storedIdentitySecret(server, identity, await secrets.realmKey(server, false)));
     secrets.keyWritten(server);
     const where = `Secret ${ns}/${operatorSecretName(server.metadata.name)}`;
@@ -153,9 +165,15 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
           : 'OperatorClientCreated'
         : 'OperatorCredentialsStored',
       message: created
-        ? `the operator's client ${isOperatorClient(identity) ? identity.clientId : operatorClientId} in master ${rotated ? 'has a new secret' : 'was created'}; its credentials are in ${where}`
+        ? `${identityName(identity)} in master ${rotated ? `has a new ${isOperatorClient(identity) ? 'secret' : 'password'}` : 'was created'}; its credentials are in ${where}`
         : `the credentials of spec.external.credentialsSecret are kept in ${where} for the operator's calls`,
     });
+    if (held)
+      await deps.kube.event(server as unknown as KubeObject, {
+        type: 'Normal',
+        reason: 'OperatorRealmsFound',
+        message: `Keycloak has realms an operator made before ${identityName(identity)} existed: it holds master's admin until it has given them their identity (event OperatorIdentityReduced)`,
+      });
     fresh.set(idOf(server), identity);
     return identity;
   }
@@ -190,19 +208,6 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
 
   async function current(server: IdentityServer, baseUrl: string, ca?: string): Promise<AdminClient> {
     const id = idOf(server);
-    if (!server.spec.external && resolveServer(server).majorVersion < 26) {
-      // Keycloak 25 refuses a lightweight service-account token on the admin API (403, measured on 25.0.6) and its
-      // full token grows with every realm, while its admin-cli token stays flat: 25 keeps the bootstrap admin.
-      const r = resolveServer(server);
-      const bootstrap = decodeCredentials(await readSecret(deps, r.namespace, r.adminSecretName));
-      if (!bootstrap) {
-        throw new OperatorIdentityLostError(
-          `Secret ${r.namespace}/${r.adminSecretName} with the admin account is missing or incomplete (Keycloak 25 ` +
-            'is managed with its bootstrap admin): recreate it with keys username and password of a master admin',
-        );
-      }
-      return clientFor(id, baseUrl, bootstrap);
-    }
     const identity = (await stored(server)) ?? (await provisionOnce(server, baseUrl, ca, false));
     return clientFor(id, baseUrl, identity, ca);
   }
@@ -226,7 +231,9 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
       throw error;
     });
     if (!given) return false;
-    const ours = !isOperatorClient(given) && isOperatorClient(kept);
+    // An account given, the operator's own identity made from it kept: the account has done its work.
+    const own = isOperatorClient(kept) ? kept.clientId : kept.username;
+    const ours = !isOperatorClient(given) && own === externalClientId(server);
     return !ours && identityKey(given) !== identityKey(kept);
   }
 
@@ -273,7 +280,7 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
         routedAdmin(master, (realm) => clients.get(realm, () => create(base, realmIdentity(key, realm), ca))),
         {
           master,
-          masterClientId: identity && isOperatorClient(identity) ? identity.clientId : undefined,
+          masterUser: identity && masterUserName(identity),
           realmSecret: (realm: string) => realmIdentity(key, realm).clientSecret,
           statedVersion: () => versions.get(id),
         },

@@ -3,9 +3,9 @@
 // master admin (username, password). The operator keeps the identity it uses in <server>-operator-client, its own
 // labelled Secret (read from the watch cache, so realm and client reconciles never read the user's Secret):
 // - a client is used as given (copied; re-copied when the user changes it);
-// - an admin account on Keycloak 26 or newer creates the operator's own client realmforge-operator once, as for a
-//   deployed server (operator-client.ts); on 25 the account is used as given (25 refuses a lightweight
-//   service-account token on the admin API, admins.ts).
+// - an admin account creates the operator's own identity once, as for a deployed server: on Keycloak 26 or newer
+//   a client (operator-client.ts), on 25 an account (operator-account.ts: 25 refuses a lightweight service-account
+//   token on the admin API); both named realmforge-operator-<namespace>-<name>.
 // The optional CA (a Secret or ConfigMap key) is read with the credentials.
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import { RealmforgeError } from '../../core/errors.ts';
@@ -16,6 +16,7 @@ import type { Deps } from '../runtime/deps.ts';
 import { readSecret, secretValue } from '../runtime/read-secret.ts';
 import type { AdminClient } from './admin-client.ts';
 import { type AdminIdentity, isOperatorClient } from './admin-identity.ts';
+import { provisionOperatorAccount } from './operator-account.ts';
 import { operatorSecretName, provisionOperatorClient } from './operator-client.ts';
 import { KeycloakReasonError } from './reason-error.ts';
 
@@ -85,8 +86,7 @@ export async function readExternalCa(deps: Deps, server: IdentityServer): Promis
 }
 
 /**
- * The Secret <server>-operator-client holding `identity` (client keys or account keys; none on Keycloak 25, whose
- * master identity is its bootstrap admin) and the key of the realm identities' secrets, owned by the server.
+ * The Secret <server>-operator-client holding `identity` (client keys, or account keys on Keycloak 25) and the key of the realm identities' secrets, owned by the server.
  */
 export function storedIdentitySecret(
   server: IdentityServer,
@@ -123,19 +123,26 @@ export async function keycloakVersion(admin: AdminClient, namespace: string): Pr
 
 /**
  * The identity the operator keeps for an existing Keycloak, from the user's: a client as is; an admin account
- * creates (or re-keys) the operator's own client on Keycloak 26 or newer and is kept as is on 25. `version`: what
- * the account read (Keycloak states it to a master admin, not to a client holding create-realm only).
+ * creates (or re-keys) the operator's own client on Keycloak 26 or newer, its own account on 25 (with a password
+ * from `newPassword`). `version`: what the account read (Keycloak states it to a master admin, not to an identity
+ * holding create-realm only).
  */
 export async function externalIdentity(
   given: AdminIdentity,
   asGiven: AdminClient,
   server: IdentityServer,
+  newPassword: () => string,
 ): Promise<{ identity: AdminIdentity; created: boolean; version?: string }> {
   if (isOperatorClient(given)) return { identity: given, created: false };
   const ns = server.metadata.namespace ?? 'default';
   const version = await keycloakVersion(asGiven, ns);
   const major = Number.parseInt(version?.split('.')[0] ?? '', 10);
-  if (!(major >= 26)) return { identity: given, created: false, version };
-  const identity = await provisionOperatorClient(asGiven, ns, externalClientId(server));
+  // Below 25 nothing is made: the server is refused (UnsupportedVersion).
+  if (!(major >= 25)) return { identity: given, created: false, version };
+  const name = externalClientId(server);
+  const identity =
+    major >= 26
+      ? await provisionOperatorClient(asGiven, ns, name)
+      : await provisionOperatorAccount(asGiven, ns, newPassword(), name);
   return { identity, created: true, version };
 }

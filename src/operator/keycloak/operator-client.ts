@@ -1,4 +1,5 @@
-// The operator's master identity. With the bootstrap admin (<server>-admin-credentials) the operator creates, once,
+// The operator's master identity on Keycloak 26 and later (on 25 an account: operator-account.ts). With the bootstrap
+// admin (<server>-admin-credentials) the operator creates, once,
 // a confidential service-account client `realmforge-operator` in master holding only the realm role `create-realm`
 // (Keycloak grants a realm's creator the roles of that realm's `<realm>-realm` client in master, which is what
 // restoring and deleting the realm need; everything else happens with the identity inside each realm,
@@ -73,13 +74,18 @@ export function operatorSecret(server: IdentityServer, client: OperatorClient): 
   };
 }
 
-/** A client of the operator's clientId in master that the operator did not create: never adopted. */
+/** A client (or, on Keycloak 25, an account) of the operator's name in master that the operator did not create:
+ * never adopted. */
 export class OperatorClientConflictError extends KeycloakReasonError {
-  constructor(clientId: string) {
+  constructor(name: string, kind: 'client' | 'account' = 'client') {
+    const mark =
+      kind === 'client'
+        ? `the attribute ${operatorMark}=operator`
+        : 'first name realmforge and last name operator';
     super(
       'conflict',
       'OperatorClientConflict',
-      `master already has a client ${clientId} that realmforge did not create (it lacks the attribute ${operatorMark}=operator): the operator neither grants it roles nor changes its secret; delete or rename that client in master, and the operator creates its own at the next reconcile`,
+      `master already has ${kind === 'client' ? 'a client' : 'an account'} ${name} that realmforge did not create (it lacks ${mark}): the operator neither grants it roles nor changes its ${kind === 'client' ? 'secret' : 'password'}; delete or rename that ${kind} in master, and the operator creates its own at the next reconcile`,
     );
     this.name = 'OperatorClientConflictError';
   }

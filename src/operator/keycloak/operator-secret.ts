@@ -7,9 +7,9 @@ import type { KubeObject } from '../compile/kube-object.ts';
 import { resolveServer } from '../compile/resolved-server.ts';
 import type { Deps } from '../runtime/deps.ts';
 import { readSecret, SecretAccessDeniedError, secretValue } from '../runtime/read-secret.ts';
-import type { OperatorClient } from './admin-identity.ts';
+import { type AdminIdentity, identityName } from './admin-identity.ts';
 import { decodeIdentity, storedIdentitySecret } from './external-identity.ts';
-import { decodeOperatorClient, keptIdentitySecretName, operatorSecretName } from './operator-client.ts';
+import { keptIdentitySecretName, operatorSecretName } from './operator-client.ts';
 import { KeycloakReasonError } from './reason-error.ts';
 
 /** The key in <server>-operator-client from which each realm identity's secret is derived. */
@@ -79,7 +79,7 @@ export function operatorSecrets(deps: Deps) {
 
   /** A deployed server's <server>-operator-client restored from the copy kept beside its database (a server
    * re-created on a retained database): its client and realm key, with no admin password. */
-  async function restoreKept(server: IdentityServer): Promise<OperatorClient | undefined> {
+  async function restoreKept(server: IdentityServer): Promise<AdminIdentity | undefined> {
     if (server.spec.external) return undefined;
     const r = resolveServer(server);
     const copy = await readSecret(deps, r.database.namespace, keptIdentitySecretName(r.database)).catch(
@@ -88,7 +88,7 @@ export function operatorSecrets(deps: Deps) {
         throw error;
       },
     );
-    const identity = decodeOperatorClient(copy);
+    const identity = decodeIdentity(copy);
     if (!identity) return undefined;
     const key = secretValue(copy, realmKeyField);
     if (key) keys.set(idOf(server), key);
@@ -97,7 +97,7 @@ export function operatorSecrets(deps: Deps) {
     await deps.kube.event(server as unknown as KubeObject, {
       type: 'Normal',
       reason: 'OperatorClientRestored',
-      message: `the operator's client ${identity.clientId} in master is used again from the copy kept beside the database (Secret ${r.database.namespace}/${keptIdentitySecretName(r.database)})`,
+      message: `${identityName(identity)} in master is used again from the copy kept beside the database (Secret ${r.database.namespace}/${keptIdentitySecretName(r.database)})`,
     });
     return identity;
   }

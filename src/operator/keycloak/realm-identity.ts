@@ -195,23 +195,21 @@ export async function ensureRealmIdentity(
 }
 
 /**
- * Migration, while the master identity still holds master's `admin` (earlier versions granted it): gives the
- * master identity's service account the roles of `<realm>-realm` that Keycloak grants a realm's creator, so it can
- * restore and delete the realm once `admin` is gone. Returns what it granted; nothing when held already.
+ * With an identity that may manage master (the bootstrap admin, or a master identity that still holds master's
+ * `admin`, as earlier versions granted it): gives the master identity's user (`masterUser`) the roles of
+ * `<realm>-realm` that Keycloak grants a realm's creator, so it can restore and delete the realm without `admin`.
+ * Returns what it granted; nothing when held already.
  */
 export async function grantMasterInRealm(
-  master: AdminClient,
+  privileged: AdminClient,
   ns: string,
   realm: string,
-  masterClientId: string,
+  masterUser: string,
 ): Promise<string[]> {
-  const first = async (path: string) => (await master.call<Named[]>(ns, 'GET', path)).body?.[0];
-  const own = await first(`/master/clients?clientId=${enc(masterClientId)}`);
+  const first = async (path: string) => (await privileged.call<Named[]>(ns, 'GET', path)).body?.[0];
+  const user = await first(`/master/users?username=${enc(masterUser)}&exact=true`);
   const admin = await first(`/master/clients?clientId=${enc(`${realm}-realm`)}`);
-  if (!own?.id || !admin?.id) return [];
-  const user = (await master.call<Named>(ns, 'GET', `/master/clients/${enc(own.id)}/service-account-user`))
-    .body;
-  if (!user?.id) return [];
-  const granted = await grantClientRoles(master, ns, '/master', user.id, admin.id, masterGrantRoles);
+  if (!user?.id || !admin?.id) return [];
+  const granted = await grantClientRoles(privileged, ns, '/master', user.id, admin.id, masterGrantRoles);
   return granted.length ? [`granted the master identity ${granted.join(', ')} of ${realm}-realm`] : [];
 }

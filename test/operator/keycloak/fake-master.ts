@@ -15,6 +15,14 @@ export type MasterState = {
     clientId?: string;
     attributes?: Record<string, string>;
   };
+  /** The operator's account (Keycloak 25), once created: user `acct-user`. */
+  account?: {
+    username: string;
+    password?: string;
+    firstName?: string;
+    lastName?: string;
+    roles: string[];
+  };
   secrets: number;
   calls: string[];
 };
@@ -38,8 +46,14 @@ export function handleMaster(
     const form = new URLSearchParams(body);
     state.calls.push(`token ${form.get('grant_type')} ${form.get('client_id')}`);
     if (form.get('grant_type') === 'password') {
-      const ok = form.get('client_id') === 'admin-cli' && form.get('password') === state.password;
-      send(res, ok ? 200 : 401, ok ? { access_token: 't', expires_in: 60 } : { error: 'invalid_grant' });
+      const a = state.account;
+      const own =
+        a?.password !== undefined &&
+        form.get('username') === a.username &&
+        form.get('password') === a.password;
+      const ok = form.get('client_id') === 'admin-cli' && (own || form.get('password') === state.password);
+      const token = own ? `acct-${a?.password}` : 't';
+      send(res, ok ? 200 : 401, ok ? { access_token: token, expires_in: 60 } : { error: 'invalid_grant' });
     } else {
       const c = state.client;
       const ok =
@@ -54,10 +68,17 @@ export function handleMaster(
     }
     return true;
   }
+  if (url === '/admin/realms' && req.method === 'GET') {
+    state.calls.push('GET realms');
+    send(res, 200, [{ realm: 'master' }]);
+    return true;
+  }
   const serverInfo = url === '/admin/serverinfo';
   if (!url.startsWith('/admin/realms/master') && !serverInfo) return false;
   const auth = req.headers.authorization ?? '';
-  const operator = state.client && auth === `Bearer op-${state.client.secret}`;
+  const operator =
+    (state.client && auth === `Bearer op-${state.client.secret}`) ||
+    (state.account && auth === `Bearer acct-${state.account.password}`);
   if (auth !== 'Bearer t' && !operator) {
     send(res, 401, { error: 'HTTP 401 Unauthorized' });
     return true;
@@ -70,6 +91,11 @@ export function handleMaster(
   }
   const path = url.slice('/admin/realms/master'.length);
   state.calls.push(`${req.method} ${path}${operator ? ' (operator)' : ''}`);
+  // Master's users are out of reach of an operator identity that holds create-realm only.
+  if (operator && path.startsWith('/users') && !state.client?.roles.includes('admin')) {
+    send(res, 403, { error: 'HTTP 403 Forbidden' });
+    return true;
+  }
   const c = state.client;
   if (path === '' && req.method === 'GET') send(res, 200, { realm: 'master' });
   else if (path.startsWith('/clients?clientId=')) {
@@ -95,6 +121,29 @@ export function handleMaster(
       attributes: rep.attributes,
     };
     res.writeHead(201, { location: '/admin/realms/master/clients/op-uuid' }).end();
+  } else if (path.startsWith('/users?username=')) {
+    const a = state.account;
+    const asked = decodeURIComponent(path.slice('/users?username='.length).split('&')[0] ?? '');
+    send(res, 200, a?.username === asked ? [{ id: 'acct-user', ...a, password: undefined }] : []);
+  } else if (path === '/users' && req.method === 'POST') {
+    const rep = JSON.parse(body) as { username: string; firstName?: string; lastName?: string };
+    if (state.account) send(res, 409, { errorMessage: 'User exists with same username' });
+    else {
+      state.account = { ...rep, roles: [] };
+      res.writeHead(201, { location: '/admin/realms/master/users/acct-user' }).end();
+    }
+  } else if (state.account && path === '/users/acct-user/role-mappings/realm' && req.method === 'GET')
+    send(
+      res,
+      200,
+      state.account.roles.map((name) => ({ name })),
+    );
+  else if (state.account && path === '/users/acct-user/role-mappings/realm' && req.method === 'POST') {
+    state.account.roles.push(...(JSON.parse(body) as { name: string }[]).map((r) => r.name));
+    send(res, 204);
+  } else if (state.account && path === '/users/acct-user/reset-password' && req.method === 'PUT') {
+    state.account.password = (JSON.parse(body) as { value: string }).value;
+    send(res, 204);
   } else if (c && path === `/clients/${c.id}/service-account-user`) send(res, 200, { id: 'sa-user' });
   else if (path === '/roles/admin') send(res, 200, { id: 'admin-role', name: 'admin' });
   else if (path === '/roles/create-realm') send(res, 200, { id: 'create-realm-role', name: 'create-realm' });

@@ -49,6 +49,7 @@ async function keycloak(state: MasterState) {
   return { url, close: () => new Promise<void>((r) => http.close(() => r())) };
 }
 
+let generated = 0;
 function admins(kube: FakeKube, url: string) {
   const clock = manualClock();
   const deps: Deps = {
@@ -57,7 +58,7 @@ function admins(kube: FakeKube, url: string) {
     endpoints: loadEndpointMap(JSON.stringify({ endpoints: { 'kc.identity.svc:8080': url } })),
     clock,
     random: () => 0.5,
-    newPassword: () => 'unused',
+    newPassword: () => `generated-${++generated}`,
     logger: { info() {}, warn() {}, error() {} },
   };
   const plain = {
@@ -199,7 +200,7 @@ test('a <server>-operator-client Secret the server does not control is a conflic
   }
 });
 
-test('Keycloak 25 keeps the bootstrap admin: no client is created (its admin API refuses lightweight tokens)', async () => {
+test('Keycloak 25: the bootstrap admin creates the operator account once (create-realm); every later call uses it', async () => {
   const state = masterState('bootstrap-pw');
   const kc = await keycloak(state);
   try {
@@ -207,12 +208,56 @@ test('Keycloak 25 keeps the bootstrap admin: no client is created (its admin API
     const old = { ...server, spec: { ...server.spec, image: { tag: '25.0.6' } } };
     const admin = await admins(kube, kc.url).forServer(old as never);
     assert.is((await admin.call('team', 'GET', '/master')).status, 200);
-    assert.is(state.client, undefined);
-    assert.equal(state.calls, ['token password admin-cli', 'GET ']);
-    // Only the key of the realm identities is kept: no client credentials.
-    assert.equal(Object.keys(kube.find('Secret', 'identity', 'kc-operator-client')?.data ?? {}), [
-      'realm-key',
-    ]);
+    assert.is(state.client, undefined, 'no client: 25 refuses its lightweight token');
+    assert.equal(state.account?.roles, ['create-realm']);
+    assert.is(state.account?.username, 'realmforge-operator');
+    assert.is(stored(kube, 'username'), 'realmforge-operator');
+    assert.is(stored(kube, 'password'), state.account?.password);
+    assert.ok(stored(kube, 'realm-key'));
+    assert.is(admin.masterUser, 'realmforge-operator');
+    // Realms an earlier version made are adopted with the bootstrap admin before the account is kept.
+    assert.ok(state.calls.includes('GET realms'), state.calls.join());
+    assert.is(kube.events[0]?.reason, 'OperatorClientCreated');
+    assert.match(
+      kube.events[0]?.message ?? '',
+      'the admin account realmforge-operator in master was created',
+    );
+    assert.is(state.calls.at(-1), 'GET  (operator)');
+    // The bootstrap admin can go; a password changed in Keycloak is re-keyed while it is there.
+    if (state.account) state.account.password = 'changed-in-keycloak';
+    state.calls.length = 0;
+    const fresh = await admins(kube, kc.url).forServer(old as never);
+    assert.is((await fresh.call('team', 'GET', '/master')).status, 200);
+    assert.is(stored(kube, 'password'), state.account?.password);
+    assert.is(kube.events.at(-1)?.reason, 'OperatorClientRotated');
+    kube.objects.delete('Secret/identity/kc-admin-credentials');
+    state.calls.length = 0;
+    const later = await admins(kube, kc.url).forServer(old as never);
+    assert.is((await later.call('team', 'GET', '/master')).status, 200);
+    assert.equal(state.calls, ['token password admin-cli', 'GET  (operator)']);
+  } finally {
+    await kc.close();
+  }
+});
+
+test('Keycloak 25: an account realmforge-operator someone else made is never taken over', async () => {
+  const state = masterState('bootstrap-pw');
+  state.account = { username: 'realmforge-operator', password: 'theirs', roles: [] };
+  const kc = await keycloak(state);
+  try {
+    const kube = fakeKube([adminSecret]);
+    const old = { ...server, spec: { ...server.spec, image: { tag: '25.0.6' } } };
+    await admins(kube, kc.url)
+      .forServer(old as never)
+      .then(
+        () => assert.unreachable(),
+        (e: unknown) => {
+          assert.instance(e, OperatorClientConflictError);
+          assert.match((e as Error).message, 'an account realmforge-operator that realmforge did not create');
+        },
+      );
+    assert.is(state.account.password, 'theirs');
+    assert.equal(state.account.roles, []);
   } finally {
     await kc.close();
   }

@@ -42,7 +42,7 @@ export async function readWithIdentity(
   } catch (error) {
     if (!(error instanceof RealmIdentityRefusedError)) throw error;
   }
-  const masterUser = `service-account-${admin.masterClientId ?? operatorClientId}`;
+  const masterUser = admin.masterUser ?? `service-account-${operatorClientId}`;
   // A realm none of the operator's identities may read was not made by it: adopting it needs a person's grant.
   const grantMissing = () =>
     realm.spec.adoptExisting
@@ -62,8 +62,8 @@ export async function readWithIdentity(
   if (realmOwnership(realm, seen).state === 'conflict') return { live: seen, restored: [] };
   if (!restore) return { live: seen, restored: [], readBy: admin.master };
   // Migration: a master identity that still holds master's admin keeps the creator's grant for later repairs.
-  const migrated = admin.masterClientId
-    ? await grantMasterInRealm(admin.master, ns, name, admin.masterClientId).catch((error: unknown) => {
+  const migrated = admin.masterUser
+    ? await grantMasterInRealm(admin.master, ns, name, admin.masterUser).catch((error: unknown) => {
         if (forbidden(error)) return [];
         throw error;
       })

@@ -24,6 +24,7 @@ import { ensureFinalizer } from '../shared/finalizer.ts';
 import { type ResourceStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
 import { reconcileExternal } from './external.ts';
+import { masterRelease } from './master-release.ts';
 
 import { adminLostMessage, keepAccess } from './server-admin.ts';
 
@@ -135,6 +136,7 @@ async function observe(
 /** Creates the IdentityServer reconciler; it remembers the last reconcile annotation seen per key. */
 export function identityServerController(deps: ServerDeps) {
   const forcedSeen = new Map<string, string>();
+  const release = masterRelease(deps);
   return async function reconcile(
     key: string,
   ): Promise<{ requeueAfterMs?: number; outcome?: ServerOutcome }> {
@@ -159,9 +161,10 @@ export function identityServerController(deps: ServerDeps) {
     const force = marker !== '|' && forcedSeen.get(key) !== marker;
     if (isExternal(server)) {
       const status = await reconcileExternal(deps, server, new Date(deps.clock.now()));
+      const applied = status.reason === 'Ready' ? await release(server) : [];
       const statusWritten = await writeStatus(deps, server as never, status as ResourceStatus, degraded);
       forcedSeen.set(key, marker);
-      const outcome = { phase: status.phase, reason: status.reason, applied: [], deleted: [], statusWritten };
+      const outcome = { phase: status.phase, reason: status.reason, applied, deleted: [], statusWritten };
       // Its Secrets and Keycloak are not watched: a server that is not Ready is looked at again soon.
       return { requeueAfterMs: status.reason === 'Ready' ? undefined : notReadyPollMs, outcome };
     }
@@ -208,6 +211,7 @@ export function identityServerController(deps: ServerDeps) {
       };
       const obs = await observe(deps, resolved, server, base, stored);
       status = computeServerStatus(server, obs, now, grace);
+      if (obs.token.state === 'ok') outcome.applied.push(...(await release(server)));
       const migrated = databaseVersion(server, starting);
       if (migrated) status.databaseVersion = migrated;
     } catch (error) {

@@ -1,16 +1,13 @@
 // Reads what an IdentityServer compile needs from the cluster: the admin credentials (read from
 // <name>-admin-credentials, else restored from the copy kept beside the database, else none once the operator's own
 // identity exists, else generated for a server that never ran; see server-admin.ts), the operator's identity
-// (<name>-operator-client with a client), the database credentials Secret in the database namespace, and the CNPG
+// (<name>-operator-client with a client, or an account on Keycloak 25), the database credentials Secret in the database namespace, and the CNPG
 // Cluster. Forbidden reads become a missing Secret with a message naming the RoleBinding to create.
 import type { IdentityServer } from '../../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import type { ResolvedServer } from '../../compile/resolved-server.ts';
-import {
-  decodeOperatorClient,
-  keptIdentitySecretName,
-  operatorSecretName,
-} from '../../keycloak/operator-client.ts';
+import { decodeIdentity } from '../../keycloak/external-identity.ts';
+import { keptIdentitySecretName, operatorSecretName } from '../../keycloak/operator-client.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import {
   type Credentials,
@@ -50,7 +47,7 @@ export async function readServerWorld(
   const keptAdmin = await readKeptAdmin(deps, resolved);
   const kept = keptCredentials(keptAdmin);
   const operator = await readSecret(deps, resolved.namespace, operatorSecretName(resolved.name));
-  const identity = decodeOperatorClient(operator) ? (operator?.data as Record<string, string>) : undefined;
+  const identity = decodeIdentity(operator) ? (operator?.data as Record<string, string>) : undefined;
   const keptIdentity = await readKept(deps, resolved, keptIdentitySecretName(resolved.database));
   // A server that ran has an admin in its database: a generated password could never log in.
   const ranBefore = Boolean(server.status?.databaseVersion ?? server.status?.version);

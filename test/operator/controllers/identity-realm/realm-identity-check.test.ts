@@ -29,7 +29,7 @@ function admin(own: () => unknown, master: () => unknown, log: string[]): Server
   });
   return Object.assign(client('realm', own), {
     master: client('master', master),
-    masterClientId: 'realmforge-operator',
+    masterUser: 'service-account-realmforge-operator',
     realmSecret: () => 'derived',
     statedVersion: () => undefined,
   });

@@ -1,7 +1,7 @@
 // An IdentityServer with spec.external (an existing Keycloak): nothing is deployed, its status comes from the
 // Keycloak's own server info through the operator's identity, and the identity is kept in <server>-operator-client
 // so that realm and client reconciles never read the user's Secret: a client of master is used as given, an admin
-// account creates the operator's own client on 26 and is used as is on 25. Bad settings are named on status.
+// account creates the operator's own client on 26 and its own account on 25. Bad settings are named on status.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
@@ -31,7 +31,10 @@ async function existingKeycloak(state: MasterState, version: string) {
     req.on('end', () => {
       if (req.url === '/admin/serverinfo') {
         const auth = req.headers.authorization ?? '';
-        const ok = auth === 'Bearer t' || (state.client && auth === `Bearer op-${state.client.secret}`);
+        const ok =
+          auth === 'Bearer t' ||
+          (state.client && auth === `Bearer op-${state.client.secret}`) ||
+          (state.account && auth === `Bearer acct-${state.account.password}`);
         state.calls.push('GET serverinfo');
         res.writeHead(ok ? 200 : 401).end(JSON.stringify(ok ? { systemInfo: { version } } : {}));
       } else if (!handleMaster(state, req, res, body)) res.writeHead(404).end();
@@ -63,7 +66,7 @@ function deps(kube: FakeKube): ServerDeps {
     endpoints: loadEndpointMap(undefined),
     clock,
     random: () => 0.5,
-    newPassword: () => 'unused',
+    newPassword: () => 'generated-pw',
     logger: { info() {}, warn() {}, error() {} },
   };
   const plain = {
@@ -114,6 +117,8 @@ test('an admin account on Keycloak 26: Ready with its version, the operator clie
     assert.equal(state.calls, [
       'token client_credentials realmforge-operator-identity-existing',
       'GET serverinfo',
+      // Once per process: the master identity holds no admin to take (Keycloak answers 403).
+      'GET /users?username=service-account-realmforge-operator-identity-existing&exact=true (operator)',
     ]);
     assert.equal(kube.writes, [], 'steady state writes nothing');
     // The account's Secret can go: the operator keeps working with its own client.
@@ -157,16 +162,25 @@ test('a client of master is used as given, and re-read when the user changes the
   }
 });
 
-test('an admin account on Keycloak 25 is used as is: no client is created', async () => {
+test("an admin account on Keycloak 25 creates the operator's own account (create-realm), kept instead", async () => {
   const state = masterState('admin-pw');
   const kc = await existingKeycloak(state, '25.0.6');
   try {
     const kube = fakeKube([server(kc.url), login({ username: 'admin', password: 'admin-pw' })]);
-    await identityServerController(deps(kube))('identity/existing');
+    const d = deps(kube);
+    await identityServerController(d)('identity/existing');
     assert.is(statusOf(kube).phase, 'Ready', statusOf(kube).message);
     assert.is(statusOf(kube).version, '25.0.6');
     assert.is(state.client, undefined);
-    assert.is(kept(kube, 'username'), 'admin');
+    assert.is(state.account?.username, 'realmforge-operator-identity-existing');
+    assert.equal(state.account?.roles, ['create-realm']);
+    assert.is(kept(kube, 'username'), 'realmforge-operator-identity-existing');
+    assert.is(kept(kube, 'password'), 'generated-pw');
+    // The given account stays in its Secret and is not used again.
+    state.calls.length = 0;
+    await identityServerController(d)('identity/existing');
+    assert.is(statusOf(kube).phase, 'Ready', statusOf(kube).message);
+    assert.ok(!state.calls.some((c) => c.startsWith('PUT') || c.startsWith('POST')), state.calls.join());
   } finally {
     await kc.close();
   }
