@@ -284,7 +284,8 @@ test('a subgroup whose parent is not declared is InvalidSpec naming it, before a
 
 test('the fake answers a role by name as Keycloak does: PUT changes it, DELETE removes it, POST is 405', async () => {
   const { kc, portal } = await world();
-  const call = (method: string, path: string, body?: unknown) => kc.admin.call('t', method, path, body);
+  const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown) =>
+    kc.admin.call('t', method, path, body);
   await call('POST', '/corp/roles', { name: 'auditor' });
   await call('PUT', '/corp/roles/auditor', { name: 'auditor', description: 'reads logs' });
   assert.is(
