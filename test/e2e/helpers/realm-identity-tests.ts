@@ -10,7 +10,10 @@ import * as assert from 'uvu/assert';
 import { eventually, type TestEnv } from '../../../scripts/testenv/harness.ts';
 import { waitStatus } from '../../../scripts/testenv/identity-fixtures.ts';
 import type { OperatorProcess } from '../../../scripts/testenv/operator-process.ts';
-import { realmIdentitySecret } from '../../../src/operator/keycloak/realm-identity.ts';
+import {
+  realmIdentitySecret,
+  realmIdentityTokenLifespanS,
+} from '../../../src/operator/keycloak/realm-identity.ts';
 import { giveNamedGrant, type KeycloakAdmin, keycloakAdmin, keycloakAdminApi } from './keycloak-admin.ts';
 import type { OperatorSuite } from './operator-suite.ts';
 
@@ -51,8 +54,8 @@ export function identityTools(context: () => IdentityContext) {
       method: 'POST',
       body: new URLSearchParams(form),
     });
-    const body = (await res.json()) as { access_token?: string };
-    return { status: res.status, token: body.access_token };
+    const body = (await res.json()) as { access_token?: string; expires_in?: number };
+    return { status: res.status, token: body.access_token, expiresIn: body.expires_in };
   };
   const clientToken = (tokenRealm: string, clientId: string, secret: string) =>
     token(tokenRealm, { grant_type: 'client_credentials', client_id: clientId, client_secret: secret });
@@ -135,6 +138,11 @@ export function realmIdentityTests(context: () => IdentityContext): void {
     const { key } = await t.operatorSecret();
     const own = await t.clientToken('alpha', 'realmforge-operator', realmIdentitySecret(key, 'alpha'));
     assert.is(own.status, 200);
+    assert.is(
+      own.expiresIn,
+      realmIdentityTokenLifespanS,
+      'one token serves the realm for an hour of resyncs',
+    );
   });
 
   test('an adopted realm without a grant is reported and not written; with the named grant it is managed', async () => {

@@ -42,6 +42,7 @@ test('the create body carries the client and its service account with exactly th
   assert.is(client?.standardFlowEnabled, false);
   assert.is(client?.directAccessGrantsEnabled, false);
   assert.is(client?.attributes['realmforge.dev/owner'], 'operator');
+  assert.is(client?.attributes['access.token.lifespan'], '3600', 'one token serves an hour of resyncs');
   const users = body.users as Record<string, any>[];
   assert.equal(users[0], { username: 'kept' });
   assert.is(users[1]?.serviceAccountClientId, 'realmforge-operator');
