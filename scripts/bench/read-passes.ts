@@ -9,7 +9,7 @@
 import { tokenForm } from '../../src/operator/keycloak/admin-identity.ts';
 import { type Admin, directAdmin } from './direct-admin.ts';
 import { log, pool } from './operator-common.ts';
-import type { PassCost } from './read-sections.ts';
+import { type PassCost, sampleOf } from './read-sections.ts';
 
 const floorClient = { clientId: 'bench-floor-reader', clientSecret: 'bench-floor-reader-secret' };
 
@@ -62,13 +62,6 @@ async function passes(
   const reads = await once();
   const seconds = (performance.now() - started) / 1000;
   return { cpuS: cpu() - before, seconds, passes: realms.length, reads, idlePerS };
-}
-
-/** At most `cap` of `realms`, evenly spread: what one read costs is what the passes compare, and at 1,000 realms
- * reading (and granting) every realm as master admin would take Keycloak most of an hour of CPU. */
-export function sampleOf<T>(realms: T[], cap = 100): T[] {
-  const step = Math.max(1, realms.length / cap);
-  return realms.length <= cap ? realms : Array.from({ length: cap }, (_, i) => realms[Math.floor(i * step)]);
 }
 
 /** Keycloak's idle rate, then a pass over (a sample of) `realms` as master's bootstrap admin (`adminForm`) and one

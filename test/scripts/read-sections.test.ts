@@ -5,8 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { sampleOf } from '../../scripts/bench/read-passes.ts';
-import { passCost, sectionPaths } from '../../scripts/bench/read-sections.ts';
+import { passCost, sampleOf, sectionPaths } from '../../scripts/bench/read-sections.ts';
 
 test('a minimal realm is read once, and each of its clients once', () => {
   assert.equal(sectionPaths('t-1', undefined, []), ['/t-1']);
