@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
 import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
 import { waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import { type Ldap, startLdap } from '../../scripts/testenv/ldap.ts';
 import {
   grantSecretAccess,
   installOperatorRbac,
@@ -19,8 +20,13 @@ import {
   startOperator,
 } from '../../scripts/testenv/operator-process.ts';
 import { main } from '../../src/operator/cli/main.ts';
+import { same } from '../../src/operator/compile/import/context.ts';
+import { keytabMountPath } from '../../src/operator/compile/kerberos-keytabs.ts';
 import { everyRealmField } from '../operator/keycloak/realm-everything.ts';
+import { ldapProvider } from './helpers/federation-suite.ts';
+import { kerberosProvider } from './helpers/kerberos-federation.ts';
 import { giveNamedGrant, keycloakAdminApi } from './helpers/keycloak-admin.ts';
+import { otpRealmSpec } from './helpers/otp-login.ts';
 import { comparable, realmDiff } from './helpers/realm-diff.ts';
 
 let env: TestEnv;
@@ -28,6 +34,8 @@ let operator: OperatorProcess;
 let ns: string;
 let admin: ReturnType<typeof keycloakAdminApi>;
 let major = 26;
+/** The federation suite's directory (its fixture): the LDAP provider of the federation realm connects to it. */
+let ldap: Ldap;
 const dir = mkdtempSync(join(tmpdir(), 'realmforge-import-'));
 const made: string[] = [];
 /** Paths where Keycloak's own import of a realm's export differs from the realm itself (no realmforge involved):
@@ -92,8 +100,13 @@ async function run(argv: string[]) {
   return { code, ...out };
 }
 
-/** The differential of one export: realm A by Keycloak's import, realm B by import + the operator. */
-async function differential(label: string, exp: Record<string, any>) {
+/** The differential of one export: realm A by Keycloak's import, realm B by import + the operator. `fill` gives the
+ * value of a Secret key the export masked (default: any value). */
+async function differential(
+  label: string,
+  exp: Record<string, any>,
+  fill: (secret: string, key: string) => string | undefined = () => undefined,
+) {
   const text = JSON.stringify(exp);
   const named = (name: string) =>
     JSON.parse(
@@ -123,12 +136,17 @@ async function differential(label: string, exp: Record<string, any>) {
   const objects = parseAllDocuments(result.stdout).map((d) => d.toJSON());
   // The export masks secrets: the test fills in what a person would.
   for (const o of objects)
-    if (o.kind === 'Secret') for (const k of Object.keys(o.stringData)) o.stringData[k] ||= 'imported-secret';
+    if (o.kind === 'Secret')
+      for (const k of Object.keys(o.stringData))
+        o.stringData[k] ||= fill(o.metadata.name, k) ?? 'imported-secret';
   await applyReady(objects);
-  const all = realmDiff(comparable(await exportOf(a), a), comparable(await exportOf(b), b));
+  const [ea, eb] = [await exportOf(a), await exportOf(b)];
+  writeFileSync(join(dir, `${label}-A.json`), JSON.stringify(ea, null, 1));
+  writeFileSync(join(dir, `${label}-B.json`), JSON.stringify(eb, null, 1));
+  const all = realmDiff(comparable(ea, a), comparable(eb, b));
   const diff = all.filter((line) => !keycloakImportNoise.has(pathOfLine(line)) && !addedByImport.test(line));
   console.log(
-    `\n== ${label}: ${objects.length} objects; import said:\n${result.stderr}== differences A/B beyond Keycloak's own import (${diff.length}):\n${diff.join('\n')}`,
+    `\n== ${label}: ${objects.length} objects (exports A and B in ${dir}); import said:\n${result.stderr}== differences A/B beyond Keycloak's own import (${diff.length}):\n${diff.join('\n')}`,
   );
   return { diff, stderr: result.stderr, objects };
 }
@@ -143,6 +161,7 @@ test.before(async () => {
     async () => ({ username: kc.adminUsername, password: kc.adminPassword }),
   );
   await installOperatorRbac(env);
+  ldap = await startLdap(mkdtempSync(join(tmpdir(), 'realmforge-ldap-')), [], {});
   ns = await env.namespace('imp');
   await grantSecretAccess(env, ns);
   await env.apply({
@@ -157,7 +176,11 @@ test.before(async () => {
       apiVersion: 'realmforge.dev/v1',
       kind: 'IdentityServer',
       metadata: { name: 'existing', namespace: ns },
-      spec: { external: { url: kc.httpUrl, credentialsSecret: 'harness-admin' } },
+      spec: {
+        external: { url: kc.httpUrl, credentialsSecret: 'harness-admin' },
+        // The federation realm's Kerberos provider names keytab sso (a path on that Keycloak's host).
+        kerberos: { keytabs: [{ name: 'sso', path: keytabMountPath('sso') }] },
+      },
     },
   ]);
   await waitStatus(env, 'identityservers', ns, 'existing', 240_000, (s) => s.phase === 'Ready', 'Ready');
@@ -180,6 +203,7 @@ test.before(async () => {
 });
 test.after(async () => {
   await operator?.stop();
+  await ldap?.stop();
   for (const realm of made) await admin?.('DELETE', `/${realm}`).catch(() => undefined);
   await env?.cleanup();
 });
@@ -211,8 +235,25 @@ test('the production example, exported from Keycloak, comes back equal', async (
     },
     example,
   ]);
-  const { diff } = await differential('production', await exportOf('src-production'));
+  const { diff, objects } = await differential('production', await exportOf('src-production'));
   assert.equal(diff, []);
+  // The round trip: the YAML imported from Keycloak's export says what the example says, section by section. The
+  // realm's place (server, name, grants, deletion) is the command line's, and a Secret's name the importer's.
+  const place = ['serverRef', 'realmName', 'clientAuthorizationGrants', 'deletionPolicy', 'adoptExisting'];
+  const said = (spec: Record<string, any>) => {
+    const out = Object.fromEntries(Object.entries(spec).filter(([k]) => !place.includes(k)));
+    return JSON.parse(
+      JSON.stringify(out).replace(/"passwordSecretRef":\{[^}]*\}/g, '"passwordSecretRef":"(a Secret)"'),
+    );
+  };
+  const [want, got] = [said(example.spec), said(objects.find((o) => o.kind === 'IdentityRealm').spec)];
+  const sections = [...new Set([...Object.keys(want), ...Object.keys(got)])];
+  assert.equal(
+    sections
+      .filter((k) => !same(want[k], got[k]))
+      .map((k) => `${k}: example ${JSON.stringify(want[k])} imported ${JSON.stringify(got[k])}`),
+    [],
+  );
 });
 
 test('a realm with every section the CRDs express, and its clients, comes back equal', async () => {
@@ -323,6 +364,55 @@ test('a realm with every section the CRDs express, and its clients, comes back e
     client('api', { type: 'bearer-only', standardFlow: false, description: 'The payroll API' }),
   ]);
   const { diff } = await differential('everything', await exportOf('src-everything'));
+  assert.equal(diff, []);
+});
+
+/** Applies an IdentityRealm `name` on the existing server (deleted with the realm) and returns its export. */
+async function exportedRealm(
+  name: string,
+  spec: Record<string, unknown>,
+  objects: Record<string, any>[] = [],
+) {
+  made.push(name);
+  await applyReady([
+    ...objects,
+    {
+      apiVersion: 'realmforge.dev/v1',
+      kind: 'IdentityRealm',
+      metadata: { name, namespace: ns },
+      spec: { serverRef: { name: 'existing' }, deletionPolicy: 'Delete', ...spec },
+    },
+  ]);
+  return exportOf(name);
+}
+
+test("the federation suite's realm (LDAP with a group mapper, Kerberos) comes back equal", async () => {
+  const bind = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'ldap-bind', namespace: ns },
+    stringData: { password: ldap.bindPassword },
+  };
+  const exp = await exportedRealm(
+    'src-federation',
+    {
+      userFederation: {
+        ldap: [ldapProvider(ldap)],
+        kerberos: [kerberosProvider('HTTP/127.0.0.1@REALMFORGE.TEST')],
+      },
+    },
+    [bind],
+  );
+  const { diff, objects } = await differential('federation', exp, (secret) =>
+    secret.includes('-ldap-') ? ldap.bindPassword : undefined,
+  );
+  const federation = objects.find((o) => o.kind === 'IdentityRealm').spec.userFederation;
+  assert.equal([federation.ldap[0].name, federation.kerberos[0].keytab], ['corp-ldap', 'sso']);
+  assert.equal(diff, []);
+});
+
+test("the realm-flows suite's OTP browser flow (a bound flow with a sub-flow) comes back equal", async () => {
+  const { diff } = await differential('otp-flows', await exportedRealm('src-otp-flows', otpRealmSpec(1)));
   assert.equal(diff, []);
 });
 
