@@ -1,8 +1,11 @@
 // Golden tests of the importer, one small realm export per section (section-exports.ts): the IdentityRealm and
 // IdentityClients it prints, the Secrets it refers to and what it reports it cannot express.
 import { test } from 'uvu';
+import * as assert from 'uvu/assert';
 import { toYaml } from '../../../../src/core/yaml.ts';
+import { listAt } from '../../../../src/operator/compile/import/context.ts';
 import { importRealm } from '../../../../src/operator/compile/import/import-realm.ts';
+import { keycloakDefaultRealm } from '../../../../src/operator/compile/import/keycloak-defaults.ts';
 import { createResourceValidator } from '../../../../src/operator/compile/resource-validator.ts';
 import { loadCrdSchemas } from '../../../../src/operator/runtime/crd-schemas.ts';
 import { assertGolden } from '../../../helpers/golden.ts';
@@ -24,5 +27,24 @@ for (const [section, exp] of Object.entries(sectionExports)) {
     assertGolden(toYaml(result), golden(section));
   });
 }
+
+test("SPNEGO on in Keycloak's browser flow is as Keycloak made it when the realm has Kerberos, a change otherwise", () => {
+  const browser = listAt(keycloakDefaultRealm(26).authenticationFlows).find((f) => f.alias === 'browser');
+  const executions = listAt(browser?.authenticationExecutions).map((e) =>
+    e.authenticator === 'auth-spnego' ? { ...e, requirement: 'ALTERNATIVE' } : e,
+  );
+  const flows = [{ ...browser, authenticationExecutions: executions }];
+  const kerberos = {
+    name: 'krb',
+    providerId: 'kerberos',
+    config: { kerberosRealm: ['CORP'], serverPrincipal: ['HTTP/sso@CORP'], keyTab: ['/k'] },
+  };
+  const noted = (exp: Record<string, unknown>) =>
+    importRealm({ realm: 'shop', authenticationFlows: flows, ...exp }, options).unexpressed.map(
+      (u) => u.path,
+    );
+  assert.equal(noted({}), ['authenticationFlows[browser]']);
+  assert.equal(noted({ components: { 'org.keycloak.storage.UserStorageProvider': [kerberos] } }), []);
+});
 
 test.run();
