@@ -35,8 +35,12 @@ export function importUserFederation(exp: Json, ctx: ImportContext): Partial<Rea
     const path = `${pathOf('components', userStorageType)}[${name}]`;
     const config = firstValues(component.config);
     const read = readSettings(ctx, `${path}.config`, config);
-    if (component.providerId === 'ldap') ldap.push(importLdap(ctx, path, name, read, component));
-    else if (component.providerId === 'kerberos') {
+    if (component.providerId === 'ldap') {
+      const missing = ['connectionUrl', 'usersDn'].filter((k) => !config[k]);
+      if (missing.length)
+        ctx.note(path, `an LDAP provider without ${missing.join(', ')}: the CRD requires them`);
+      else ldap.push(importLdap(ctx, path, name, read, component));
+    } else if (component.providerId === 'kerberos') {
       const provider = importKerberos(ctx, path, name, read);
       if (provider) kerberos.push(provider);
     } else ctx.note(path, `user storage provider ${String(component.providerId)} has no field in the CRD`);
@@ -50,7 +54,9 @@ function keytabName(ctx: ImportContext, path: string, provider: string): string 
   const prefix = `${keytabRoot}/`;
   const mounted = path.startsWith(prefix) && path.endsWith(`/${keytabFile}`);
   const inner = mounted ? path.slice(prefix.length, -keytabFile.length - 1) : '';
-  const name = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(inner) ? inner : secretName(provider).slice(0, 63);
+  const name = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(inner)
+    ? inner
+    : secretName(provider).slice(0, 63).replace(/-+$/, '');
   return ctx.keytab(name || 'keytab', path);
 }
 
@@ -144,6 +150,10 @@ function importLdap(ctx: ImportContext, path: string, name: string, s: Settings,
       : undefined,
     mappers: importLdapMappers(ctx, path, component, s.all),
   });
+  // Keycloak sets the Kerberos principal attribute itself when a provider is created without one.
+  const principal = s.text('krbPrincipalAttribute');
+  if (principal && principal !== (s.all.vendor === 'ad' ? 'userPrincipalName' : 'krb5PrincipalName'))
+    ctx.note(`${path}.config.krbPrincipalAttribute`, 'a user federation setting the CRD has no field for');
   // Without Kerberos on, Keycloak ignores its settings (the console sends them all the same).
   const kerberosKeys = [
     'kerberosRealm',

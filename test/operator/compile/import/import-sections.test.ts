@@ -47,4 +47,27 @@ test("SPNEGO on in Keycloak's browser flow is as Keycloak made it when the realm
   assert.equal(noted({ components: { 'org.keycloak.storage.UserStorageProvider': [kerberos] } }), []);
 });
 
+test('an LDAP or Kerberos provider without what the CRD requires is listed, not printed half', () => {
+  const providers = [
+    { name: 'no-dn', providerId: 'ldap', config: { connectionUrl: ['ldap://x'] } },
+    {
+      name: 'no-keytab',
+      providerId: 'kerberos',
+      config: { kerberosRealm: ['X'], serverPrincipal: ['HTTP/x@X'] },
+    },
+  ];
+  const result = importRealm(
+    { realm: 'shop', components: { 'org.keycloak.storage.UserStorageProvider': providers } },
+    options,
+  );
+  assert.is(result.realm.spec.userFederation, undefined);
+  assert.equal(
+    result.unexpressed.map((u) => u.why),
+    [
+      'an LDAP provider without usersDn: the CRD requires them',
+      'a Kerberos provider without keytab: the CRD requires them',
+    ],
+  );
+});
+
 test.run();
