@@ -123,6 +123,11 @@ const bad: [string, unknown, string][] = [
     'components["org.keycloak.storage.UserStorageProvider"][0]: expected an object with a "name"',
   ],
   [
+    'a component that is not an object',
+    { realm: 'x', components: { 'org.keycloak.keys.KeyProvider': ['rsa'] } },
+    'components["org.keycloak.keys.KeyProvider"][0]: expected an object, found string',
+  ],
+  [
     'components of a type not listed',
     { realm: 'x', components: { 'org.keycloak.storage.UserStorageProvider': { ldap: {} } } },
     'components["org.keycloak.storage.UserStorageProvider"]: expected a list, found object',

@@ -2,6 +2,7 @@
 // of a list), a name Keycloak and the CRD accept, only RealmRepresentation's sections, each of the JSON type
 // Keycloak gives it. A problem is an error naming the JSON path; nothing is half imported.
 import { ValidationError } from '../../../core/errors.ts';
+import { userStorageType } from '../realm/user-federation.ts';
 import { isObject, type Json } from './context.ts';
 import { keycloakDefaultRealm } from './keycloak-defaults.ts';
 
@@ -175,13 +176,15 @@ function checkShape(exp: Json, source: string): void {
         problems.push(`${list}[${i}]: expected an object with a "${key}"`);
     });
   }
-  // Components (user federation among them) are lists of named objects by provider type.
+  // Components are lists of objects by provider type; user storage providers are keyed by name.
   for (const [type, items] of Object.entries(isObject(exp.components) ? exp.components : {})) {
     const path = `components[${JSON.stringify(type)}]`;
+    const named = type === userStorageType;
     if (!Array.isArray(items)) problems.push(`${path}: expected a list, found ${typeOf(items)}`);
     else
       items.forEach((item, i) => {
-        if (!isObject(item) || typeof item.name !== 'string' || item.name === '')
+        if (!isObject(item)) problems.push(`${path}[${i}]: expected an object, found ${typeOf(item)}`);
+        else if (named && (typeof item.name !== 'string' || item.name === ''))
           problems.push(`${path}[${i}]: expected an object with a "name"`);
       });
   }

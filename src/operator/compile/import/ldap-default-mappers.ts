@@ -23,8 +23,8 @@ const attributeMapper = (
   },
 });
 
-/** The mappers Keycloak creates for an LDAP provider with `config` (its settings, first values), by name. */
-export function keycloakLdapMappers(config: Config): Map<string, DefaultMapper> {
+/** The mappers Keycloak `major` creates for an LDAP provider with `config` (its settings, first values), by name. */
+export function keycloakLdapMappers(config: Config, major: number): Map<string, DefaultMapper> {
   const editMode = config.editMode ?? 'READ_ONLY';
   const readOnly = String(editMode !== 'WRITABLE');
   const alwaysRead = String(editMode !== 'UNSYNCED');
@@ -64,5 +64,11 @@ export function keycloakLdapMappers(config: Config): Map<string, DefaultMapper> 
   );
   if (ad)
     mappers.set('MSAD account controls', { providerId: 'msad-user-account-control-mapper', config: {} });
+  // Keycloak 26 adds it whether Kerberos is on or not (keycloak/keycloak#40084).
+  if (major >= 26)
+    mappers.set('Kerberos principal attribute mapper', {
+      providerId: 'kerberos-principal-attribute-mapper',
+      config: {},
+    });
   return mappers;
 }

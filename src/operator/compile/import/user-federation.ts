@@ -171,7 +171,7 @@ function importLdap(ctx: ImportContext, path: string, name: string, s: Settings,
 /** The provider's mappers but those Keycloak creates itself (noted when one of those was changed beyond what the
  * CRD's mapper types can say, or removed, which the CRD cannot do). */
 function importLdapMappers(ctx: ImportContext, path: string, component: Json, config: Config) {
-  const builtIn = keycloakLdapMappers(config);
+  const builtIn = keycloakLdapMappers(config, ctx.major);
   const mappers = listAt(objectAt(component.subComponents)[ldapMapperType]);
   const out: Json[] = [];
   for (const m of mappers) {

@@ -47,6 +47,12 @@ test("SPNEGO on in Keycloak's browser flow is as Keycloak made it when the realm
   assert.equal(noted({ components: { 'org.keycloak.storage.UserStorageProvider': [kerberos] } }), []);
 });
 
+test('a component other than a user storage provider needs no name (Keycloak exports its user profile without one)', () => {
+  const profile = { providerId: 'declarative-user-profile', subComponents: {}, config: {} };
+  const components = { 'org.keycloak.userprofile.UserProfileProvider': [profile] };
+  assert.equal(importRealm({ realm: 'shop', components }, options).unexpressed, []);
+});
+
 test('an LDAP or Kerberos provider without what the CRD requires is listed, not printed half', () => {
   const providers = [
     { name: 'no-dn', providerId: 'ldap', config: { connectionUrl: ['ldap://x'] } },

@@ -295,7 +295,7 @@ test('user federation survives the round trip (LDAP with Kerberos and mappers, K
   );
   // What Keycloak holds: the mappers it made with the provider, those the spec declares replacing theirs.
   const declared = compileLdapMappers(ldap, 'id');
-  const made = [...keycloakLdapMappers(settings)]
+  const made = [...keycloakLdapMappers(settings, 26)]
     .filter(([name]) => !declared.some((m) => m.name === name))
     .map(([name, m]) => ({
       name,

@@ -483,7 +483,11 @@ export const sectionExports: Record<string, Record<string, unknown>> = {
                 subComponents: {},
                 config: { 'groups.dn': ['ou=groups,dc=corp'], mode: ['READ_ONLY'] },
               },
-              { name: 'kerberos principal', providerId: 'kerberos-principal-attribute-mapper', config: {} },
+              {
+                name: 'Kerberos principal attribute mapper',
+                providerId: 'kerberos-principal-attribute-mapper',
+                config: { 'ldap.attribute': ['userPrincipalName'] },
+              },
             ],
           },
           config: {
