@@ -1,7 +1,6 @@
 // What no section reads: realm attributes become spec.attributes (those that mirror a realm field, Keycloak's own
 // and the operator's marks left out), users are counted, and every other section that differs from a new realm's
 // is noted by path, item by item where Keycloak keys its items.
-
 import { userStorageType as userStorage } from '../realm/user-federation.ts';
 import {
   compact,

@@ -53,6 +53,31 @@ test('a component other than a user storage provider needs no name (Keycloak exp
   assert.equal(importRealm({ realm: 'shop', components }, options).unexpressed, []);
 });
 
+test('keytabs: one per path, a mounted one by its name, two paths never under one name', () => {
+  const kerberos = (name: string, keyTab: string) => ({
+    name,
+    providerId: 'kerberos',
+    config: { kerberosRealm: ['X'], serverPrincipal: ['HTTP/x@X'], keyTab: [keyTab] },
+  });
+  const providers = [
+    kerberos('a', '/etc/realmforge/keytabs/sso/krb5.keytab'),
+    kerberos('b', '/etc/realmforge/keytabs/sso/krb5.keytab'),
+    kerberos('SSO', '/opt/keycloak/sso.keytab'),
+  ];
+  const result = importRealm(
+    { realm: 'shop', components: { 'org.keycloak.storage.UserStorageProvider': providers } },
+    options,
+  );
+  assert.equal(
+    result.realm.spec.userFederation?.kerberos?.map((k) => k.keytab),
+    ['sso', 'sso', 'sso-2'],
+  );
+  assert.equal(result.keytabs, [
+    { name: 'sso', path: '/etc/realmforge/keytabs/sso/krb5.keytab' },
+    { name: 'sso-2', path: '/opt/keycloak/sso.keytab' },
+  ]);
+});
+
 test('an LDAP or Kerberos provider without what the CRD requires is listed, not printed half', () => {
   const providers = [
     { name: 'no-dn', providerId: 'ldap', config: { connectionUrl: ['ldap://x'] } },
