@@ -1,25 +1,28 @@
 // `realmforge import` against Keycloak's own import (Keycloak 26 by default, 25 with REALMFORGE_KEYCLOAK=25): for
-// each realm export of a corpus (Keycloak's default realm, the production example and a realm with every section,
-// each exported from Keycloak), Keycloak imports the JSON as realm A; the YAML `realmforge import` prints is
-// applied and the real operator (its own ServiceAccount, an existing Keycloak) creates realm B; the two partial
-// exports are compared after dropping ids and the operator's marks. The differences left are the ones listed in
-// docs/import.md, and each is also named on import's stderr, never silent.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// each realm export of a corpus (helpers/import-corpus.ts: Keycloak's default realm, the production example, a
+// realm with every section, and realms of other e2e suites, each exported from Keycloak), Keycloak imports the JSON
+// as realm A; the YAML `realmforge import` prints is applied and the real operator (its own ServiceAccount, an
+// existing Keycloak) creates realm B; the two partial exports are compared after dropping ids and the operator's
+// marks (helpers/import-differential.ts). The differences left are the ones listed in docs/import.md, and each is
+// also named on import's stderr, never silent. Then the live read, and moving in: import, observe, adopt, plan.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { type TestEnv, testEnv } from '../../scripts/testenv/harness.ts';
 import { waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import { type Ldap, startLdap } from '../../scripts/testenv/ldap.ts';
 import {
   grantSecretAccess,
   installOperatorRbac,
   type OperatorProcess,
   startOperator,
 } from '../../scripts/testenv/operator-process.ts';
-import { main } from '../../src/operator/cli/main.ts';
-import { everyRealmField } from '../operator/keycloak/realm-everything.ts';
+import { keytabMountPath } from '../../src/operator/compile/kerberos-keytabs.ts';
+import { corpusTests } from './helpers/import-corpus.ts';
+import { importDifferential, run, runImport } from './helpers/import-differential.ts';
 import { giveNamedGrant, keycloakAdminApi } from './helpers/keycloak-admin.ts';
 import { comparable, realmDiff } from './helpers/realm-diff.ts';
 
@@ -28,110 +31,13 @@ let operator: OperatorProcess;
 let ns: string;
 let admin: ReturnType<typeof keycloakAdminApi>;
 let major = 26;
+/** The federation suite's directory (its fixture): the LDAP provider of the federation realm connects to it. */
+let ldap: Ldap;
 const dir = mkdtempSync(join(tmpdir(), 'realmforge-import-'));
 const made: string[] = [];
-/** Paths where Keycloak's own import of a realm's export differs from the realm itself (no realmforge involved):
- * measured on a bare realm in test.before, left out of every comparison and listed in docs/import.md. */
-let keycloakImportNoise = new Set<string>();
-/** A difference's path; a client's name is generalised, since Keycloak's import treats every client alike (it adds
- * post.logout.redirect.uris "+" to a client that has none). */
-/** Keycloak's import adds userinfo.token.claim "true" to every protocol mapper without it (the bare realm shows it
- * on the built-in scopes; on 25 it also reaches the mappers Keycloak gives a client with a service account). */
-const addedByImport = /\.protocolMappers\[[^\]]+\]\.config\.userinfo\.token\.claim: A "true" B \(absent\)$/;
-const pathOfLine = (line: string) =>
-  line.slice(0, line.indexOf(': A ')).replace(/^clients\[[^\]]+\]/, 'clients[*]');
-
-/** A realm's partial export with its organizations (which that export leaves out, as kc.sh export does not). */
-async function exportOf(realm: string) {
-  const exp = await admin('POST', `/${realm}/partial-export?exportClients=true&exportGroupsAndRoles=true`);
-  if (exp.organizationsEnabled)
-    exp.organizations = await admin('GET', `/${realm}/organizations?briefRepresentation=false&max=10000`);
-  return exp;
-}
-
-/** A copy without Keycloak's ids (an import into the same Keycloak would collide with the source realm's). */
-const withoutIds = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? v.map(withoutIds)
-    : v && typeof v === 'object'
-      ? Object.fromEntries(
-          Object.entries(v)
-            .filter(([k]) => !['id', 'containerId', 'internalId'].includes(k))
-            .map(([k, x]) => [k, withoutIds(x)]),
-        )
-      : v;
-
-/** Applies `objects` and waits for every realm and client among them to be Ready. */
-async function applyReady(objects: Record<string, any>[]) {
-  for (const o of objects) await env.apply(o as never);
-  for (const o of objects) {
-    if (o.kind !== 'IdentityRealm' && o.kind !== 'IdentityClient') continue;
-    const plural = o.kind === 'IdentityRealm' ? 'identityrealms' : 'identityclients';
-    await waitStatus(
-      env,
-      plural,
-      o.metadata.namespace,
-      o.metadata.name,
-      180_000,
-      (s) => s.phase === 'Ready',
-      'Ready',
-    );
-  }
-}
-
-/** Runs `realmforge import` in this process: its exit code, stdout and stderr. */
-const runImport = (args: string[]) => run(['import', ...args]);
-
-/** Runs a realmforge command in this process: its exit code, stdout and stderr. */
-async function run(argv: string[]) {
-  const out = { stdout: '', stderr: '' };
-  const code = await main(argv, {
-    stdout: { write: (c: string) => (out.stdout += c) },
-    stderr: { write: (c: string) => (out.stderr += c) },
-  });
-  return { code, ...out };
-}
-
-/** The differential of one export: realm A by Keycloak's import, realm B by import + the operator. */
-async function differential(label: string, exp: Record<string, any>) {
-  const text = JSON.stringify(exp);
-  const named = (name: string) =>
-    JSON.parse(
-      text
-        .replaceAll(`"${exp.realm}"`, `"${name}"`)
-        .replaceAll(`${exp.realm}/`, `${name}/`)
-        .replaceAll(`default-roles-${exp.realm}`, `default-roles-${name}`),
-    );
-  const [a, b] = [`a-${label}`, `b-${label}`];
-  made.push(a, b);
-  await admin('POST', '', withoutIds(named(a)));
-  const file = join(dir, `${label}.json`);
-  writeFileSync(file, JSON.stringify(named(b)));
-  const clients = await env.namespace(`imp-${label}`);
-  await grantSecretAccess(env, clients);
-  const result = await runImport([
-    file,
-    '--namespace',
-    clients,
-    '--realm-namespace',
-    ns,
-    '--server',
-    'existing',
-    '--secrets',
-  ]);
-  assert.is(result.code, 0, result.stderr);
-  const objects = parseAllDocuments(result.stdout).map((d) => d.toJSON());
-  // The export masks secrets: the test fills in what a person would.
-  for (const o of objects)
-    if (o.kind === 'Secret') for (const k of Object.keys(o.stringData)) o.stringData[k] ||= 'imported-secret';
-  await applyReady(objects);
-  const all = realmDiff(comparable(await exportOf(a), a), comparable(await exportOf(b), b));
-  const diff = all.filter((line) => !keycloakImportNoise.has(pathOfLine(line)) && !addedByImport.test(line));
-  console.log(
-    `\n== ${label}: ${objects.length} objects; import said:\n${result.stderr}== differences A/B beyond Keycloak's own import (${diff.length}):\n${diff.join('\n')}`,
-  );
-  return { diff, stderr: result.stderr, objects };
-}
+const suite = () => ({ env, admin, ns, dir, made, major, ldap });
+const differ = importDifferential(suite);
+const { applyReady, exportOf, measureKeycloakImport } = differ;
 
 test.before(async () => {
   env = await testEnv();
@@ -143,6 +49,7 @@ test.before(async () => {
     async () => ({ username: kc.adminUsername, password: kc.adminPassword }),
   );
   await installOperatorRbac(env);
+  ldap = await startLdap(mkdtempSync(join(tmpdir(), 'realmforge-ldap-')), [], {});
   ns = await env.namespace('imp');
   await grantSecretAccess(env, ns);
   await env.apply({
@@ -157,174 +64,24 @@ test.before(async () => {
       apiVersion: 'realmforge.dev/v1',
       kind: 'IdentityServer',
       metadata: { name: 'existing', namespace: ns },
-      spec: { external: { url: kc.httpUrl, credentialsSecret: 'harness-admin' } },
+      spec: {
+        external: { url: kc.httpUrl, credentialsSecret: 'harness-admin' },
+        // The federation realm's Kerberos provider names keytab sso (a path on that Keycloak's host).
+        kerberos: { keytabs: [{ name: 'sso', path: keytabMountPath('sso') }] },
+      },
     },
   ]);
   await waitStatus(env, 'identityservers', ns, 'existing', 240_000, (s) => s.phase === 'Ready', 'Ready');
-  made.push('kc-bare', 'kc-bare-imported');
-  await admin('POST', '', { realm: 'kc-bare', enabled: true });
-  const bare = await exportOf('kc-bare');
-  await admin(
-    'POST',
-    '',
-    withoutIds(JSON.parse(JSON.stringify(bare).replaceAll('kc-bare', 'kc-bare-imported'))),
-  );
-  const noise = realmDiff(
-    comparable(await exportOf('kc-bare-imported'), 'kc-bare-imported'),
-    comparable(bare, 'kc-bare'),
-  );
-  console.log(
-    `Keycloak's own import of a bare realm's export differs at ${noise.length} path(s):\n${noise.join('\n')}`,
-  );
-  keycloakImportNoise = new Set(noise.map(pathOfLine));
+  await measureKeycloakImport();
 });
 test.after(async () => {
   await operator?.stop();
+  await ldap?.stop();
   for (const realm of made) await admin?.('DELETE', `/${realm}`).catch(() => undefined);
   await env?.cleanup();
 });
 
-test("Keycloak's default realm imports as an empty spec and comes back equal", async () => {
-  made.push('src-default');
-  await admin('POST', '', { realm: 'src-default', enabled: true });
-  const { diff, objects } = await differential('default', await exportOf('src-default'));
-  assert.equal(
-    objects.map((o) => o.kind),
-    ['IdentityRealm'],
-  );
-  assert.equal(Object.keys(objects[0].spec).sort(), ['adoptExisting', 'serverRef']);
-  assert.equal(diff, []);
-});
-
-test('the production example, exported from Keycloak, comes back equal', async () => {
-  const example = parseYaml(readFileSync('examples/identityrealm-production.yaml', 'utf8'));
-  example.metadata = { name: 'src-production', namespace: ns };
-  example.spec.serverRef = { name: 'existing' };
-  example.spec.deletionPolicy = 'Delete';
-  made.push('src-production');
-  await applyReady([
-    {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'smtp-relay', namespace: ns },
-      stringData: { password: 'relay' },
-    },
-    example,
-  ]);
-  const { diff } = await differential('production', await exportOf('src-production'));
-  assert.equal(diff, []);
-});
-
-test('a realm with every section the CRDs express, and its clients, comes back equal', async () => {
-  const example = parseYaml(readFileSync('examples/identityrealm-production.yaml', 'utf8'));
-  const spec = {
-    ...example.spec,
-    ...everyRealmField,
-    serverRef: { name: 'existing' },
-    realmName: 'src-everything',
-    clientAuthorizationGrants: [ns],
-    deletionPolicy: 'Delete',
-    identityProviders: [
-      {
-        alias: 'corp',
-        providerId: 'oidc',
-        displayName: 'Corp',
-        trustEmail: true,
-        syncMode: 'FORCE',
-        config: {
-          clientId: 'everything',
-          authorizationUrl: 'https://corp.example.test/auth',
-          tokenUrl: 'https://corp.example.test/token',
-        },
-        clientSecretRef: { name: 'corp-idp', key: 'secret' },
-        mappers: [
-          {
-            name: 'dept',
-            type: 'oidc-user-attribute-idp-mapper',
-            config: { claim: 'dept', 'user.attribute': 'department' },
-          },
-        ],
-      },
-    ],
-    clientPolicies: {
-      profiles: [
-        {
-          name: 'pkce',
-          executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': 'true' } }],
-        },
-      ],
-      policies: [
-        {
-          name: 'public-pkce',
-          conditions: [{ condition: 'client-access-type', configuration: { type: ['public'] } }],
-          profiles: ['pkce'],
-        },
-      ],
-    },
-    realmDefaultClientScopes: { default: ['payroll.read'] },
-    ...(major >= 26
-      ? { organizations: [{ name: 'Acme', alias: 'acme', domains: [{ name: 'acme.example.test' }] }] }
-      : {}),
-  };
-  delete spec.userFederation;
-  made.push('src-everything');
-  const client = (name: string, clientSpec: Record<string, unknown>) => ({
-    apiVersion: 'realmforge.dev/v1',
-    kind: 'IdentityClient',
-    metadata: { name, namespace: ns },
-    spec: { realmRef: { name: 'src-everything' }, ...clientSpec },
-  });
-  await applyReady([
-    {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'smtp-relay', namespace: ns },
-      stringData: { password: 'relay' },
-    },
-    {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'corp-idp', namespace: ns },
-      stringData: { secret: 'corp' },
-    },
-    {
-      apiVersion: 'realmforge.dev/v1',
-      kind: 'IdentityRealm',
-      metadata: { name: 'src-everything', namespace: ns },
-      spec,
-    },
-    client('web', {
-      redirectUris: ['https://web.example.test/*'],
-      postLogoutRedirectUris: ['https://web.example.test/bye'],
-      pkce: 'S256',
-      serviceAccount: { enabled: true, realmRoles: ['employee'] },
-      protocolMappers: [
-        {
-          name: 'audience',
-          protocolMapper: 'oidc-audience-mapper',
-          config: { 'included.client.audience': 'web', 'access.token.claim': 'true' },
-        },
-      ],
-      roles: [{ name: 'reader', description: 'Reads' }],
-      tokens: { accessTokenLifespan: 120 },
-      authorization: {
-        resources: [{ name: 'orders', uris: ['/orders/*'] }],
-        policies: [{ name: 'employees', type: 'role', roles: [{ role: 'employee' }] }],
-        permissions: [{ name: 'orders', type: 'resource', resources: ['orders'], policies: ['employees'] }],
-      },
-      optionalClientScopes: ['address'],
-    }),
-    client('spa', {
-      type: 'public',
-      redirectUris: ['https://spa.example.test/*'],
-      webOrigins: ['+'],
-      directAccessGrants: true,
-    }),
-    client('api', { type: 'bearer-only', standardFlow: false, description: 'The payroll API' }),
-  ]);
-  const { diff } = await differential('everything', await exportOf('src-everything'));
-  assert.equal(diff, []);
-});
+corpusTests(suite, differ);
 
 test('a live realm read through the admin API imports as its export file does', async () => {
   const kc = env.state.keycloak as NonNullable<TestEnv['state']['keycloak']>;

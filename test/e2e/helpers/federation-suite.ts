@@ -45,7 +45,9 @@ const bindSecret = (password: string) => ({
   metadata: { name: 'ldap-bind', namespace: ns },
   stringData: { password },
 });
-const ldapProvider = () => ({
+/** The suite's LDAP provider on `ldap` (its bind password in the Secret ldap-bind), with a group mapper; the import
+ * corpus (import.test.ts) exports a realm with it too. */
+export const ldapProvider = (ldap: Ldap) => ({
   name: 'corp-ldap',
   connectionUrl: ldap.url,
   bindDn: ldap.bindDn,
@@ -87,7 +89,7 @@ const client = (name: string, realm: string, spec: Record<string, unknown>) => (
   spec: { realmRef: { name: realm }, ...spec },
 });
 const federated = () => ({
-  userFederation: { ldap: [ldapProvider()] },
+  userFederation: { ldap: [ldapProvider(ldap)] },
   identityProviders: [
     {
       alias: 'upstream',

@@ -51,6 +51,15 @@ export function kerberosServerParts(ns: string, kdc: Kdc) {
   };
 }
 
+/** The suite's Kerberos provider (keytab sso, the server's); the import corpus (import.test.ts) exports it too. */
+export const kerberosProvider = (servicePrincipal: string) => ({
+  name: 'corp-kerberos',
+  kerberosRealm: realm,
+  serverPrincipal: servicePrincipal,
+  keytab: 'sso',
+  allowPasswordAuthentication: true,
+});
+
 /** Registers the Kerberos tests. */
 export function kerberosTests(ctx: KerberosContext, kdc: () => Kdc) {
   const resource = (spec: Record<string, unknown>) => ({
@@ -58,13 +67,6 @@ export function kerberosTests(ctx: KerberosContext, kdc: () => Kdc) {
     kind: 'IdentityRealm',
     metadata: { name: 'krb', namespace: ctx().ns },
     spec: { serverRef: { name: 'idp' }, ...spec },
-  });
-  const provider = () => ({
-    name: 'corp-kerberos',
-    kerberosRealm: realm,
-    serverPrincipal: kdc().servicePrincipal,
-    keytab: 'sso',
-    allowPasswordAuthentication: true,
   });
   const component = async () => {
     const { admin } = ctx();
@@ -91,7 +93,12 @@ export function kerberosTests(ctx: KerberosContext, kdc: () => Kdc) {
     const started = Date.now();
     // A Kerberos user has no first and last name: without this, Keycloak's profile check would stop the login.
     const requiredActions = [{ alias: 'VERIFY_PROFILE', enabled: false }];
-    await env.apply(resource({ requiredActions, userFederation: { kerberos: [provider()] } }) as never);
+    await env.apply(
+      resource({
+        requiredActions,
+        userFederation: { kerberos: [kerberosProvider(kdc().servicePrincipal)] },
+      }) as never,
+    );
     await waitStatus(env, 'identityrealms', ns, 'krb', 120_000, (s) => s.phase === 'Ready', 'to be Ready');
     const live = await component();
     assert.is(live.providerId, 'kerberos');

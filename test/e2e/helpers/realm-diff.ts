@@ -2,7 +2,7 @@
 // ownership marks (realmforge.dev/ attributes and config entries) and its own identity client in the realm removed, lists keyed by their natural key and
 // lists of names compared as sets. Each difference is one line: its JSON path and both values.
 import { isObject, type Json } from '../../../src/operator/compile/import/context.ts';
-import { withoutOperatorIdentity } from '../../../src/operator/compile/import/export-shape.ts';
+import { withoutMarks, withoutOperatorIdentity } from '../../../src/operator/compile/import/export-shape.ts';
 import { normalise } from '../../../src/operator/compile/import/keycloak-defaults.ts';
 
 /** Natural keys of Keycloak's listed objects, tried in order. */
@@ -11,18 +11,18 @@ const keys = ['clientId', 'alias', 'name', 'username', 'clientScope', 'client'];
 /** When Keycloak made an object: never the same in two realms. */
 const keycloakMoments = ['createdTimestamp', 'client.secret.creation.time'];
 
-/** The export without ownership marks, ids, creation times or the realm's name. */
+/** The export without ownership marks (export-shape.ts's withoutMarks), ids, creation times or the realm's name. */
 export function comparable(exp: unknown, realm: string): Json {
   const strip = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(strip);
     if (!isObject(v)) return v;
     return Object.fromEntries(
       Object.entries(v)
-        .filter(([k]) => !k.startsWith('realmforge.dev/') && !keycloakMoments.includes(k))
+        .filter(([k]) => !keycloakMoments.includes(k))
         .map(([k, x]) => [k, strip(x)]),
     );
   };
-  const out = strip(normalise(withoutOperatorIdentity(exp as Json), realm)) as Json;
+  const out = strip(withoutMarks(normalise(withoutOperatorIdentity(exp as Json), realm))) as Json;
   delete out.realm;
   return out;
 }

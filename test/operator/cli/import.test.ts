@@ -118,6 +118,21 @@ const bad: [string, unknown, string][] = [
     'clients: expected a list, found object',
   ],
   [
+    'a component without its name',
+    { realm: 'x', components: { 'org.keycloak.storage.UserStorageProvider': [{ providerId: 'ldap' }] } },
+    'components["org.keycloak.storage.UserStorageProvider"][0]: expected an object with a "name"',
+  ],
+  [
+    'a component that is not an object',
+    { realm: 'x', components: { 'org.keycloak.keys.KeyProvider': ['rsa'] } },
+    'components["org.keycloak.keys.KeyProvider"][0]: expected an object, found string',
+  ],
+  [
+    'components of a type not listed',
+    { realm: 'x', components: { 'org.keycloak.storage.UserStorageProvider': { ldap: {} } } },
+    'components["org.keycloak.storage.UserStorageProvider"]: expected a list, found object',
+  ],
+  [
     'an item without its key',
     { realm: 'x', clients: [{ name: 'web' }] },
     'clients[0]: expected an object with a "clientId"',
@@ -132,6 +147,66 @@ for (const [what, input, message] of bad) {
     assert.not.match(r.stderr, /\n\s+at /);
   });
 }
+
+test('a file that cannot be read: exit code 2, its name and why, nothing on stdout', async () => {
+  const r = await run(join(dir, 'no-such-export.json'));
+  assert.is(r.code, 2, r.stderr);
+  assert.is(r.stdout, '');
+  assert.match(r.stderr, 'cannot read');
+  assert.match(r.stderr, 'no-such-export.json: ENOENT');
+});
+
+const federated = {
+  realm: 'corp',
+  components: {
+    'org.keycloak.storage.UserStorageProvider': [
+      {
+        name: 'corp-ldap',
+        providerId: 'ldap',
+        config: {
+          connectionUrl: ['ldap://ldap.corp'],
+          authType: ['simple'],
+          bindDn: ['cn=admin,dc=corp'],
+          bindCredential: ['ldap-bind-secret'],
+          usersDn: ['ou=people,dc=corp'],
+        },
+      },
+      {
+        name: 'corp-kerberos',
+        providerId: 'kerberos',
+        config: {
+          kerberosRealm: ['CORP'],
+          serverPrincipal: ['HTTP/sso.corp@CORP'],
+          keyTab: ['/etc/realmforge/keytabs/sso/krb5.keytab'],
+        },
+      },
+    ],
+  },
+};
+
+test("user federation: the bind password only with --secrets, the server's keytabs named on stderr", async () => {
+  const file = write('federated.json', federated);
+  const plain = await run(file);
+  assert.is(plain.code, 0, plain.stderr);
+  assert.not.match(plain.stdout + plain.stderr, 'ldap-bind-secret');
+  const realm = parseAllDocuments(plain.stdout)[0]?.toJSON();
+  assert.equal(realm.spec.userFederation.ldap[0].bindCredentialRef, {
+    name: 'corp-ldap-corp-ldap',
+    key: 'bindCredential',
+  });
+  assert.is(realm.spec.userFederation.kerberos[0].keytab, 'sso');
+  assert.match(
+    plain.stderr,
+    'create these Secrets before applying (or run again with --secrets): apps/corp-ldap-corp-ldap key bindCredential',
+  );
+  assert.match(
+    plain.stderr,
+    'the IdentityServer must declare these keytabs (spec.kerberos.keytabs): sso (path /etc/realmforge/keytabs/sso/krb5.keytab',
+  );
+  const withSecrets = await run(file, '--secrets');
+  const [secret] = parseAllDocuments(withSecrets.stdout).map((d) => d.toJSON());
+  assert.equal(secret.stringData, { bindCredential: 'ldap-bind-secret' });
+});
 
 test('usage: --namespace is needed, one source only, credentials only with --keycloak-url', async () => {
   const file = write('shop.json', shop);

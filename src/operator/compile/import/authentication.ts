@@ -1,6 +1,7 @@
 // Authentication flows (the ones the realm made, not Keycloak's built-in ones, which are noted when changed) and
 // required actions (Keycloak's, declared only where they differ from a new realm's settings).
-import { compact, type ImportContext, type Json, listAt, type RealmSpec, same } from './context.ts';
+import { userStorageType } from '../realm/user-federation.ts';
+import { compact, type ImportContext, type Json, listAt, objectAt, type RealmSpec, same } from './context.ts';
 import { noteChanged } from './keycloak-defaults.ts';
 
 type Flow = NonNullable<RealmSpec['authenticationFlows']>[number];
@@ -8,8 +9,29 @@ type Action = NonNullable<RealmSpec['requiredActions']>[number];
 
 export const authenticationKeys = ['authenticationFlows', 'authenticatorConfig', 'requiredActions'];
 
+/** Keycloak turns SPNEGO on (ALTERNATIVE where it was DISABLED) in its flows when a Kerberos provider, or an LDAP
+ * provider with Kerberos, is created: with one, that is how the built-in flows are as Keycloak made them. */
+const spnegoOn = (flow: Json): Json => ({
+  ...flow,
+  authenticationExecutions: listAt(flow.authenticationExecutions).map((e) =>
+    e.authenticator === 'auth-spnego' && e.requirement === 'DISABLED'
+      ? { ...e, requirement: 'ALTERNATIVE' }
+      : e,
+  ),
+});
+
+const usesKerberos = (exp: Json) =>
+  listAt(objectAt(exp.components)[userStorageType]).some(
+    (c) =>
+      c.providerId === 'kerberos' ||
+      (c.providerId === 'ldap' && String(objectAt(c.config).allowKerberosAuthentication) === 'true'),
+  );
+
 export function importAuthentication(exp: Json, ctx: ImportContext): Partial<RealmSpec> {
-  const builtIn = new Map(listAt(ctx.defaults.authenticationFlows).map((f) => [String(f.alias), f]));
+  const kerberos = usesKerberos(exp);
+  const builtIn = new Map(
+    listAt(ctx.defaults.authenticationFlows).map((f) => [String(f.alias), kerberos ? spnegoOn(f) : f]),
+  );
   const configs = new Map(listAt(exp.authenticatorConfig).map((c) => [String(c.alias), c]));
   const defaultConfigs = new Map(listAt(ctx.defaults.authenticatorConfig).map((c) => [String(c.alias), c]));
   const flows: Flow[] = [];

@@ -5,6 +5,9 @@ import type { IdentityRealm } from '../../../../generated/types/crds/identityrea
 export type Json = Record<string, unknown>;
 export type RealmSpec = IdentityRealm['spec'];
 
+/** A keytab the realm's Kerberos settings name: the IdentityServer must declare it (spec.kerberos.keytabs). */
+export type KeytabRef = { readonly name: string; readonly path: string };
+
 /** Something in the export no field of the CRDs expresses: where it is, how many items, and why. */
 export type Unexpressed = { readonly path: string; readonly count: number; readonly why: string };
 
@@ -28,6 +31,8 @@ export type ImportContext = {
   note(path: string, why: string, count?: number): void;
   /** Records a Secret the output refers to (of the realm, or of a client) and returns the reference. */
   secret(name: string, key: string, value: unknown, of?: 'realm' | 'client'): { name: string; key: string };
+  /** Records the keytab at `path` under `name` (the name it has already when that path was recorded before). */
+  keytab(name: string, path: string): string;
 };
 
 export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -2,6 +2,7 @@
 // of a list), a name Keycloak and the CRD accept, only RealmRepresentation's sections, each of the JSON type
 // Keycloak gives it. A problem is an error naming the JSON path; nothing is half imported.
 import { ValidationError } from '../../../core/errors.ts';
+import { userStorageType } from '../realm/user-federation.ts';
 import { isObject, type Json } from './context.ts';
 import { keycloakDefaultRealm } from './keycloak-defaults.ts';
 
@@ -124,8 +125,9 @@ export function withoutOperatorIdentity(exp: Json): Json {
 }
 
 /** The export without the operator's marks (realmforge.dev/ attributes and config entries): a realm the operator
- * already manages imports as any other, and the marks are never declared (the CRDs refuse them). */
-function withoutMarks(v: unknown): unknown {
+ * already manages imports as any other, and the marks are never declared (the CRDs refuse them). The one place
+ * that knows what a mark looks like (test/e2e/helpers/realm-diff.ts strips them with it too). */
+export function withoutMarks(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutMarks);
   if (!isObject(v)) return v;
   return Object.fromEntries(
@@ -173,6 +175,18 @@ function checkShape(exp: Json, source: string): void {
       if (!isObject(item) || typeof item[key] !== 'string' || item[key] === '')
         problems.push(`${list}[${i}]: expected an object with a "${key}"`);
     });
+  }
+  // Components are lists of objects by provider type; user storage providers are keyed by name.
+  for (const [type, items] of Object.entries(isObject(exp.components) ? exp.components : {})) {
+    const path = `components[${JSON.stringify(type)}]`;
+    const named = type === userStorageType;
+    if (!Array.isArray(items)) problems.push(`${path}: expected a list, found ${typeOf(items)}`);
+    else
+      items.forEach((item, i) => {
+        if (!isObject(item)) problems.push(`${path}[${i}]: expected an object, found ${typeOf(item)}`);
+        else if (named && (typeof item.name !== 'string' || item.name === ''))
+          problems.push(`${path}[${i}]: expected an object with a "name"`);
+      });
   }
   if (problems.length)
     throw new ValidationError(`${source}: not a realm export Keycloak would import`, { details: problems });

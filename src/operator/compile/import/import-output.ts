@@ -38,6 +38,10 @@ export function importReport(result: ImportResult, secrets: boolean): string {
         : `create these Secrets before applying (or run again with --secrets): ${refs.map((s) => `${s.namespace}/${s.name} key ${s.key}`).join(', ')}`,
     );
   }
+  if (result.keytabs.length)
+    lines.push(
+      `the IdentityServer must declare these keytabs (spec.kerberos.keytabs): ${result.keytabs.map((k) => `${k.name} (path ${k.path} on an external Keycloak's host; a Secret for one the operator deploys)`).join(', ')}`,
+    );
   if (result.unexpressed.length) {
     const total = result.unexpressed.reduce((n, u) => n + u.count, 0);
     lines.push(`${total} item(s) the CRDs cannot express, not imported:`);

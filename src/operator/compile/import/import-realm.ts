@@ -12,6 +12,7 @@ import {
   compact,
   type ImportContext,
   type Json,
+  type KeytabRef,
   type RealmSpec,
   type SecretRef,
   type Unexpressed,
@@ -25,6 +26,7 @@ import { importPolicies, policiesKeys } from './policies.ts';
 import { importRealmFields, realmFieldsKeys } from './realm-fields.ts';
 import { importRolesGroups, rolesGroupsKeys } from './roles-groups.ts';
 import { importSmtp } from './smtp.ts';
+import { importUserFederation } from './user-federation.ts';
 import { importUserProfile } from './user-profile.ts';
 
 export type ImportOptions = {
@@ -44,6 +46,8 @@ export type ImportResult = {
   readonly realm: IdentityRealm;
   readonly clients: IdentityClient[];
   readonly secrets: SecretRef[];
+  /** The keytabs the realm's IdentityServer must declare. */
+  readonly keytabs: KeytabRef[];
   readonly unexpressed: Unexpressed[];
 };
 
@@ -53,6 +57,7 @@ const sections: [readonly string[], (exp: Json, ctx: ImportContext) => Partial<R
   [['smtpServer'], importSmtp],
   [rolesGroupsKeys, importRolesGroups],
   [identityProvidersKeys, importIdentityProviders],
+  [[], importUserFederation],
   [policiesKeys, importPolicies],
   [['attributes'], importAttributes],
   [clientScopesKeys, importClientScopes],
@@ -72,6 +77,7 @@ export function importRealm(input: unknown, options: ImportOptions): ImportResul
   const realmNamespace = options.realmNamespace ?? options.namespace;
   const unexpressed: Unexpressed[] = [];
   const secrets: SecretRef[] = [];
+  const keytabs: KeytabRef[] = [];
   const ctx: ImportContext = {
     realm: name,
     major,
@@ -82,6 +88,16 @@ export function importRealm(input: unknown, options: ImportOptions): ImportResul
       const namespace = of === 'client' ? options.namespace : realmNamespace;
       secrets.push({ name: secret, key, namespace, ...(known ? { value } : {}) });
       return { name: secret, key };
+    },
+    keytab: (keytab, path) => {
+      const known = keytabs.find((k) => k.path === path);
+      if (known) return known.name;
+      // Two paths would otherwise share a name.
+      const taken = (n: string) => keytabs.some((k) => k.name === n);
+      let name = keytab;
+      for (let i = 2; taken(name); i++) name = `${keytab.slice(0, 60)}-${i}`;
+      keytabs.push({ name, path });
+      return name;
     },
   };
   let spec: Json = {};
@@ -108,5 +124,5 @@ export function importRealm(input: unknown, options: ImportOptions): ImportResul
       adoptExisting: true,
     }) as RealmSpec,
   };
-  return { realm, clients, secrets, unexpressed };
+  return { realm, clients, secrets, keytabs, unexpressed };
 }

@@ -1,6 +1,7 @@
 // What no section reads: realm attributes become spec.attributes (those that mirror a realm field, Keycloak's own
 // and the operator's marks left out), users are counted, and every other section that differs from a new realm's
 // is noted by path, item by item where Keycloak keys its items.
+import { userStorageType as userStorage } from '../realm/user-federation.ts';
 import {
   compact,
   type ImportContext,
@@ -66,13 +67,12 @@ export function noteLeftovers(exp: Json, ctx: ImportContext, claimed: ReadonlySe
   }
 }
 
-const userStorage = 'org.keycloak.storage.UserStorageProvider';
-
 /** Components by provider type and name: Keycloak's own key providers are left out (their keys are generated). */
 function noteComponents(value: unknown, ctx: ImportContext): void {
   const defaults = objectAt(ctx.defaults.components);
   for (const [type, items] of Object.entries(objectAt(value))) {
-    if (type === userProfileComponent) continue;
+    // The user profile and user federation have their own sections (user-profile.ts, user-federation.ts).
+    if (type === userProfileComponent || type === userStorage) continue;
     const keyOf = (c: Json) => (c.subType ? `${String(c.name)} (${String(c.subType)})` : String(c.name));
     const before = new Map(listAt(defaults[type]).map((c) => [keyOf(c), c]));
     for (const item of listAt(items)) {
@@ -80,12 +80,7 @@ function noteComponents(value: unknown, ctx: ImportContext): void {
       const known = before.get(name);
       if (known && (type === 'org.keycloak.keys.KeyProvider' || same(normalise(item, ctx.realm), known)))
         continue;
-      ctx.note(
-        `${pathOf('components', type)}[${name}]`,
-        type === userStorage
-          ? 'user federation is not imported yet: declare spec.userFederation by hand'
-          : 'a component the CRDs have no field for',
-      );
+      ctx.note(`${pathOf('components', type)}[${name}]`, 'a component the CRDs have no field for');
     }
   }
 }

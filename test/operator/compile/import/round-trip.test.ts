@@ -17,6 +17,15 @@ import {
 } from '../../../../src/operator/compile/client-authorization.ts';
 import { compileClient } from '../../../../src/operator/compile/client-representation.ts';
 import { importRealm } from '../../../../src/operator/compile/import/import-realm.ts';
+import { keycloakLdapMappers } from '../../../../src/operator/compile/import/ldap-default-mappers.ts';
+import { keytabMountPath } from '../../../../src/operator/compile/kerberos-keytabs.ts';
+import { compileKerberosProvider } from '../../../../src/operator/compile/realm/kerberos.ts';
+import {
+  compileLdapMappers,
+  compileLdapProvider,
+  ldapMapperType,
+  userStorageType,
+} from '../../../../src/operator/compile/realm/user-federation.ts';
 import { compileRealm } from '../../../../src/operator/compile/realm-representation.ts';
 import { sameField } from '../../../../src/operator/keycloak/collections/managed-fields.ts';
 import { realmFieldsFor } from '../../../../src/operator/keycloak/collections/realm-fields.ts';
@@ -221,6 +230,99 @@ test('authorization services survive the round trip (every policy type, resource
   assert.equal(imported?.spec.authorization, authorization);
   assert.is(imported?.spec.roles, undefined);
   assert.equal(imported?.spec.serviceAccount, { enabled: true });
+});
+
+test('user federation survives the round trip (LDAP with Kerberos and mappers, Kerberos), keytabs by name', () => {
+  const federation: NonNullable<IdentityRealm['spec']['userFederation']> = {
+    ldap: [
+      {
+        name: 'corp-ldap',
+        vendor: 'ad',
+        connectionUrl: 'ldaps://dc.corp:636',
+        bindDn: 'cn=admin,dc=corp',
+        bindCredentialRef: { name: 'shop-ldap-corp-ldap', key: 'bindCredential' },
+        usersDn: 'ou=people,dc=corp',
+        usernameAttribute: 'sAMAccountName',
+        rdnAttribute: 'cn',
+        uuidAttribute: 'objectGUID',
+        userObjectClasses: ['person', 'user'],
+        searchScope: 'Subtree',
+        editMode: 'WRITABLE',
+        syncRegistrations: true,
+        changedSyncPeriodSeconds: 600,
+        pagination: false,
+        readTimeoutMs: 3000,
+        startTls: true,
+        useTruststoreSpi: 'never',
+        kerberos: {
+          kerberosRealm: 'CORP',
+          serverPrincipal: 'HTTP/sso.corp@CORP',
+          keytab: 'sso',
+          debug: true,
+        },
+        useKerberosForPasswordAuthentication: true,
+        mappers: [
+          { name: 'groups', type: 'group-ldap-mapper', config: { 'groups.dn': 'ou=groups,dc=corp' } },
+          {
+            name: 'email',
+            type: 'user-attribute-ldap-mapper',
+            config: { 'ldap.attribute': 'userPrincipalName', 'user.model.attribute': 'email' },
+          },
+        ],
+      },
+    ],
+    kerberos: [
+      {
+        name: 'krb',
+        enabled: false,
+        priority: 2,
+        kerberosRealm: 'CORP',
+        serverPrincipal: 'HTTP/other.corp@CORP',
+        keytab: 'sso',
+        debug: true,
+        updateProfileFirstLogin: true,
+        cachePolicy: { policy: 'MAX_LIFESPAN', maxLifespanMs: 60000 },
+      },
+    ],
+  };
+  const keytabs = new Map([['sso', keytabMountPath('sso')]]);
+  const [ldap] = federation.ldap ?? [];
+  const [kerberos] = federation.kerberos ?? [];
+  if (!ldap || !kerberos) throw new Error('one of each');
+  const provider = compileLdapProvider('r', ldap, 0, 'bind-pw', true, keytabs);
+  const settings = Object.fromEntries(
+    Object.entries(provider.config as Record<string, string[]>).map(([k, v]) => [k, String(v[0])]),
+  );
+  // What Keycloak holds: the mappers it made with the provider, those the spec declares replacing theirs.
+  const declared = compileLdapMappers(ldap, 'id');
+  const made = [...keycloakLdapMappers(settings, 26)]
+    .filter(([name]) => !declared.some((m) => m.name === name))
+    .map(([name, m]) => ({
+      name,
+      providerId: m.providerId,
+      config: Object.fromEntries(Object.entries(m.config).map(([k, v]) => [k, [v]])),
+    }));
+  const component = ({ name, providerId, config }: Record<string, unknown>) => ({ name, providerId, config });
+  const exp = {
+    realm: 'shop',
+    components: {
+      [userStorageType]: [
+        {
+          ...component(provider),
+          subComponents: { [ldapMapperType]: [...made, ...declared.map(component)] },
+        },
+        component(compileKerberosProvider('r', kerberos, 0, keytabs)),
+      ],
+    },
+  };
+  const result = importRealm(exp, options);
+  assert.equal(result.unexpressed, []);
+  assert.equal(result.realm.spec.userFederation, federation);
+  assert.equal(result.keytabs, [{ name: 'sso', path: keytabMountPath('sso') }]);
+  assert.equal(
+    result.secrets.map((s) => [s.name, s.key, s.value]),
+    [['shop-ldap-corp-ldap', 'bindCredential', undefined]],
+  );
 });
 
 test("the operator's own identity client in a realm it made is bookkeeping: not imported, not reported", () => {

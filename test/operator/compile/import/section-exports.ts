@@ -1,5 +1,26 @@
 // One small realm export per importer section (Keycloak's field names and shapes, as its partial export writes
 // them), each with something the CRDs can say and something they cannot: the golden tests' inputs.
+/** One of the user attribute mappers Keycloak creates with an LDAP provider, as its export writes it. */
+const ldapAttributeMapper = (
+  name: string,
+  model: string,
+  ldap: string,
+  readOnly: string,
+  alwaysRead: string,
+  mandatory: string,
+) => ({
+  name,
+  providerId: 'user-attribute-ldap-mapper',
+  subComponents: {},
+  config: {
+    'ldap.attribute': [ldap],
+    'is.mandatory.in.ldap': [mandatory],
+    'always.read.value.from.ldap': [alwaysRead],
+    'read.only': [readOnly],
+    'user.model.attribute': [model],
+  },
+});
+
 /** A message key Keycloak resolves per locale (`${username}`). */
 const msg = (key: string) => `\${${key}}`;
 
@@ -429,6 +450,100 @@ export const sectionExports: Record<string, Record<string, unknown>> = {
             ],
           },
         },
+      ],
+    },
+  },
+  // As Keycloak 26 exports a realm federated by hand: an LDAP provider with Keycloak's own mappers (one changed,
+  // one removed), a group mapper and a mapper type the CRD lacks; a Kerberos provider whose keytab is a path on the
+  // server's host; a provider type the CRD lacks.
+  'user-federation': {
+    realm: 'shop',
+    components: {
+      'org.keycloak.storage.UserStorageProvider': [
+        {
+          name: 'corp-ldap',
+          providerId: 'ldap',
+          subComponents: {
+            'org.keycloak.storage.ldap.mappers.LDAPStorageMapper': [
+              ldapAttributeMapper('username', 'username', 'uid', 'true', 'false', 'true'),
+              ldapAttributeMapper('first name', 'firstName', 'cn', 'true', 'true', 'true'),
+              ldapAttributeMapper('last name', 'lastName', 'sn', 'true', 'true', 'true'),
+              ldapAttributeMapper('email', 'email', 'mail', 'true', 'false', 'true'),
+              ldapAttributeMapper(
+                'creation date',
+                'createTimestamp',
+                'createTimestamp',
+                'true',
+                'true',
+                'false',
+              ),
+              {
+                name: 'groups',
+                providerId: 'group-ldap-mapper',
+                subComponents: {},
+                config: { 'groups.dn': ['ou=groups,dc=corp'], mode: ['READ_ONLY'] },
+              },
+              {
+                name: 'Kerberos principal attribute mapper',
+                providerId: 'kerberos-principal-attribute-mapper',
+                config: { 'ldap.attribute': ['userPrincipalName'] },
+              },
+            ],
+          },
+          config: {
+            enabled: ['true'],
+            priority: ['0'],
+            vendor: ['other'],
+            connectionUrl: ['ldaps://ldap.corp:636'],
+            authType: ['simple'],
+            bindDn: ['cn=admin,dc=corp'],
+            bindCredential: ['**********'],
+            usersDn: ['ou=people,dc=corp'],
+            usernameLDAPAttribute: ['uid'],
+            rdnLDAPAttribute: ['uid'],
+            uuidLDAPAttribute: ['entryUUID'],
+            userObjectClasses: ['inetOrgPerson, organizationalPerson'],
+            searchScope: ['2'],
+            editMode: ['READ_ONLY'],
+            importEnabled: ['true'],
+            syncRegistrations: ['false'],
+            fullSyncPeriod: ['86400'],
+            changedSyncPeriod: ['-1'],
+            batchSizeForSync: ['1000'],
+            pagination: ['true'],
+            connectionPooling: ['true'],
+            connectionTimeout: ['5000'],
+            startTls: ['false'],
+            useTruststoreSpi: ['always'],
+            trustEmail: ['true'],
+            cachePolicy: ['DEFAULT'],
+            validatePasswordPolicy: ['false'],
+            usePasswordModifyExtendedOp: ['true'],
+            allowKerberosAuthentication: ['false'],
+            kerberosRealm: [''],
+            lastSync: ['1732860000'],
+          },
+        },
+        {
+          name: 'Corp Kerberos',
+          providerId: 'kerberos',
+          subComponents: {},
+          config: {
+            enabled: ['true'],
+            priority: ['1'],
+            kerberosRealm: ['CORP.EXAMPLE'],
+            serverPrincipal: ['HTTP/sso.corp.example@CORP.EXAMPLE'],
+            keyTab: ['/etc/keycloak/http.keytab'],
+            debug: ['false'],
+            allowPasswordAuthentication: ['true'],
+            editMode: ['UNSYNCED'],
+            updateProfileFirstLogin: ['false'],
+            cachePolicy: ['EVICT_DAILY'],
+            evictionHour: ['3'],
+            evictionMinute: ['30'],
+          },
+        },
+        { name: 'legacy-db', providerId: 'custom-jdbc', subComponents: {}, config: {} },
       ],
     },
   },
