@@ -1,0 +1,230 @@
+// Change detection against the real Keycloak: with a full read only once an hour, a steady resync of a realm with
+// every section (the production example, plus client policies, an identity provider and an organization) and a
+// client reads only the realm's newest admin event; a hand edit through the admin API to each managed section,
+// all made at once, is reverted by the next resync that reads the cursor.
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse as parseYaml } from 'yaml';
+import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
+import { kubectlWait } from '../../scripts/testenv/identity-fixtures.ts';
+import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
+import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
+
+const intervalMs = 8_000;
+let suite: OperatorSuite;
+let env: TestEnv;
+let operator: OperatorProcess;
+let ns: string;
+let kc: KeycloakAdmin;
+const r = '/cd';
+
+const example = parseYaml(readFileSync('examples/identityrealm-production.yaml', 'utf8'));
+const realmSpec = () => ({
+  ...example.spec,
+  serverRef: { name: 'idp' },
+  realmName: 'cd',
+  clientAuthorizationGrants: [ns],
+  deletionPolicy: 'Delete',
+  clientPolicies: {
+    profiles: [{ name: 'pkce', executors: [{ executor: 'pkce-enforcer', configuration: {} }] }],
+    policies: [
+      {
+        name: 'public-pkce',
+        conditions: [{ condition: 'client-access-type', configuration: { type: ['public'] } }],
+        profiles: ['pkce'],
+      },
+    ],
+  },
+  identityProviders: [
+    {
+      alias: 'corp',
+      providerId: 'oidc',
+      displayName: 'Corp',
+      config: {
+        clientId: 'cd',
+        authorizationUrl: 'https://corp.example.test/auth',
+        tokenUrl: 'https://corp.example.test/token',
+      },
+      clientSecretRef: { name: 'corp-idp', key: 'secret' },
+    },
+  ],
+  organizations: [{ name: 'acme', description: 'Acme', domains: [{ name: 'acme.example.test' }] }],
+});
+const redirectUris = ['https://web.example.test/callback'];
+
+const gets = () => operator.counter('realmforge_keycloak_api_requests_total', { method: 'GET' });
+const cursorReads = () =>
+  operator.counter('realmforge_keycloak_api_path_requests_total', {
+    method: 'GET',
+    path: '/admin/realms/{realm}/admin-events?first&max',
+  });
+const writes = async () => {
+  let total = 0;
+  for (const method of ['POST', 'PUT', 'DELETE'])
+    total += await operator.counter('realmforge_keycloak_api_requests_total', { method });
+  return total - (await operator.counter('realmforge_keycloak_api_token_requests_total'));
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const first = async (path: string) => (await kc('GET', path))?.[0];
+
+test.before(async () => {
+  suite = await operatorSuite('change-det', {
+    server: {},
+    beforeStart: async () => ({
+      args: [`--drift-interval=${intervalMs / 1000}s`, '--full-resync-period=1h'],
+    }),
+  });
+  ({ env, ns, operator } = suite);
+  kc = keycloakAdmin(env, ns);
+  const secret = (name: string, key: string) => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: ns },
+    stringData: { [key]: 'not-used' },
+  });
+  await env.apply(secret('smtp-relay', 'password') as never);
+  await env.apply(secret('corp-idp', 'secret') as never);
+  const meta = (kind: string, name: string) => ({
+    apiVersion: 'realmforge.dev/v1',
+    kind,
+    metadata: { name, namespace: ns },
+  });
+  await env.apply({ ...meta('IdentityRealm', 'cd'), spec: realmSpec() } as never);
+  await env.apply({
+    ...meta('IdentityClient', 'web'),
+    spec: { realmRef: { name: 'cd' }, clientId: 'web', redirectUris },
+  } as never);
+  await kubectlWait(env, 'identityrealm/cd', ns, 180);
+  await kubectlWait(env, 'identityclient/web', ns, 120);
+});
+test.after(() => suite?.close());
+
+test('admin events are on and kept bounded; a steady resync reads only the newest admin event', async () => {
+  const realm = await kc('GET', r);
+  assert.is(realm.adminEventsEnabled, true, 'the production example turns them on itself');
+  // The passes after creation wrote (their own events are new to the cursor) and read again; then it settles.
+  await eventually('a pass that reads only the cursor', 6 * intervalMs, async () => {
+    const [g, c] = [await gets(), await cursorReads()];
+    await sleep(intervalMs);
+    return (await gets()) - g === (await cursorReads()) - c && (await cursorReads()) > c ? true : undefined;
+  });
+  const [g, c, w] = [await gets(), await cursorReads(), await writes()];
+  await sleep(3 * intervalMs);
+  const reads = (await gets()) - g;
+  const cursor = (await cursorReads()) - c;
+  assert.ok(cursor >= 2, `the realm and its client resynced (${cursor} cursor reads in 3 intervals)`);
+  assert.is(reads, cursor, 'every read was a cursor read');
+  assert.ok(cursor <= 5, `about one cursor read per interval for the realm and its client: ${cursor} in 3`);
+  assert.is(await writes(), w, 'no write');
+});
+
+test('a hand edit to each managed section, all at once, is reverted by the next resync', async () => {
+  const realm = await kc('GET', r);
+  const employee = await kc('GET', `${r}/roles/employee`);
+  const staff = await first(`${r}/groups?search=staff&exact=true`);
+  const scope = (
+    (await kc('GET', `${r}/client-scopes`)) as { id: string; name: string; description?: string }[]
+  ).find((s) => s.name === 'payroll.read');
+  const executions = await kc('GET', `${r}/authentication/flows/browser-payroll-otp/executions`);
+  const cookie = executions.find((e: { providerId?: string }) => e.providerId === 'auth-cookie');
+  const terms = await kc('GET', `${r}/authentication/required-actions/TERMS_AND_CONDITIONS`);
+  const profile = await kc('GET', `${r}/users/profile`);
+  const idp = await kc('GET', `${r}/identity-provider/instances/corp`);
+  const org = await first(`${r}/organizations?search=acme`);
+  const web = await first(`${r}/clients?clientId=web`);
+  const edits: [string, () => Promise<unknown>][] = [
+    ['realm fields', () => kc('PUT', r, { ...realm, displayName: 'by hand' })],
+    ['roles', () => kc('PUT', `${r}/roles/employee`, { ...employee, description: 'by hand' })],
+    ['groups', () => kc('PUT', `${r}/groups/${staff.id}`, { ...staff, attributes: { directory: ['x'] } })],
+    [
+      'client scopes',
+      () => kc('PUT', `${r}/client-scopes/${scope?.id}`, { ...scope, description: 'by hand' }),
+    ],
+    [
+      'flows',
+      () =>
+        kc('PUT', `${r}/authentication/flows/browser-payroll-otp/executions`, {
+          ...cookie,
+          requirement: 'DISABLED',
+        }),
+    ],
+    [
+      'required actions',
+      () =>
+        kc('PUT', `${r}/authentication/required-actions/TERMS_AND_CONDITIONS`, {
+          ...terms,
+          defaultAction: false,
+        }),
+    ],
+    ['messages', () => kc('DELETE', `${r}/localization/en/loginAccountTitle`)],
+    [
+      'user profile',
+      () =>
+        kc('PUT', `${r}/users/profile`, {
+          ...profile,
+          attributes: profile.attributes.filter((a: { name: string }) => a.name !== 'staffNumber'),
+        }),
+    ],
+    ['default roles', () => kc('DELETE', `${r}/roles-by-id/${realm.defaultRole.id}/composites`, [employee])],
+    ['client policies', () => kc('PUT', `${r}/client-policies/policies`, { policies: [] })],
+    [
+      'identity providers',
+      () => kc('PUT', `${r}/identity-provider/instances/corp`, { ...idp, displayName: 'x' }),
+    ],
+    ['organizations', () => kc('PUT', `${r}/organizations/${org.id}`, { ...org, description: 'by hand' })],
+    [
+      'a client',
+      () => kc('PUT', `${r}/clients/${web.id}`, { ...web, redirectUris: ['https://evil.test/*'] }),
+    ],
+  ];
+  const reverted: Record<string, () => Promise<boolean>> = {
+    'realm fields': async () => (await kc('GET', r)).displayName === example.spec.displayName,
+    roles: async () => (await kc('GET', `${r}/roles/employee`)).description === employee.description,
+    groups: async () => (await kc('GET', `${r}/groups/${staff.id}`)).attributes?.directory?.[0] === 'corp',
+    'client scopes': async () =>
+      (await kc('GET', `${r}/client-scopes/${scope?.id}`)).description === scope?.description,
+    flows: async () =>
+      (await kc('GET', `${r}/authentication/flows/browser-payroll-otp/executions`)).find(
+        (e: { providerId?: string }) => e.providerId === 'auth-cookie',
+      )?.requirement === 'ALTERNATIVE',
+    'required actions': async () =>
+      (await kc('GET', `${r}/authentication/required-actions/TERMS_AND_CONDITIONS`)).defaultAction === true,
+    messages: async () => (await kc('GET', `${r}/localization/en`))?.loginAccountTitle === 'Sign in to Acme',
+    'user profile': async () =>
+      (await kc('GET', `${r}/users/profile`)).attributes.some(
+        (a: { name: string }) => a.name === 'staffNumber',
+      ),
+    'default roles': async () =>
+      ((await kc('GET', `${r}/roles-by-id/${realm.defaultRole.id}/composites`)) as { name: string }[]).some(
+        (c) => c.name === 'employee',
+      ),
+    'client policies': async () =>
+      (await kc('GET', `${r}/client-policies/policies`)).policies?.some(
+        (p: { name: string }) => p.name === 'public-pkce',
+      ),
+    'identity providers': async () =>
+      (await kc('GET', `${r}/identity-provider/instances/corp`)).displayName === 'Corp',
+    organizations: async () => (await kc('GET', `${r}/organizations/${org.id}`)).description === 'Acme',
+    'a client': async () =>
+      JSON.stringify((await kc('GET', `${r}/clients/${web.id}`)).redirectUris) ===
+      JSON.stringify(redirectUris),
+  };
+  const cursor = await cursorReads();
+  await Promise.all(edits.map(([, edit]) => edit()));
+  const edited = Date.now();
+  for (const [section] of edits) assert.not.ok(await reverted[section]?.(), `${section}: edited by hand`);
+  await eventually('every section reverted', 3 * intervalMs, async () => {
+    const left = [];
+    for (const [section] of edits) if (!(await reverted[section]?.())) left.push(section);
+    return left.length ? undefined : true;
+  });
+  const took = Date.now() - edited;
+  assert.ok((await cursorReads()) > cursor, 'found through the cursor (a full read is an hour away)');
+  // Within one interval of the next cursor read (a read shared by the realm and its client is up to half an
+  // interval old), plus the pass itself.
+  assert.ok(took < 2 * intervalMs, `reverted ${took} ms after the edits (interval ${intervalMs} ms)`);
+});
+
+test.run();
