@@ -26,7 +26,12 @@ function keycloak() {
     },
   };
   const edit = (resourcePath: string) =>
-    k.events.push({ id: `e${k.events.length}`, time: k.events.length, operationType: 'UPDATE', resourcePath });
+    k.events.push({
+      id: `e${k.events.length}`,
+      time: k.events.length,
+      operationType: 'UPDATE',
+      resourcePath,
+    });
   return { k, admin, edit };
 }
 

@@ -108,9 +108,15 @@ async function clientSecretOf(
 
 const ready = (clientId: string, realm: string) => `client ${clientId} is ready in realm ${realm}`;
 
-/** The change signal a client's resync may use: its realm's, when that realm is managed with admin events on. */
+/** The change signal a client's resync may use: its realm's, when that realm is managed with admin events on and
+ * the client was made (nothing to read before). */
 const signalFor = (deps: KeycloakDeps, client: IdentityClient, realm: IdentityRealm) =>
-  !observeOnly(client) && !observeOnly(realm) && changeSignalOn(realm.spec.events) ? deps.changes : undefined;
+  client.status?.clientUuid &&
+  !observeOnly(client) &&
+  !observeOnly(realm) &&
+  changeSignalOn(realm.spec.events)
+    ? deps.changes
+    : undefined;
 
 /** Creates the IdentityClient reconciler. */
 export function identityClientController(deps: KeycloakDeps) {

@@ -120,10 +120,12 @@ const matches = (name: string) => `realm ${name} exists in Keycloak and matches 
 const noSignal =
   '; admin events are off (spec.events.adminEventsEnabled: false), so every resync reads every section';
 
-/** The change signal a realm's resync may use: none for an observed realm (the operator turns admin events on only
- * where it writes) or one whose spec turns admin events off. */
+/** The change signal a realm's resync may use: none for a realm not made yet (nothing to read), an observed one
+ * (the operator turns admin events on only where it writes) or one whose spec turns admin events off. */
 const signalFor = (deps: KeycloakDeps, realm: IdentityRealm) =>
-  !observeOnly(realm) && changeSignalOn(realm.spec.events) ? deps.changes : undefined;
+  realm.status?.realmId && !observeOnly(realm) && changeSignalOn(realm.spec.events)
+    ? deps.changes
+    : undefined;
 
 /** Whether the realm has federation, whose checks run once per check interval (federation-status.ts). */
 const federated = (realm: IdentityRealm) =>
