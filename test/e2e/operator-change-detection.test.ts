@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse as parseYaml } from 'yaml';
+import { callCounts, callsBetween } from '../../scripts/bench/call-breakdown.ts';
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { kubectlWait } from '../../scripts/testenv/identity-fixtures.ts';
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
@@ -54,18 +55,22 @@ const realmSpec = () => ({
 });
 const redirectUris = ['https://web.example.test/callback'];
 
-const gets = () => operator.counter('realmforge_keycloak_api_requests_total', { method: 'GET' });
-const cursorReads = () =>
-  operator.counter('realmforge_keycloak_api_path_requests_total', {
-    method: 'GET',
-    path: '/admin/realms/{realm}/admin-events?first&max',
-  });
-const writes = async () => {
-  let total = 0;
-  for (const method of ['POST', 'PUT', 'DELETE'])
-    total += await operator.counter('realmforge_keycloak_api_requests_total', { method });
-  return total - (await operator.counter('realmforge_keycloak_api_token_requests_total'));
-};
+const cursorPath = '/admin/realms/{realm}/admin-events?first&max';
+/** The realm's and client's Keycloak calls since `before` (a /metrics text), as "kind method path" -> count. */
+const callsSince = async (before: string) =>
+  [...callsBetween(callCounts(before), callCounts(await operator.metrics()))].filter(([key]) =>
+    /^Identity(Realm|Client) /.test(key),
+  );
+const count = (calls: [string, number][], match: (method: string, path: string) => boolean) =>
+  calls.reduce((sum, [key, n]) => {
+    const [, method = '', path = ''] = key.split(' ');
+    return sum + (match(method, path) ? n : 0);
+  }, 0);
+const reads = (calls: [string, number][]) => count(calls, (method) => method === 'GET');
+const cursorReads = (calls: [string, number][]) =>
+  count(calls, (method, path) => method === 'GET' && path === cursorPath);
+const writes = (calls: [string, number][]) =>
+  count(calls, (method, path) => method !== 'GET' && !path.endsWith('/token'));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const first = async (path: string) => (await kc('GET', path))?.[0];
 
@@ -106,18 +111,19 @@ test('admin events are on and kept bounded; a steady resync reads only the newes
   assert.is(realm.adminEventsEnabled, true, 'the production example turns them on itself');
   // The passes after creation wrote (their own events are new to the cursor) and read again; then it settles.
   await eventually('a pass that reads only the cursor', 6 * intervalMs, async () => {
-    const [g, c] = [await gets(), await cursorReads()];
+    const before = await operator.metrics();
     await sleep(intervalMs);
-    return (await gets()) - g === (await cursorReads()) - c && (await cursorReads()) > c ? true : undefined;
+    const calls = await callsSince(before);
+    return cursorReads(calls) > 0 && reads(calls) === cursorReads(calls) ? true : undefined;
   });
-  const [g, c, w] = [await gets(), await cursorReads(), await writes()];
+  const before = await operator.metrics();
   await sleep(3 * intervalMs);
-  const reads = (await gets()) - g;
-  const cursor = (await cursorReads()) - c;
-  assert.ok(cursor >= 2, `the realm and its client resynced (${cursor} cursor reads in 3 intervals)`);
-  assert.is(reads, cursor, 'every read was a cursor read');
-  assert.ok(cursor <= 5, `about one cursor read per interval for the realm and its client: ${cursor} in 3`);
-  assert.is(await writes(), w, 'no write');
+  const calls = await callsSince(before);
+  const shown = JSON.stringify(calls);
+  assert.ok(cursorReads(calls) >= 2, `the realm and its client resynced: ${shown}`);
+  assert.is(reads(calls), cursorReads(calls), `every read was a cursor read: ${shown}`);
+  assert.ok(cursorReads(calls) <= 5, `about one cursor read per interval for the two: ${shown}`);
+  assert.is(writes(calls), 0, `no write: ${shown}`);
 });
 
 test('a hand edit to each managed section, all at once, is reverted by the next resync', async () => {
@@ -211,17 +217,30 @@ test('a hand edit to each managed section, all at once, is reverted by the next 
       JSON.stringify((await kc('GET', `${r}/clients/${web.id}`)).redirectUris) ===
       JSON.stringify(redirectUris),
   };
-  const cursor = await cursorReads();
-  await Promise.all(edits.map(([, edit]) => edit()));
+  const before = await operator.metrics();
+  // Each edit is checked right after it is made (a resync may revert the first ones while the others are made).
+  const made = await Promise.all(
+    edits.map(async ([section, edit]) => {
+      await edit();
+      return reverted[section]?.();
+    }),
+  );
   const edited = Date.now();
-  for (const [section] of edits) assert.not.ok(await reverted[section]?.(), `${section}: edited by hand`);
+  assert.equal(
+    edits.filter((_, i) => made[i]).map(([section]) => section),
+    [],
+    'every section was edited by hand',
+  );
   await eventually('every section reverted', 3 * intervalMs, async () => {
     const left = [];
     for (const [section] of edits) if (!(await reverted[section]?.())) left.push(section);
     return left.length ? undefined : true;
   });
   const took = Date.now() - edited;
-  assert.ok((await cursorReads()) > cursor, 'found through the cursor (a full read is an hour away)');
+  assert.ok(
+    cursorReads(await callsSince(before)) > 0,
+    'found through the cursor (a full read is an hour away)',
+  );
   // Within one interval of the next cursor read (a read shared by the realm and its client is up to half an
   // interval old), plus the pass itself.
   assert.ok(took < 2 * intervalMs, `reverted ${took} ms after the edits (interval ${intervalMs} ms)`);
