@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { parse as parseYaml } from 'yaml';
 import { callCounts, callsBetween } from '../../scripts/bench/call-breakdown.ts';
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
-import { kubectlWait } from '../../scripts/testenv/identity-fixtures.ts';
+import { getResource, kubectlWait } from '../../scripts/testenv/identity-fixtures.ts';
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
@@ -231,10 +231,20 @@ test('a hand edit to each managed section, all at once, is reverted by the next 
     [],
     'every section was edited by hand',
   );
+  let left: string[] = [];
   await eventually('every section reverted', 3 * intervalMs, async () => {
-    const left = [];
+    left = [];
     for (const [section] of edits) if (!(await reverted[section]?.())) left.push(section);
     return left.length ? undefined : true;
+  }).catch(async () => {
+    const status = async (plural: string, name: string) =>
+      JSON.stringify((await getResource(env, plural, ns, name))?.status);
+    const shown = `${await status('identityrealms', 'cd')} ${await status('identityclients', 'web')}`;
+    assert.equal(
+      left,
+      [],
+      `sections not reverted; status: ${shown}; calls ${JSON.stringify(await callsSince(before))}`,
+    );
   });
   const took = Date.now() - edited;
   assert.ok(
