@@ -120,6 +120,7 @@ test('admin events are on and kept bounded; a steady resync reads only the newes
   await sleep(3 * intervalMs);
   const calls = await callsSince(before);
   const shown = JSON.stringify(calls);
+  console.log(`change detection: 3 steady intervals of the realm and its client: ${shown}`);
   assert.ok(cursorReads(calls) >= 2, `the realm and its client resynced: ${shown}`);
   assert.is(reads(calls), cursorReads(calls), `every read was a cursor read: ${shown}`);
   assert.ok(cursorReads(calls) <= 5, `about one cursor read per interval for the two: ${shown}`);
