@@ -130,7 +130,8 @@ test('admin events are on and kept bounded; a steady resync reads only the newes
 test('a hand edit to each managed section, all at once, is reverted by the next resync', async () => {
   const realm = await kc('GET', r);
   const employee = await kc('GET', `${r}/roles/employee`);
-  const staff = await first(`${r}/groups?search=staff&exact=true`);
+  // The whole group: a search answers brief ones, and a PUT without the attributes would drop the operator's mark.
+  const staff = await kc('GET', `${r}/groups/${(await first(`${r}/groups?search=staff&exact=true`)).id}`);
   const scope = (
     (await kc('GET', `${r}/client-scopes`)) as { id: string; name: string; description?: string }[]
   ).find((s) => s.name === 'payroll.read');
@@ -144,7 +145,14 @@ test('a hand edit to each managed section, all at once, is reverted by the next 
   const edits: [string, () => Promise<unknown>][] = [
     ['realm fields', () => kc('PUT', r, { ...realm, displayName: 'by hand' })],
     ['roles', () => kc('PUT', `${r}/roles/employee`, { ...employee, description: 'by hand' })],
-    ['groups', () => kc('PUT', `${r}/groups/${staff.id}`, { ...staff, attributes: { directory: ['x'] } })],
+    [
+      'groups',
+      () =>
+        kc('PUT', `${r}/groups/${staff.id}`, {
+          ...staff,
+          attributes: { ...staff.attributes, directory: ['x'] },
+        }),
+    ],
     [
       'client scopes',
       () => kc('PUT', `${r}/client-scopes/${scope?.id}`, { ...scope, description: 'by hand' }),
