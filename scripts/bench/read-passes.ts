@@ -38,10 +38,11 @@ export async function idleRate(cpu: () => number, ms = 20_000): Promise<number> 
   return (cpu() - before) / (ms / 1000);
 }
 
-/** A warm-up pass then a measured one over `realms`, each realm's sections read by `reader(realm)`. */
+/** A warm-up pass then a measured one over `realms`, each realm's sections read by `reader(realm)` (a path: a GET;
+ * a method and path: that call). */
 async function passes(
   realms: string[],
-  paths: (realm: string) => string[],
+  paths: (realm: string) => (string | [string, string])[],
   reader: (realm: string) => Promise<Admin>,
   cpu: () => number,
   idlePerS: number,
@@ -50,8 +51,9 @@ async function passes(
     let reads = 0;
     await pool(realms, 4, async (realm) => {
       const read = await reader(realm);
-      for (const path of paths(realm)) {
-        await read('GET', path);
+      for (const call of paths(realm)) {
+        const [method, path] = typeof call === 'string' ? ['GET', call] : call;
+        await read(method, path);
         reads++;
       }
     });
@@ -97,9 +99,19 @@ export async function scriptPasses(
     floorAdmins.set(realm, made);
     return made;
   };
+  const floor = (calls: (realm: string) => (string | [string, string])[]) =>
+    passes(realms, calls, asFloor, cpu, idlePerS).catch((error: Error) => error.message);
+  const r = (realm: string) => `/${encodeURIComponent(realm)}`;
   return {
     idlePerS,
     admin: await passes(realms, paths, asAdmin, cpu, idlePerS),
     floor: await passes(realms, paths, asFloor, cpu, idlePerS),
+    // Issue #36's candidate change signals, with the floor's identity: the newest admin event, a partial export.
+    candidates: {
+      cursor: await floor((realm) => [`${r(realm)}/admin-events?first=0&max=1`]),
+      partialExport: await floor((realm) => [
+        ['POST', `${r(realm)}/partial-export?exportClients=true&exportGroupsAndRoles=true`],
+      ]),
+    },
   };
 }

@@ -117,6 +117,19 @@ export function report(w: Workload, f: Figures): void {
 
 const floorGoal = 1.2;
 
+/** The candidate change signals' Keycloak CPU per realm (the floor's identity), or why they were not measured. */
+function candidateLines(size: number, c: Awaited<ReturnType<typeof scriptPasses>>['candidates'] | undefined) {
+  if (!c) return [];
+  const text = (x: PassCost | string) => {
+    if (typeof x === 'string') return `not measured: ${x}`;
+    const { perPass } = passCost(x);
+    return Number.isNaN(perPass) ? "within Keycloak's idle noise" : `${perPass.toFixed(4)} s per realm`;
+  };
+  return [
+    `at ${size} realms, change signal: newest admin event ${text(c.cursor)}; partial export ${text(c.partialExport)}`,
+  ];
+}
+
 /** At each size: Keycloak CPU per realm pass and per read for the operator, master's admin and the floor, and the
  * operator's ratio to the floor against its goal. */
 function passLines(passes: Figures['passes']): string[] {
@@ -138,6 +151,7 @@ function passLines(passes: Figures['passes']): string[] {
       `at ${size} realms, operator     ${op.text} over ${operator?.passes ?? 0} realm resyncs in ${operator?.seconds ?? 0} s`,
       `at ${size} realms, master admin ${admin.text}`,
       `at ${size} realms, floor        ${floor.text}`,
+      ...candidateLines(size, script?.candidates),
       `at ${size} realms, operator / floor ${ratio.toFixed(2)}x ${goal(ratio, floorGoal, 'x')}; master admin / floor ${(admin.perPass / floor.perPass).toFixed(2)}x; Keycloak idle subtracted: operator's ${(operator?.idlePerS ?? 0).toFixed(4)} s/s, script's ${(script?.idlePerS ?? 0).toFixed(4)} s/s`,
       ...(steady && size !== passes.at(-1)?.size ? steady.lines.map((l) => `at ${size} realms, ${l}`) : []),
     ];

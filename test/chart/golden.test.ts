@@ -18,6 +18,7 @@ const cases: { name: string; chart: string; args: string[] }[] = [
       '--set=rateLimits.global.tps=100,rateLimits.global.burst=200',
       '--set=rateLimits.namespace.tps=10,rateLimits.namespace.burst=20',
       '--set=driftIntervalSeconds=300,readyGraceSeconds=120,logLevel=debug,metrics.port=9090',
+      '--set=fullResyncPeriodSeconds=7200',
       '--set=metrics.serviceMonitor.enabled=true,metrics.serviceMonitor.labels.release=prometheus',
       '--set=podDisruptionBudget.enabled=true',
       '--set=resources.requests.cpu=200m,resources.requests.memory=256Mi,resources.limits.memory=512Mi',

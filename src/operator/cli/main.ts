@@ -21,6 +21,9 @@ const help = `
   Options of run
     --metrics-port <port>       /metrics, /healthz and /readyz (default 8081)
     --drift-interval <duration> How often realms and clients are compared with Keycloak (default 60s)
+    --full-resync-period <duration>
+                                How often every section is read even when admin events show no change
+                                (default 40 drift intervals; env REALMFORGE_FULL_RESYNC_PERIOD)
     --ready-grace <duration>    How long Ready stays as last verified while Keycloak cannot be reached
                                 (default 10m; env REALMFORGE_READY_GRACE)
     --leader-elect              Take part in leader election (a Lease in POD_NAMESPACE); needed with replicas > 1
@@ -74,6 +77,7 @@ const help = `
 const options = {
   'metrics-port': { type: 'string' },
   'drift-interval': { type: 'string' },
+  'full-resync-period': { type: 'string' },
   'ready-grace': { type: 'string' },
   'leader-elect': { type: 'boolean' },
   'log-level': { type: 'string' },
@@ -156,6 +160,7 @@ const commandFlags: Record<string, readonly string[]> = {
   run: [
     'metrics-port',
     'drift-interval',
+    'full-resync-period',
     'ready-grace',
     'leader-elect',
     'log-level',

@@ -14,6 +14,7 @@ import { identityServerDefinition } from '../controllers/identity-server/control
 import { createAdminClient } from '../keycloak/admin-client.ts';
 import { adminPathTemplate } from '../keycloak/admin-path.ts';
 import { keycloakAdmins } from '../keycloak/admins.ts';
+import { changeDetection } from '../keycloak/change-detection.ts';
 import type { KeycloakDeps } from '../keycloak/keycloak-deps.ts';
 import { createRateLimiter } from '../keycloak/rate-limits.ts';
 import { defaultBackoff } from '../runtime/backoff.ts';
@@ -147,10 +148,16 @@ export async function runOperator(
 
   let manager: Manager | undefined;
   const startControllers = () => {
+    // One memory of clean resyncs per term as leader: a new leader reads everything once.
+    const changes = changeDetection({
+      clock,
+      driftIntervalMs: settings.driftIntervalMs,
+      fullResyncPeriodMs: settings.fullResyncPeriodMs,
+    });
     const definitions = [
       identityServerDefinition(deps),
-      identityRealmDefinition(deps),
-      identityClientDefinition(deps),
+      identityRealmDefinition({ ...deps, changes }),
+      identityClientDefinition({ ...deps, changes }),
     ];
     manager = startManager(definitions, {
       loop: {
@@ -192,6 +199,7 @@ export async function runOperator(
     leaderElect: settings.leaderElect,
     identity: settings.identity,
     driftIntervalMs: settings.driftIntervalMs,
+    fullResyncPeriodMs: settings.fullResyncPeriodMs,
     readyGraceMs: settings.readyGraceMs,
     logLevel: settings.logLevel,
     concurrency: settings.concurrency,

@@ -4,6 +4,7 @@
 // other segment is a name or an id.
 
 const words = new Set([
+  'admin-events',
   'add-models',
   'attack-detection',
   'authentication',

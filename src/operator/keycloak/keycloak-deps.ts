@@ -1,6 +1,7 @@
 // What the realm and client controllers need besides the common Deps: the admin clients and the drift interval.
 import type { Deps } from '../runtime/deps.ts';
 import type { KeycloakAdmins } from './admins.ts';
+import type { ChangeDetection } from './change-detection.ts';
 
 /** The common dependencies plus Keycloak access. */
 export type KeycloakDeps = Deps & {
@@ -12,4 +13,6 @@ export type KeycloakDeps = Deps & {
   /** How often an LDAP provider's connection test and an identity provider's discovery read run again when
    * nothing about them changed and they passed (default: 30 minutes, never under the drift interval). */
   readonly federationCheckIntervalMs?: number;
+  /** Whether a realm changed since a clean resync (change-detection.ts); absent: every resync reads everything. */
+  readonly changes?: ChangeDetection;
 };

@@ -10,6 +10,9 @@ export type RateLimit = { readonly tps: number; readonly burst: number };
 export type RunSettings = {
   readonly metricsPort: number;
   readonly driftIntervalMs: number;
+  /** How long a resync that found no change trusts it before reading everything again (--full-resync-period,
+   * REALMFORGE_FULL_RESYNC_PERIOD; default 40 drift intervals). */
+  readonly fullResyncPeriodMs: number;
   /** How long a verified Ready is held while Keycloak cannot be reached (--ready-grace, REALMFORGE_READY_GRACE). */
   readonly readyGraceMs: number;
   readonly leaderElect: boolean;
@@ -26,6 +29,7 @@ export type RunSettings = {
 export type RunFlags = {
   metricsPort?: number;
   driftInterval?: string;
+  fullResyncPeriod?: string;
   readyGrace?: string;
   leaderElect?: boolean;
   logLevel?: string;
@@ -58,6 +62,10 @@ export function parseDuration(name: string, raw: string): number {
   return ms;
 }
 
+/** The default full-resync period in drift intervals: the production example's 16 section reads spread over 40
+ * intervals keep a resync at 1.4 Keycloak reads per realm per interval (docs/benchmarks.md, Tenants). */
+export const fullResyncIntervals = 40;
+
 /** Reads and checks the settings; throws a UsageError for the first bad value. */
 export function runSettings(flags: RunFlags, env: NodeJS.ProcessEnv): RunSettings {
   const logLevel = flags.logLevel ?? 'info';
@@ -76,9 +84,16 @@ export function runSettings(flags: RunFlags, env: NodeJS.ProcessEnv): RunSetting
       burst: positive(`${name}_BURST`, env[`${name}_BURST`], Math.max(burst, Math.ceil(t)), true),
     };
   };
+  const driftIntervalMs = parseDuration('--drift-interval', flags.driftInterval ?? '60s');
+  const fullResync = flags.fullResyncPeriod
+    ? parseDuration('--full-resync-period', flags.fullResyncPeriod)
+    : env.REALMFORGE_FULL_RESYNC_PERIOD
+      ? parseDuration('REALMFORGE_FULL_RESYNC_PERIOD', env.REALMFORGE_FULL_RESYNC_PERIOD)
+      : fullResyncIntervals * driftIntervalMs;
   return {
     metricsPort: port,
-    driftIntervalMs: parseDuration('--drift-interval', flags.driftInterval ?? '60s'),
+    driftIntervalMs,
+    fullResyncPeriodMs: fullResync,
     readyGraceMs: flags.readyGrace
       ? parseDuration('--ready-grace', flags.readyGrace)
       : parseDuration('REALMFORGE_READY_GRACE', env.REALMFORGE_READY_GRACE || '10m'),

@@ -485,6 +485,7 @@ export function fakeKeycloakAdmin() {
   }
 
   const state = { down: false };
+  const events = new Map<string, Obj[]>();
   const faults: string[] = [];
   const admin: AdminClient = {
     baseUrl: 'http://kc',
@@ -497,7 +498,16 @@ export function fakeKeycloakAdmin() {
         faults.splice(fault, 1);
         throw new RealmforgeError('internal', `Keycloak ${method} ${path}: HTTP 500 Internal Server Error`);
       }
+      const [, realmOf, col] = path.split('?')[0]?.split('/') ?? [];
+      if (method === 'GET' && col === 'admin-events')
+        return { status: 200, body: (events.get(realmOf ?? '') ?? []).slice(0, 1) as T };
       const res = route(method, path, copy(body)) as AdminResponse<T>;
+      // Keycloak records an admin event for each write to a realm with admin events on, newest first.
+      if (method !== 'GET' && res.status < 300 && realms.get(realmOf ?? '')?.adminEventsEnabled)
+        events.set(realmOf ?? '', [
+          { id: `event-${calls.length}`, time: calls.length, operationType: method, resourcePath: path },
+          ...(events.get(realmOf ?? '') ?? []),
+        ]);
       // As the real admin client: an answer other than success, 404 or 409 is thrown (400 is the spec's fault).
       if (res.status < 400 || res.status === 404 || res.status === 409) return res;
       const reason = (res.body as { error?: string; errorMessage?: string } | undefined) ?? {};

@@ -18,6 +18,18 @@ test('the Ready grace: 10 minutes by default, REALMFORGE_READY_GRACE, and --read
   assert.is(runSettings({ readyGrace: '30s' }, { REALMFORGE_READY_GRACE: '2m' }).readyGraceMs, 30_000);
 });
 
+test('the full-resync period: 40 drift intervals by default, REALMFORGE_FULL_RESYNC_PERIOD, the flag over both', () => {
+  assert.is(runSettings({}, {}).fullResyncPeriodMs, 40 * 60_000);
+  assert.is(runSettings({ driftInterval: '10m' }, {}).fullResyncPeriodMs, 400 * 60_000);
+  const env = { REALMFORGE_FULL_RESYNC_PERIOD: '2h' };
+  assert.is(runSettings({}, env).fullResyncPeriodMs, 7_200_000);
+  assert.is(runSettings({ fullResyncPeriod: '30m' }, env).fullResyncPeriodMs, 1_800_000);
+  assert.throws(
+    () => runSettings({ fullResyncPeriod: 'soon' }, {}),
+    /--full-resync-period must be a duration/,
+  );
+});
+
 test('raised limits (100 and 10) come from the spec variables', () => {
   const s = runSettings(
     {},

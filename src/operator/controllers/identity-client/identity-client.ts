@@ -11,6 +11,7 @@ import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { serverUrls } from '../../compile/resolved-server.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { changeSignalOn, fingerprint } from '../../keycloak/change-detection.ts';
 import { readClientSecret } from '../../keycloak/collections/client-secret.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
@@ -105,13 +106,29 @@ async function clientSecretOf(
   return readClientSecret(admin, client.metadata.namespace ?? 'default', realm, uuid);
 }
 
+const ready = (clientId: string, realm: string) => `client ${clientId} is ready in realm ${realm}`;
+
+/** The change signal a client's resync may use: its realm's, when that realm is managed with admin events on and
+ * the client was made (nothing to read before). */
+const signalFor = (deps: KeycloakDeps, client: IdentityClient, realm: IdentityRealm) =>
+  client.status?.clientUuid &&
+  !observeOnly(client) &&
+  !observeOnly(realm) &&
+  changeSignalOn(realm.spec.events)
+    ? deps.changes
+    : undefined;
+
 /** Creates the IdentityClient reconciler. */
 export function identityClientController(deps: KeycloakDeps) {
   return async function reconcile(
     key: string,
   ): Promise<{ requeueAfterMs?: number; outcome?: ClientOutcome }> {
     const client = await getResource<IdentityClient>(deps, 'IdentityClient', key);
-    if (!client) return {};
+    const consumer = `IdentityClient ${key}`;
+    if (!client) {
+      deps.changes?.forget(consumer);
+      return {};
+    }
     const object = client as unknown as KubeObject;
     const realmKey = realmKeyOf(client);
     const realm = await getRealm(deps, realmKey);
@@ -177,10 +194,28 @@ export function identityClientController(deps: KeycloakDeps) {
       }
       const conflict = await secretConflict(deps, client, live);
       if (conflict) return await report('Failed', 'SecretConflict', conflict);
+      const inputs = await clientInputs(deps, client);
+      // The realm's change signal, shared with its reconcile (change-detection.ts): no change, no client read.
+      const signal = realm && signalFor(deps, client, realm);
+      const fp = fingerprint([
+        client.metadata.generation,
+        client.metadata.annotations,
+        client.spec,
+        live?.metadata?.resourceVersion,
+        inputs,
+        realm?.metadata.generation,
+        realm?.status?.realmId,
+        server.metadata.generation,
+        server.status?.version,
+        admin.realmSecret(realmName),
+      ]);
+      const check = await signal?.check<Record<string, unknown>>(admin, ns, realmName, consumer, fp);
+      if (check?.unchanged) return await report('Ready', 'Ready', ready(clientId, realmName), check.memo);
+      signal?.forget(consumer);
       // A client deleted by hand in Keycloak comes back with the secret its applications already hold.
       const stored = secretValue(live, 'client-secret');
       const secret = stored ?? (hasSecret(client) ? deps.newPassword() : undefined);
-      const sync = await syncClient(admin, realmName, client, secret, await clientInputs(deps, client));
+      const sync = await syncClient(admin, realmName, client, secret, inputs);
       const rotation = await rotateSecret(deps, admin, realmName, client, { ...sync, clientId });
       sync.writes.push(...rotation.writes);
       const urls = serverUrls(server);
@@ -212,7 +247,10 @@ export function identityClientController(deps: KeycloakDeps) {
         endpoints: statusEndpoints,
         ...(sync.authorization ? { authorization: sync.authorization } : {}),
       };
-      await report('Ready', 'Ready', `client ${clientId} is ready in realm ${realmName}`, extra);
+      await report('Ready', 'Ready', ready(clientId, realmName), extra);
+      // A pass that wrote is read again next time: its own admin events are new to the cursor.
+      if (!sync.writes.length && check && !check.unchanged)
+        signal?.settle(consumer, fp, check.cursor, extra, rotation.nextInMs);
       // A rotation due before the next drift check is not left waiting for it.
       const next = Math.min(requeueAfterMs, Math.max(rotation.nextInMs ?? requeueAfterMs, 1000));
       return { requeueAfterMs: next, outcome: { phase: 'Ready', reason: 'Ready', writes: sync.writes } };

@@ -14,6 +14,7 @@ import { serverKeytabs } from '../../compile/kerberos-keytabs.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
+import { changeSignalOn, fingerprint } from '../../keycloak/change-detection.ts';
 import { clientPolicyRefusals } from '../../keycloak/collections/client-policies.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import { deleteRealm } from '../../keycloak/collections/realm.ts';
@@ -27,7 +28,7 @@ import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
 import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
 import { federationSecrets } from './federation-secrets.ts';
-import { federationProblem, federationStatus } from './federation-status.ts';
+import { federationProblem, federationStatus, requestedSync } from './federation-status.ts';
 import { readWithIdentity } from './realm-identity-check.ts';
 import { realmOwnership, realmRefusal } from './realm-ownership.ts';
 import { syncRealm } from './realm-sync.ts';
@@ -115,11 +116,43 @@ export async function smtpPasswordOf(deps: KeycloakDeps, realm: IdentityRealm) {
   }
 }
 
+const matches = (name: string) => `realm ${name} exists in Keycloak and matches the resource`;
+const noSignal =
+  '; admin events are off (spec.events.adminEventsEnabled: false), so every resync reads every section';
+
+/** The change signal a realm's resync may use: none for a realm not made yet (nothing to read), an observed one
+ * (the operator turns admin events on only where it writes) or one whose spec turns admin events off. */
+const signalFor = (deps: KeycloakDeps, realm: IdentityRealm) =>
+  realm.status?.realmId && !observeOnly(realm) && changeSignalOn(realm.spec.events)
+    ? deps.changes
+    : undefined;
+
+/** Whether the realm has federation, whose checks run once per check interval (federation-status.ts). */
+const federated = (realm: IdentityRealm) =>
+  Boolean(realm.spec.identityProviders?.length || realm.spec.userFederation);
+
+/** What a realm's resync is asked for: the resource (a sync request included), its Secrets, its server, the key. */
+const realmFingerprint = (realm: IdentityRealm, server: IdentityServer, secrets: object, identity: string) =>
+  fingerprint([
+    realm.metadata.generation,
+    realm.spec,
+    requestedSync(realm),
+    secrets,
+    server.metadata.generation,
+    server.status?.version,
+    serverKeytabs(server),
+    identity,
+  ]);
+
 /** Creates the IdentityRealm reconciler. */
 export function identityRealmController(deps: KeycloakDeps) {
   return async function reconcile(key: string): Promise<{ requeueAfterMs?: number; outcome?: RealmOutcome }> {
     const realm = await getResource<IdentityRealm>(deps, 'IdentityRealm', key);
-    if (!realm) return {};
+    const consumer = `IdentityRealm ${key}`;
+    if (!realm) {
+      deps.changes?.forget(consumer);
+      return {};
+    }
     const object = realm as unknown as KubeObject;
     const server = await getServer(deps, serverKeyOf(realm));
     if (deletionRequestedAt(realm) !== undefined) return finalize(deps, realm, server);
@@ -134,6 +167,7 @@ export function identityRealmController(deps: KeycloakDeps) {
       federation: (realm as { status?: { federation?: unknown } }).status?.federation,
     };
     const requeueAfterMs = deps.driftIntervalMs;
+    const checkMs = deps.federationCheckIntervalMs ?? Math.max(deps.driftIntervalMs, defaultCheckMs);
     const report = async (phase: Phase, reason: string, message: string, extra = {}) => {
       await writeStatus(
         deps,
@@ -161,6 +195,17 @@ export function identityRealmController(deps: KeycloakDeps) {
         const refused = clientPolicyRefusals(realm.spec, await serverInfo(admin, ns, deps.clock));
         if (refused.length) return await report('Failed', 'InvalidSpec', refused.join('; '));
       }
+      // Nothing changed since a clean resync (change-detection.ts): one cursor read instead of every section.
+      const signal = signalFor(deps, realm);
+      const fp = realmFingerprint(
+        realm,
+        server,
+        { smtpPassword, federation, hashKey },
+        admin.realmSecret(realmName),
+      );
+      const check = await signal?.check<object>(admin, ns, realmName, consumer, fp);
+      if (check?.unchanged) return await report('Ready', 'Ready', matches(realmName), check.memo);
+      signal?.forget(consumer);
       const { live, restored, readBy } = await readWithIdentity(admin, realm, {
         restore: !observeOnly(realm),
       });
@@ -201,7 +246,7 @@ export function identityRealmController(deps: KeycloakDeps) {
       const status = await federationStatus(admin, realm, result.ldapIds, federation, {
         written: result.written ?? new Set(),
         now: deps.clock.now(),
-        intervalMs: deps.federationCheckIntervalMs ?? Math.max(deps.driftIntervalMs, defaultCheckMs),
+        intervalMs: checkMs,
       });
       const extra = { realmId: result.realmId, issuer, federation: status };
       const problem = federationProblem(status);
@@ -213,7 +258,10 @@ export function identityRealmController(deps: KeycloakDeps) {
           outcome: { phase: 'Provisioning', reason: 'FederationUnavailable', writes: result.writes },
         };
       }
-      const message = `realm ${realmName} exists in Keycloak and matches the resource${restored.length ? `; the operator's identity in it was restored (${restored.join('; ')})` : ''}`;
+      const message = `${matches(realmName)}${restored.length ? `; the operator's identity in it was restored (${restored.join('; ')})` : ''}${changeSignalOn(realm.spec.events) ? '' : noSignal}`;
+      // A pass that wrote is read again next time: its own admin events are new to the cursor.
+      if (!result.writes.length && !restored.length && check && !check.unchanged)
+        signal?.settle(consumer, fp, check.cursor, extra, federated(realm) ? checkMs : undefined);
       await report('Ready', restored.length ? 'RealmIdentityRestored' : 'Ready', message, extra);
       return { requeueAfterMs, outcome: { phase: 'Ready', reason: 'Ready', writes: result.writes } };
     } catch (error) {

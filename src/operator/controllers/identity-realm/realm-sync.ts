@@ -10,6 +10,7 @@ import type { IdentityRealm } from '../../../../generated/types/crds/identityrea
 import { type Clock, systemClock } from '../../../core/clock.ts';
 import { compileRealm, realmNameOf } from '../../compile/realm-representation.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
+import { changeSignalFields } from '../../keycloak/change-detection.ts';
 import { checkFlows, flowsAttributes } from '../../keycloak/collections/authentication-flows.ts';
 import { clientPolicyLedgers } from '../../keycloak/collections/client-policies.ts';
 import { attributeMarker, type Item } from '../../keycloak/collections/collection.ts';
@@ -107,7 +108,13 @@ export async function syncRealm(
   checkGroupTree(spec);
   checkFlows(spec, inputs.serverInfo);
   requireOrganizations(inputs.keycloakVersion, Boolean(spec.organizations?.length));
+  const rules = realmFieldsFor(inputs.keycloakVersion);
+  const name = realmNameOf(realm);
+  const live = ('live' in inputs ? inputs.live : await readRealm(admin, ns, name)) as Item | undefined;
+  // Admin events on, so a steady resync reads only the newest one (change-detection.ts).
+  const signal = changeSignalFields(spec, live);
   const attributes = {
+    ...signal.attributes,
     ...compiled.attributes,
     ...ownershipAttributes(realm, inputs.smtpPassword, inputs.hashKey),
     ...federationAttributes(realm, realmNameOf(realm), inputs.federation ?? noSecrets, inputs.hashKey),
@@ -117,11 +124,8 @@ export async function syncRealm(
     ...clientPolicyLedgers(spec),
     ...userProfileLedgerAttributes(spec),
   };
-  const desired = { ...compiled, attributes } as Item;
-  const name = desired.realm as string;
+  const desired = { ...compiled, ...signal, attributes } as Item;
   const marker = attributeMarker(realmOwnerOf(realm), true, realm.spec.adoptExisting);
-  const rules = realmFieldsFor(inputs.keycloakVersion);
-  const live = ('live' in inputs ? inputs.live : await readRealm(admin, ns, name)) as Item | undefined;
   const s: RealmSync = {
     admin,
     ns,

@@ -1,0 +1,111 @@
+// Change detection: a steady resync reads one thing, the realm's newest admin event, instead of every section.
+// Keycloak records every admin API write (console or API) in a realm with admin events on; the operator turns them
+// on in the realms it manages (changeSignalFields). A consumer (a realm's or a client's reconcile) that synced
+// clean remembers the newest event it saw then and the fingerprint of what it was asked for; while both are
+// unchanged it reads nothing more. Anything else reads everything: a new event (a hand edit, the operator's own
+// writes: the pass after a write reads once more and then settles), an event gone (expired), no memory yet (a
+// restart, a leader change), a changed resource or Secret, a failed cursor read, and every full-resync period
+// (edits Keycloak does not record: the database, an import at boot, an upgrade). One cursor read serves every
+// consumer of a realm for half a drift interval, so a realm and its clients cost about one read per interval.
+import { createHash } from 'node:crypto';
+import type { Clock } from '../../core/clock.ts';
+import type { AdminClient } from './admin-client.ts';
+
+/** The realm attribute that bounds how long Keycloak keeps admin events (seconds). */
+export const adminEventsExpirationAttribute = 'adminEventsExpiration';
+/** How long the admin events the operator turned on are kept: one day bounds the table, the cursor needs one. */
+export const adminEventsExpirationSeconds = 86_400;
+
+/** Whether the spec leaves admin events to the operator (it turns them on); false: the spec turns them off. */
+export const changeSignalOn = (events: { adminEventsEnabled?: boolean } | undefined) =>
+  events?.adminEventsEnabled !== false;
+
+/** The realm fields the signal needs: admin events on, kept a day, unless the spec decides them itself. An
+ * observed realm keeps what `live` has (nothing is written to it: it is read every interval). */
+export function changeSignalFields(
+  spec: { events?: { adminEventsEnabled?: boolean }; managementPolicy?: string },
+  live?: { adminEventsEnabled?: unknown; attributes?: unknown },
+): { adminEventsEnabled?: unknown; attributes: Record<string, unknown> } {
+  if (spec.events?.adminEventsEnabled !== undefined) return { attributes: {} };
+  if (spec.managementPolicy === 'Observe') {
+    const kept = (live?.attributes as Record<string, unknown> | undefined)?.[adminEventsExpirationAttribute];
+    return {
+      adminEventsEnabled: live?.adminEventsEnabled,
+      attributes: kept === undefined ? {} : { [adminEventsExpirationAttribute]: kept },
+    };
+  }
+  return {
+    adminEventsEnabled: true,
+    attributes: { [adminEventsExpirationAttribute]: String(adminEventsExpirationSeconds) },
+  };
+}
+
+/** A digest of what a consumer was asked for (resource, Secrets, server): secrets never stay in memory. */
+export const fingerprint = (value: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(value, (_, v) => (v instanceof Map ? [...v.entries()] : v)))
+    .digest('base64url');
+
+type AdminEvent = { id?: string; time?: number; operationType?: string; resourcePath?: string };
+type Seen = { cursor: string; readAt: number };
+type Clean<T> = { fingerprint: string; cursor: string; until: number; memo: T };
+
+/** What a check found: `memo` (what the consumer kept of its clean sync) when nothing changed, else the cursor
+ * to settle with after a clean full read (undefined: it could not be read). */
+export type Check<T> = { unchanged: true; memo: T } | { unchanged: false; cursor?: string };
+
+export type ChangeDetection = {
+  check<T>(admin: AdminClient, ns: string, realm: string, consumer: string, fp: string): Promise<Check<T>>;
+  /** Remembers a clean full read (no writes) at `cursor`; `validMs` bounds it (a rotation, a federation check). */
+  settle<T>(consumer: string, fp: string, cursor: string | undefined, memo: T, validMs?: number): void;
+  /** Forgets a consumer (deleted, or a pass that wrote or failed): its next pass reads everything. */
+  forget(consumer: string): void;
+};
+
+/**
+ * `driftIntervalMs`: a cursor read less than half of it ago serves every consumer of the realm (a realm and its
+ * clients, each resynced once per interval at its own point, share about one read per interval; an edit is seen
+ * within one and a half intervals at worst). `fullResyncPeriodMs`: how long a clean full read stands.
+ */
+export function changeDetection(o: {
+  clock: Clock;
+  driftIntervalMs: number;
+  fullResyncPeriodMs: number;
+}): ChangeDetection {
+  const seen = new Map<string, Seen>();
+  const clean = new Map<string, Clean<unknown>>();
+  const fresh = o.driftIntervalMs / 2;
+
+  async function newest(admin: AdminClient, ns: string, realm: string): Promise<string | undefined> {
+    const key = `${admin.baseUrl} ${realm}`;
+    const now = o.clock.now();
+    const last = seen.get(key);
+    if (last && now - last.readAt < fresh) return last.cursor;
+    const path = `/${encodeURIComponent(realm)}/admin-events?first=0&max=1`;
+    const res = await admin.call<AdminEvent[]>(ns, 'GET', path).catch(() => undefined);
+    if (res?.status !== 200 || !Array.isArray(res.body)) {
+      seen.delete(key);
+      return undefined;
+    }
+    const e = res.body[0];
+    const cursor = e ? JSON.stringify([e.id, e.time, e.operationType, e.resourcePath]) : 'none';
+    seen.set(key, { cursor, readAt: now });
+    return cursor;
+  }
+
+  return {
+    async check<T>(admin: AdminClient, ns: string, realm: string, consumer: string, fp: string) {
+      const cursor = await newest(admin, ns, realm);
+      const c = clean.get(consumer);
+      if (c && cursor !== undefined && c.cursor === cursor && c.fingerprint === fp && o.clock.now() < c.until)
+        return { unchanged: true, memo: c.memo as T };
+      return { unchanged: false, cursor };
+    },
+    settle(consumer, fp, cursor, memo, validMs) {
+      if (cursor === undefined) return void clean.delete(consumer);
+      const period = Math.min(o.fullResyncPeriodMs, validMs ?? Number.POSITIVE_INFINITY);
+      clean.set(consumer, { fingerprint: fp, cursor, until: o.clock.now() + period, memo });
+    },
+    forget: (consumer) => void clean.delete(consumer),
+  };
+}

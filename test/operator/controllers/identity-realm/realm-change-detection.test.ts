@@ -1,0 +1,135 @@
+// The realm and client reconciles with change detection, against the in-memory Keycloak (which records an admin
+// event for each write to a realm with admin events on): a steady resync sends one cursor read, shared by the
+// realm and its client; a hand edit is read and reverted by the next resync; a realm whose spec turns admin events
+// off, and an observed one, read everything every time.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
+import { identityClientController } from '../../../../src/operator/controllers/identity-client/identity-client.ts';
+import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
+import { changeDetection } from '../../../../src/operator/keycloak/change-detection.ts';
+import { driftIntervalMs, keycloakWorld, realmResource, statusOf, type World } from '../keycloak-world.ts';
+
+const spec = {
+  displayName: 'Apps',
+  roles: [{ name: 'viewer', description: 'sees' }],
+  clientAuthorizationGrants: ['identity'],
+};
+const web = {
+  apiVersion: 'realmforge.dev/v1',
+  kind: 'IdentityClient',
+  metadata: { name: 'web', namespace: 'identity', generation: 1 },
+  spec: { realmRef: { name: 'apps' }, clientId: 'web', redirectUris: ['https://web.test/cb'] },
+} as unknown as KubeObject;
+
+function world(realmSpec: Record<string, unknown> = spec, objects: KubeObject[] = []) {
+  const w = keycloakWorld([realmResource('apps', 'identity', realmSpec), ...objects]);
+  const changes = changeDetection({
+    clock: w.clock,
+    driftIntervalMs,
+    fullResyncPeriodMs: 40 * driftIntervalMs,
+  });
+  const deps = { ...w.deps, changes };
+  const realm = () => identityRealmController(deps)('identity/apps');
+  const client = () => identityClientController(deps)('identity/web');
+  /** One drift interval later, the calls of `reconcile`. */
+  const pass = async (reconcile: () => Promise<{ outcome?: { phase?: string } }>) => {
+    w.clock.advance(driftIntervalMs);
+    w.keycloak.reset();
+    const { outcome } = await reconcile();
+    return { phase: outcome?.phase, calls: [...w.keycloak.calls] };
+  };
+  return { w, realm, client, pass };
+}
+const cursor = ['GET /apps/admin-events?first=0&max=1'];
+const descriptionOf = async (w: World) =>
+  (await w.keycloak.admin.call<{ description?: string }>('t', 'GET', '/apps/roles/viewer')).body.description;
+
+test('a steady realm resync reads only the newest admin event; a hand edit is reverted by the next one', async () => {
+  const { w, realm, pass } = world();
+  assert.is((await realm()).outcome?.phase, 'Ready', 'created');
+  assert.is(w.keycloak.realms.get('apps')?.adminEventsEnabled, true, 'admin events turned on');
+  assert.is(w.keycloak.realms.get('apps')?.attributes?.adminEventsExpiration, '86400');
+  const full = await pass(realm);
+  assert.ok(full.calls.length > 1, `the pass after creation reads everything: ${full.calls.join(', ')}`);
+  const steady = await pass(realm);
+  assert.equal(steady, { phase: 'Ready', calls: cursor });
+  assert.is(statusOf(w, 'IdentityRealm', 'identity', 'apps').phase, 'Ready');
+  const role = (await w.keycloak.admin.call<{ id: string }>('t', 'GET', '/apps/roles/viewer')).body;
+  await w.keycloak.admin.call('t', 'PUT', `/apps/roles-by-id/${role.id}`, {
+    ...role,
+    description: 'by hand',
+  });
+  const revert = await pass(realm);
+  assert.ok(
+    revert.calls.some((c) => c.startsWith('PUT ')),
+    revert.calls.join(', '),
+  );
+  assert.is(await descriptionOf(w), 'sees');
+  assert.ok((await pass(realm)).calls.length > 1, 'the pass after its own write reads everything once more');
+  assert.equal((await pass(realm)).calls, cursor, 'then it settles');
+});
+
+test('a changed spec reads everything at once, whatever the cursor says', async () => {
+  const { w, realm, pass } = world();
+  await realm();
+  await pass(realm);
+  assert.equal((await pass(realm)).calls, cursor);
+  const o = w.kube.find('IdentityRealm', 'identity', 'apps') as KubeObject;
+  w.kube.put({
+    ...o,
+    metadata: { ...o.metadata, generation: 2 },
+    spec: { ...(o.spec as object), displayName: 'Apps 2' },
+  } as KubeObject);
+  await pass(realm);
+  assert.is(w.keycloak.realms.get('apps')?.displayName, 'Apps 2');
+});
+
+test('a realm and its client share one cursor read; an edit of the client is reverted by its next resync', async () => {
+  const { w, realm, client, pass } = world(spec, [web]);
+  await realm();
+  await pass(realm);
+  assert.is(
+    (await client()).outcome?.phase,
+    'Ready',
+    JSON.stringify(statusOf(w, 'IdentityClient', 'identity', 'web')),
+  );
+  await pass(client);
+  await pass(realm);
+  await pass(client);
+  assert.equal((await pass(realm)).calls, cursor);
+  w.clock.advance(-driftIntervalMs * 0.8);
+  assert.equal(
+    (await pass(client)).calls,
+    [],
+    "the realm's read a fifth of an interval ago serves the client",
+  );
+  const c = (await w.keycloak.admin.call<{ id: string }[]>('t', 'GET', '/apps/clients?clientId=web')).body[0];
+  await w.keycloak.admin.call('t', 'PUT', `/apps/clients/${c?.id}`, {
+    ...c,
+    redirectUris: ['https://evil.test/*'],
+  });
+  const revert = await pass(client);
+  assert.ok(
+    revert.calls.some((x) => x.startsWith('PUT /apps/clients/')),
+    revert.calls.join(', '),
+  );
+});
+
+test('a realm whose spec turns admin events off, and an observed one, read everything every resync', async () => {
+  const off = world({ ...spec, events: { adminEventsEnabled: false } });
+  await off.realm();
+  await off.pass(off.realm);
+  const again = await off.pass(off.realm);
+  assert.ok(again.calls.length > 1 && !again.calls.includes(cursor[0] as string), again.calls.join(', '));
+  assert.match(statusOf(off.w, 'IdentityRealm', 'identity', 'apps').message ?? '', /admin events are off/);
+  const observed = world();
+  await observed.realm();
+  await observed.pass(observed.realm);
+  const o = observed.w.kube.find('IdentityRealm', 'identity', 'apps') as KubeObject;
+  observed.w.kube.put({ ...o, spec: { ...(o.spec as object), managementPolicy: 'Observe' } } as KubeObject);
+  await observed.pass(observed.realm);
+  assert.ok((await observed.pass(observed.realm)).calls.length > 1);
+});
+
+test.run();

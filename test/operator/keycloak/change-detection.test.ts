@@ -1,0 +1,165 @@
+// The change signal's cursor: a clean resync remembered, nothing read again while the newest admin event and the
+// fingerprint stay; everything read again after a new event (a hand edit or the operator's own write), an event
+// gone (expired), no memory (a restart), a changed resource, a failed cursor read, and each full-resync period.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { manualClock } from '../../../src/core/clock.ts';
+import type { AdminClient } from '../../../src/operator/keycloak/admin-client.ts';
+import {
+  changeDetection,
+  changeSignalFields,
+  fingerprint,
+} from '../../../src/operator/keycloak/change-detection.ts';
+
+type Event = { id: string; time: number; operationType: string; resourcePath: string };
+
+/** Keycloak's admin-events endpoint, newest first, counting its reads; `down` answers 503. */
+function keycloak() {
+  const k = { events: [] as Event[], reads: 0, down: false, paths: [] as string[] };
+  const admin: AdminClient = {
+    baseUrl: 'http://kc',
+    async call<T>(_ns: string, _method: string, path: string) {
+      k.reads++;
+      k.paths.push(path);
+      if (k.down) throw new Error('HTTP 503');
+      return { status: 200, body: [...k.events].reverse().slice(0, 1) as T };
+    },
+  };
+  const edit = (resourcePath: string) =>
+    k.events.push({
+      id: `e${k.events.length}`,
+      time: k.events.length,
+      operationType: 'UPDATE',
+      resourcePath,
+    });
+  return { k, admin, edit };
+}
+
+const interval = 60_000;
+function world() {
+  const clock = manualClock();
+  const changes = changeDetection({ clock, driftIntervalMs: interval, fullResyncPeriodMs: 40 * interval });
+  const kc = keycloak();
+  /** One resync of `consumer`: a full read settles (when `wrote` is false); returns whether it read everything. */
+  const pass = async (consumer = 'realm a', fp = 'f1', wrote = false) => {
+    const check = await changes.check<{ id: string }>(kc.admin, 'ns', 'a', consumer, fp);
+    if (check.unchanged) return 'skipped';
+    changes.forget(consumer);
+    if (!wrote) changes.settle(consumer, fp, check.cursor, { id: 'a-id' });
+    return 'read';
+  };
+  /** The same, one interval later. */
+  const later = (...args: Parameters<typeof pass>) => {
+    clock.advance(interval);
+    return pass(...args);
+  };
+  return { clock, changes, ...kc, pass, later };
+}
+
+test('a clean full read is remembered: the next pass reads only the newest admin event', async () => {
+  const w = world();
+  w.edit('roles/x');
+  assert.is(await w.pass(), 'read', 'no memory yet (a restart, a leader change): everything');
+  w.clock.advance(interval);
+  w.k.reads = 0;
+  assert.is(await w.pass(), 'skipped');
+  assert.is(w.k.reads, 1, 'one cursor read');
+  assert.equal(w.k.paths.at(-1), '/a/admin-events?first=0&max=1');
+  const check = await w.changes.check<{ id: string }>(w.admin, 'ns', 'a', 'realm a', 'f1');
+  assert.equal(check, { unchanged: true, memo: { id: 'a-id' } }, 'what the clean pass kept');
+});
+
+test('a hand edit (a new admin event) reads everything within one interval, then settles again', async () => {
+  const w = world();
+  await w.pass();
+  w.clock.advance(interval);
+  w.edit('groups/g1');
+  assert.is(await w.pass(), 'read');
+  assert.is(await w.later(), 'skipped');
+});
+
+test("the operator's own writes are not trusted: the pass after a write reads everything once more", async () => {
+  const w = world();
+  await w.pass();
+  w.clock.advance(interval);
+  w.edit('clients/c1');
+  assert.is(await w.pass('realm a', 'f1', true), 'read', 'the revert (it wrote)');
+  w.edit('clients/c1'); // the revert's own event
+  assert.is(await w.later(), 'read', 'not settled by a pass that wrote');
+  assert.is(await w.later(), 'skipped');
+});
+
+test('an event gone (expired) or a cursor that cannot be read: everything', async () => {
+  const w = world();
+  w.edit('roles/x');
+  await w.pass();
+  w.clock.advance(interval);
+  w.k.events = [];
+  assert.is(await w.pass(), 'read', 'the remembered event expired');
+  assert.is(await w.later(), 'skipped', 'settled on no event');
+  w.clock.advance(interval);
+  w.k.down = true;
+  assert.is(await w.pass(), 'read');
+  w.k.down = false;
+  assert.is(await w.later(), 'read', 'a pass without a cursor does not settle');
+  assert.is(await w.later(), 'skipped');
+});
+
+test('a changed resource or Secret (the fingerprint) reads everything', async () => {
+  const w = world();
+  await w.pass('realm a', 'f1');
+  assert.is(await w.later('realm a', 'f2'), 'read');
+  assert.is.not(fingerprint({ password: 'a' }), fingerprint({ password: 'b' }));
+  assert.not.match(fingerprint({ password: 'secret-value' }), /secret-value/);
+});
+
+test('every full-resync period reads everything even when no event came', async () => {
+  const w = world();
+  await w.pass();
+  let reads = 0;
+  for (let i = 0; i < 80; i++) {
+    w.clock.advance(interval);
+    if ((await w.pass()) === 'read') reads++;
+  }
+  assert.is(reads, 2, 'twice in 80 intervals at a 40-interval period');
+});
+
+test('a realm and its client share one cursor read per interval', async () => {
+  const w = world();
+  await w.pass('realm a');
+  w.clock.advance(interval / 3);
+  await w.pass('client a/web');
+  w.k.reads = 0;
+  for (let i = 0; i < 10; i++) {
+    w.clock.advance(interval / 3);
+    assert.is(await w.pass('realm a'), 'skipped');
+    w.clock.advance((2 * interval) / 3);
+    assert.is(await w.pass('client a/web'), 'skipped');
+  }
+  assert.ok(w.k.reads <= 11, `about one read per interval for the two: ${w.k.reads} in 10`);
+  w.edit('clients/web');
+  w.clock.advance(interval / 3);
+  assert.is(await w.pass('realm a'), 'skipped', 'a read a third of an interval old stands');
+  w.clock.advance((2 * interval) / 3);
+  assert.is(await w.pass('client a/web'), 'read', 'seen within one interval of the edit');
+  w.clock.advance(interval / 3);
+  w.k.reads = 0;
+  assert.is(await w.pass('realm a'), 'read', "the realm sees it through the client's read");
+  assert.is(w.k.reads, 0);
+});
+
+test('the realm fields: admin events on and kept a day, unless the spec decides or only observes', () => {
+  assert.equal(changeSignalFields({}), {
+    adminEventsEnabled: true,
+    attributes: { adminEventsExpiration: '86400' },
+  });
+  assert.equal(changeSignalFields({ events: { adminEventsEnabled: false } }), { attributes: {} });
+  assert.equal(changeSignalFields({ events: { adminEventsEnabled: true } }), { attributes: {} });
+  const live = { adminEventsEnabled: false, attributes: {} };
+  assert.equal(changeSignalFields({ managementPolicy: 'Observe' }, live), {
+    adminEventsEnabled: false,
+    attributes: {},
+  });
+});
+
+test.run();
