@@ -1,0 +1,97 @@
+// The fake Keycloak's realm import (POST of a realm representation, see fake-keycloak-admin.ts), as Keycloak's
+// RealmManager.importRealm does it for the parts the operator sends: Keycloak's own clients with their roles,
+// (those the import names),
+// realm roles and then their composites, the group tree with its role mappings, the deprecated `defaultRoles`
+// (realm roles added to default-roles-<realm>) and message overrides. An unknown composite fails the whole import
+// (Keycloak's import is one transaction: no realm is left); a group's unknown client role is created, as Keycloak does.
+import { randomUUID } from 'node:crypto';
+import { newGroup } from './fake-keycloak-groups.ts';
+import type { Realm } from './fake-keycloak-scopes.ts';
+
+type Obj = Record<string, any>;
+
+/** Keycloak's own clients of every new realm, with their roles (the ones the operator's tests name). */
+const builtInClients: Record<string, string[]> = {
+  'realm-management': ['manage-users', 'view-users', 'view-clients', 'manage-clients', 'view-realm'],
+  account: ['view-profile', 'manage-account'],
+  broker: ['read-token'],
+};
+
+const groupClients = (groups: Obj[]): string[] =>
+  groups.flatMap((g) => [...Object.keys(g.clientRoles ?? {}), ...groupClients(g.subGroups ?? [])]);
+
+/** Fills the fresh `realm` from the representation `rep`; an error message when Keycloak would refuse it. */
+export function importInto(realm: Realm, rep: Obj): string | undefined {
+  // Keycloak's own clients, made here only when the import names them, so that tests see only their own clients.
+  const named = new Set<string>([
+    ...(rep.roles?.realm ?? []).flatMap((r: Obj) => Object.keys(r.composites?.client ?? {})),
+    ...groupClients(rep.groups ?? []),
+  ]);
+  for (const [clientId, names] of Object.entries(builtInClients)) {
+    if (!named.has(clientId)) continue;
+    const id = randomUUID();
+    const roles = names.map((name) => ({
+      id: randomUUID(),
+      name,
+      attributes: {},
+      clientRole: true,
+      containerId: id,
+    }));
+    realm.clients.push({ id, clientId, attributes: {}, protocolMappers: [], roles });
+  }
+  for (const role of rep.roles?.realm ?? [])
+    realm.roles.push({
+      attributes: {},
+      ...role,
+      composites: undefined,
+      id: randomUUID(),
+      clientRole: false,
+      containerId: realm.id,
+    });
+  realm.compositeIds ??= {};
+  const realmRole = (name: string) => realm.roles.find((r) => r.name === name);
+  const clientRole = (clientId: string, name: string) =>
+    realm.clients.find((c) => c.clientId === clientId)?.roles.find((r: Obj) => r.name === name);
+  for (const role of rep.roles?.realm ?? []) {
+    const ids: string[] = [];
+    for (const name of role.composites?.realm ?? []) {
+      const found = realmRole(name);
+      if (!found) return `Unable to find composite realm role: ${name}`;
+      ids.push(found.id);
+    }
+    for (const [clientId, names] of Object.entries(
+      (role.composites?.client ?? {}) as Record<string, string[]>,
+    ))
+      for (const name of names) {
+        const found = clientRole(clientId, name);
+        if (!found) return `Unable to find client role referenced in composite of realm role: ${name}`;
+        ids.push(found.id);
+      }
+    if (ids.length) realm.compositeIds[String(realmRole(role.name)?.id)] = ids;
+  }
+  const addGroup = (g: Obj, parentPath: string, list: Obj[]) => {
+    const group = newGroup({ ...g, subGroups: undefined }, parentPath);
+    for (const [clientId, names] of Object.entries((g.clientRoles ?? {}) as Record<string, string[]>)) {
+      const client = realm.clients.find((c) => c.clientId === clientId);
+      if (!client) return `Unable to find client role mappings for client: ${clientId}`;
+      for (const name of names)
+        if (!clientRole(clientId, name))
+          client.roles.push({
+            id: randomUUID(),
+            name,
+            attributes: {},
+            clientRole: true,
+            containerId: client.id,
+          });
+      group.clientRoleIds[client.id] = [...names];
+    }
+    list.push(group);
+    for (const sub of g.subGroups ?? []) addGroup(sub, group.path, group.children);
+  };
+  for (const g of rep.groups ?? []) addGroup(g, '', realm.groups);
+  const defaults = (rep.defaultRoles ?? []).map((name: string) => realmRole(name)?.id);
+  if (defaults.length) realm.compositeIds[realm.defaultRole.id].push(...defaults);
+  for (const [locale, texts] of Object.entries((rep.localizationTexts ?? {}) as Obj))
+    realm.messages[locale] = { ...texts };
+  return undefined;
+}

@@ -1,0 +1,103 @@
+// A new realm in one call: the create body (realm-create.ts) carries roles with their composites, the group tree
+// with its role mappings, the realm default roles, the message overrides, each item's mark and the operator's
+// identity; against the strict in-memory Keycloak the sections it carries make no call after the create, and a
+// resync that reads every section writes nothing.
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
+import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
+import { ownerAttribute } from '../../../src/operator/keycloak/collections/collection.ts';
+import { realmIdentityClientId } from '../../../src/operator/keycloak/realm-identity.ts';
+import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
+
+/** The production example, its SMTP password (a Secret) left out as the tenants benchmark does. */
+function production(): IdentityRealm {
+  const realm = parse(readFileSync('examples/identityrealm-production.yaml', 'utf8')) as IdentityRealm;
+  delete realm.spec.smtp;
+  return realm;
+}
+
+/** The fake, recording each create body it is sent. */
+function recording() {
+  const kc = fakeKeycloakAdmin();
+  const bodies: Record<string, any>[] = [];
+  const admin = {
+    ...kc.admin,
+    call: ((ns, method, path, body, options) => {
+      if (method === 'POST' && path === '') bodies.push(body as Record<string, any>);
+      return kc.admin.call(ns, method, path, body, options);
+    }) as typeof kc.admin.call,
+  };
+  return { kc, admin, bodies };
+}
+
+/** The calls about the sections the create call carries. */
+const carriedSections = (calls: string[]) =>
+  calls.filter((c) => /\/(roles|groups|roles-by-id|localization)(\/|\?|$)/.test(c));
+
+test('the production example: roles, groups, default roles and messages come with the create; a resync writes nothing', async () => {
+  const { kc, admin, bodies } = recording();
+  const first = await syncRealm(admin, production(), { realmIdentitySecret: 's3cret' });
+  assert.is(first.writes[0], 'create realm');
+  assert.equal(carriedSections(kc.calls), []);
+  const [body] = bodies;
+  const owner = 'identity/workforce';
+  const payrollAdmin = body?.roles.realm.find((r: any) => r.name === 'payroll-admin');
+  assert.equal(payrollAdmin.composites, {
+    realm: ['employee'],
+    client: { 'realm-management': ['view-users'] },
+  });
+  assert.equal(payrollAdmin.attributes[ownerAttribute], [owner]);
+  const payroll = body?.groups.find((g: any) => g.name === 'payroll');
+  assert.equal(
+    payroll.subGroups.map((g: any) => [g.name, g.clientRoles]),
+    [['approvers', { 'realm-management': ['view-clients'] }]],
+  );
+  assert.equal(payroll.attributes[ownerAttribute], [owner]);
+  assert.equal(body?.defaultRoles, ['employee']);
+  assert.equal(body?.localizationTexts.de, { loginAccountTitle: 'Bei Acme anmelden' });
+  assert.equal(
+    body?.clients.map((c: any) => c.clientId),
+    [realmIdentityClientId],
+  );
+  kc.reset();
+  const again = await syncRealm(admin, production(), { realmIdentitySecret: 's3cret' });
+  // The resync read the sections the create carried (so a difference would have been seen), and wrote nothing.
+  assert.ok(carriedSections(kc.calls).length >= 4, kc.calls.join('\n'));
+  assert.equal(again.writes, []);
+  assert.equal(kc.writes(), []);
+});
+
+test('a reference the import cannot check goes through the step after the create, and a resync writes nothing', async () => {
+  const { kc, admin, bodies } = recording();
+  const realm = production();
+  // A client made later (an IdentityClient's): Keycloak's import would fail or make the role itself.
+  realm.spec.groups = [{ name: 'portal-users', realmRoles: ['employee'], clientRoles: { portal: ['view'] } }];
+  await syncRealm(admin, realm, {}).catch(() => undefined);
+  assert.equal(bodies[0]?.groups, [
+    {
+      name: 'portal-users',
+      attributes: {
+        'realmforge.dev/managed-realm-roles': ['employee'],
+        'realmforge.dev/managed-client-roles': ['client/portal/view'],
+        [ownerAttribute]: ['identity/workforce'],
+      },
+    },
+  ]);
+  assert.is(bodies[0]?.defaultRoles, undefined);
+  // The step ran after the create (and refused the client that does not exist yet, naming the field).
+  assert.ok(carriedSections(kc.calls).length > 0);
+});
+
+test('without the roles and groups sections the create sends none of them', async () => {
+  const { admin, bodies } = recording();
+  const realm = production();
+  for (const k of ['roles', 'groups', 'defaultRoles', 'localization'] as const) delete realm.spec[k];
+  await syncRealm(admin, realm, {});
+  for (const k of ['roles', 'groups', 'defaultRoles', 'localizationTexts', 'clients'])
+    assert.is(bodies[0]?.[k], undefined, k);
+});
+
+test.run();
