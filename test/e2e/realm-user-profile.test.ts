@@ -81,8 +81,9 @@ test("the user profile defaults table is Keycloak's: a bare realm's profile", as
 });
 
 test('a profile applied reads back equal; a steady resync writes nothing', async () => {
+  // Carried by the create call (realm-create.ts): no profile write after it.
   const result = await kc.sync(resource('upfull', { userProfile: full }));
-  assert.ok(result.writes.includes('create user profile attribute badge'), result.writes.join('; '));
+  assert.equal(result.writes, ['create realm']);
   const live = await profileOf('upfull');
   for (const a of full.attributes ?? [])
     assert.ok(
@@ -172,6 +173,16 @@ test("a validator Keycloak lacks is refused as InvalidSpec naming the attribute,
   assert.is(error?.reason, 'InvalidSpec');
   assert.match(String(error?.message), 'spec.userProfile.attributes[code]');
   assert.match(String(error?.message), 'no-such-validator');
+  // The create call carried the profile: Keycloak refused the realm whole (one transaction), so none is left.
+  assert.is((await kc.get('/upbad'))?.realm, undefined, 'no half-made realm');
+  // An existing realm: Keycloak refuses the one document, and the profile stays as it was.
+  await kc.sync(resource('upbad', {}));
+  const again = await kc.sync(resource('upbad', spec)).then(
+    () => undefined,
+    (e: Error & { reason?: string }) => e,
+  );
+  assert.is(again?.reason, 'InvalidSpec');
+  assert.match(String(again?.message), 'spec.userProfile.attributes[code]');
   assert.not.ok((await profileOf('upbad')).attributes.some((a) => a.name === 'code'));
 });
 

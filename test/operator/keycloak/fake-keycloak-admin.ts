@@ -163,10 +163,17 @@ export function fakeKeycloakAdmin() {
       if (realms.has(body.realm)) return reply(409, { errorMessage: 'Conflict detected' });
       const unknown = body.passwordPolicy ? unknownPolicy(body.passwordPolicy) : undefined;
       if (unknown) return reply(400, { error: `Invalid config for ${unknown}: Password policy not found` });
-      const { roles: _r, groups: _g, defaultRoles: _d, localizationTexts: _l, ...fields } = body;
+      const {
+        roles: _r,
+        groups: _g,
+        defaultRoles: _d,
+        localizationTexts: _l,
+        components: _c,
+        ...fields
+      } = body;
       const realm = freshRealm(fields);
       const refused = importInto(realm, body);
-      if (refused) return reply(500, { error: 'unknown_error', errorMessage: refused });
+      if (refused) return reply(refused.status, { errorMessage: refused.message });
       for (const kind of ['default', 'optional'] as const)
         realm.scopeLinks[kind] = realm.clientScopes
           .filter((c) => builtInScopes[kind].includes(c.name))

@@ -2,11 +2,12 @@
 // RealmManager.importRealm does it for the parts the operator sends: Keycloak's own clients with their roles,
 // (those the import names),
 // realm roles and then their composites, the group tree with its role mappings, the deprecated `defaultRoles`
-// (realm roles added to default-roles-<realm>) and message overrides. An unknown composite fails the whole import
+// (realm roles added to default-roles-<realm>), message overrides and the user profile component. An unknown composite fails the whole import
 // (Keycloak's import is one transaction: no realm is left); a group's unknown client role is created, as Keycloak does.
 import { randomUUID } from 'node:crypto';
 import { newGroup } from './fake-keycloak-groups.ts';
 import type { Realm } from './fake-keycloak-scopes.ts';
+import { problems } from './fake-keycloak-user-profile.ts';
 
 type Obj = Record<string, any>;
 
@@ -20,8 +21,8 @@ const builtInClients: Record<string, string[]> = {
 const groupClients = (groups: Obj[]): string[] =>
   groups.flatMap((g) => [...Object.keys(g.clientRoles ?? {}), ...groupClients(g.subGroups ?? [])]);
 
-/** Fills the fresh `realm` from the representation `rep`; an error message when Keycloak would refuse it. */
-export function importInto(realm: Realm, rep: Obj): string | undefined {
+/** Fills the fresh `realm` from the representation `rep`; Keycloak's answer when it would refuse it. */
+export function importInto(realm: Realm, rep: Obj): { status: number; message: string } | undefined {
   // Keycloak's own clients, made here only when the import names them, so that tests see only their own clients.
   const named = new Set<string>([
     ...(rep.roles?.realm ?? []).flatMap((r: Obj) => Object.keys(r.composites?.client ?? {})),
@@ -56,7 +57,7 @@ export function importInto(realm: Realm, rep: Obj): string | undefined {
     const ids: string[] = [];
     for (const name of role.composites?.realm ?? []) {
       const found = realmRole(name);
-      if (!found) return `Unable to find composite realm role: ${name}`;
+      if (!found) return { status: 500, message: `Unable to find composite realm role: ${name}` };
       ids.push(found.id);
     }
     for (const [clientId, names] of Object.entries(
@@ -64,7 +65,11 @@ export function importInto(realm: Realm, rep: Obj): string | undefined {
     ))
       for (const name of names) {
         const found = clientRole(clientId, name);
-        if (!found) return `Unable to find client role referenced in composite of realm role: ${name}`;
+        if (!found)
+          return {
+            status: 500,
+            message: `Unable to find client role referenced in composite of realm role: ${name}`,
+          };
         ids.push(found.id);
       }
     if (ids.length) realm.compositeIds[String(realmRole(role.name)?.id)] = ids;
@@ -73,7 +78,8 @@ export function importInto(realm: Realm, rep: Obj): string | undefined {
     const group = newGroup({ ...g, subGroups: undefined }, parentPath);
     for (const [clientId, names] of Object.entries((g.clientRoles ?? {}) as Record<string, string[]>)) {
       const client = realm.clients.find((c) => c.clientId === clientId);
-      if (!client) return `Unable to find client role mappings for client: ${clientId}`;
+      if (!client)
+        return { status: 500, message: `Unable to find client role mappings for client: ${clientId}` };
       for (const name of names)
         if (!clientRole(clientId, name))
           client.roles.push({
@@ -93,5 +99,12 @@ export function importInto(realm: Realm, rep: Obj): string | undefined {
   if (defaults.length) realm.compositeIds[realm.defaultRole.id].push(...defaults);
   for (const [locale, texts] of Object.entries((rep.localizationTexts ?? {}) as Obj))
     realm.messages[locale] = { ...texts };
+  // The user profile: a component whose config holds the document; Keycloak checks it as on a PUT (a 400).
+  for (const component of rep.components?.['org.keycloak.userprofile.UserProfileProvider'] ?? []) {
+    const doc = JSON.parse(component.config['kc.user.profile.config'][0]);
+    const wrong = problems(realm, doc);
+    if (wrong.length) return { status: 400, message: wrong.join(', ') };
+    realm.userProfile = doc;
+  }
   return undefined;
 }

@@ -1,6 +1,6 @@
 // A new realm in one call: the create body (realm-create.ts) carries roles with their composites, the group tree
-// with its role mappings, the realm default roles, the message overrides, each item's mark and the operator's
-// identity; against the strict in-memory Keycloak the sections it carries make no call after the create, and a
+// with its role mappings, the realm default roles, the message overrides, the user profile, each item's mark and
+// the operator's identity; against the strict in-memory Keycloak the sections it carries make no call after the create, and a
 // resync that reads every section writes nothing.
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
@@ -35,9 +35,9 @@ function recording() {
 
 /** The calls about the sections the create call carries. */
 const carriedSections = (calls: string[]) =>
-  calls.filter((c) => /\/(roles|groups|roles-by-id|localization)(\/|\?|$)/.test(c));
+  calls.filter((c) => /\/(roles|groups|roles-by-id|localization|users\/profile)(\/|\?|$)/.test(c));
 
-test('the production example: roles, groups, default roles and messages come with the create; a resync writes nothing', async () => {
+test('the production example: roles, groups, default roles, messages and profile come with the create; a resync writes nothing', async () => {
   const { kc, admin, bodies } = recording();
   const first = await syncRealm(admin, production(), { realmIdentitySecret: 's3cret' });
   assert.is(first.writes[0], 'create realm');
@@ -58,6 +58,13 @@ test('the production example: roles, groups, default roles and messages come wit
   assert.equal(payroll.attributes[ownerAttribute], [owner]);
   assert.equal(body?.defaultRoles, ['employee']);
   assert.equal(body?.localizationTexts.de, { loginAccountTitle: 'Bei Acme anmelden' });
+  const [profile] = body?.components['org.keycloak.userprofile.UserProfileProvider'] ?? [];
+  const doc = JSON.parse(profile.config['kc.user.profile.config'][0]);
+  assert.equal(
+    doc.attributes.map((a: any) => a.name),
+    ['username', 'email', 'firstName', 'lastName', 'staffNumber'],
+  );
+  assert.is(doc.attributes[2].validations.length.max, 128, 'the declared firstName over the default one');
   assert.equal(
     body?.clients.map((c: any) => c.clientId),
     [realmIdentityClientId],
@@ -65,7 +72,7 @@ test('the production example: roles, groups, default roles and messages come wit
   kc.reset();
   const again = await syncRealm(admin, production(), { realmIdentitySecret: 's3cret' });
   // The resync read the sections the create carried (so a difference would have been seen), and wrote nothing.
-  assert.ok(carriedSections(kc.calls).length >= 4, kc.calls.join('\n'));
+  assert.ok(carriedSections(kc.calls).length >= 5, kc.calls.join('\n'));
   assert.equal(again.writes, []);
   assert.equal(kc.writes(), []);
 });
@@ -98,6 +105,18 @@ test('without the roles and groups sections the create sends none of them', asyn
   await syncRealm(admin, realm, {});
   for (const k of ['roles', 'groups', 'defaultRoles', 'localizationTexts', 'clients'])
     assert.is(bodies[0]?.[k], undefined, k);
+});
+
+test('a profile naming a client scope the spec declares goes through its step, after the scopes are made', async () => {
+  const { kc, admin, bodies } = recording();
+  const realm = production();
+  const profile = realm.spec.userProfile as NonNullable<IdentityRealm['spec']['userProfile']>;
+  profile.attributes = [{ name: 'payrollId', selector: { scopes: ['payroll.read'] } }];
+  const first = await syncRealm(admin, realm, {});
+  assert.is(bodies[0]?.components, undefined);
+  assert.ok(first.writes.includes('create user profile attribute payrollId'), first.writes.join('; '));
+  kc.reset();
+  assert.equal((await syncRealm(admin, realm, {})).writes, []);
 });
 
 test.run();

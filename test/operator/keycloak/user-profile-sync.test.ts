@@ -1,9 +1,9 @@
-// The declarative user profile through the realm sync against the strict in-memory Keycloak: applied in one
-// document PUT (an attribute with the group it names), steady with nothing written whatever the order and
+// The declarative user profile through the realm sync against the strict in-memory Keycloak: applied with the
+// realm's create call, or in one document PUT (an attribute with the group it names), steady with nothing written whatever the order and
 // Keycloak's filled-in fields, a hand edit reverted, hand-made attributes and groups kept; dropped from the spec a
 // custom attribute or group is deleted and a built-in one reset to the line's default; the unmanaged-attribute
 // policy set and reset; a validator Keycloak lacks is Failed/InvalidSpec naming the attribute, and nothing of the
-// profile is written (not even a new group declared with it).
+// profile is written (not even a new group declared with it; for a new realm: no realm).
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -50,15 +50,9 @@ const names = (items: Obj[]) => items.map((i) => i.name);
 test('user profile: applied, steady, reverted, hand-made kept, dropped ones deleted or reset', async () => {
   const kc = fakeKeycloakAdmin();
   const created = await syncRealm(kc.admin, resource(full), {});
-  assert.equal(created.writes.slice(0, 1), ['create realm']);
-  assert.equal(created.writes.slice(1).sort(), [
-    'create user profile attribute phone',
-    'create user profile group contact',
-    'create user profile unmanagedAttributePolicy',
-    'update user profile attribute firstName',
-  ]);
-  // One document, one PUT: Keycloak judges the attribute and the group it names together.
-  assert.is(kc.writes().filter((w) => w.includes('users/profile')).length, 1, kc.writes().join('; '));
+  // The create call carries the whole document (realm-create.ts): Keycloak judges it with the realm, no PUT.
+  assert.equal(created.writes, ['create realm']);
+  assert.equal(kc.writes().filter((w) => w.includes('users/profile')).length, 0, kc.writes().join('; '));
   const realm = kc.realms.get('apps') as Obj;
   const profile = () => realm.userProfile as Obj;
   assert.is(profile().unmanagedAttributePolicy, 'ADMIN_VIEW');
@@ -165,16 +159,23 @@ test('a validator Keycloak lacks is Failed/InvalidSpec naming the attribute, in 
     },
   };
   const world = keycloakWorld([realmResource('apps', 'identity', spec)]);
-  const outcome = await identityRealmController(world.deps)('identity/apps');
-  assert.is(outcome.outcome?.reason, 'InvalidSpec');
-  const status = statusOf(world, 'IdentityRealm', 'identity', 'apps');
-  assert.is(status.phase, 'Failed');
-  assert.match(status.message ?? '', 'spec.userProfile.attributes[phone]');
-  assert.match(
-    status.message ?? '',
-    "Validator 'no-such-validator' defined for attribute 'phone' doesn't exist",
-  );
-  // Keycloak refused the one document: the realm's profile is as a new realm has it.
+  const refused = async () => {
+    const outcome = await identityRealmController(world.deps)('identity/apps');
+    assert.is(outcome.outcome?.reason, 'InvalidSpec');
+    const status = statusOf(world, 'IdentityRealm', 'identity', 'apps');
+    assert.is(status.phase, 'Failed');
+    assert.match(status.message ?? '', 'spec.userProfile.attributes[phone]');
+    assert.match(
+      status.message ?? '',
+      "Validator 'no-such-validator' defined for attribute 'phone' doesn't exist",
+    );
+  };
+  // A new realm: Keycloak refuses the create call whole, so no realm is left.
+  await refused();
+  assert.not.ok(world.keycloak.realms.has('apps'), 'no half-made realm');
+  // An existing realm: Keycloak refuses the one document, and the realm's profile is as a new realm has it.
+  await syncRealm(world.keycloak.admin, realmResource('apps', 'identity') as unknown as IdentityRealm, {});
+  await refused();
   const realm = world.keycloak.realms.get('apps') as Obj;
   assert.equal(names(realm.userProfile?.attributes ?? []), ['username', 'email', 'firstName', 'lastName']);
   assert.equal(names(realm.userProfile?.groups ?? []), ['user-metadata'], 'not even the new group');
@@ -185,7 +186,8 @@ test("the production example's profile applies on the strict fake and is steady"
   const kc = fakeKeycloakAdmin();
   const profileOnly = resource(example.spec.userProfile);
   const created = await syncRealm(kc.admin, profileOnly, {});
-  assert.ok(created.writes.includes('create user profile attribute staffNumber'), created.writes.join('; '));
+  assert.equal(created.writes, ['create realm']);
+  assert.ok(names((kc.realms.get('apps') as Obj).userProfile.attributes).includes('staffNumber'));
   assert.equal((await syncRealm(kc.admin, profileOnly, {})).writes, []);
 });
 

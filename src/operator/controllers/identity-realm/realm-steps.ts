@@ -25,13 +25,17 @@ import {
   recordRealmLedgers,
   updateRealm,
 } from '../../keycloak/collections/realm.ts';
-import { createCarriesRolesAndGroups, realmCreateBody } from '../../keycloak/collections/realm-create.ts';
+import {
+  createCarriesRolesAndGroups,
+  createRefused,
+  realmCreateBody,
+} from '../../keycloak/collections/realm-create.ts';
 import {
   planRequiredActions,
   type RequiredActionsPlan,
 } from '../../keycloak/collections/required-actions.ts';
 import { syncRoles } from '../../keycloak/collections/roles.ts';
-import { syncUserProfile } from '../../keycloak/collections/user-profile.ts';
+import { syncUserProfile, userProfileComponents } from '../../keycloak/collections/user-profile.ts';
 import { realmOwnerOf } from './realm-ownership.ts';
 
 /** What the steps share. Fixed before the first step: everything but the carried values below. */
@@ -127,6 +131,7 @@ export const realmSteps: readonly RealmStep[] = [
         rules: s.rules,
         owner: realmOwnerOf(s.realm),
         clock: s.clock,
+        named: (words) => createRefused(s.spec, words),
       })) as Item | undefined;
       return ['create realm'];
     },
@@ -260,18 +265,35 @@ export const realmSteps: readonly RealmStep[] = [
   },
   {
     // The one-document sections, after the client scopes they may name; their ledgers from before this sync.
-    name: 'client policies and user profile',
+    name: 'client policies',
     afterCreate:
-      "not carried yet: each document is Keycloak's own merged with the declared parts, read first",
+      "not carried yet: Keycloak's own profiles and policies merged with the declared ones, read first",
     needs: ['live', 'client scopes'],
     gives: ['documents'],
-    run: async (s) => {
-      const attrs = need(s, 'live').attributes as Record<string, unknown> | undefined;
-      return [
-        ...(await syncClientPolicies(s.admin, s.ns, s.name, s.spec, attrs)),
-        ...(await syncUserProfile(s.admin, s.ns, s.name, s.spec, attrs, s.keycloakVersion)),
-      ];
-    },
+    run: (s) =>
+      syncClientPolicies(
+        s.admin,
+        s.ns,
+        s.name,
+        s.spec,
+        need(s, 'live').attributes as Record<string, unknown>,
+      ),
+  },
+  {
+    name: 'user profile',
+    afterCreate: 'a profile naming a client scope the spec declares (made after the create)',
+    needs: ['live', 'client scopes'],
+    gives: ['documents'],
+    create: (s) => !userProfileComponents(s.spec, s.keycloakVersion),
+    run: (s) =>
+      syncUserProfile(
+        s.admin,
+        s.ns,
+        s.name,
+        s.spec,
+        need(s, 'live').attributes as Record<string, unknown>,
+        s.keycloakVersion,
+      ),
   },
   {
     name: 'late ledgers',

@@ -1,5 +1,6 @@
 // The one call that creates a realm: its representation carries every section Keycloak's realm import takes without
-// dropping a default of its own, each item with the mark its section writes (roles.ts, groups.ts), and the
+// dropping a default of its own (roles, groups, default roles, messages, the user profile), each item with the mark
+// or ledger its section writes (roles.ts, groups.ts, user-profile.ts), and the
 // operator's identity in the realm (realm-identity.ts). Keycloak imports a realm in one transaction, so a body it
 // refuses leaves no realm. What the body cannot carry goes through its step after the create
 // (controllers/identity-realm/realm-steps.ts names each with its reason), e.g. custom flows, required actions and
@@ -11,6 +12,7 @@ import { type GroupSpec, groupItem, groupPath } from './groups.ts';
 import { type FieldRules, planFields } from './managed-fields.ts';
 import type { RoleRefs } from './role-composites.ts';
 import { roleItem } from './roles.ts';
+import { userProfileComponents, userProfileRefused } from './user-profile.ts';
 
 type Spec = IdentityRealm['spec'];
 
@@ -137,11 +139,21 @@ export function realmCreateBody(input: {
   rules: FieldRules;
   declared: readonly string[];
   identitySecret?: string;
+  keycloakVersion?: string;
 }): Item {
   const { body } = planFields(input.desired, {}, input.rules, input.declared);
   const customFlows = new Set((input.spec.authenticationFlows ?? []).map((f) => f.alias));
   const fields = Object.fromEntries(
     Object.entries(body).filter(([k, v]) => !(k.endsWith('Flow') && customFlows.has(String(v)))),
   );
-  return withRealmIdentity({ ...fields, ...rolesAndGroups(input.spec, input.marker) }, input.identitySecret);
+  const components = userProfileComponents(input.spec, input.keycloakVersion);
+  return withRealmIdentity(
+    { ...fields, ...rolesAndGroups(input.spec, input.marker), ...(components ? { components } : {}) },
+    input.identitySecret,
+  );
+}
+
+/** The spec fields of the create body's sections that Keycloak's words refusing it name. */
+export function createRefused(spec: Spec, keycloakWords: string): string[] {
+  return userProfileRefused(spec, keycloakWords);
 }

@@ -197,6 +197,52 @@ export function userProfileLedgerAttributes(spec: RealmSpec): Record<string, str
   };
 }
 
+/** The component type and provider that hold a realm's profile document in a realm representation. */
+const componentType = 'org.keycloak.userprofile.UserProfileProvider';
+
+/**
+ * The components a new realm's create call carries for its profile: Keycloak's default document of that line with
+ * the declared attributes, groups and policy over it, as the sync would make it (Keycloak checks it as on a PUT).
+ * None when the spec declares no profile, or names a client scope the spec declares (made after the create).
+ */
+export function userProfileComponents(
+  spec: RealmSpec,
+  keycloakVersion: string | undefined,
+): Item | undefined {
+  const profile = spec.userProfile;
+  if (!profile) return undefined;
+  const declaredScopes = new Set((spec.clientScopes ?? []).map((c) => c.name));
+  const scopes = (profile.attributes ?? []).flatMap((a) => [
+    ...(a.required?.scopes ?? []),
+    ...(a.selector?.scopes ?? []),
+  ]);
+  if (scopes.some((scope) => declaredScopes.has(scope))) return undefined;
+  const defaults = userProfileDefaults(keycloakVersion);
+  const over = (builtIn: Item[], declared: Item[]) => [
+    ...builtIn.map((d) => declared.find((i) => i.name === d.name) ?? d),
+    ...declared.filter((i) => !builtIn.some((d) => d.name === i.name)),
+  ];
+  const doc = {
+    attributes: over(defaults.attributes, (profile.attributes ?? []).map(userProfileAttributeItem)),
+    groups: over(defaults.groups, (profile.groups ?? []).map(userProfileGroupItem)),
+    ...(profile.unmanagedAttributePolicy
+      ? { unmanagedAttributePolicy: profile.unmanagedAttributePolicy }
+      : {}),
+  };
+  const component = {
+    providerId: 'declarative-user-profile',
+    subComponents: {},
+    config: { 'kc.user.profile.config': [JSON.stringify(doc)] },
+  };
+  return { [componentType]: [component] };
+}
+
+/** The profile fields a refusal of the create call names, when Keycloak's words are about the profile. */
+export const userProfileRefused = (spec: RealmSpec, message: string) =>
+  spec.userProfile && /attribute '|user ?profile|unmanagedAttributePolicy|validator/i.test(message)
+    ? [fieldOf(message)]
+    : [];
+
 /** The spec field a Keycloak refusal is about, when its message names an attribute or group. */
 function fieldOf(message: string): string {
   const attribute = /attribute '([^']+)'/i.exec(message)?.[1];
