@@ -6,7 +6,7 @@
 // (controllers/identity-realm/realm-steps.ts names each with its reason), e.g. custom flows, required actions and
 // client scopes: given in an import they replace Keycloak's built-in ones instead of adding to them.
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
-import { withRealmIdentity } from '../realm-identity.ts';
+import { realmIdentityRoles, withRealmIdentity } from '../realm-identity.ts';
 import type { Item, Marker } from './collection.ts';
 import { type GroupSpec, groupItem, groupPath } from './groups.ts';
 import { type FieldRules, planFields } from './managed-fields.ts';
@@ -22,14 +22,10 @@ type Spec = IdentityRealm['spec'];
  */
 const builtInClientRoles: Record<string, readonly string[]> = {
   'realm-management': [
+    // The manage roles, which the operator's identity in the realm holds, and the rest of realm-management's.
+    ...realmIdentityRoles,
     'create-client',
     'impersonation',
-    'manage-authorization',
-    'manage-clients',
-    'manage-events',
-    'manage-identity-providers',
-    'manage-realm',
-    'manage-users',
     'query-clients',
     'query-groups',
     'query-realms',
