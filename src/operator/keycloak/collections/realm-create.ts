@@ -84,15 +84,15 @@ function composites(refs: RoleRefs | undefined): Item {
   return Object.keys({ ...realm, ...client }).length ? { composites: { ...realm, ...client } } : {};
 }
 
-/** A declared group and its subgroups, as the representation nests them, each marked. */
+/** The declared groups under `parent` (a path; '' the top) with their subgroups, nested, each marked. */
 function groupTree(
   groups: readonly GroupSpec[],
-  parent: string | undefined,
+  parent: string,
   marker: Marker,
   withRoles: boolean,
 ): Item[] {
   return groups
-    .filter((g) => g.parent === parent)
+    .filter((g) => (g.parent ?? '') === parent)
     .map((g) => {
       const subGroups = groupTree(groups, groupPath(g), marker, withRoles);
       return {
@@ -112,7 +112,7 @@ function rolesAndGroups(spec: Spec, marker: Marker): Item {
     ...marker.mark(roleItem(r)),
     ...(whole ? composites(r.composites) : {}),
   }));
-  const groups = groupTree(spec.groups ?? [], undefined, marker, whole);
+  const groups = groupTree(spec.groups ?? [], '', marker, whole);
   const messages = spec.localization?.messages ?? {};
   return {
     ...(roles.length ? { roles: { realm: roles } } : {}),
