@@ -228,7 +228,8 @@ export const realmSteps: readonly RealmStep[] = [
     run: (s) => need(s, 'actions').apply(),
   },
   {
-    // A new realm got its roles and top-level groups in the create call: this runs only for the rest.
+    // A new realm got them in its create call (realm-create.ts) unless a reference there is one its import cannot
+    // check; then this runs for them all.
     name: 'roles, groups, default roles and messages',
     afterCreate:
       'a reference the import cannot check (a role of a client made later, a client role among the default roles): the step checks it',
