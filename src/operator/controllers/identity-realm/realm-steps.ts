@@ -1,7 +1,8 @@
 // The one ordered list of steps that makes a realm equal to its IdentityRealm, for a realm created in this sync
 // and for an existing one alike. Each step names what must be done before it and what it leaves for later ones (a
 // unit test checks the order against them); a step that runs for only one of the two, or only when something is
-// true, says so in `create`, `update` or `when`. Every Keycloak call is a section's (keycloak/collections/).
+// true, says so in `create`, `update` or `when`; one that may run after a realm's create call says why that call
+// does not carry it (`afterCreate`, realm-create.ts). Every Keycloak call is a section's (keycloak/collections/).
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
