@@ -13,12 +13,8 @@ export class SpecRefusedError extends RealmforgeError {
   }
 }
 
-/** Runs a write of `fields` (or the fields Keycloak's words name); a 400 from Keycloak becomes a SpecRefusedError. */
-export async function refusedAsSpec<T>(
-  noun: string,
-  fields: readonly string[] | ((keycloakWords: string) => readonly string[]),
-  write: () => Promise<T>,
-) {
+/** Runs a write of `fields`; a 400 from Keycloak becomes a SpecRefusedError. */
+export async function refusedAsSpec<T>(noun: string, fields: readonly string[], write: () => Promise<T>) {
   try {
     return await write();
   } catch (error) {
@@ -27,7 +23,7 @@ export async function refusedAsSpec<T>(
       error.kind === 'validation' &&
       !(error instanceof SpecRefusedError)
     )
-      throw new SpecRefusedError(noun, typeof fields === 'function' ? fields(error.message) : fields, error);
+      throw new SpecRefusedError(noun, fields, error);
     throw error;
   }
 }

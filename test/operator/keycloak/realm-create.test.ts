@@ -7,9 +7,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
+import { RealmforgeError } from '../../../src/core/errors.ts';
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { ownerAttribute } from '../../../src/operator/keycloak/collections/collection.ts';
 import { realmIdentityClientId } from '../../../src/operator/keycloak/realm-identity.ts';
+import { SpecRefusedError } from '../../../src/operator/keycloak/spec-refused.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
 
 /** The production example, its SMTP password (a Secret) left out as the tenants benchmark does. */
@@ -117,6 +119,51 @@ test('a profile naming a client scope the spec declares goes through its step, a
   assert.ok(first.writes.includes('create user profile attribute payrollId'), first.writes.join('; '));
   kc.reset();
   assert.equal((await syncRealm(admin, realm, {})).writes, []);
+});
+
+test('a create Keycloak refuses names the sections it carried, and leaves no realm', async () => {
+  const kc = fakeKeycloakAdmin();
+  // Keycloak's import is one transaction: a refusal (400) leaves nothing behind.
+  const admin = {
+    ...kc.admin,
+    call: ((ns, method, path, body, options) =>
+      method === 'POST' && path === ''
+        ? Promise.reject(new RealmforgeError('validation', 'HTTP 400 Invalid config for length'))
+        : kc.admin.call(ns, method, path, body, options)) as typeof kc.admin.call,
+  };
+  const error = await syncRealm(admin, production(), {}).then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  assert.instance(error, SpecRefusedError);
+  for (const field of [
+    'spec.roles',
+    'spec.groups',
+    'spec.defaultRoles',
+    'spec.localization.messages',
+    'spec.userProfile',
+  ])
+    assert.match(String(error?.message), field);
+  assert.match(String(error?.message), 'Invalid config for length');
+  assert.is(kc.realms.size, 0);
+});
+
+test("a profile naming a validator beyond Keycloak's own goes through its step", async () => {
+  const { kc, admin, bodies } = recording();
+  const realm = production();
+  const profile = realm.spec.userProfile as NonNullable<IdentityRealm['spec']['userProfile']>;
+  profile.attributes = [{ name: 'code', validations: { 'custom-checksum': {} } }];
+  // Keycloak's import would answer a bare 500; the step's PUT gets a 400 naming the attribute.
+  const error = await syncRealm(admin, realm, {}).then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  assert.is(bodies[0]?.components, undefined);
+  assert.ok(
+    kc.calls.some((c) => c.startsWith('PUT /workforce/users/profile')),
+    kc.calls.join('\n'),
+  );
+  assert.match(String(error?.message), 'spec.userProfile.attributes[code]');
 });
 
 test.run();

@@ -27,8 +27,8 @@ import {
   updateRealm,
 } from '../../keycloak/collections/realm.ts';
 import {
+  createBodyFields,
   createCarriesRolesAndGroups,
-  createRefused,
   realmCreateBody,
 } from '../../keycloak/collections/realm-create.ts';
 import {
@@ -36,7 +36,7 @@ import {
   type RequiredActionsPlan,
 } from '../../keycloak/collections/required-actions.ts';
 import { syncRoles } from '../../keycloak/collections/roles.ts';
-import { syncUserProfile, userProfileComponents } from '../../keycloak/collections/user-profile.ts';
+import { carriedUserProfile, syncUserProfile } from '../../keycloak/collections/user-profile.ts';
 import { realmOwnerOf } from './realm-ownership.ts';
 
 /** What the steps share. Fixed before the first step: everything but the carried values below. */
@@ -132,7 +132,7 @@ export const realmSteps: readonly RealmStep[] = [
         rules: s.rules,
         owner: realmOwnerOf(s.realm),
         clock: s.clock,
-        named: (words) => createRefused(s.spec, words),
+        sections: createBodyFields(s.spec, s.keycloakVersion),
       })) as Item | undefined;
       return ['create realm'];
     },
@@ -283,10 +283,11 @@ export const realmSteps: readonly RealmStep[] = [
   },
   {
     name: 'user profile',
-    afterCreate: 'a profile naming a client scope the spec declares (made after the create)',
+    afterCreate:
+      "a profile naming a validator, client scope or group beyond Keycloak's own (its import answers a bare 500 to a profile it refuses)",
     needs: ['live', 'client scopes'],
     gives: ['documents'],
-    create: (s) => !userProfileComponents(s.spec, s.keycloakVersion),
+    create: (s) => !carriedUserProfile(s.spec, s.keycloakVersion),
     run: (s) =>
       syncUserProfile(
         s.admin,

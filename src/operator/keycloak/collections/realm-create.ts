@@ -12,7 +12,7 @@ import { type GroupSpec, groupItem, groupPath } from './groups.ts';
 import { type FieldRules, planFields } from './managed-fields.ts';
 import type { RoleRefs } from './role-composites.ts';
 import { roleItem } from './roles.ts';
-import { userProfileComponents, userProfileRefused } from './user-profile.ts';
+import { carriedUserProfile } from './user-profile.ts';
 
 type Spec = IdentityRealm['spec'];
 
@@ -85,12 +85,7 @@ function composites(refs: RoleRefs | undefined): Item {
 }
 
 /** The declared groups under `parent` (a path; '' the top) with their subgroups, nested, each marked. */
-function groupTree(
-  groups: readonly GroupSpec[],
-  parent: string,
-  marker: Marker,
-  withRoles: boolean,
-): Item[] {
+function groupTree(groups: readonly GroupSpec[], parent: string, marker: Marker, withRoles: boolean): Item[] {
   return groups
     .filter((g) => (g.parent ?? '') === parent)
     .map((g) => {
@@ -142,14 +137,20 @@ export function realmCreateBody(input: {
   const fields = Object.fromEntries(
     Object.entries(body).filter(([k, v]) => !(k.endsWith('Flow') && customFlows.has(String(v)))),
   );
-  const components = userProfileComponents(input.spec, input.keycloakVersion);
+  const components = carriedUserProfile(input.spec, input.keycloakVersion);
   return withRealmIdentity(
     { ...fields, ...rolesAndGroups(input.spec, input.marker), ...(components ? { components } : {}) },
     input.identitySecret,
   );
 }
 
-/** The spec fields of the create body's sections that Keycloak's words refusing it name. */
-export function createRefused(spec: Spec, keycloakWords: string): string[] {
-  return userProfileRefused(spec, keycloakWords);
+/** The spec fields of the sections the create call carries besides the realm's own (a refusal names them). */
+export function createBodyFields(spec: Spec, keycloakVersion: string | undefined): string[] {
+  return [
+    ...(spec.roles?.length ? ['spec.roles'] : []),
+    ...(spec.groups?.length ? ['spec.groups'] : []),
+    ...(createCarriesRolesAndGroups(spec) && spec.defaultRoles?.realm?.length ? ['spec.defaultRoles'] : []),
+    ...(Object.keys(spec.localization?.messages ?? {}).length ? ['spec.localization.messages'] : []),
+    ...(carriedUserProfile(spec, keycloakVersion) ? ['spec.userProfile'] : []),
+  ];
 }

@@ -29,8 +29,8 @@ export async function readRealm(admin: AdminClient, ns: string, name: string) {
  * Creates realm `name` with `body` (its timeout scaled by what Keycloak needed before) and returns it as read back.
  * A lost answer is read back before anything else; a 409 is ours only when the realm carries `owner`'s marker (an
  * earlier create of ours whose answer was lost finished after the read-back), never "created by someone else"
- * then. A refusal names the fields of `desired` (the realm's own representation, `rules`), after those of its
- * sections that Keycloak's words name (`named`); Keycloak imports a realm in one transaction, so it leaves no realm.
+ * then. A refusal names the sections the body carries and the fields of `desired` (the realm's own representation,
+ * `rules`); Keycloak imports a realm in one transaction, so a refused create leaves no realm.
  */
 export async function createRealm(
   admin: AdminClient,
@@ -42,20 +42,17 @@ export async function createRealm(
     rules: FieldRules;
     owner: string;
     clock: Clock;
-    /** The spec fields of the body's sections Keycloak's words name, if any. */
-    named?: (keycloakWords: string) => string[];
+    /** The spec fields of the sections the body carries besides the realm's own. */
+    sections?: readonly string[];
   },
 ): Promise<RealmRepresentation | undefined> {
   const fields = [...fieldPaths(create.desired, create.rules).keys()];
   const outcome = await createReadingBack(
     () =>
-      refusedAsSpec(
-        'realm',
-        (words) => [...(create.named?.(words) ?? []), ...fields],
-        () =>
-          timedRealmCreate(admin, create.clock, (timeoutMs) =>
-            admin.call(ns, 'POST', '', create.body, { timeoutMs }),
-          ),
+      refusedAsSpec('realm', [...(create.sections ?? []), ...fields], () =>
+        timedRealmCreate(admin, create.clock, (timeoutMs) =>
+          admin.call(ns, 'POST', '', create.body, { timeoutMs }),
+        ),
       ),
     () => readRealm(admin, ns, name),
   );

@@ -197,26 +197,41 @@ export function userProfileLedgerAttributes(spec: RealmSpec): Record<string, str
   };
 }
 
-/** The component type and provider that hold a realm's profile document in a realm representation. */
-const componentType = 'org.keycloak.userprofile.UserProfileProvider';
-
 /**
- * The components a new realm's create call carries for its profile: Keycloak's default document of that line with
- * the declared attributes, groups and policy over it, as the sync would make it (Keycloak checks it as on a PUT).
- * None when the spec declares no profile, or names a client scope the spec declares (made after the create).
+ * The validators and client scopes every Keycloak 25 and 26 realm has. Keycloak's import answers a profile it
+ * refuses with a bare 500 (the component's check fails the whole create), so the create call carries a profile only
+ * when it names nothing else; any other profile goes through its step, where Keycloak's 400 names the field.
  */
-export function userProfileComponents(
-  spec: RealmSpec,
-  keycloakVersion: string | undefined,
-): Item | undefined {
-  const profile = spec.userProfile;
-  if (!profile) return undefined;
-  const declaredScopes = new Set((spec.clientScopes ?? []).map((c) => c.name));
-  const scopes = (profile.attributes ?? []).flatMap((a) => [
-    ...(a.required?.scopes ?? []),
-    ...(a.selector?.scopes ?? []),
-  ]);
-  if (scopes.some((scope) => declaredScopes.has(scope))) return undefined;
+const builtInValidators = new Set([
+  'double',
+  'email',
+  'integer',
+  'length',
+  'local-date',
+  'options',
+  'pattern',
+  'person-name-prohibited-characters',
+  'up-username-not-idn-homograph',
+  'uri',
+  'username-prohibited-characters',
+]);
+const builtInScopes = new Set([
+  'acr',
+  'address',
+  'basic',
+  'email',
+  'microprofile-jwt',
+  'offline_access',
+  'phone',
+  'profile',
+  'role_list',
+  'roles',
+  'web-origins',
+]);
+
+/** The realm representation's `components` holding `profile`: Keycloak's default document of the line with the
+ * declared attributes, groups and policy over it, as the sync makes it. */
+export function userProfileComponents(profile: Spec, keycloakVersion: string | undefined): Item {
   const defaults = userProfileDefaults(keycloakVersion);
   const over = (builtIn: Item[], declared: Item[]) => [
     ...builtIn.map((d) => declared.find((i) => i.name === d.name) ?? d),
@@ -234,14 +249,29 @@ export function userProfileComponents(
     subComponents: {},
     config: { 'kc.user.profile.config': [JSON.stringify(doc)] },
   };
-  return { [componentType]: [component] };
+  return { 'org.keycloak.userprofile.UserProfileProvider': [component] };
 }
 
-/** The profile fields a refusal of the create call names, when Keycloak's words are about the profile. */
-export const userProfileRefused = (spec: RealmSpec, message: string) =>
-  spec.userProfile && /attribute '|user ?profile|unmanagedAttributePolicy|validator/i.test(message)
-    ? [fieldOf(message)]
-    : [];
+/** The profile components a new realm's create call carries: none when the spec declares no profile, or one that
+ * names a validator, client scope or group beyond Keycloak's own and its declared groups. */
+export function carriedUserProfile(spec: RealmSpec, keycloakVersion: string | undefined): Item | undefined {
+  const profile = spec.userProfile;
+  if (!profile) return undefined;
+  const groups = new Set([
+    ...userProfileDefaults(keycloakVersion).groups.map((g) => String(g.name)),
+    ...(profile.groups ?? []).map((g) => g.name),
+  ]);
+  const declaredScopes = new Set((spec.clientScopes ?? []).map((c) => c.name));
+  const plain = (profile.attributes ?? []).every(
+    (a) =>
+      Object.keys(a.validations ?? {}).every((v) => builtInValidators.has(v)) &&
+      [...(a.required?.scopes ?? []), ...(a.selector?.scopes ?? [])].every(
+        (scope) => builtInScopes.has(scope) && !declaredScopes.has(scope),
+      ) &&
+      (!a.group || groups.has(a.group)),
+  );
+  return plain ? userProfileComponents(profile, keycloakVersion) : undefined;
+}
 
 /** The spec field a Keycloak refusal is about, when its message names an attribute or group. */
 function fieldOf(message: string): string {
