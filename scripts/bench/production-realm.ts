@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
-import { userProfileComponents } from '../../src/operator/keycloak/collections/user-profile.ts';
+import { userProfileComponents } from '../../src/operator/keycloak/collections/user-profile-create.ts';
 import { root } from './operator-common.ts';
 
 type GroupSpec = { name: string; parent?: string } & Record<string, unknown>;

@@ -36,7 +36,8 @@ import {
   type RequiredActionsPlan,
 } from '../../keycloak/collections/required-actions.ts';
 import { syncRoles } from '../../keycloak/collections/roles.ts';
-import { carriedUserProfile, syncUserProfile } from '../../keycloak/collections/user-profile.ts';
+import { syncUserProfile } from '../../keycloak/collections/user-profile.ts';
+import { carriedUserProfile } from '../../keycloak/collections/user-profile-create.ts';
 import { realmOwnerOf } from './realm-ownership.ts';
 
 /** What the steps share. Fixed before the first step: everything but the carried values below. */

@@ -1,10 +1,10 @@
 // The one call that creates a realm: its representation carries every section Keycloak's realm import takes without
 // dropping a default of its own (roles, groups, default roles, messages, the user profile), each item with the mark
-// or ledger its section writes (roles.ts, groups.ts, user-profile.ts), and the
-// operator's identity in the realm (realm-identity.ts). Keycloak imports a realm in one transaction, so a body it
-// refuses leaves no realm. What the body cannot carry goes through its step after the create
-// (controllers/identity-realm/realm-steps.ts names each with its reason), e.g. custom flows, required actions and
-// client scopes: given in an import they replace Keycloak's built-in ones instead of adding to them.
+// or ledger its section writes (roles.ts, groups.ts, user-profile-create.ts), and the operator's identity in the
+// realm (realm-identity.ts). Keycloak imports a realm in one transaction, so a body it refuses leaves no realm. What
+// the body cannot carry goes through its step after the create (controllers/identity-realm/realm-steps.ts names
+// each with its reason), e.g. custom flows, required actions and client scopes: listed in an import, they replace
+// Keycloak's built-in ones instead of adding to them.
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { realmIdentityRoles, withRealmIdentity } from '../realm-identity.ts';
 import type { Item, Marker } from './collection.ts';
@@ -12,7 +12,7 @@ import { type GroupSpec, groupItem, groupPath } from './groups.ts';
 import { type FieldRules, planFields } from './managed-fields.ts';
 import type { RoleRefs } from './role-composites.ts';
 import { roleItem } from './roles.ts';
-import { carriedUserProfile } from './user-profile.ts';
+import { carriedUserProfile } from './user-profile-create.ts';
 
 type Spec = IdentityRealm['spec'];
 
