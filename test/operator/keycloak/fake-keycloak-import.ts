@@ -1,9 +1,10 @@
 // The fake Keycloak's realm import (POST of a realm representation, see fake-keycloak-admin.ts), as Keycloak's
-// RealmManager.importRealm does it for the parts the operator sends: Keycloak's own clients with their roles,
-// (those the import names),
-// realm roles and then their composites, the group tree with its role mappings, the deprecated `defaultRoles`
-// (realm roles added to default-roles-<realm>), message overrides and the user profile component. An unknown composite fails the whole import
-// (Keycloak's import is one transaction: no realm is left); a group's unknown client role is created, as Keycloak does.
+// RealmManager.importRealm does it for the parts the operator sends: Keycloak's own clients with their roles (those
+// the import names), realm roles and then their composites, the group tree with its role mappings, the deprecated
+// `defaultRoles` (realm roles added to default-roles-<realm>), message overrides and the user profile component.
+// Keycloak's import is one transaction: a refusal leaves no realm. An unknown composite is a 500, a profile Keycloak
+// refuses a 400 here (the real one answers a bare 500: user-profile-create.ts carries only what it cannot refuse);
+// a group's unknown client role is created, as Keycloak does.
 import { randomUUID } from 'node:crypto';
 import { newGroup } from './fake-keycloak-groups.ts';
 import type { Realm } from './fake-keycloak-scopes.ts';
