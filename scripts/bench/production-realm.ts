@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
+import { userProfileComponents } from '../../src/operator/keycloak/collections/user-profile-create.ts';
 import { root } from './operator-common.ts';
-import { userProfileComponent } from './user-profile-component.ts';
 
 type GroupSpec = { name: string; parent?: string } & Record<string, unknown>;
 /** Groups declared flat with parent paths, nested as Keycloak's import takes them. */
@@ -88,7 +88,7 @@ export function productionRealm() {
     localizationTexts: spec.localization?.messages ?? {},
     // The user profile is a component in Keycloak's import: the whole document, the built-in attributes the spec
     // does not declare as a new realm has them.
-    ...(spec.userProfile ? { components: userProfileComponent(spec.userProfile) } : {}),
+    ...(spec.userProfile ? { components: userProfileComponents(spec.userProfile, undefined) } : {}),
     clientScopes: spec.clientScopes.map((c: Record<string, any>) => ({
       ...c,
       protocol: 'openid-connect',

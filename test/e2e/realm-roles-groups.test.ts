@@ -15,7 +15,7 @@ test.before(async () => {
   kc = await realmAdmin();
 });
 test.after(async () => {
-  await kc?.close(['teams']);
+  await kc?.close(['teams', 'teams-one-call']);
 });
 
 const full: Partial<IdentityRealm['spec']> = {
@@ -86,6 +86,31 @@ test('roles and groups in full read back equal; a steady resync writes nothing',
   assert.equal((await group('/eng/backend/api'))?.attributes?.oncall, ['yes']);
   kc.counter.writes = 0;
   assert.equal((await kc.sync(teams)).writes, [], 'steady');
+  assert.is(kc.counter.writes, 0);
+});
+
+test('with only references the import can check, the create call carries it all; a resync writes nothing', async () => {
+  // Realm default roles only (a client's default role goes through the step): everything rides in the create.
+  const oneCall = realmResource('teams-one-call', { ...full, defaultRoles: { realm: ['viewer'] } });
+  kc.counter.writes = 0;
+  assert.equal((await kc.sync(oneCall)).writes, ['create realm']);
+  assert.is(kc.counter.writes, 1, 'one write: the create');
+  const get = async (path: string) => (await kc.get(`/teams-one-call${path}`)) as Rep;
+  const lead = (await get('/roles/lead/composites')) as Rep[];
+  assert.equal(lead.map((r) => r.name).sort(), ['editor', 'view-users', 'viewer']);
+  const defaults = ((await get('/roles/default-roles-teams-one-call/composites')) as Rep[]).map(
+    (r) => r.name,
+  );
+  for (const role of ['viewer', 'offline_access', 'uma_authorization'])
+    assert.ok(defaults.includes(role), `${role} in ${defaults.join(', ')}`);
+  const [eng] = (await get('/groups?briefRepresentation=false&search=eng&exact=true')) as Rep[];
+  const [backend] = (await get(`/groups/${eng?.id}/children?briefRepresentation=false`)) as Rep[];
+  assert.equal(
+    [backend?.name, backend?.realmRoles, backend?.clientRoles?.['realm-management']],
+    ['backend', ['lead'], ['view-clients']],
+  );
+  kc.counter.writes = 0;
+  assert.equal((await kc.sync(oneCall)).writes, [], 'steady');
   assert.is(kc.counter.writes, 0);
 });
 

@@ -22,14 +22,8 @@ import {
   flowRoute,
   unknownBinding,
 } from './fake-keycloak-flows.ts';
-import {
-  allRoles,
-  compositeRoute,
-  groupRoute,
-  newGroup,
-  roleRoute,
-  roleView,
-} from './fake-keycloak-groups.ts';
+import { allRoles, compositeRoute, groupRoute, roleRoute, roleView } from './fake-keycloak-groups.ts';
+import { importInto } from './fake-keycloak-import.ts';
 import {
   builtInScopes,
   clientScopeRoute,
@@ -169,16 +163,17 @@ export function fakeKeycloakAdmin() {
       if (realms.has(body.realm)) return reply(409, { errorMessage: 'Conflict detected' });
       const unknown = body.passwordPolicy ? unknownPolicy(body.passwordPolicy) : undefined;
       if (unknown) return reply(400, { error: `Invalid config for ${unknown}: Password policy not found` });
-      const realm = freshRealm({ ...body, roles: undefined, groups: undefined });
-      for (const role of body.roles?.realm ?? [])
-        realm.roles.push({
-          attributes: {},
-          ...role,
-          id: randomUUID(),
-          clientRole: false,
-          containerId: realm.id,
-        });
-      for (const g of body.groups ?? []) realm.groups.push(newGroup(g, ''));
+      const {
+        roles: _r,
+        groups: _g,
+        defaultRoles: _d,
+        localizationTexts: _l,
+        components: _c,
+        ...fields
+      } = body;
+      const realm = freshRealm(fields);
+      const refused = importInto(realm, body);
+      if (refused) return reply(refused.status, { errorMessage: refused.message });
       for (const kind of ['default', 'optional'] as const)
         realm.scopeLinks[kind] = realm.clientScopes
           .filter((c) => builtInScopes[kind].includes(c.name))

@@ -33,7 +33,7 @@ export function userProfileOf(realm: Realm): Obj {
 }
 
 /** What Keycloak says is wrong with `doc`, if anything. */
-function problems(realm: Realm, doc: Obj): string[] {
+export function problems(realm: Realm, doc: Obj): string[] {
   const errors: string[] = [];
   const attributes = (doc.attributes ?? []) as Obj[];
   const groups = new Set(((doc.groups ?? []) as Obj[]).map((g) => g.name));

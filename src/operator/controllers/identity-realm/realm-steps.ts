@@ -1,7 +1,8 @@
 // The one ordered list of steps that makes a realm equal to its IdentityRealm, for a realm created in this sync
 // and for an existing one alike. Each step names what must be done before it and what it leaves for later ones (a
 // unit test checks the order against them); a step that runs for only one of the two, or only when something is
-// true, says so in `create`, `update` or `when`. Every Keycloak call is a section's (keycloak/collections/).
+// true, says so in `create`, `update` or `when`; one that may run after a realm's create call says why that call
+// does not carry it (`afterCreate`, realm-create.ts). Every Keycloak call is a section's (keycloak/collections/).
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { AdminClient } from '../../keycloak/admin-client.ts';
@@ -22,17 +23,21 @@ import { syncOrganizations } from '../../keycloak/collections/organizations.ts';
 import {
   createRealm,
   planRealmUpdate,
-  realmCreateRepresentation,
   recordRealmLedgers,
   updateRealm,
 } from '../../keycloak/collections/realm.ts';
+import {
+  createBodyFields,
+  createCarriesRolesAndGroups,
+  realmCreateBody,
+} from '../../keycloak/collections/realm-create.ts';
 import {
   planRequiredActions,
   type RequiredActionsPlan,
 } from '../../keycloak/collections/required-actions.ts';
 import { syncRoles } from '../../keycloak/collections/roles.ts';
 import { syncUserProfile } from '../../keycloak/collections/user-profile.ts';
-import { withRealmIdentity } from '../../keycloak/realm-identity.ts';
+import { carriedUserProfile } from '../../keycloak/collections/user-profile-create.ts';
 import { realmOwnerOf } from './realm-ownership.ts';
 
 /** What the steps share. Fixed before the first step: everything but the carried values below. */
@@ -87,6 +92,8 @@ export type RealmStep = {
   gives?: readonly Need[];
   /** Whether it runs for a realm this sync creates, and for an existing one (default: always). */
   create?: false | ((s: RealmSync) => boolean);
+  /** Why a step that may run for a new realm is not carried by its create call (realm-create.ts). */
+  afterCreate?: string;
   update?: false;
   /** Whether it runs at all (default: always). */
   when?: (s: RealmSync) => boolean;
@@ -107,15 +114,6 @@ function need<K extends keyof Carried>(s: RealmSync, key: K): Carried[K] {
   return value as Carried[K];
 }
 
-/** Whether the spec declares more of its roles and groups than the create call carries. */
-const beyondTheCreateCall = (spec: IdentityRealm['spec']) =>
-  Boolean(
-    spec.roles?.some((r) => r.composites) ||
-      spec.groups?.some((g) => g.parent || g.clientRoles) ||
-      spec.defaultRoles ||
-      spec.localization?.messages,
-  );
-
 const organizationsOf = (s: RealmSync) =>
   syncOrganizations(s.admin, s.ns, s.name, s.spec, s.marker, s.before('organizations'));
 
@@ -123,21 +121,19 @@ const organizationsOn = (s: RealmSync) => need(s, 'live').organizationsEnabled =
 
 export const realmSteps: readonly RealmStep[] = [
   {
-    // One call carrying the realm's fields, top-level roles and groups (realm.ts realmCreateRepresentation).
+    // One call carrying every section Keycloak's import takes (realm-create.ts), read back once.
     name: 'create the realm',
     needs: [],
     gives: ['live'],
     update: false,
     run: async (s) => {
       s.live = (await createRealm(s.admin, s.ns, s.name, {
-        body: withRealmIdentity(
-          realmCreateRepresentation(s.desired, s.spec, s.marker, s.rules, s.declared),
-          s.realmIdentitySecret,
-        ),
+        body: realmCreateBody({ ...s, identitySecret: s.realmIdentitySecret }),
         desired: s.desired,
         rules: s.rules,
         owner: realmOwnerOf(s.realm),
         clock: s.clock,
+        sections: createBodyFields(s.spec, s.keycloakVersion),
       })) as Item | undefined;
       return ['create realm'];
     },
@@ -145,6 +141,8 @@ export const realmSteps: readonly RealmStep[] = [
   {
     // Read before the realm update, which records the settings actions had before the spec declared them.
     name: 'required actions: plan',
+    afterCreate:
+      "Keycloak's import of a realm that lists required actions keeps only those (its own would be missing)",
     needs: ['live'],
     gives: ['actions'],
     run: async (s) => {
@@ -155,6 +153,8 @@ export const realmSteps: readonly RealmStep[] = [
   {
     // Before the realm update, so a binding can name a new flow.
     name: 'authentication flows: create and replace',
+    afterCreate:
+      "Keycloak's import of a realm that lists flows keeps only those (browser, direct grant, registration would be missing)",
     needs: ['live'],
     gives: ['flows'],
     run: async (s) => {
@@ -166,6 +166,7 @@ export const realmSteps: readonly RealmStep[] = [
   {
     // The organization API answers only while organizations are on: pruned before an update turns them off.
     name: 'organizations, while they are on',
+    afterCreate: 'not carried yet: organizations with their domains and identity providers',
     needs: ['live'],
     when: organizationsOn,
     run: organizationsOf,
@@ -193,6 +194,7 @@ export const realmSteps: readonly RealmStep[] = [
     // A new realm needs it only to bind the flows made above or record the required actions' settings. The late
     // ledgers that change are held at their live values until their sections are synced.
     name: 'realm update',
+    afterCreate: "binds the flows and records the required actions' settings made after the create",
     needs: ['live', 'actions', 'flows'],
     gives: ['update'],
     create: (s) => Boolean(s.spec.authenticationFlows?.length || s.spec.requiredActions?.length),
@@ -207,6 +209,7 @@ export const realmSteps: readonly RealmStep[] = [
   {
     // Created once the update turned them on.
     name: 'organizations, after the update',
+    afterCreate: 'not carried yet: organizations with their domains and identity providers',
     needs: ['live'],
     when: (s) => !organizationsOn(s),
     run: organizationsOf,
@@ -214,21 +217,27 @@ export const realmSteps: readonly RealmStep[] = [
   {
     // After the update: Keycloak refuses to delete a bound flow, and the update has just unbound it.
     name: 'authentication flows: prune',
+    afterCreate: 'a new realm has nothing to prune: no call',
     needs: ['flows', 'update'],
     run: (s) => need(s, 'flows').prune(),
   },
   {
     // After the update that recorded their settings from before the spec.
     name: 'required actions: apply',
+    afterCreate:
+      "Keycloak's import of a realm that lists required actions keeps only those (its own would be missing)",
     needs: ['actions', 'update'],
     run: (s) => need(s, 'actions').apply(),
   },
   {
-    // A new realm got its roles and top-level groups in the create call: this runs only for the rest.
+    // A new realm got them in its create call (realm-create.ts) unless a reference there is one its import cannot
+    // check; then this runs for them all.
     name: 'roles, groups, default roles and messages',
+    afterCreate:
+      'a reference the import cannot check (a role of a client made later, a client role among the default roles): the step checks it',
     needs: ['live'],
     gives: ['groups'],
-    create: (s) => beyondTheCreateCall(s.spec),
+    create: (s) => !createCarriesRolesAndGroups(s.spec),
     run: async (s) => {
       const live = need(s, 'live');
       const { admin, ns, name, spec, marker, clients } = s;
@@ -242,6 +251,8 @@ export const realmSteps: readonly RealmStep[] = [
   },
   {
     name: 'client scopes',
+    afterCreate:
+      "Keycloak's import of a realm that lists client scopes makes none of its default ones (profile, email, roles, ...)",
     needs: ['live'],
     gives: ['client scopes'],
     run: (s) =>
@@ -257,19 +268,40 @@ export const realmSteps: readonly RealmStep[] = [
   },
   {
     // The one-document sections, after the client scopes they may name; their ledgers from before this sync.
-    name: 'client policies and user profile',
+    name: 'client policies',
+    afterCreate:
+      "not carried yet: Keycloak's own profiles and policies merged with the declared ones, read first",
     needs: ['live', 'client scopes'],
     gives: ['documents'],
-    run: async (s) => {
-      const attrs = need(s, 'live').attributes as Record<string, unknown> | undefined;
-      return [
-        ...(await syncClientPolicies(s.admin, s.ns, s.name, s.spec, attrs)),
-        ...(await syncUserProfile(s.admin, s.ns, s.name, s.spec, attrs, s.keycloakVersion)),
-      ];
-    },
+    run: (s) =>
+      syncClientPolicies(
+        s.admin,
+        s.ns,
+        s.name,
+        s.spec,
+        need(s, 'live').attributes as Record<string, unknown>,
+      ),
+  },
+  {
+    name: 'user profile',
+    afterCreate:
+      "a profile naming a validator, client scope or group beyond Keycloak's own (its import answers a bare 500 to a profile it refuses)",
+    needs: ['live', 'client scopes'],
+    gives: ['documents'],
+    create: (s) => !carriedUserProfile(s.spec, s.keycloakVersion),
+    run: (s) =>
+      syncUserProfile(
+        s.admin,
+        s.ns,
+        s.name,
+        s.spec,
+        need(s, 'live').attributes as Record<string, unknown>,
+        s.keycloakVersion,
+      ),
   },
   {
     name: 'late ledgers',
+    afterCreate: 'records the ledgers the realm update held',
     needs: ['update', 'documents'],
     when: (s) => s.update !== undefined,
     run: (s) => {
@@ -281,6 +313,7 @@ export const realmSteps: readonly RealmStep[] = [
     // Last for a new realm: its LDAP mappers may name groups made above (Keycloak checks a group mapper's path),
     // and the create call already recorded its ledgers and hashes (nothing was sent to a component yet).
     name: 'federation of a new realm',
+    afterCreate: 'not carried yet: LDAP and Kerberos providers with their mappers as components',
     needs: ['live', 'groups'],
     gives: ['federation'],
     update: false,

@@ -1,9 +1,8 @@
-// A realm itself: read by name, created in one call carrying its whole representation (its fields, its top-level
-// roles and groups), its own fields corrected by one update, deleted. Its fields are planned by the managed-field
+// A realm itself: read by name, created in one call carrying its whole representation (realm-create.ts), its own
+// fields corrected by one update, deleted. Its fields are planned by the managed-field
 // rule (realm-fields.ts, managed-fields.ts); everything it holds is a section of its own (roles.ts, groups.ts, ...)
 // that the realm's step list (controllers/identity-realm/realm-steps.ts) syncs around the create or the update.
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
-import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import { scopeLinkLedgers } from '../../compile/realm/client-scopes.ts';
@@ -12,12 +11,10 @@ import { createReadingBack } from '../outcome-unknown.ts';
 import { timedRealmCreate } from '../realm-create-timeout.ts';
 import { refusedAsSpec } from '../spec-refused.ts';
 import { clientPoliciesLedger, clientProfilesLedger } from './client-policies.ts';
-import { type Item, type Marker, ownerAttribute } from './collection.ts';
-import { groupItem } from './groups.ts';
+import { type Item, ownerAttribute } from './collection.ts';
 import { holdLateLedgers, recordLateLedgers } from './late-ledgers.ts';
 import { declaredBefore, type FieldPlan, type FieldRules, fieldPaths, planFields } from './managed-fields.ts';
 import { messagesLedger } from './messages.ts';
-import { roleItem } from './roles.ts';
 import { userProfileLedgers } from './user-profile.ts';
 
 const enc = encodeURIComponent;
@@ -29,48 +26,30 @@ export async function readRealm(admin: AdminClient, ns: string, name: string) {
 }
 
 /**
- * What the create call sends: the realm's fields (`desired`, planned against nothing), its roles and its top-level
- * groups (subgroups, composites and client roles follow it). A binding to a declared flow is left out: it is set
- * once the flow exists.
- */
-export function realmCreateRepresentation(
-  desired: Item,
-  spec: IdentityRealm['spec'],
-  marker: Marker,
-  rules: FieldRules,
-  declared: readonly string[],
-): Item {
-  const { body } = planFields(desired, {}, rules, declared);
-  const customFlows = new Set((spec.authenticationFlows ?? []).map((f) => f.alias));
-  const roles = (spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
-  const topGroups = (spec.groups ?? []).filter((g) => !g.parent);
-  return {
-    ...Object.fromEntries(
-      Object.entries(body).filter(([k, v]) => !(k.endsWith('Flow') && customFlows.has(String(v)))),
-    ),
-    ...(roles.length ? { roles: { realm: roles } } : {}),
-    ...(topGroups.length
-      ? { groups: topGroups.map((g) => ({ ...marker.mark(groupItem(g)), realmRoles: g.realmRoles ?? [] })) }
-      : {}),
-  };
-}
-
-/**
  * Creates realm `name` with `body` (its timeout scaled by what Keycloak needed before) and returns it as read back.
  * A lost answer is read back before anything else; a 409 is ours only when the realm carries `owner`'s marker (an
  * earlier create of ours whose answer was lost finished after the read-back), never "created by someone else"
- * then. A refusal names the fields of `desired` (the realm's own representation, `rules`).
+ * then. A refusal names the sections the body carries and the fields of `desired` (the realm's own representation,
+ * `rules`); Keycloak imports a realm in one transaction, so a refused create leaves no realm.
  */
 export async function createRealm(
   admin: AdminClient,
   ns: string,
   name: string,
-  create: { body: Item; desired: Item; rules: FieldRules; owner: string; clock: Clock },
+  create: {
+    body: Item;
+    desired: Item;
+    rules: FieldRules;
+    owner: string;
+    clock: Clock;
+    /** The spec fields of the sections the body carries besides the realm's own. */
+    sections?: readonly string[];
+  },
 ): Promise<RealmRepresentation | undefined> {
   const fields = [...fieldPaths(create.desired, create.rules).keys()];
   const outcome = await createReadingBack(
     () =>
-      refusedAsSpec('realm', fields, () =>
+      refusedAsSpec('realm', [...(create.sections ?? []), ...fields], () =>
         timedRealmCreate(admin, create.clock, (timeoutMs) =>
           admin.call(ns, 'POST', '', create.body, { timeoutMs }),
         ),

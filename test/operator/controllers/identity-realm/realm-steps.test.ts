@@ -40,4 +40,13 @@ test('a new realm is created first and its federation synced last; an existing o
   assert.ok(!update.includes('create the realm'));
 });
 
+test('every step that may run for a new realm says why the create call does not carry it (realm-create.ts)', () => {
+  const after = realmSteps.filter((s) => s.create !== false && s.name !== 'create the realm');
+  assert.ok(after.length > 0);
+  for (const step of after) assert.ok(step.afterCreate?.trim(), `${step.name}: no afterCreate reason`);
+  // A step the create call carries whole runs for a new realm no more.
+  for (const step of realmSteps.filter((s) => s.create === false))
+    assert.is(step.afterCreate, undefined, `${step.name}: never runs after a create, needs no reason`);
+});
+
 test.run();

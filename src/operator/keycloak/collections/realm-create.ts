@@ -1,0 +1,156 @@
+// The one call that creates a realm: its representation carries every section Keycloak's realm import takes without
+// dropping a default of its own (roles, groups, default roles, messages, the user profile), each item with the mark
+// or ledger its section writes (roles.ts, groups.ts, user-profile-create.ts), and the operator's identity in the
+// realm (realm-identity.ts). Keycloak imports a realm in one transaction, so a body it refuses leaves no realm. What
+// the body cannot carry goes through its step after the create (controllers/identity-realm/realm-steps.ts names
+// each with its reason), e.g. custom flows, required actions and client scopes: listed in an import, they replace
+// Keycloak's built-in ones instead of adding to them.
+import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
+import { realmIdentityRoles, withRealmIdentity } from '../realm-identity.ts';
+import type { Item, Marker } from './collection.ts';
+import { type GroupSpec, groupItem, groupPath } from './groups.ts';
+import { type FieldRules, planFields } from './managed-fields.ts';
+import type { RoleRefs } from './role-composites.ts';
+import { roleItem } from './roles.ts';
+import { carriedUserProfile } from './user-profile-create.ts';
+
+type Spec = IdentityRealm['spec'];
+
+/**
+ * The roles of Keycloak's own clients, which exist in every new realm. Keycloak's import creates a client role a
+ * group names when it is missing, so the body names only these; any other reference is the step's, which checks it.
+ */
+const builtInClientRoles: Record<string, readonly string[]> = {
+  'realm-management': [
+    // The manage roles, which the operator's identity in the realm holds, and the rest of realm-management's.
+    ...realmIdentityRoles,
+    'create-client',
+    'impersonation',
+    'query-clients',
+    'query-groups',
+    'query-realms',
+    'query-users',
+    'realm-admin',
+    'view-authorization',
+    'view-clients',
+    'view-events',
+    'view-identity-providers',
+    'view-realm',
+    'view-users',
+  ],
+  account: [
+    'delete-account',
+    'manage-account',
+    'manage-account-links',
+    'manage-consent',
+    'view-applications',
+    'view-consent',
+    'view-groups',
+    'view-profile',
+  ],
+  broker: ['read-token'],
+};
+
+/** Whether every role `refs` names exists once the import has run: a declared realm role, one of Keycloak's own. */
+function known(spec: Spec, refs: RoleRefs | undefined): boolean {
+  const realmRoles = new Set([
+    'offline_access',
+    'uma_authorization',
+    ...(spec.roles ?? []).map((r) => r.name),
+  ]);
+  return (
+    (refs?.realm ?? []).every((r) => realmRoles.has(r)) &&
+    Object.entries(refs?.client ?? {}).every(([client, names]) =>
+      names.every((n) => builtInClientRoles[client]?.includes(n)),
+    )
+  );
+}
+
+/** Whether the create call carries the whole of the roles, groups, default roles and messages sections. */
+export function createCarriesRolesAndGroups(spec: Spec): boolean {
+  return (
+    (spec.roles ?? []).every((r) => known(spec, r.composites)) &&
+    (spec.groups ?? []).every((g) => known(spec, { realm: g.realmRoles, client: g.clientRoles })) &&
+    // Keycloak's import adds only realm roles to the default roles (the representation's `defaultRoles`).
+    !Object.keys(spec.defaultRoles?.client ?? {}).length &&
+    known(spec, spec.defaultRoles)
+  );
+}
+
+/** The role references as the representation has them, empty parts left out. */
+function composites(refs: RoleRefs | undefined): Item {
+  const realm = refs?.realm?.length ? { realm: refs.realm } : {};
+  const client = Object.keys(refs?.client ?? {}).length ? { client: refs?.client } : {};
+  return Object.keys({ ...realm, ...client }).length ? { composites: { ...realm, ...client } } : {};
+}
+
+/** The declared groups under `parent` (a path; '' the top) with their subgroups, nested, each marked. */
+function groupTree(groups: readonly GroupSpec[], parent: string, marker: Marker, withRoles: boolean): Item[] {
+  return groups
+    .filter((g) => (g.parent ?? '') === parent)
+    .map((g) => {
+      const subGroups = groupTree(groups, groupPath(g), marker, withRoles);
+      return {
+        ...marker.mark(groupItem(g)),
+        ...(withRoles && g.realmRoles?.length ? { realmRoles: g.realmRoles } : {}),
+        ...(withRoles && g.clientRoles ? { clientRoles: g.clientRoles } : {}),
+        ...(subGroups.length ? { subGroups } : {}),
+      };
+    });
+}
+
+/** The sections besides the realm's own fields: roles with their composites, the group tree with its role
+ * mappings, the realm default roles and the message overrides (references the import cannot check: the step's). */
+function rolesAndGroups(spec: Spec, marker: Marker): Item {
+  const whole = createCarriesRolesAndGroups(spec);
+  const roles = (spec.roles ?? []).map((r) => ({
+    ...marker.mark(roleItem(r)),
+    ...(whole ? composites(r.composites) : {}),
+  }));
+  const groups = groupTree(spec.groups ?? [], '', marker, whole);
+  const messages = spec.localization?.messages ?? {};
+  return {
+    ...(roles.length ? { roles: { realm: roles } } : {}),
+    ...(groups.length ? { groups } : {}),
+    ...(whole && spec.defaultRoles?.realm?.length ? { defaultRoles: spec.defaultRoles.realm } : {}),
+    ...(Object.keys(messages).length ? { localizationTexts: messages } : {}),
+  };
+}
+
+/**
+ * What the create call sends, from the compiled desired realm: the realm's fields and attributes (`desired`,
+ * planned against nothing: its ownership marks and section ledgers among them), the sections above, and the
+ * operator's identity (its secret; none: a caller that manages the realm some other way). A binding to a declared
+ * flow is left out: the flow is made after the create.
+ */
+export function realmCreateBody(input: {
+  desired: Item;
+  spec: Spec;
+  marker: Marker;
+  rules: FieldRules;
+  declared: readonly string[];
+  identitySecret?: string;
+  keycloakVersion?: string;
+}): Item {
+  const { body } = planFields(input.desired, {}, input.rules, input.declared);
+  const customFlows = new Set((input.spec.authenticationFlows ?? []).map((f) => f.alias));
+  const fields = Object.fromEntries(
+    Object.entries(body).filter(([k, v]) => !(k.endsWith('Flow') && customFlows.has(String(v)))),
+  );
+  const components = carriedUserProfile(input.spec, input.keycloakVersion);
+  return withRealmIdentity(
+    { ...fields, ...rolesAndGroups(input.spec, input.marker), ...(components ? { components } : {}) },
+    input.identitySecret,
+  );
+}
+
+/** The spec fields of the sections the create call carries besides the realm's own (a refusal names them). */
+export function createBodyFields(spec: Spec, keycloakVersion: string | undefined): string[] {
+  return [
+    ...(spec.roles?.length ? ['spec.roles'] : []),
+    ...(spec.groups?.length ? ['spec.groups'] : []),
+    ...(createCarriesRolesAndGroups(spec) && spec.defaultRoles?.realm?.length ? ['spec.defaultRoles'] : []),
+    ...(Object.keys(spec.localization?.messages ?? {}).length ? ['spec.localization.messages'] : []),
+    ...(carriedUserProfile(spec, keycloakVersion) ? ['spec.userProfile'] : []),
+  ];
+}
