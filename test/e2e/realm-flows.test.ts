@@ -196,7 +196,7 @@ test('a bound browser flow with OTP is replaced while people log in: no login wi
     const outcomes = await loginLoop(keycloakUrl(), 'otpflows', sync);
     const writes = (await sync).writes;
     assert.ok(
-      writes.includes('build authentication flow otp-browser (' + (version ? 4 : 2) + ' steps)'),
+      writes.includes(`build authentication flow otp-browser (${version ? 4 : 2} steps)`),
       writes.join('; '),
     );
     console.log(
