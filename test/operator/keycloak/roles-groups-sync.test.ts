@@ -2,10 +2,12 @@
 // and client), role and group attributes, the realm's default roles, subgroups at any depth and group client-role
 // mappings. Applied they read back equal, a steady resync writes nothing, a hand edit is reverted, what the spec
 // stops declaring is taken back, and what Keycloak or a person made stays.
+
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
+import { openRecord } from '../../../src/operator/keycloak/collections/record.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
 
 type Spec = Partial<IdentityRealm['spec']>;
@@ -142,7 +144,10 @@ test("default roles: the spec's are added and taken back; Keycloak's own and han
     'realm/member',
     'realm/offline_access',
   ]);
-  assert.is(realm().attributes['realmforge.dev/managed-default-roles'], 'client/portal/view,realm/member');
+  assert.is(
+    openRecord(realm()).attributes['realmforge.dev/managed-default-roles'],
+    'client/portal/view,realm/member',
+  );
   kc.reset();
   assert.equal(await sync(kc, spec), [], 'steady');
   // Removed by hand: put back. A default added by hand: kept.
@@ -153,7 +158,7 @@ test("default roles: the spec's are added and taken back; Keycloak's own and han
   assert.equal(await sync(kc, spec), ['add default role realm/member,client/portal/view']);
   await sync(kc, { roles: [{ name: 'member' }] });
   assert.equal(await composites(kc, 'default-roles-corp'), ['client/portal/edit', 'realm/offline_access']);
-  assert.is(realm().attributes['realmforge.dev/managed-default-roles'] ?? '', '');
+  assert.is(openRecord(realm()).attributes['realmforge.dev/managed-default-roles'] ?? '', '');
   kc.reset();
   assert.equal(await sync(kc, { roles: [{ name: 'member' }] }), []);
 });

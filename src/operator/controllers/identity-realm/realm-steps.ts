@@ -195,7 +195,7 @@ export const realmSteps: readonly RealmStep[] = [
       const attributes = { ...(s.desired.attributes as Item), ...need(s, 'actions').attributes };
       const { first, body, held } = planRealmUpdate({ ...s.desired, attributes }, live, s.rules, s.declared);
       s.update = { body, held };
-      return updateRealm(s.admin, s.ns, s.name, first);
+      return updateRealm(s.admin, s.ns, s.name, first, live);
     },
   },
   {
@@ -268,7 +268,7 @@ export const realmSteps: readonly RealmStep[] = [
     when: (s) => s.update !== undefined,
     run: (s) => {
       const { body, held } = need(s, 'update');
-      return recordRealmLedgers(s.admin, s.ns, s.name, body, held);
+      return recordRealmLedgers(s.admin, s.ns, s.name, body, held, need(s, 'live'));
     },
   },
   {

@@ -10,6 +10,7 @@ import type { Item } from './collection.ts';
 import { holdLateLedgers, recordLateLedgers } from './late-ledgers.ts';
 import { type FieldRules, managedFieldsAttribute, planFields } from './managed-fields.ts';
 import { mappersLedger } from './protocol-mappers.ts';
+import { recordAttribute, sealRecord } from './record.ts';
 import { serviceAccountRolesLedger } from './role-mappings.ts';
 
 const enc = encodeURIComponent;
@@ -57,7 +58,7 @@ function ownFields(desired: ClientRepresentation): Item {
 /** The client fields (collections and scopes aside) where Keycloak differs from `desired`. */
 export function clientDrift(desired: ClientRepresentation, live: ClientRepresentation): string[] {
   return planFields(ownFields(desired), live as Item, clientFields).drift.filter(
-    (f) => f !== managedFieldsAttribute,
+    (f) => f !== managedFieldsAttribute && f !== recordAttribute,
   );
 }
 
@@ -118,8 +119,9 @@ export async function syncClientFields(
   const { first, held } = holdLateLedgers(plan, live as Item, clientLateLedgers);
   const writes: string[] = [];
   if (first.drift.length) {
-    await admin.call(ns, 'PUT', path, { ...first.body, id: live.id });
+    await admin.call(ns, 'PUT', path, sealRecord({ ...first.body, id: live.id }, live));
     writes.push(`update client (${first.drift.join(', ')})`);
   }
-  return { writes, record: () => recordLateLedgers(admin, ns, path, { ...plan.body, id: live.id }, held) };
+  const late = sealRecord({ ...plan.body, id: live.id }, live);
+  return { writes, record: () => recordLateLedgers(admin, ns, path, late, held) };
 }

@@ -7,6 +7,7 @@
 // synced (`recordLateLedgers`). Steady state: nothing held, nothing sent.
 import type { AdminClient } from '../admin-client.ts';
 import type { FieldPlan } from './managed-fields.ts';
+import { openRecord, sealRecord } from './record.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -52,11 +53,13 @@ export function ledgerClaim(
   entry: (key: string) => string = (k) => k,
 ) {
   return async (keys: string[]) => {
-    const realm = (await admin.call<Obj>(ns, 'GET', path)).body ?? {};
+    const read = (await admin.call<Obj>(ns, 'GET', path)).body ?? {};
+    const realm = openRecord(read);
     const attributes = (realm.attributes ?? {}) as Obj;
     const raw = attributes[attribute];
     const now = (Array.isArray(raw) ? String(raw[0] ?? '') : String(raw ?? '')).split(',').filter(Boolean);
     const union = [...new Set([...now, ...keys.map(entry)])].sort().join(',');
-    await admin.call(ns, 'PUT', path, { ...realm, attributes: { ...attributes, [attribute]: union } });
+    const body = { ...realm, attributes: { ...attributes, [attribute]: union } };
+    await admin.call(ns, 'PUT', path, sealRecord(body, read));
   };
 }

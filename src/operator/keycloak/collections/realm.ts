@@ -17,6 +17,7 @@ import { groupItem } from './groups.ts';
 import { holdLateLedgers, recordLateLedgers } from './late-ledgers.ts';
 import { declaredBefore, type FieldPlan, type FieldRules, fieldPaths, planFields } from './managed-fields.ts';
 import { messagesLedger } from './messages.ts';
+import { openRecord, sealRecord } from './record.ts';
 import { roleItem } from './roles.ts';
 import { userProfileLedgers } from './user-profile.ts';
 
@@ -25,7 +26,7 @@ const enc = encodeURIComponent;
 /** The realm named `name` as Keycloak has it, or undefined when there is none. */
 export async function readRealm(admin: AdminClient, ns: string, name: string) {
   const res = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
-  return res.status === 404 ? undefined : res.body;
+  return res.status === 404 ? undefined : openRecord(res.body);
 }
 
 /**
@@ -72,7 +73,7 @@ export async function createRealm(
     () =>
       refusedAsSpec('realm', fields, () =>
         timedRealmCreate(admin, create.clock, (timeoutMs) =>
-          admin.call(ns, 'POST', '', create.body, { timeoutMs }),
+          admin.call(ns, 'POST', '', sealRecord(create.body), { timeoutMs }),
         ),
       ),
     () => readRealm(admin, ns, name),
@@ -89,10 +90,12 @@ export async function createRealm(
   );
 }
 
-/** Sends the realm's own update when it plans any change; returns the write. */
-export async function updateRealm(admin: AdminClient, ns: string, name: string, plan: FieldPlan) {
+/** Sends the realm's own update when it plans any change (its record over that of `live`, as read); returns the
+ * write. */
+export async function updateRealm(admin: AdminClient, ns: string, name: string, plan: FieldPlan, live: Item) {
   if (!plan.drift.length) return [];
-  await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
+  const body = sealRecord(plan.body, live);
+  await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, body));
   return [`update realm (${plan.drift.join(', ')})`];
 }
 
@@ -127,7 +130,8 @@ export const recordRealmLedgers = (
   name: string,
   body: Item,
   held: string[],
-) => recordLateLedgers(admin, ns, `/${enc(name)}`, body, held);
+  live: Item,
+) => recordLateLedgers(admin, ns, `/${enc(name)}`, sealRecord(body, live), held);
 
 /** Deletes realm `name`. */
 export async function deleteRealm(admin: AdminClient, ns: string, name: string): Promise<void> {

@@ -1,12 +1,14 @@
 // Observe-only clients and client adoption: under managementPolicy Observe the client's own sync runs with its
 // writes recorded, so status.differences is exactly what Manage then sends; nothing reaches Keycloak, deletion
 // leaves the client; a hand-made client is taken over only with spec.adoptExisting.
+
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
 import { identityClientController } from '../../../../src/operator/controllers/identity-client/identity-client.ts';
 import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import { ownerAttribute } from '../../../../src/operator/keycloak/collections/collection.ts';
+import { openRecord } from '../../../../src/operator/keycloak/collections/record.ts';
 import { clientResource, keycloakWorld, markDeleted, realmResource, type World } from '../keycloak-world.ts';
 
 type Status = {
@@ -101,7 +103,7 @@ test('a hand-made client: a conflict unless adopted; observed first, adopted by 
   );
   setSpec(w, { managementPolicy: 'Manage' });
   assert.is((await reconcile(w)).outcome?.phase, 'Ready');
-  assert.is(live(w)?.attributes?.[ownerAttribute], 'team/web');
+  assert.is(openRecord(live(w))?.attributes?.[ownerAttribute], 'team/web');
   assert.is(live(w)?.description, 'Web shop');
 });
 
