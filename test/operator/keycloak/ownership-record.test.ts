@@ -43,6 +43,7 @@ test('an earlier version attributes read as a record: owner, fields, items in th
   assert.is(readRecord({ other: 'x' }), undefined, 'nothing of ours: no record');
   assert.not.ok(inRecord('realmforge.dev/secret-rotation-grace'), 'matched by Keycloak policies: stays');
   assert.throws(() => readRecord({ [recordAttribute]: '{"v":2}' }), /version 2/);
+  assert.throws(() => readRecord({ [recordAttribute]: '{"v":1' }), /not the JSON the operator wrote/);
 });
 
 test('sealed then opened: the same entries, one attribute in Keycloak; others untouched', () => {

@@ -6,6 +6,7 @@
 // turns a live object's record into those entries when it is read, `sealRecord` folds a body's entries into the
 // record when it is written. An object still carrying them as attributes of their own (an earlier version's) is
 // read from them and gets its record, those attributes removed, in its next update. docs/ownership.md.
+import { RealmforgeError } from '../../../core/errors.ts';
 /** The attribute holding the record. */
 export const recordAttribute = 'realmforge.dev/record';
 
@@ -41,14 +42,27 @@ export const inRecord = (key: string) => key.startsWith(prefix) && !outside.has(
 
 const text = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : String(v ?? ''));
 
+function parse(raw: string): OwnershipRecord | undefined {
+  try {
+    return JSON.parse(raw) as OwnershipRecord;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The record of an object as its attributes hold it: the record attribute, else (an earlier version's object)
  * built from its own attributes; undefined when neither says anything. */
 export function readRecord(attributes: Attrs | undefined): OwnershipRecord | undefined {
   const raw = text(attributes?.[recordAttribute]);
   if (raw) {
-    const parsed = JSON.parse(raw) as OwnershipRecord;
-    if (parsed.v !== 1)
-      throw new Error(`${recordAttribute}: version ${parsed.v} is newer than this operator`);
+    const parsed = parse(raw);
+    if (parsed?.v !== 1)
+      throw new RealmforgeError(
+        'conflict',
+        parsed
+          ? `the attribute ${recordAttribute} is version ${parsed.v}, written by a newer operator: nothing is written; run that version again`
+          : `the attribute ${recordAttribute} is not the JSON the operator wrote (edited by hand?): nothing is written; remove the attribute to have it rebuilt, adopting the object again`,
+      );
     return parsed;
   }
   const entries = Object.entries(attributes ?? {}).filter(([k, v]) => inRecord(k) && text(v));
