@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
-import { waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import { identityResource, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
 import { e2eDriftMs, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { inRecord, openRecord, recordAttribute } from '../../src/operator/keycloak/collections/record.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
@@ -90,37 +90,24 @@ async function clientLogin(): Promise<number> {
 }
 
 test('a realm and a client of the release before the record: one update each, then zero writes', async () => {
-  await env.apply({
-    apiVersion: 'realmforge.dev/v1',
-    kind: 'IdentityRealm',
-    metadata: { name: 'apps', namespace: ns },
-    spec: {
-      serverRef: { name: 'idp' },
-      clientAuthorizationGrants: [ns],
-      displayName: 'Apps',
-      roles: [{ name: 'reader' }],
-      localization: { supportedLocales: ['en'], defaultLocale: 'en', messages: { en: { loginTitle: 'Hi' } } },
-      requiredActions: [{ alias: 'CONFIGURE_TOTP', defaultAction: true }],
-      clientScopes: [{ name: 'orders' }],
-      realmDefaultClientScopes: { default: ['orders', 'profile'], optional: [] },
-    },
-  } as never);
-  await env.apply({
-    apiVersion: 'realmforge.dev/v1',
-    kind: 'IdentityClient',
-    metadata: { name: 'web', namespace: ns },
-    spec: {
-      realmRef: { name: 'apps' },
-      serviceAccount: { enabled: true, realmRoles: ['reader'] },
-      protocolMappers: [
-        {
-          name: 'team',
-          protocolMapper: 'oidc-hardcoded-claim-mapper',
-          config: { 'claim.name': 'team', 'claim.value': 'a', 'access.token.claim': 'true' },
-        },
-      ],
-    },
-  } as never);
+  const realmSpec = {
+    serverRef: { name: 'idp' },
+    clientAuthorizationGrants: [ns],
+    displayName: 'Apps',
+    roles: [{ name: 'reader' }],
+    localization: { supportedLocales: ['en'], defaultLocale: 'en', messages: { en: { loginTitle: 'Hi' } } },
+    requiredActions: [{ alias: 'CONFIGURE_TOTP', defaultAction: true }],
+    clientScopes: [{ name: 'orders' }],
+    realmDefaultClientScopes: { default: ['orders', 'profile'], optional: [] },
+  };
+  const team = { 'claim.name': 'team', 'claim.value': 'a', 'access.token.claim': 'true' };
+  const clientSpec = {
+    realmRef: { name: 'apps' },
+    serviceAccount: { enabled: true, realmRoles: ['reader'] },
+    protocolMappers: [{ name: 'team', protocolMapper: 'oidc-hardcoded-claim-mapper', config: team }],
+  };
+  await env.apply(identityResource('IdentityRealm', ns, 'apps', realmSpec) as never);
+  await env.apply(identityResource('IdentityClient', ns, 'web', clientSpec) as never);
   const ready = (s: { phase?: string }) => s.phase === 'Ready';
   await waitStatus(env, 'identityrealms', ns, 'apps', 120_000, ready, 'to be Ready');
   await waitStatus(env, 'identityclients', ns, 'web', 120_000, ready, 'to be Ready');
