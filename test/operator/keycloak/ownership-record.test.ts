@@ -4,6 +4,7 @@
 // attributes removed in it, then zero writes.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
 import { identityClientController } from '../../../src/operator/controllers/identity-client/identity-client.ts';
 import { identityRealmController } from '../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import {
@@ -142,6 +143,23 @@ test('a realm and a client of an earlier version: one update each writes the rec
   await identityRealmController(world.deps)('identity/apps');
   await identityClientController(world.deps)('team/web');
   assert.equal(world.keycloak.writes(), [], 'after the migration: zero writes');
+});
+
+test('an earlier version realm observed: its migration is bookkeeping, no difference, nothing written', async () => {
+  const world = keycloakWorld([realmResource('apps', 'identity', { displayName: 'Apps' })]);
+  await identityRealmController(world.deps)('identity/apps');
+  makeLegacy(world.keycloak.realms.get('apps') as Obj);
+  const resource = world.kube.find('IdentityRealm', 'identity', 'apps') as KubeObject & { spec: object };
+  world.kube.put({ ...resource, spec: { ...resource.spec, managementPolicy: 'Observe' } } as KubeObject);
+  world.keycloak.reset();
+  const observed = await identityRealmController(world.deps)('identity/apps');
+  assert.equal(world.keycloak.writes(), []);
+  assert.is(observed.outcome?.phase, 'Ready', JSON.stringify(observed.outcome));
+  assert.equal(
+    keysOf(world.keycloak.realms.get('apps') as Obj).includes(recordAttribute),
+    false,
+    'not migrated',
+  );
 });
 
 test.run();
