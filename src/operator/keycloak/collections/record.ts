@@ -7,6 +7,7 @@
 // record when it is written. An object still carrying them as attributes of their own (an earlier version's) is
 // read from them and gets its record, those attributes removed, in its next update. docs/ownership.md.
 import { RealmforgeError } from '../../../core/errors.ts';
+
 /** The attribute holding the record. */
 export const recordAttribute = 'realmforge.dev/record';
 
@@ -121,7 +122,7 @@ export const needsRecord = (live: object | undefined) => {
 /**
  * `body` (an update or a create of the object) as it is sent: its entries folded into the record, over the record
  * of `live` (the object as read; none for a create), so an entry the body leaves out is kept and one sent empty is
- * dropped. The legacy attributes of an earlier version's `live` are sent empty, which removes them.
+ * dropped. The attributes of their own of an earlier version's `live` are sent empty: none is read again.
  */
 export function sealRecord<T extends object>(body: T, live?: object): T {
   const sent = ((body as { attributes?: Attrs }).attributes ?? {}) as Attrs;
