@@ -29,12 +29,15 @@ export function callsBetween(before: CallCounts, after: CallCounts): CallCounts 
   return delta;
 }
 
-/** The calls whose method and path template `which` accepts. */
-export function callTotal(counts: CallCounts, which: (method: string, path: string) => boolean): number {
+/** The calls whose method, path template and kind `which` accepts. */
+export function callTotal(
+  counts: CallCounts,
+  which: (method: string, path: string, kind: string) => boolean,
+): number {
   let total = 0;
   for (const [key, n] of counts) {
-    const [, method = '', path = ''] = key.split(' ');
-    if (which(method, path)) total += n;
+    const [kind = '', method = '', path = ''] = key.split(' ');
+    if (which(method, path, kind)) total += n;
   }
   return total;
 }

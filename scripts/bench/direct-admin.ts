@@ -1,22 +1,25 @@
-// The floor the operator benches compare with: a plain script doing the minimal admin calls with a token from
-// `form` (the bootstrap admin's password grant, or the operator's client: its lightweight token stays small at
-// any realm count, where the admin's grows with every realm); a fresh token on 401. Token requests are not
-// counted, as for the operator.
+// The plain scripts the operator benches compare with: admin calls with a token from `form` issued by `realm`
+// (master's bootstrap admin by password grant, as teams script it; or a service-account client inside the realm it
+// reads); a fresh token on 401. Token requests are not counted, as for the operator.
 
-export type Admin = (method: string, path: string, body?: unknown) => Promise<Response>;
+/** An admin call: the answer's JSON (undefined when empty); a status of 300 or more throws. */
+export type Admin = (method: string, path: string, body?: unknown) => Promise<any>;
 
 export async function directAdmin(
   baseUrl: string,
   form: URLSearchParams,
+  realm = 'master',
 ): Promise<{ call: Admin; calls: () => number }> {
   // Admin calls only (token requests are not counted, as for the operator); a fresh token on 401 (they last 60 s).
   let calls = 0;
   const login = async () => {
-    const res = await fetch(`${baseUrl}/realms/master/protocol/openid-connect/token`, {
+    const res = await fetch(`${baseUrl}/realms/${realm}/protocol/openid-connect/token`, {
       method: 'POST',
       body: form,
     });
-    return ((await res.json()) as { access_token: string }).access_token;
+    const token = ((await res.json()) as { access_token?: string }).access_token;
+    if (!token) throw new Error(`no access token from realm ${realm}: HTTP ${res.status}`);
+    return token;
   };
   let token = await login();
   const send = (method: string, path: string, body: unknown) =>
@@ -35,9 +38,9 @@ export async function directAdmin(
         token = await login();
         r = await send(method, path, body);
       }
-      await r.arrayBuffer();
-      if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status}`);
-      return r;
+      const text = await r.text();
+      if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 200)}`);
+      return text ? JSON.parse(text) : undefined;
     },
   };
 }

@@ -31,7 +31,7 @@ import {
   seconds,
 } from './operator-common.ts';
 import { realmWorkload } from './realm-workload.ts';
-import { type Workload, workloadFrom } from './workload-flags.ts';
+import { type CaseName, type Workload, workloadFrom } from './workload-flags.ts';
 
 async function servers(env: TestEnv): Promise<void> {
   const loadAtStart = load();
@@ -72,7 +72,7 @@ async function servers(env: TestEnv): Promise<void> {
   console.log(`  machine load (1/5/15 min)     ${loadAtStart} at start; ${load()} at end`);
 }
 
-const caseNames = ['servers', 'realms', 'scale'];
+const caseNames = ['servers', 'realms', 'scale', 'tenants'];
 
 /** Runs the named cases, each in its own private environment. */
 export async function run(args: string[]): Promise<void> {
@@ -86,7 +86,7 @@ export async function run(args: string[]): Promise<void> {
   }
   let workloads: Workload[];
   try {
-    workloads = wanted.filter((c) => c !== 'servers').map((c) => workloadFrom(c as 'realms' | 'scale', args));
+    workloads = wanted.filter((c) => c !== 'servers').map((c) => workloadFrom(c as CaseName, args));
   } catch (e) {
     console.error((e as Error).message);
     process.exitCode = 2;

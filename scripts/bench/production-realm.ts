@@ -47,10 +47,13 @@ const importedFlows = (flows: FlowSpec[]) => ({
   ),
 });
 
-/** The production example's settings (everything but its server, grants and SMTP), and the same realm as the
- * direct script posts it: the compiled representation with its roles and groups, in one call. */
+/** The production example's settings (everything but its server, grants and SMTP; TLS required of non-local
+ * callers only), and the same realm as the direct script posts it: the compiled representation with its roles and groups, in one call. */
 export function productionRealm() {
   const example = parse(readFileSync(join(root, 'examples', 'identityrealm-production.yaml'), 'utf8'));
+  // The test environment serves Keycloak over plain HTTP on loopback, where the example's `sslRequired: all` refuses
+  // every token request of an identity inside the realm (HTTP 403); `external` still refuses remote plain HTTP.
+  example.spec.login = { ...example.spec.login, sslRequired: 'external' };
   const {
     serverRef: _s,
     clientAuthorizationGrants: _g,

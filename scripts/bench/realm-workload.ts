@@ -1,63 +1,29 @@
-// The realms and scale benches: realms across namespaces with clients in each, created by a plain script with the
-// minimal admin calls (the floor, floor.ts, on a Keycloak of its own) and then by the operator, side by side; then
-// drift intervals with nothing changed. `realms` applies each realm with its clients; `scale` applies every realm first, then every
-// client, and records the operator's token size and the create times as realms accumulate.
+// The realms, scale and tenants benches: realms across namespaces with clients in each, created by a plain script
+// with the minimal admin calls (direct-script.ts, on a Keycloak of its own) and then by the operator, side by side;
+// then drift intervals with nothing changed. `realms` and `tenants` apply each realm with its clients; `scale`
+// applies every realm first, then every client, and records the operator's token size and the create times as
+// realms accumulate. At each size of `cpuAt` both sides pause for a measured steady-state pass (read-passes.ts).
 import { tokenForm } from '../../src/operator/keycloak/admin-identity.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import type { TestEnv } from '../testenv/harness.ts';
-import { databaseCluster, identityServer, keycloakVersion } from '../testenv/identity-fixtures.ts';
+import { databaseCluster, identityServer } from '../testenv/identity-fixtures.ts';
 import { recordedKubeletPids } from '../testenv/kubelet.ts';
-import { heapFromLimit } from '../testenv/kubelet-env.ts';
 import { grantSecretAccess, startOperator } from '../testenv/operator-process.ts';
-import { watchCollection } from '../testenv/watch-collection.ts';
 import { breakdownLines, callCounts, callsBetween } from './call-breakdown.ts';
 import { tokenBytes } from './direct-admin.ts';
-import { type FloorRun, runFloor } from './floor.ts';
+import { runScript, scriptRealm } from './direct-script.ts';
 import { describeSample, sampleMemory } from './memory-sampler.ts';
 import { compareVariants } from './memory-variants.ts';
 import * as c from './operator-common.ts';
 import { productionRealm } from './production-realm.ts';
+import { idleRate, scriptPasses } from './read-passes.ts';
+import { type PassCost, sectionPaths } from './read-sections.ts';
+import { checkpoints, readyCount, until } from './ready-watch.ts';
 import { reconcileQuantiles, steadyState } from './steady-state.ts';
 import type { Workload } from './workload-flags.ts';
+import { report } from './workload-report.ts';
 
-/** Polls `count()` every 2 s until it reaches `target`; `seen(n)` is told every new count. */
-async function until(
-  what: string,
-  target: number,
-  count: () => Promise<number>,
-  seen: (n: number) => Promise<void>,
-) {
-  const deadline = Date.now() + 6 * 3600_000;
-  for (let last = -1; ; ) {
-    const n = await count();
-    if (n !== last) await seen(n);
-    last = n;
-    if (n >= target) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${n} of ${target})`);
-    await new Promise((r) => setTimeout(r, 2000));
-  }
-}
-
-/** Marks at which realm counts the create times and token sizes are reported. */
-const checkpoints = (realms: number) => {
-  const step = realms >= 1000 ? 100 : Math.max(10, Math.round(realms / 10));
-  return Array.from({ length: Math.ceil(realms / step) }, (_, i) => Math.min(realms, (i + 1) * step));
-};
-
-/** The Ready count of a kind across namespaces, kept by a watch (a list of 11,000 objects every 2 s would load
- * the API server more than the operator does). */
-async function readyCount(env: TestEnv, plural: string) {
-  const phases = new Map<string, string>();
-  const watch = await watchCollection(env, `/apis/realmforge.dev/v1/${plural}`, {}, ({ type, object }) => {
-    const key = `${object.metadata?.namespace}/${object.metadata?.name}`;
-    if (type === 'DELETED') phases.delete(key);
-    else phases.set(key, object.status?.phase ?? '');
-  });
-  return {
-    ready: async () => [...phases.values()].filter((p) => p === 'Ready').length,
-    stop: () => watch.stop(),
-  };
-}
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
 
 export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   const loadAtStart = c.load();
@@ -77,13 +43,13 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   const idle = { bundle: await c.idleRss(env, c.bundleEntry), tsc: await c.idleRss(env, c.tscEntry) };
   const args = [`--drift-interval=${w.driftS}s`];
   const op = await startOperator(env, { args, env: { ...image.env, ...limits }, entry: image.entry });
-  // Two servers with one spec: `idp` for the operator's realms (it grants the teams' namespaces) and `floor` for
+  // Two servers with one spec: `idp` for the operator's realms (it grants the teams' namespaces) and `script` for
   // the direct script's, so each side starts from an empty Keycloak.
   const resources = { requests: { cpu: '500m', memory: '1Gi' }, limits: { memory: w.keycloakMemory } };
   await env.apply(
     identityServer(ns, 'idp', 'pg', { resources, realmAuthorizationGrants: [ns, ...teams] }) as never,
   );
-  await env.apply(identityServer(ns, 'floor', 'pg', { resources }) as never);
+  await env.apply(identityServer(ns, 'script', 'pg', { resources }) as never);
   c.log('waiting for both IdentityServers to be Ready (two Keycloaks start)');
   await until(
     'the IdentityServers to be Ready',
@@ -95,10 +61,11 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     const s = await env.core.readNamespacedSecret({ namespace: ns, name }).catch(() => undefined);
     return Buffer.from(s?.data?.[key] ?? '', 'base64').toString('utf8');
   };
-  const clientForm = async (server: string) =>
+  // The bootstrap admin of a server (master's `admin` role), by password grant as teams script it.
+  const adminFormOf = async (server: string) =>
     tokenForm({
-      clientId: await secretText(`${server}-operator-client`, 'client-id'),
-      clientSecret: await secretText(`${server}-operator-client`, 'client-secret'),
+      username: await secretText(`${server}-admin-credentials`, 'username'),
+      password: await secretText(`${server}-admin-credentials`, 'password'),
     });
   const urlOf = (server: string) =>
     loadEndpointMap(env.state.endpointMapFile).resolve(`http://${server}.${ns}.svc:8080`).replace(/\/$/, '');
@@ -109,23 +76,51 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     const key = Object.keys(pids).find((k) => k.startsWith(`${ns}/${server}-`));
     return key ? () => c.groupCpuSeconds(pids[key] as number) : () => Number.NaN;
   };
-  const [floorCpu, idpCpu] = [keycloakCpu('floor'), keycloakCpu('idp')];
+  const [scriptCpu, idpCpu] = [keycloakCpu('script'), keycloakCpu('idp')];
+  // The sections each side's steady-state pass reads in a realm holding `clients` clients.
+  const sections = (clients: number) => (realm: string) =>
+    sectionPaths(
+      realm,
+      example?.spec,
+      range(0, clients).map((k) => `app-${k}`),
+    );
+  const clientsAt = (size: number) => (w.phased && size < w.realms ? 0 : w.clientsPerRealm);
 
-  c.log(`direct script: ${w.realms} realms x ${w.clientsPerRealm} clients on the floor server`);
-  const floorCpuBefore = floorCpu();
-  const floor = await runFloor(urlOf('floor'), await clientForm('floor'), w, marks, example);
-  const floorKeycloakCpuS = floorCpu() - floorCpuBefore;
-  // The floor's Keycloak is done: it is deleted, so it takes no CPU or memory from the operator's run.
-  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers/floor`);
+  c.log(`direct script: ${w.realms} realms x ${w.clientsPerRealm} clients on the script's server`);
+  const scriptUrl = urlOf('script');
+  const scriptForm = await adminFormOf('script');
+  const reads = new Map<number, Awaited<ReturnType<typeof scriptPasses>>>();
+  const granted = new Set<string>();
+  let pausedCpu = 0;
+  const scriptCpuBefore = scriptCpu();
+  const script = await runScript(
+    scriptUrl,
+    scriptForm,
+    w,
+    marks,
+    async (size) => {
+      const before = scriptCpu();
+      const realms = range(0, size).map(scriptRealm);
+      reads.set(
+        size,
+        await scriptPasses(scriptUrl, scriptForm, realms, sections(clientsAt(size)), scriptCpu, granted),
+      );
+      pausedCpu += scriptCpu() - before;
+    },
+    example,
+  );
+  const scriptKeycloakCpuS = scriptCpu() - scriptCpuBefore - pausedCpu;
+  // The script's Keycloak is done: it is deleted, so it takes no CPU or memory from the operator's run.
+  await env.request('DELETE', `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers/script`);
 
   // The operator's token, and the bootstrap admin's (what the operator would send without its own client), as
   // the operator's realms accumulate in its Keycloak (master not counted).
   const baseUrl = urlOf('idp');
-  const operatorForm = await clientForm('idp');
-  const adminForm = tokenForm({
-    username: await secretText('idp-admin-credentials', 'username'),
-    password: await secretText('idp-admin-credentials', 'password'),
+  const operatorForm = tokenForm({
+    clientId: await secretText('idp-operator-client', 'client-id'),
+    clientSecret: await secretText('idp-operator-client', 'client-secret'),
   });
+  const adminForm = await adminFormOf('idp');
   const tokens: string[] = [];
   const sizeAt = [10, 100, 1000].filter((n) => n <= w.realms);
   const tokenAt = async (realms: number) => {
@@ -133,7 +128,11 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       (b) => `${b} B`,
       (e: Error) => `refused (${e.message})`,
     );
-    tokens.push(`${realms} realms: ${await tokenBytes(baseUrl, operatorForm)} B (bootstrap admin ${admin})`);
+    const own = await tokenBytes(baseUrl, operatorForm).then(
+      (b) => `${b} B`,
+      (e: Error) => `refused (${e.message})`,
+    );
+    tokens.push(`${realms} realms: ${own} (bootstrap admin ${admin})`);
   };
 
   // The operator: the same counts through IdentityRealms and IdentityClients, applied 8 at a time.
@@ -148,8 +147,6 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     const now = cpuNow();
     return { keycloak: now.keycloak - before.keycloak, operator: now.operator - before.operator };
   };
-  const cpuBefore = cpuNow();
-  const started = performance.now();
   const realm = (i: number) =>
     env.apply({
       apiVersion: 'realmforge.dev/v1',
@@ -175,57 +172,95 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
         },
       } as never);
   };
+  // The operator's steady-state pass at a size: drift intervals with Keycloak's CPU around them. Keycloak's idle
+  // rate is measured first with the operator stopped (SIGSTOP: no call reaches Keycloak, and the resyncs that fall
+  // due meanwhile run once it goes on, inside the window).
+  const passes = new Map<number, { cost: PassCost; steady: Awaited<ReturnType<typeof steadyState>> }>();
+  const operatorPass = async (size: number, intervals: number) => {
+    const resources = size * (1 + clientsAt(size));
+    process.kill(op.proc.pid as number, 'SIGSTOP');
+    const idlePerS = await idleRate(idpCpu).finally(() => process.kill(op.proc.pid as number, 'SIGCONT'));
+    const kcBefore = idpCpu();
+    const steady = await steadyState(op, resources, w.driftS, intervals);
+    const sum = (f: (i: (typeof steady.intervals)[number]) => number) =>
+      steady.intervals.reduce((a, i) => a + f(i), 0);
+    const cost = {
+      cpuS: idpCpu() - kcBefore,
+      seconds: intervals * w.driftS,
+      passes: sum((i) => i.realmResyncs),
+      reads: sum((i) => i.reads),
+      idlePerS,
+    };
+    passes.set(size, { cost, steady });
+    return steady;
+  };
+  let pausedMs = 0;
+  let pausedOperatorCpu = { keycloak: 0, operator: 0 };
+  const cpuBefore = cpuNow();
+  const started = performance.now();
+  const elapsed = () => performance.now() - started - pausedMs;
   const operatorMarks: number[] = [];
   const watchRealms = async (n: number) => {
     for (const m of marks)
       if (n >= m && operatorMarks.length < marks.indexOf(m) + 1) {
-        operatorMarks.push(performance.now() - started);
-        c.log(`operator: ${m} realms Ready after ${c.seconds(performance.now() - started)}`);
+        operatorMarks.push(elapsed());
+        c.log(`operator: ${m} realms Ready after ${c.seconds(elapsed())}`);
       }
     for (const m of sizeAt) if (n >= m && tokens.length < sizeAt.indexOf(m) + 1) await tokenAt(m);
   };
-  const indexes = Array.from({ length: w.realms }, (_, i) => i);
   c.log(`operator: applying ${w.realms} realms x ${w.clientsPerRealm} clients`);
-  if (w.phased) {
-    const applying = c.pool(indexes, 8, realm);
-    await until('every realm to be Ready', w.realms, realmsReady.ready, watchRealms);
-    await applying;
-    await c.pool(indexes, 8, clients);
-  } else {
+  let done = 0;
+  for (const size of [...w.cpuAt.filter((n) => n < w.realms), w.realms]) {
+    const indexes = range(done, size);
     const applying = c.pool(indexes, 8, async (i) => {
       await realm(i);
-      await clients(i);
+      if (!w.phased) await clients(i);
     });
-    await until('every realm to be Ready', w.realms, realmsReady.ready, watchRealms);
+    await until('every realm to be Ready', size, realmsReady.ready, watchRealms);
     await applying;
+    if (!w.phased)
+      await until('every client to be Ready', size * w.clientsPerRealm, clientsReady.ready, async () => {});
+    done = size;
+    if (size === w.realms) break;
+    c.log(`operator: steady-state pass at ${size} realms`);
+    const [at, cpuAt] = [performance.now(), cpuNow()];
+    await operatorPass(size, 1);
+    const spent = cpuSince(cpuAt);
+    pausedOperatorCpu = {
+      keycloak: pausedOperatorCpu.keycloak + spent.keycloak,
+      operator: pausedOperatorCpu.operator + spent.operator,
+    };
+    pausedMs += performance.now() - at;
   }
-  const realmsMs = performance.now() - started;
+  const realmsMs = elapsed();
+  if (w.phased) await c.pool(range(0, w.realms), 8, clients);
   let logged = 0;
   await until('every client to be Ready', w.realms * w.clientsPerRealm, clientsReady.ready, async (n) => {
     if (n - logged < 1000) return;
     logged = n;
-    c.log(`operator: ${n} clients Ready after ${c.seconds(performance.now() - started)}`);
+    c.log(`operator: ${n} clients Ready after ${c.seconds(elapsed())}`);
   });
-  const operatorMs = performance.now() - started;
-  const cpu = cpuSince(cpuBefore);
+  const operatorMs = elapsed();
+  const spent = cpuSince(cpuBefore);
+  const cpu = {
+    keycloak: spent.keycloak - pausedOperatorCpu.keycloak,
+    operator: spent.operator - pausedOperatorCpu.operator,
+  };
   await realmsReady.stop();
   await clientsReady.stop();
   const creation = (await c.adminCalls(op)) - before;
   const creationEnd = await op.metrics();
-  const creationBreakdown = breakdownLines(
-    callsBetween(callCounts(creationText), callCounts(creationEnd)),
-    {},
-  );
+  const creationCalls = callsBetween(callCounts(creationText), callCounts(creationEnd));
   const count = w.realms * (1 + w.clientsPerRealm);
   c.log(`steady state: ${w.intervals} drift intervals of ${w.driftS} s`);
   const steadyCpuBefore = cpuNow();
-  const steady = await steadyState(op, count, w.driftS, w.intervals);
+  const steady = await operatorPass(w.realms, w.intervals);
   const steadyCpu = cpuSince(steadyCpuBefore);
   const rss = c.peakRssMb(op.proc.pid);
   const peak = await memory.stop();
   await op.stop();
   report(w, {
-    direct: { ...floor, keycloakCpuS: floorKeycloakCpuS },
+    direct: { ...script, keycloakCpuS: scriptKeycloakCpuS },
     operator: {
       ms: operatorMs,
       realmsMs,
@@ -234,12 +269,19 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       quantiles: reconcileQuantiles(creationText, creationEnd),
       cpu,
     },
+    passes: w.cpuAt.map((size) => ({
+      size,
+      operator: passes.get(size)?.cost,
+      script: reads.get(size),
+      steady: passes.get(size)?.steady,
+    })),
     steadyCpu,
     marks,
     tokens,
     resources: count,
     steady,
-    creationBreakdown,
+    creationCalls,
+    creationBreakdown: breakdownLines(creationCalls, {}),
     rss,
     peak: peak ? describeSample(peak) : '',
     idle,
@@ -249,79 +291,4 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   console.log('  memory settings side by side (operator restarted, first resync of every resource):');
   const run = { entry: image.entry, args, env: { ...image.env, ...limits } };
   for await (const line of compareVariants(env, run, count)) console.log(`    ${line}`);
-}
-
-type Figures = {
-  /** The floor's run, and the CPU its Keycloak spent meanwhile. */
-  direct: FloorRun & { keycloakCpuS: number };
-  operator: {
-    ms: number;
-    realmsMs: number;
-    calls: number;
-    marks: number[];
-    quantiles: string;
-    cpu: { keycloak: number; operator: number };
-  };
-  steadyCpu: { keycloak: number; operator: number };
-  marks: number[];
-  tokens: string[];
-  resources: number;
-  steady: Awaited<ReturnType<typeof steadyState>>;
-  creationBreakdown: string[];
-  rss: number;
-  peak: string;
-  idle: { bundle: number; tsc: number };
-  loadAtStart: string;
-};
-
-function report(w: Workload, f: Figures): void {
-  const out = (label: string, value: string) => console.log(`  ${label.padEnd(44)} ${value}`);
-  console.log(
-    `${w.name}${w.production ? ' (each realm the production example)' : ''}: ${w.realms} realms x ${w.clientsPerRealm} clients in ${w.namespaces} namespaces on Keycloak ${keycloakVersion} (memory limit ${w.keycloakMemory}: ${heapFromLimit({ name: 'keycloak', resources: { limits: { memory: w.keycloakMemory } } }).JAVA_OPTS_KC_HEAP}; the floor on a second one, the same); limits 100/10 TPS; drift interval ${w.driftS} s`,
-  );
-  out(
-    'direct script (minimal calls, 4 at a time)',
-    `${c.seconds(f.direct.ms)}, ${f.direct.calls} admin calls (tokens not counted)`,
-  );
-  out(
-    'operator, first apply to all Ready',
-    `all ${f.resources} Ready in ${c.seconds(f.operator.ms)} (${(f.operator.ms / f.direct.ms).toFixed(2)}x the direct script; goal <= ${w.convergenceGoal}x)${w.phased ? `; realms alone ${c.seconds(f.operator.realmsMs)}` : ''}`,
-  );
-  out(
-    'realms created by (direct | operator Ready)',
-    f.marks
-      .map((m, i) => `${m}: ${c.seconds(f.direct.marks[i] ?? 0)} | ${c.seconds(f.operator.marks[i] ?? 0)}`)
-      .join('; '),
-  );
-  out(
-    'admin calls per resource at creation',
-    `${(f.operator.calls / f.resources).toFixed(2)} (${f.operator.calls}; direct ${(f.direct.calls / f.resources).toFixed(2)})`,
-  );
-  out(
-    'CPU at creation (Keycloak direct | operator)',
-    `Keycloak ${f.direct.keycloakCpuS.toFixed(0)} s | ${f.operator.cpu.keycloak.toFixed(0)} s (${(f.operator.cpu.keycloak / f.direct.keycloakCpuS).toFixed(2)}x); the operator itself ${f.operator.cpu.operator.toFixed(0)} s`,
-  );
-  out('reconcile times at creation', f.operator.quantiles);
-  out("operator's access token (goal: flat)", f.tokens.join(', '));
-  for (const line of f.steady.lines) out('steady state', line);
-  out(
-    'steady state CPU, all intervals',
-    `Keycloak ${f.steadyCpu.keycloak.toFixed(1)} s, the operator ${f.steadyCpu.operator.toFixed(1)} s`,
-  );
-  for (const line of f.steady.wrote.slice(0, 10)) console.log(`    wrote: ${line}`);
-  console.log('  steady-state Keycloak calls by the kind that made them and by path:');
-  for (const line of f.steady.breakdown) console.log(`    ${line}`);
-  console.log('  admin calls at creation by kind and path (largest first):');
-  for (const line of f.creationBreakdown.slice(0, 15)) console.log(`    ${line}`);
-  out(
-    'operator peak RSS',
-    `${f.rss.toFixed(0)} MB (goal <= ${w.rssGoalMb} MB: ${(f.rss / w.rssGoalMb).toFixed(2)}x of goal)`,
-  );
-  if (f.peak) out('at the largest sampled RSS (every 2 s)', f.peak);
-  out('operator run as', c.runAs());
-  out(
-    'idle operator peak RSS (nothing to do yet)',
-    `bundle ${f.idle.bundle.toFixed(0)} MB, tsc output ${f.idle.tsc.toFixed(0)} MB`,
-  );
-  out('machine load (1/5/15 min) at start, at end', `${f.loadAtStart}; ${c.load()}`);
 }

@@ -18,7 +18,14 @@ export function reconcileQuantiles(before: string, after: string): string {
   return `p50 ${at(0.5)} s, p95 ${at(0.95)} s`;
 }
 
-export type Interval = { reads: number; writes: number; kube: number; resyncs: number; quantiles: string };
+export type Interval = {
+  reads: number;
+  writes: number;
+  kube: number;
+  resyncs: number;
+  realmResyncs: number;
+  quantiles: string;
+};
 
 /** Measures `count` drift intervals of `driftS` seconds one after another; prints one line per interval and the
  * breakdown of the whole window. `resources` is the number of realms and clients. */
@@ -64,6 +71,7 @@ export async function steadyState(op: OperatorProcess, resources: number, driftS
         (end.byKind.IdentityClient ?? 0) -
         (start.byKind.IdentityRealm ?? 0) -
         (start.byKind.IdentityClient ?? 0),
+      realmResyncs: (end.byKind.IdentityRealm ?? 0) - (start.byKind.IdentityRealm ?? 0),
       quantiles: reconcileQuantiles(start.text, end.text),
     });
     start = end;

@@ -11,7 +11,7 @@ import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { getResource, identityServer, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
 import { e2eDriftMs, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { openRecord } from '../../src/operator/keycloak/collections/record.ts';
-import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import { giveNamedGrant, type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 import { checkSecretHashes } from './helpers/secret-hashes.ts';
 import { smtpListener } from './helpers/smtp-listener.ts';
@@ -144,9 +144,21 @@ test('a realm created by hand is not adopted unless spec.adoptExisting asks for 
     (s) => s.reason === 'RealmNameConflict',
     'to conflict',
   );
-  assert.match(refused.status.message, 'created outside realmforge');
+  assert.match(refused.status.message, 'not created by realmforge');
   assert.is((await admin('GET', '/legacy')).displayName, 'By hand');
+  // Adoption is a grant Keycloak enforces: asked for, it names the grant; given, the realm is managed.
   await env.apply(realm(ns, 'legacy', { displayName: 'Managed', adoptExisting: true }) as never);
+  const missing = await waitStatus(
+    env,
+    'identityrealms',
+    ns,
+    'legacy',
+    60_000,
+    (s) => s.reason === 'RealmGrantMissing',
+    'to name the grant',
+  );
+  assert.is((await admin('GET', '/legacy')).displayName, 'By hand', 'nothing written before the grant');
+  await giveNamedGrant(admin, 'legacy', missing.status.message);
   await waitStatus(env, 'identityrealms', ns, 'legacy', 60_000, (s) => s.phase === 'Ready', 'to be adopted');
   const adopted = await admin('GET', '/legacy');
   assert.is(adopted.displayName, 'Managed');

@@ -86,6 +86,11 @@ test('steady state: resyncs with nothing changed write nothing', async () => {
     (await operator.counter('realmforge_kube_requests_total', { verb: 'apply-status' })) +
     (await operator.counter('realmforge_kube_requests_total', { verb: 'delete' }));
   const reconciles = () => operator.counter('realmforge_reconcile_total', { kind: 'IdentityServer' });
+  // Once, after Ready: the operator's own identity is kept beside the database and the bootstrap copy goes.
+  await eventually('the operator identity to be kept beside the database', 30_000, async () => {
+    const secrets = await env.core.listNamespacedSecret({ namespace: ns });
+    return secrets.items.some((x) => x.metadata?.name?.endsWith('-realmforge-operator')) ? true : undefined;
+  });
   const before = { writes: await writes(), reconciles: await reconciles() };
   await eventually('two more server reconciles (resync every 5 s)', 30_000, async () =>
     (await reconciles()) >= before.reconciles + 2 ? true : undefined,

@@ -52,4 +52,16 @@ test('a token request is neither a read nor a write', () => {
   );
 });
 
+test('a total of one kind: the kind is the third thing the predicate sees', () => {
+  const counts = callCounts(metrics(7, 2));
+  assert.is(
+    callTotal(counts, (_m, _p, kind) => kind === 'IdentityClient'),
+    9,
+  );
+  assert.is(
+    callTotal(counts, (m, _p, kind) => kind === 'IdentityServer' && m === 'POST'),
+    3,
+  );
+});
+
 test.run();

@@ -4,12 +4,17 @@ import type { Io } from '../../core/io.ts';
 import { packageVersion } from '../../core/package-root.ts';
 import type { RunFlags } from '../runtime/operator-settings.ts';
 import type { DoctorFlags } from './doctor-command.ts';
+import type { ImportFlags } from './import-command.ts';
 
 const help = `
   Usage
     $ realmforge synth <file|dir>...   Print the manifests the operator would apply (no cluster needed)
     $ realmforge run                   Run the operator
     $ realmforge doctor                Check a cluster against the troubleshooting guide (reads only)
+    $ realmforge import <export.json> --namespace <ns>  Print the IdentityRealm and IdentityClients that say
+                                       what a Keycloak realm export says (or --keycloak-url: a live realm)
+    $ realmforge plan <file|dir>... --keycloak-url <url>  What applying these IdentityRealms and IdentityClients
+                                       would change in that Keycloak (exit 0: nothing, 2: changes)
     $ realmforge dev up|down|logs|status  Try it on this machine: the embedded cluster, the operator and an
                                           example server, realm and client (npm start / npm stop; from a checkout)
 
@@ -30,6 +35,21 @@ const help = `
     --operator-namespace <ns>   Where the operator is installed (default realmforge-system)
     --operator-url <url>        The operator runs outside the cluster (realmforge dev): its metrics URL
     --kubeconfig <file>         As for run
+
+  Options of import (what the CRDs cannot express is listed on stderr by JSON path)
+    --namespace <ns>            The namespace of the IdentityClients (and of the realm, unless --realm-namespace)
+    --realm-namespace <ns>      The namespace of the IdentityRealm
+    --server <name>             The IdentityServer of the realm (default keycloak); --server-namespace <ns>
+    --keycloak-url <url>        Read the realm from this Keycloak (a partial export) instead of a file; with
+                                --realm <name> and --credentials <file> or --credentials-secret <ns>/<name>
+                                (keys username and password, or client-id and client-secret)
+    --realm <name>              The realm to import (needed with --keycloak-url, or a file holding several)
+    --secrets                   Also print the Secret manifests the resources refer to (with the export's values)
+    --strict                    Fail, printing nothing, when anything cannot be expressed
+
+  Options of plan (the Secrets the resources name are read from the files given; others are not compared)
+    --keycloak-url <url>        The Keycloak to compare with; --credentials <file> or --credentials-secret
+                                <ns>/<name> as for import; --kubeconfig <file> for the Secret
 
   Options of dev
     --follow                    dev logs: keep printing the operator's log as it grows
@@ -64,6 +84,15 @@ const options = {
   'operator-namespace': { type: 'string' },
   'operator-url': { type: 'string' },
   follow: { type: 'boolean' },
+  'realm-namespace': { type: 'string' },
+  server: { type: 'string' },
+  'server-namespace': { type: 'string' },
+  realm: { type: 'string' },
+  'keycloak-url': { type: 'string' },
+  credentials: { type: 'string' },
+  'credentials-secret': { type: 'string' },
+  secrets: { type: 'boolean' },
+  strict: { type: 'boolean' },
   context: { type: 'string' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
@@ -75,7 +104,7 @@ const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.to
 /** The parsed command line: positional words and the flags, camelCased (numbers for the numeric ones). */
 type Cli = {
   input: string[];
-  flags: RunFlags & DoctorFlags & { follow?: boolean; help?: boolean; version?: boolean };
+  flags: RunFlags & DoctorFlags & ImportFlags & { follow?: boolean; help?: boolean; version?: boolean };
 };
 
 /** `--flag=true` and `--flag=false` for a boolean flag (as the chart and manifests write `--leader-elect=...`, and
@@ -135,6 +164,20 @@ const commandFlags: Record<string, readonly string[]> = {
   ],
   doctor: ['namespace', 'json', 'operator-namespace', 'operator-url', 'kubeconfig'],
   dev: ['follow'],
+  import: [
+    'namespace',
+    'realm-namespace',
+    'server',
+    'server-namespace',
+    'realm',
+    'keycloak-url',
+    'credentials',
+    'credentials-secret',
+    'kubeconfig',
+    'secrets',
+    'strict',
+  ],
+  plan: ['keycloak-url', 'credentials', 'credentials-secret', 'kubeconfig'],
 };
 
 function refuseForeignFlags(command: string, argv: readonly string[]): void {
@@ -183,6 +226,14 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
         throw new UsageError(`realmforge doctor takes no arguments, got "${args.join(' ')}"`);
       const { runDoctor } = await import('./doctor-command.ts');
       return await runDoctor(io, cli.flags);
+    }
+    if (command === 'import') {
+      const { runImport } = await import('./import-command.ts');
+      return await runImport(args, io, cli.flags);
+    }
+    if (command === 'plan') {
+      const { runPlan } = await import('./plan-command.ts');
+      return await runPlan(args, io, cli.flags);
     }
     if (command === 'dev') {
       const { runDev } = await import('./dev-command.ts');

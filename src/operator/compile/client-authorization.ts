@@ -39,6 +39,20 @@ const sorted = (v: readonly string[] | undefined) => [...(v ?? [])].sort();
 const json = (v: unknown) => JSON.stringify(v);
 const text = (v: string | number | boolean | undefined) => (v === undefined ? '' : String(v));
 
+/** A time policy's numeric fields (its dates, notBefore and notOnOrAfter, are text). */
+export const timeNumbers = [
+  'dayMonth',
+  'dayMonthEnd',
+  'month',
+  'monthEnd',
+  'year',
+  'yearEnd',
+  'hour',
+  'hourEnd',
+  'minute',
+  'minuteEnd',
+];
+
 /** The config keys Keycloak's export gives each type, with the value a key left out stands for. */
 const configKeys: Record<string, Record<string, string>> = {
   role: { roles: '[]', fetchRoles: 'false' },
@@ -46,22 +60,7 @@ const configKeys: Record<string, Record<string, string>> = {
   client: { clients: '[]' },
   user: { users: '[]' },
   'client-scope': { clientScopes: '[]' },
-  time: Object.fromEntries(
-    [
-      'notBefore',
-      'notOnOrAfter',
-      'dayMonth',
-      'dayMonthEnd',
-      'month',
-      'monthEnd',
-      'year',
-      'yearEnd',
-      'hour',
-      'hourEnd',
-      'minute',
-      'minuteEnd',
-    ].map((k) => [k, '']),
-  ),
+  time: Object.fromEntries(['notBefore', 'notOnOrAfter', ...timeNumbers].map((k) => [k, ''])),
   regex: { targetClaim: '', pattern: '', targetContextAttributes: 'false' },
   aggregate: { applyPolicies: '[]' },
   resource: { resources: '[]', applyPolicies: '[]' },

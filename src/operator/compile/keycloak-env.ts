@@ -51,7 +51,7 @@ function javaOpts(server: IdentityServer, s: ResolvedServer): V1EnvVar[] {
 }
 
 /** The complete, ordered environment of the Keycloak container. */
-export function keycloakEnv(server: IdentityServer, s: ResolvedServer): V1EnvVar[] {
+export function keycloakEnv(server: IdentityServer, s: ResolvedServer, bootstrap = true): V1EnvVar[] {
   const extra = (server.spec.additionalOptions ?? []).map(
     (o): V1EnvVar =>
       o.secret
@@ -73,7 +73,8 @@ export function keycloakEnv(server: IdentityServer, s: ResolvedServer): V1EnvVar
     ...hostnameEnv(s),
     ...cacheEnv(s),
     ...javaOpts(server, s),
-    ...adminEnv(s),
+    // Once the operator's identity exists and the admin Secret is gone, the pods stop referencing it.
+    ...(bootstrap ? adminEnv(s) : []),
     ...extra,
   ];
 }

@@ -44,6 +44,14 @@ const nextSteps: Record<string, string> = {
   UpgradeInProgress: 'wait: the old Keycloak version stops before the new one starts on the same database',
   KeycloakUnavailable:
     "the message names the failed call and Keycloak's answer (429: throttled, 5xx or no answer: Keycloak or its database is down); see the server's Keycloak check below; the operator retries with backoff",
+  RealmGrantMissing:
+    "give the operator's master identity the roles of client <realm>-realm in master that the message names (its kcadm.sh command); the operator then creates its identity in the realm",
+  RealmIdentityRefused:
+    "the operator's client realmforge-operator in the realm was deleted or re-keyed: the realm's reconcile restores it; if it stays, see the IdentityRealm's check",
+  RealmIdentityConflict:
+    'delete or rename the client realmforge-operator in the realm that realmforge did not create',
+  RealmIdentityRestored:
+    "the operator's identity in the realm had been deleted, re-keyed or stripped of roles and was restored; find who changed it (Keycloak's admin events)",
   KeycloakAuthFailed:
     "the operator's admin credentials are refused: check the <server>-admin-credentials Secret",
 };

@@ -1,5 +1,5 @@
-// The Keycloak admin REST client: a token for its identity (the operator's own client by client_credentials, or the
-// bootstrap admin by password grant with admin-cli; admin-identity.ts), cached until shortly before it expires; one retry after a 401 with a fresh token. Each HTTP exchange (admin-exchange.ts) is fenced
+// The Keycloak admin REST client: a token for its identity (the operator's own client by client_credentials, in
+// master or in one realm, or the bootstrap admin by password grant with admin-cli; admin-identity.ts), cached until shortly before it expires; one retry after a 401 with a fresh token. Each HTTP exchange (admin-exchange.ts) is fenced
 // per attempt, never re-sends a POST whose answer was lost, retries with the shared policy and passes the
 // server's circuit breaker. Every request, token requests included, first takes a rate-limit slot for its
 // namespace and is counted by namespace, method and status, and by path template and the reconciling kind.
@@ -14,7 +14,15 @@ import {
   keycloakRetry,
   notLeaderInKeycloak,
 } from './admin-exchange.ts';
-import { type AdminIdentity, identityName, TokenRefusedError, tokenForm } from './admin-identity.ts';
+import {
+  type AdminIdentity,
+  identityName,
+  TokenRealmAbsentError,
+  TokenRealmClosedError,
+  TokenRefusedError,
+  tokenForm,
+  tokenRealm,
+} from './admin-identity.ts';
 import { AdminTokenTooLargeError, headersTooLarge } from './admin-token-too-large.ts';
 import { type CircuitBreaker, circuitBreaker } from './circuit-breaker.ts';
 import type { RateLimiter } from './rate-limits.ts';
@@ -87,6 +95,7 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
   async function fetchToken(namespace: string): Promise<Token> {
     const started = deps.clock.now();
     const form = tokenForm(admin);
+    const tokenPath = `/realms/${encodeURIComponent(tokenRealm(admin))}/protocol/openid-connect/token`;
     // A token request creates nothing that a second one would duplicate: it is retried like a read. Each attempt
     // is counted as a token request too, so requests minus token requests counts admin calls exactly (counted
     // once per token while a retried attempt counted twice in the requests, a loaded Keycloak's retried token
@@ -100,8 +109,8 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
       {
         namespace,
         method: 'POST',
-        url: `${baseUrl}/realms/master/protocol/openid-connect/token`,
-        path: '/realms/master/protocol/openid-connect/token',
+        url: `${baseUrl}${tokenPath}`,
+        path: tokenPath,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: form.toString(),
         write: false,
@@ -113,6 +122,8 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
     if (res.status !== 200 || typeof body?.access_token !== 'string') {
       const message = `Keycloak at ${baseUrl} refused the admin credentials (HTTP ${res.status} ${errorMessage(res.body)}) of ${identityName(admin)}`;
       if (res.status === 401 || res.status === 400) throw new TokenRefusedError(admin, message);
+      if (res.status === 404) throw new TokenRealmAbsentError(tokenRealm(admin));
+      if (res.status === 403) throw new TokenRealmClosedError(tokenRealm(admin), errorMessage(res.body));
       throw new RealmforgeError('transient', message);
     }
     // Renew when 80% of the lifetime has passed (at least 5 s early).

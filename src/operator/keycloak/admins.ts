@@ -5,7 +5,9 @@
 // that client's credentials, it is re-keyed the same way (OperatorClientRotated). Without the bootstrap admin either
 // is impossible: OperatorIdentityLost, with the fix. Keycloak 25 keeps using the bootstrap admin (see current()).
 // Clients are kept per server, credentials and CA, so the token cache survives across reconciles; each is handed
-// out as one stable object, so what is cached per client (the server info) is found again.
+// out as one stable object, so what is cached per client (the server info) is found again. What forServer hands
+// out sends each call about a realm with that realm's identity (realm-routing.ts, realm-identity.ts), whose secret
+// is derived from the key `realm-key` kept in the same Secret <server>-operator-client (made once, at random).
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
 import { resolveServer, serverUrls } from '../compile/resolved-server.ts';
@@ -33,15 +35,30 @@ import {
   operatorSecretName,
   provisionOperatorClient,
 } from './operator-client.ts';
+import { operatorSecrets } from './operator-secret.ts';
+import { realmIdentity } from './realm-identity.ts';
+import { lru, realmClientBound, routedAdmin } from './realm-routing.ts';
 import { KeycloakReasonError } from './reason-error.ts';
 
 /** Builds an admin client for a base URL, identity and optional PEM CA (createAdminClient with shared deps). */
 export type AdminClientFactory = (baseUrl: string, identity: AdminIdentity, ca?: string) => AdminClient;
 
+/** A server's admin client (calls routed by realm) with its master identity beside it. */
+export type ServerAdmin = AdminClient & {
+  /** The master identity's client: realm creation and deletion, and restoring a realm identity. */
+  readonly master: AdminClient;
+  /** The master identity's clientId when it is a client (undefined: an admin account). */
+  readonly masterClientId?: string;
+  /** The secret of the operator's client inside `realm`. */
+  realmSecret(realm: string): string;
+  /** The Keycloak version read when the master identity was made (Keycloak hides it from create-realm alone). */
+  statedVersion(): string | undefined;
+};
+
 /** The admin clients of every server, created on first use; `reload` re-reads an existing Keycloak's settings
  * (its credentials Secret and CA: the server reconcile does, once per drift interval). */
 export type KeycloakAdmins = {
-  forServer(server: IdentityServer, options?: { reload?: boolean }): Promise<AdminClient>;
+  forServer(server: IdentityServer, options?: { reload?: boolean }): Promise<ServerAdmin>;
 };
 
 const idOf = (server: IdentityServer) => `${server.metadata.namespace ?? 'default'}/${server.metadata.name}`;
@@ -54,6 +71,9 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
   // Credentials just provisioned, until the Secret read (from the watch cache) shows them too.
   const fresh = new Map<string, AdminIdentity>();
   const cas = new Map<string, string | undefined>();
+  const secrets = operatorSecrets(deps);
+  const versions = new Map<string, string>();
+  const routed = new Map<string, { key: string; master: AdminClient; admin: ServerAdmin }>();
 
   const clientFor = (server: string, baseUrl: string, identity: AdminIdentity, ca?: string) => {
     const key = `${server}|${baseUrl}|${identityKey(identity)}|${ca ?? ''}`;
@@ -75,8 +95,12 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
       throw new OperatorIdentityLostError(
         `${rotated ? `Keycloak refuses the credentials in ${stored}` : `${stored} is missing`} and Secret ` +
           `${r.namespace}/${r.adminSecretName} holds no admin account to restore the operator's client ` +
-          `${operatorClientId} in master: create ${r.adminSecretName} with keys username and password of a ` +
-          'master admin (kubectl create secret generic ...); the operator then re-keys its client',
+          `${operatorClientId} in master (the operator keeps no copy of the bootstrap admin once its client ` +
+          `exists): create ${r.adminSecretName} with keys username and password of a master admin (kubectl ` +
+          `create secret generic ${r.adminSecretName} -n ${r.namespace} --from-literal=username=<user> ` +
+          "--from-literal=password=<password>); if nobody knows one, make a temporary admin with Keycloak's " +
+          `recovery command (kubectl exec -it -n ${r.namespace} deploy/${r.name} -- /opt/keycloak/bin/kc.sh ` +
+          'bootstrap-admin user --username temp-admin) and put it there; the operator then re-keys its client',
       );
     }
     return {
@@ -113,10 +137,13 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
     rotated: boolean,
   ) {
     const ns = server.metadata.namespace ?? 'default';
-    const { identity, created } = server.spec.external
+    const made: { identity: AdminIdentity; created: boolean; version?: string } = server.spec.external
       ? await provisionExternal(server, baseUrl, ca, rotated)
       : await provisionDeployed(server, baseUrl, rotated);
-    await deps.kube.apply(storedIdentitySecret(server, identity));
+    const { identity, created } = made;
+    if (made.version) versions.set(idOf(server), made.version);
+    await deps.kube.apply(storedIdentitySecret(server, identity, await secrets.realmKey(server, false)));
+    secrets.keyWritten(server);
     const where = `Secret ${ns}/${operatorSecretName(server.metadata.name)}`;
     await deps.kube.event(server as unknown as KubeObject, {
       type: 'Normal',
@@ -149,21 +176,13 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
     return running;
   };
 
-  /** The identity kept in <server>-operator-client (or just provisioned). */
+  /** The identity kept in <server>-operator-client (or just provisioned, or restored from beside the database). */
   async function stored(server: IdentityServer): Promise<AdminIdentity | undefined> {
     const id = idOf(server);
-    const ns = server.metadata.namespace ?? 'default';
-    const secret = await readSecret(deps, ns, operatorSecretName(server.metadata.name));
-    // A Secret of that name the server does not control is someone else's: never read as ours, never rewritten.
-    const uid = server.metadata.uid;
-    if (secret && uid && !secret.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid)) {
-      throw new KeycloakReasonError(
-        'conflict',
-        'ChildNameConflict',
-        `Secret ${ns}/${secret.metadata.name} already exists and is not IdentityServer ${id}'s; the operator leaves it untouched and keeps its own client's credentials nowhere else: delete it or give the IdentityServer another name`,
-      );
-    }
-    const kept = decodeIdentity(secret);
+    const secret = await secrets.own(server);
+    const restored = decodeIdentity(secret) || fresh.has(id) ? undefined : await secrets.restoreKept(server);
+    if (restored) fresh.set(id, restored);
+    const kept = decodeIdentity(secret) ?? restored;
     const recent = fresh.get(id);
     if (recent && kept && identityKey(recent) === identityKey(kept)) fresh.delete(id);
     return recent ?? kept;
@@ -211,32 +230,56 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
     return !ours && identityKey(given) !== identityKey(kept);
   }
 
+  /** The master identity's client (re-keyed once when Keycloak refuses it). */
+  async function masterClient(server: IdentityServer, options: { reload?: boolean }) {
+    const external = server.spec.external !== undefined;
+    const baseUrl = deps.endpoints.resolve(serverUrls(server).internal).replace(/\/$/, '');
+    const ca = external ? await caOf(server, options.reload === true) : undefined;
+    if (external && options.reload && (await outdated(server)))
+      await provisionOnce(server, baseUrl, ca, false);
+    const client = await current(server, baseUrl, ca);
+    let wrapper = handed.get(client);
+    if (!wrapper) {
+      // A refused client (deleted or re-keyed in Keycloak) is re-keyed once with the bootstrap admin.
+      wrapper = {
+        baseUrl: client.baseUrl,
+        async call(namespace, method, path, body, options) {
+          try {
+            return await client.call(namespace, method, path, body, options);
+          } catch (error) {
+            if (!(error instanceof TokenRefusedError)) throw error;
+            await provisionOnce(server, baseUrl, ca, true);
+            return (await current(server, baseUrl, ca)).call(namespace, method, path, body, options);
+          }
+        },
+      } as AdminClient;
+      handed.set(client, wrapper);
+    }
+    return wrapper;
+  }
+
   return {
     async forServer(server, options = {}) {
-      const external = server.spec.external !== undefined;
-      const baseUrl = deps.endpoints.resolve(serverUrls(server).internal).replace(/\/$/, '');
-      const ca = external ? await caOf(server, options.reload === true) : undefined;
-      if (external && options.reload && (await outdated(server)))
-        await provisionOnce(server, baseUrl, ca, false);
-      const client = await current(server, baseUrl, ca);
-      let wrapper = handed.get(client);
-      if (!wrapper) {
-        // A refused client (deleted or re-keyed in Keycloak) is re-keyed once with the bootstrap admin.
-        wrapper = {
-          baseUrl: client.baseUrl,
-          async call(namespace, method, path, body, options) {
-            try {
-              return await client.call(namespace, method, path, body, options);
-            } catch (error) {
-              if (!(error instanceof TokenRefusedError)) throw error;
-              await provisionOnce(server, baseUrl, ca, true);
-              return (await current(server, baseUrl, ca)).call(namespace, method, path, body, options);
-            }
-          },
-        } as AdminClient;
-        handed.set(client, wrapper);
-      }
-      return wrapper;
+      const master = await masterClient(server, options);
+      const key = await secrets.realmKey(server);
+      const id = idOf(server);
+      const known = routed.get(id);
+      if (known && known.key === key && known.master === master) return known.admin;
+      const base = master.baseUrl;
+      const ca = server.spec.external ? await caOf(server, false) : undefined;
+      const clients = lru<AdminClient>(realmClientBound);
+      const identity = await stored(server);
+      const admin: ServerAdmin = Object.assign(
+        routedAdmin(master, (realm) => clients.get(realm, () => create(base, realmIdentity(key, realm), ca))),
+        {
+          master,
+          masterClientId: identity && isOperatorClient(identity) ? identity.clientId : undefined,
+          realmSecret: (realm: string) => realmIdentity(key, realm).clientSecret,
+          statedVersion: () => versions.get(id),
+        },
+      );
+      routed.set(id, { key, master, admin });
+      return admin;
     },
   };
 }

@@ -84,18 +84,27 @@ export async function readExternalCa(deps: Deps, server: IdentityServer): Promis
   return undefined;
 }
 
-/** The Secret <server>-operator-client holding `identity` (client keys or account keys), owned by the server. */
-export function storedIdentitySecret(server: IdentityServer, identity: AdminIdentity): KubeObject {
+/**
+ * The Secret <server>-operator-client holding `identity` (client keys or account keys; none on Keycloak 25, whose
+ * master identity is its bootstrap admin) and the key of the realm identities' secrets, owned by the server.
+ */
+export function storedIdentitySecret(
+  server: IdentityServer,
+  identity: AdminIdentity | undefined,
+  realmKey?: string,
+): KubeObject {
   const b64 = (v: string) => Buffer.from(v).toString('base64');
-  const data = isOperatorClient(identity)
-    ? { 'client-id': b64(identity.clientId), 'client-secret': b64(identity.clientSecret) }
-    : { username: b64(identity.username), password: b64(identity.password) };
+  const data = !identity
+    ? {}
+    : isOperatorClient(identity)
+      ? { 'client-id': b64(identity.clientId), 'client-secret': b64(identity.clientSecret) }
+      : { username: b64(identity.username), password: b64(identity.password) };
   return {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: ownedMetadata(server, operatorSecretName(server.metadata.name)) as KubeObject['metadata'],
     type: 'Opaque',
-    data,
+    data: realmKey ? { ...data, 'realm-key': b64(realmKey) } : data,
   };
 }
 
@@ -106,24 +115,27 @@ export function storedIdentitySecret(server: IdentityServer, identity: AdminIden
 export const externalClientId = (server: IdentityServer) =>
   boundedText(`realmforge-operator-${server.metadata.namespace ?? 'default'}-${server.metadata.name}`, 255);
 
-/** The major version Keycloak reports (GET /admin/serverinfo); NaN when it does not say. */
-export async function keycloakMajor(admin: AdminClient, namespace: string): Promise<number> {
+/** The version Keycloak reports (GET /admin/serverinfo; only to a caller that may manage its realm). */
+export async function keycloakVersion(admin: AdminClient, namespace: string): Promise<string | undefined> {
   const res = await admin.call<{ systemInfo?: { version?: string } }>(namespace, 'GET', '../serverinfo');
-  return Number.parseInt(res.body?.systemInfo?.version?.split('.')[0] ?? '', 10);
+  return res.body?.systemInfo?.version;
 }
 
 /**
  * The identity the operator keeps for an existing Keycloak, from the user's: a client as is; an admin account
- * creates (or re-keys) the operator's own client on Keycloak 26 or newer and is kept as is on 25.
+ * creates (or re-keys) the operator's own client on Keycloak 26 or newer and is kept as is on 25. `version`: what
+ * the account read (Keycloak states it to a master admin, not to a client holding create-realm only).
  */
 export async function externalIdentity(
   given: AdminIdentity,
   asGiven: AdminClient,
   server: IdentityServer,
-): Promise<{ identity: AdminIdentity; created: boolean }> {
+): Promise<{ identity: AdminIdentity; created: boolean; version?: string }> {
   if (isOperatorClient(given)) return { identity: given, created: false };
   const ns = server.metadata.namespace ?? 'default';
-  const major = await keycloakMajor(asGiven, ns);
-  if (!(major >= 26)) return { identity: given, created: false };
-  return { identity: await provisionOperatorClient(asGiven, ns, externalClientId(server)), created: true };
+  const version = await keycloakVersion(asGiven, ns);
+  const major = Number.parseInt(version?.split('.')[0] ?? '', 10);
+  if (!(major >= 26)) return { identity: given, created: false, version };
+  const identity = await provisionOperatorClient(asGiven, ns, externalClientId(server));
+  return { identity, created: true, version };
 }

@@ -68,7 +68,7 @@ function targetOf(path: string, live: Obj | undefined, body: unknown): string {
 const verbs = { POST: 'create', PUT: 'update', DELETE: 'delete' } as const;
 const shown = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : canonicalJson(v ?? null));
 
-/** One line per planned write, as status and `realmforge plan` print them; bookkeeping fields said last, briefly. */
+/** One line per planned write, as status and `realmforge plan` print them; the operator's own marks left out. */
 export function planLine(write: PlannedWrite): string {
   const head = `${verbs[write.method]} ${write.target}`;
   if (!write.fields) return head;
@@ -78,7 +78,6 @@ export function planLine(write: PlannedWrite): string {
       ? `${f.field}: ${f.change === 'set' ? shown(f.to) : f.change === 'removed' ? 'removed' : `${shown(f.from)} -> ${shown(f.to)}`}`
       : `${f.field}: ${f.change}`,
   );
-  if (settings.length < write.fields.length) parts.push('ownership marks');
   return parts.length ? `${head}: ${parts.join(', ')}` : head;
 }
 

@@ -1,5 +1,8 @@
-// The operator's own Keycloak identity. With the bootstrap admin (<server>-admin-credentials) the operator creates,
-// once, a confidential service-account client `realmforge-operator` in master holding the realm role `admin`, with
+// The operator's master identity. With the bootstrap admin (<server>-admin-credentials) the operator creates, once,
+// a confidential service-account client `realmforge-operator` in master holding only the realm role `create-realm`
+// (Keycloak grants a realm's creator the roles of that realm's `<realm>-realm` client in master, which is what
+// restoring and deleting the realm need; everything else happens with the identity inside each realm,
+// realm-identity.ts), with
 // lightweight access tokens (client.use.lightweight.access.token.enabled): Keycloak then keeps the roles out of the
 // token and evaluates them server-side, so the token does not grow with the realm count (a master admin's
 // password-grant token lists every realm's management roles; keycloak/keycloak#25498). Its credentials are kept
@@ -7,7 +10,7 @@
 // changed in Keycloak) regenerates the client's secret, which is the rotation.
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
-import { objectName } from '../compile/names.ts';
+import { labelValue, objectName } from '../compile/names.ts';
 import { ownedMetadata } from '../compile/server-metadata.ts';
 import { secretValue } from '../runtime/read-secret.ts';
 import type { AdminClient } from './admin-client.ts';
@@ -20,6 +23,9 @@ export const operatorClientId = 'realmforge-operator';
 
 /** The Secret beside <server>-admin-credentials that holds the operator's client credentials. */
 export const operatorSecretName = (server: string) => objectName(server, '-operator-client');
+
+/** The one realm role of master the master identity holds. */
+export const masterRole = 'create-realm';
 
 /** The attribute that marks the operator's own client: the owner attribute every managed item carries. */
 const operatorMark = ownerAttribute;
@@ -81,7 +87,7 @@ export class OperatorClientConflictError extends KeycloakReasonError {
 
 /**
  * With the bootstrap admin `admin`: creates the operator's client when absent (an existing one is used only when it
- * carries our mark: OperatorClientConflict otherwise), grants its service account the master role `admin` and
+ * carries our mark: OperatorClientConflict otherwise), grants its service account the master role `create-realm` and
  * returns a newly generated secret. `namespace` is the server's (for the rate limit).
  */
 export async function provisionOperatorClient(
@@ -113,10 +119,14 @@ export async function provisionOperatorClient(
     'GET',
     `/master/clients/${enc(id)}/service-account-user`,
   );
-  const role = await admin.call<{ id: string; name: string }>(namespace, 'GET', '/master/roles/admin');
+  const role = await admin.call<{ id: string; name: string }>(
+    namespace,
+    'GET',
+    `/master/roles/${masterRole}`,
+  );
   if (!user.body?.id || !role.body?.id) {
     throw new OperatorIdentityLostError(
-      `client ${clientId} in master has no service-account user, or master has no role admin`,
+      `client ${clientId} in master has no service-account user, or master has no role ${masterRole}`,
     );
   }
   const granted = await admin.call<{ name: string }[]>(
@@ -124,7 +134,7 @@ export async function provisionOperatorClient(
     'GET',
     `/master/users/${enc(user.body.id)}/role-mappings/realm`,
   );
-  if (!(granted.body ?? []).some((r) => r.name === 'admin')) {
+  if (!(granted.body ?? []).some((r) => r.name === masterRole)) {
     await admin.call(namespace, 'POST', `/master/users/${enc(user.body.id)}/role-mappings/realm`, [
       role.body,
     ]);
@@ -136,4 +146,40 @@ export async function provisionOperatorClient(
   );
   if (!secret.body?.value) throw new OperatorIdentityLostError(`Keycloak returned no secret for ${clientId}`);
   return { clientId, clientSecret: secret.body.value };
+}
+
+/**
+ * The operator's master identity kept beside a deployed server's database (no owner, so it outlives the
+ * IdentityServer): a server re-created on the retained database, or a deleted <server>-operator-client, is restored
+ * from it, realm key included, without any admin password. It replaces the copy of the bootstrap admin once the
+ * identity exists.
+ */
+export const keptIdentitySecretName = (database: { cluster: string; name: string }) =>
+  objectName(
+    `${database.cluster}-${database.name}`.toLowerCase().replace(/[^a-z0-9.-]+/g, '-'),
+    '-realmforge-operator',
+  );
+
+/** The kept copy of `data` (client-id, client-secret, realm-key, base64 as in <server>-operator-client). */
+export function keptIdentitySecret(
+  database: { cluster: string; name: string; namespace: string },
+  data: Record<string, string>,
+): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: keptIdentitySecretName(database),
+      namespace: database.namespace,
+      labels: {
+        'app.kubernetes.io/managed-by': 'realmforge',
+        'realmforge.dev/database': labelValue(`${database.cluster}.${database.name}`),
+      },
+      annotations: {
+        'realmforge.dev/purpose': `the realmforge operator's identity in the Keycloak of database ${database.name} in cluster ${database.cluster}; restores <server>-operator-client of any IdentityServer on this database`,
+      },
+    },
+    type: 'Opaque',
+    data,
+  };
 }

@@ -52,14 +52,15 @@ export async function probeHealth(deps: Deps, managementUrl: string): Promise<Pr
   }
 }
 
-/** One admin request (GET the master realm) with the server's admin client: ok when it answers 200. */
+/** One admin call (the server info, which create-realm alone may read) with the server's master identity: ok when
+ * it answers 200. */
 export async function probeAdmin(
   admin: AdminClient | Promise<AdminClient>,
   namespace: string,
 ): Promise<ProbeOutcome> {
   try {
     // Getting the client may create the operator's own client first (admins.ts): its failure is the probe's.
-    const res = await (await admin).call(namespace, 'GET', '/master');
+    const res = await (await admin).call(namespace, 'GET', '../serverinfo');
     return res.status === 200 ? { state: 'ok' } : { state: 'failed', message: `HTTP ${res.status}` };
   } catch (error) {
     // A problem a person must fix (the operator's client taken in master) keeps its own reason.
@@ -76,9 +77,12 @@ export async function probeAdmin(
 export async function externalAccess(
   admin: AdminClient,
   ns: string,
+  stated?: string,
 ): Promise<{ version: string } | { masterStatus: number }> {
   const info = await admin.call<{ systemInfo?: { version?: string } }>(ns, 'GET', '../serverinfo');
-  const version = info.status === 200 ? info.body?.systemInfo?.version : undefined;
+  // Keycloak states its version only to a caller that may manage master: else the one read when the operator's
+  // client was made (`stated`).
+  const version = (info.status === 200 ? info.body?.systemInfo?.version : undefined) ?? stated;
   if (version) return { version };
   return { masterStatus: (await admin.call(ns, 'GET', '/master')).status };
 }

@@ -61,3 +61,15 @@ export function keycloakAdmin(env: TestEnv, ns: string, keycloakUrl?: string, se
     },
   );
 }
+
+/** Gives the operator's master identity the grant a `RealmGrantMissing` status `message` names for `realm` (the roles
+ * of client `<realm>-realm` in master), as a person would after reading it. */
+export async function giveNamedGrant(admin: Call, realm: string, message: string): Promise<void> {
+  const user = /user (\S+) in master/.exec(message)?.[1];
+  if (!user) throw new Error(`no master user named in: ${message}`);
+  const [me] = await admin('GET', `/master/users?username=${encodeURIComponent(user)}&exact=true`);
+  const [realmAdmin] = await admin('GET', `/master/clients?clientId=${encodeURIComponent(`${realm}-realm`)}`);
+  const roles = (await admin('GET', `/master/clients/${realmAdmin.id}/roles`)) as { name: string }[];
+  const named = roles.filter((r) => new RegExp(`\\b${r.name}\\b`).test(message));
+  await admin('POST', `/master/users/${me.id}/role-mappings/clients/${realmAdmin.id}`, named);
+}

@@ -308,6 +308,27 @@ const rows: Row[] = [
     /NamespaceNotAuthorized.*add this namespace to the IdentityServer's spec\.realmAuthorizationGrants/,
   ],
   [
+    "an adopted realm whose grant the operator's master identity lacks",
+    (s) => {
+      s.realms = [
+        {
+          apiVersion: 'realmforge.dev/v1',
+          kind: 'IdentityRealm',
+          metadata: { namespace: 't', name: 'legacy' },
+          status: {
+            phase: 'Pending',
+            reason: 'RealmGrantMissing',
+            message:
+              "the operator's master identity holds no grant in realm legacy; grant it the roles manage-realm of client legacy-realm in master (kcadm.sh add-roles ...)",
+          },
+        },
+      ];
+    },
+    'IdentityRealm t/legacy',
+    'FAIL',
+    /RealmGrantMissing.*client legacy-realm in master.*give the operator's master identity the roles of client <realm>-realm/,
+  ],
+  [
     'CloudNativePG missing',
     (s) => {
       s.crds = { ...s.crds, 'clusters.postgresql.cnpg.io': undefined };

@@ -6,6 +6,11 @@ import * as assert from 'uvu/assert';
 import { manualClock } from '../../../src/core/clock.ts';
 import { RealmforgeError } from '../../../src/core/errors.ts';
 import { createAdminClient } from '../../../src/operator/keycloak/admin-client.ts';
+import {
+  TokenRealmAbsentError,
+  TokenRealmClosedError,
+  TokenRefusedError,
+} from '../../../src/operator/keycloak/admin-identity.ts';
 import { createRateLimiter } from '../../../src/operator/keycloak/rate-limits.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -83,6 +88,52 @@ test('password grant on master with admin-cli, cached until shortly before expir
   assert.ok(kc.seen.at(-1)?.endsWith('Bearer t2'));
   assert.ok(d.counted.includes('team-a GET 200 /x'), 'each call counted with the path it was given');
   assert.ok(d.counted.includes('team-a POST 200 /realms/master/protocol/openid-connect/token'));
+});
+
+test("a realm identity's token comes from its realm's endpoint; a realm that does not exist is named", async () => {
+  const kc = await keycloak((req, res, body) => {
+    const form = new URLSearchParams(body);
+    if (req.url === '/realms/alpha/protocol/openid-connect/token')
+      return form.get('grant_type') === 'client_credentials' && form.get('client_secret') === 's'
+        ? json(res, 200, { access_token: 'alpha-token', expires_in: 60 })
+        : json(res, 401, { error: 'invalid_client' });
+    if (req.url === '/realms/off/protocol/openid-connect/token')
+      return json(res, 403, { error: 'access_denied', error_description: 'Realm not enabled' });
+    if (req.url?.startsWith('/realms/')) return json(res, 404, { error: 'Realm does not exist' });
+    json(res, 200, { realm: 'alpha' });
+  });
+  const d = deps();
+  const identity = { clientId: 'realmforge-operator', clientSecret: 's' };
+  await createAdminClient(kc.url, { ...identity, realm: 'alpha' }, d.value).call('team-a', 'GET', '/alpha');
+  assert.ok(kc.seen.includes('GET /admin/realms/alpha Bearer alpha-token'), kc.seen.join('; '));
+  try {
+    await createAdminClient(kc.url, { ...identity, realm: 'nowhere' }, d.value).call(
+      'team-a',
+      'GET',
+      '/nowhere',
+    );
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, TokenRealmAbsentError);
+  }
+  try {
+    await createAdminClient(kc.url, { ...identity, realm: 'off' }, d.value).call('team-a', 'GET', '/off');
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, TokenRealmClosedError);
+    assert.match((e as Error).message, 'Realm not enabled');
+  }
+  try {
+    await createAdminClient(kc.url, { ...identity, clientSecret: 'old', realm: 'alpha' }, d.value).call(
+      'team-a',
+      'GET',
+      '/alpha',
+    );
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, TokenRefusedError);
+  }
+  await kc.close();
 });
 
 test('a retried token request counts as many token requests as requests: no admin write appears', async () => {

@@ -54,11 +54,18 @@ export function handleMaster(
     }
     return true;
   }
-  if (!url.startsWith('/admin/realms/master')) return false;
+  const serverInfo = url === '/admin/serverinfo';
+  if (!url.startsWith('/admin/realms/master') && !serverInfo) return false;
   const auth = req.headers.authorization ?? '';
   const operator = state.client && auth === `Bearer op-${state.client.secret}`;
   if (auth !== 'Bearer t' && !operator) {
     send(res, 401, { error: 'HTTP 401 Unauthorized' });
+    return true;
+  }
+  if (serverInfo) {
+    // Any admin, create-realm alone included, reads the server info.
+    state.calls.push(`GET serverinfo${operator ? ' (operator)' : ''}`);
+    send(res, 200, { systemInfo: { version: '26.0.7' } });
     return true;
   }
   const path = url.slice('/admin/realms/master'.length);
@@ -90,6 +97,7 @@ export function handleMaster(
     res.writeHead(201, { location: '/admin/realms/master/clients/op-uuid' }).end();
   } else if (c && path === `/clients/${c.id}/service-account-user`) send(res, 200, { id: 'sa-user' });
   else if (path === '/roles/admin') send(res, 200, { id: 'admin-role', name: 'admin' });
+  else if (path === '/roles/create-realm') send(res, 200, { id: 'create-realm-role', name: 'create-realm' });
   else if (c && path === '/users/sa-user/role-mappings/realm' && req.method === 'GET')
     send(
       res,

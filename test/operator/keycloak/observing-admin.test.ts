@@ -34,7 +34,7 @@ test('changedFields: set, changed, removed, one level into maps, secrets without
   const write = { method: 'PUT' as const, path: '/r', target: 'r', fields: changedFields(live, body) };
   assert.is(
     planLine(write),
-    'update r: attributes.b: removed, displayName: "Old" -> "New", loginTheme: "corp", smtpServer.host: "mail", smtpServer.password: set, ownership marks',
+    'update r: attributes.b: removed, displayName: "Old" -> "New", loginTheme: "corp", smtpServer.host: "mail", smtpServer.password: set',
   );
   assert.not.ok(onlyBookkeeping(write));
   const marks = { attributes: { 'realmforge.dev/owner': 'ns/r' } };

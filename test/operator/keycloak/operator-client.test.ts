@@ -1,5 +1,5 @@
 // The operator's own Keycloak identity: the bootstrap admin creates the service-account client once (lightweight
-// tokens, realm role admin) and every later call uses it; the bootstrap admin Secret can then go; a client that
+// tokens, realm role create-realm) and every later call uses it; the bootstrap admin Secret can then go; a client that
 // Keycloak no longer accepts is re-keyed with the bootstrap admin, or, without one, is OperatorIdentityLost.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -82,7 +82,7 @@ test('the bootstrap admin creates the operator client once; every later call use
     const kube = fakeKube([adminSecret]);
     const first = await admins(kube, kc.url).forServer(server as never);
     assert.is((await first.call('team', 'GET', '/master')).status, 200);
-    assert.equal(state.client?.roles, ['admin']);
+    assert.equal(state.client?.roles, ['create-realm']);
     assert.ok(state.client?.lightweight);
     assert.is(stored(kube, 'client-id'), 'realmforge-operator');
     assert.is(stored(kube, 'client-secret'), state.client?.secret);
@@ -167,7 +167,7 @@ test('a realmforge-operator client in master that we did not create is a named c
     state.client.attributes = { 'realmforge.dev/owner': 'operator' };
     const admin = await admins(kube, kc.url).forServer(server as never);
     assert.is((await admin.call('team', 'GET', '/master')).status, 200);
-    assert.equal(state.client.roles, ['admin']);
+    assert.equal(state.client.roles, ['create-realm']);
   } finally {
     await kc.close();
   }
@@ -209,7 +209,10 @@ test('Keycloak 25 keeps the bootstrap admin: no client is created (its admin API
     assert.is((await admin.call('team', 'GET', '/master')).status, 200);
     assert.is(state.client, undefined);
     assert.equal(state.calls, ['token password admin-cli', 'GET ']);
-    assert.is(kube.find('Secret', 'identity', 'kc-operator-client'), undefined);
+    // Only the key of the realm identities is kept: no client credentials.
+    assert.equal(Object.keys(kube.find('Secret', 'identity', 'kc-operator-client')?.data ?? {}), [
+      'realm-key',
+    ]);
   } finally {
     await kc.close();
   }

@@ -6,7 +6,7 @@ import type { Fields, RealmSpec } from './section.ts';
 type Policy = NonNullable<RealmSpec['passwordPolicy']>;
 
 /** The spec's fields in Keycloak's order (its admin console lists them so). */
-const order = [
+export const passwordPolicyFields = [
   'length',
   'maxLength',
   'digits',
@@ -24,17 +24,24 @@ const order = [
 ] as const satisfies readonly (keyof Policy)[];
 
 /** Policies without a value: Keycloak writes them `notUsername(undefined)`; false means absent. */
-const flags = new Set(['notUsername', 'notEmail']);
+export const passwordPolicyFlags: ReadonlySet<string> = new Set(['notUsername', 'notEmail']);
+
+/** Policies the spec holds as text; every other one with a value is a number. */
+export const passwordPolicyTexts: ReadonlySet<string> = new Set([
+  'regexPattern',
+  'hashAlgorithm',
+  'passwordBlacklist',
+]);
 
 export const passwordPolicyDefaults: Fields = { passwordPolicy: '' };
 
 /** The policy string Keycloak stores. */
 export function passwordPolicyString(policy: Policy): string {
   const parts: string[] = [];
-  for (const id of order) {
+  for (const id of passwordPolicyFields) {
     const value = policy[id];
     if (value === undefined || value === false) continue;
-    parts.push(flags.has(id) ? `${id}(undefined)` : `${id}(${value})`);
+    parts.push(passwordPolicyFlags.has(id) ? `${id}(undefined)` : `${id}(${value})`);
   }
   return parts.join(' and ');
 }
@@ -46,7 +53,7 @@ export function parsePasswordPolicy(text: unknown): Record<string, string> {
     const match = /^\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*$/s.exec(part);
     if (!match?.[1]) continue;
     const id = match[1];
-    out[id] = flags.has(id) ? '' : (match[2] ?? '');
+    out[id] = passwordPolicyFlags.has(id) ? '' : (match[2] ?? '');
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -10,7 +10,7 @@ import { identityClientController } from './identity-client.ts';
 export function identityClientDefinition(deps: KeycloakDeps): ControllerDefinition {
   return {
     kind: 'IdentityClient',
-    reconcile: pausable(deps, 'IdentityClient', identityClientController(deps)),
+    reconcile: pausable(deps, 'IdentityClient', identityClientController(deps), deps.driftIntervalMs),
     watches: [
       { type: { apiVersion: 'realmforge.dev/v1', kind: 'IdentityClient' } },
       {

@@ -20,7 +20,7 @@ import { serverInfo } from '../../keycloak/server-info.ts';
 import { SecretAccessDeniedError, secretValue } from '../../runtime/read-secret.ts';
 import { realmIssuer, serverReady } from '../identity-realm/identity-realm.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
-import { observedMessage, observeOnly, observeSync } from '../shared/observe.ts';
+import { observedVerdict, observeOnly, observeSync } from '../shared/observe.ts';
 import { getRealm, getResource, getServer, realmKeyOf, serverKeyOf } from '../shared/owner-server.ts';
 import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
@@ -162,7 +162,9 @@ export function identityClientController(deps: KeycloakDeps) {
       const refused = realm ? ungrantedClientRoles(client, realm) : [];
       if (refused.length)
         return await report('Failed', 'RoleNotAuthorized', roleRefusalMessage(client, realmKey, refused));
-      const refusals = serverRefusals(client, await serverInfo(admin, ns, deps.clock));
+      // Keycloak states its version only to master admins: the server's status knows it too.
+      const info = await serverInfo(admin, ns, deps.clock);
+      const refusals = serverRefusals(client, { ...info, version: info.version ?? server.status?.version });
       if (refusals.length) return await report('Failed', 'InvalidSpec', refusals.join('; '));
       // Read the Secret first: without access to it nothing is created in Keycloak.
       const live = await readCredentialsSecret(deps, client);
@@ -170,11 +172,8 @@ export function identityClientController(deps: KeycloakDeps) {
         const inputs = await clientInputs(deps, client);
         const stored = secretValue(live, 'client-secret');
         const o = await observeSync(admin, (a) => syncClient(a, realmName, client, stored, inputs));
-        const what = `client ${clientId} in realm ${realmName}`;
-        const [phase, reason] = o.equal
-          ? (['Ready', 'Observed'] as const)
-          : (['Pending', 'ObservedDifferences'] as const);
-        return await report(phase, reason, observedMessage(what, o), { differences: o.differences });
+        const v = observedVerdict(`client ${clientId} in realm ${realmName}`, o);
+        return await report(v.phase, v.reason, v.message, { differences: o.differences });
       }
       const conflict = await secretConflict(deps, client, live);
       if (conflict) return await report('Failed', 'SecretConflict', conflict);

@@ -10,7 +10,7 @@ import { identityRealmController } from './identity-realm.ts';
 export function identityRealmDefinition(deps: KeycloakDeps): ControllerDefinition {
   return {
     kind: 'IdentityRealm',
-    reconcile: pausable(deps, 'IdentityRealm', identityRealmController(deps)),
+    reconcile: pausable(deps, 'IdentityRealm', identityRealmController(deps), deps.driftIntervalMs),
     watches: [
       { type: { apiVersion: 'realmforge.dev/v1', kind: 'IdentityRealm' } },
       {

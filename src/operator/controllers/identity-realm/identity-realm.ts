@@ -16,18 +16,19 @@ import { realmNameOf } from '../../compile/realm-representation.ts';
 import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
 import { clientPolicyRefusals } from '../../keycloak/collections/client-policies.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
-import { deleteRealm, readRealm } from '../../keycloak/collections/realm.ts';
+import { deleteRealm } from '../../keycloak/collections/realm.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
 import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import { serverInfo } from '../../keycloak/server-info.ts';
 import { readSecretKey, SecretAccessDeniedError } from '../../runtime/read-secret.ts';
 import { deletionRequestedAt, ensureFinalizer, releaseFinalizer } from '../shared/finalizer.ts';
-import { observedMessage, observeOnly, observeSync } from '../shared/observe.ts';
+import { observedVerdict, observeOnly, observeSync } from '../shared/observe.ts';
 import { getResource, getServer, serverKeyOf } from '../shared/owner-server.ts';
 import { type Phase, phaseStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
 import { federationSecrets } from './federation-secrets.ts';
 import { federationProblem, federationStatus } from './federation-status.ts';
+import { readWithIdentity } from './realm-identity-check.ts';
 import { realmOwnership, realmRefusal } from './realm-ownership.ts';
 import { syncRealm } from './realm-sync.ts';
 import { serverHashKey } from './server-hash-key.ts';
@@ -73,7 +74,11 @@ async function finalize(deps: KeycloakDeps, realm: IdentityRealm, server: Identi
         );
       }
       const admin = await deps.admins.forServer(server);
-      const live = await readRealm(admin, ns, name);
+      // A realm the operator may not even read is not its own: nothing to delete.
+      const { live } = await readWithIdentity(admin, realm).catch((error: unknown) => {
+        if (error instanceof StuckError) return { live: undefined };
+        throw error;
+      });
       if (realmOwnership(realm, live).state === 'ours') await deleteRealm(admin, ns, name);
     } catch (error) {
       const since = deletionRequestedAt(realm) ?? deps.clock.now();
@@ -90,7 +95,7 @@ async function finalize(deps: KeycloakDeps, realm: IdentityRealm, server: Identi
 }
 
 /** Reads the SMTP password; a forbidden read becomes SecretAccessDenied, a missing key a validation error. */
-async function smtpPasswordOf(deps: KeycloakDeps, realm: IdentityRealm) {
+export async function smtpPasswordOf(deps: KeycloakDeps, realm: IdentityRealm) {
   const ref = realm.spec.smtp?.passwordSecretRef;
   if (!ref) return undefined;
   const ns = realm.metadata.namespace ?? 'default';
@@ -156,7 +161,9 @@ export function identityRealmController(deps: KeycloakDeps) {
         const refused = clientPolicyRefusals(realm.spec, await serverInfo(admin, ns, deps.clock));
         if (refused.length) return await report('Failed', 'InvalidSpec', refused.join('; '));
       }
-      const live = await readRealm(admin, ns, realmName);
+      const { live, restored, readBy } = await readWithIdentity(admin, realm, {
+        restore: !observeOnly(realm),
+      });
       const ownership = realmOwnership(realm, live);
       if (ownership.state === 'conflict')
         return await report('Failed', 'RealmNameConflict', ownership.message);
@@ -169,6 +176,7 @@ export function identityRealmController(deps: KeycloakDeps) {
         keycloakMajor,
         keycloakVersion: server.status?.version,
         clock: deps.clock,
+        realmIdentitySecret: admin.realmSecret(realmName),
         // Authenticators are checked against what the server offers (read once per server per ten minutes).
         ...(realm.spec.authenticationFlows?.length
           ? { serverInfo: await serverInfo(admin, ns, deps.clock) }
@@ -184,12 +192,10 @@ export function identityRealmController(deps: KeycloakDeps) {
           );
         // Read again through the observing client, which names an update's fields against what it read.
         const { live: _, ...unread } = inputs;
-        const o = await observeSync(admin, (a) => syncRealm(a, realm, unread));
-        const [phase, reason] = o.equal
-          ? (['Ready', 'Observed'] as const)
-          : (['Pending', 'ObservedDifferences'] as const);
+        const o = await observeSync(readBy ?? admin, (a) => syncRealm(a, realm, unread));
+        const v = observedVerdict(`realm ${realmName}`, o);
         const extra = { realmId: live.id, issuer, differences: o.differences };
-        return await report(phase, reason, observedMessage(`realm ${realmName}`, o), extra);
+        return await report(v.phase, v.reason, v.message, extra);
       }
       const result = await syncRealm(admin, realm, inputs);
       const status = await federationStatus(admin, realm, result.ldapIds, federation, {
@@ -207,8 +213,8 @@ export function identityRealmController(deps: KeycloakDeps) {
           outcome: { phase: 'Provisioning', reason: 'FederationUnavailable', writes: result.writes },
         };
       }
-      const message = `realm ${realmName} exists in Keycloak and matches the resource`;
-      await report('Ready', 'Ready', message, extra);
+      const message = `realm ${realmName} exists in Keycloak and matches the resource${restored.length ? `; the operator's identity in it was restored (${restored.join('; ')})` : ''}`;
+      await report('Ready', restored.length ? 'RealmIdentityRestored' : 'Ready', message, extra);
       return { requeueAfterMs, outcome: { phase: 'Ready', reason: 'Ready', writes: result.writes } };
     } catch (error) {
       if (!(error instanceof RealmforgeError)) throw error;

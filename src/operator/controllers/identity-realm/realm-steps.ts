@@ -32,6 +32,7 @@ import {
 } from '../../keycloak/collections/required-actions.ts';
 import { syncRoles } from '../../keycloak/collections/roles.ts';
 import { syncUserProfile } from '../../keycloak/collections/user-profile.ts';
+import { withRealmIdentity } from '../../keycloak/realm-identity.ts';
 import { realmOwnerOf } from './realm-ownership.ts';
 
 /** What the steps share. Fixed before the first step: everything but the carried values below. */
@@ -49,6 +50,8 @@ export type RealmSync = {
   declared: readonly string[];
   clock: Clock;
   keycloakVersion?: string;
+  /** The secret of the operator's identity in this realm, created with the realm (realm-identity.ts). */
+  realmIdentitySecret?: string;
   /** Whether the realm is created by this sync (no realm of its name existed). */
   created: boolean;
   /** Whether the spec declared items of `collection` last time (a new realm: nothing). */
@@ -127,7 +130,10 @@ export const realmSteps: readonly RealmStep[] = [
     update: false,
     run: async (s) => {
       s.live = (await createRealm(s.admin, s.ns, s.name, {
-        body: realmCreateRepresentation(s.desired, s.spec, s.marker, s.rules, s.declared),
+        body: withRealmIdentity(
+          realmCreateRepresentation(s.desired, s.spec, s.marker, s.rules, s.declared),
+          s.realmIdentitySecret,
+        ),
         desired: s.desired,
         rules: s.rules,
         owner: realmOwnerOf(s.realm),

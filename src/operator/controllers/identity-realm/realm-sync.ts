@@ -44,6 +44,8 @@ export type RealmSyncInputs = {
   serverInfo?: ServerInfo;
   /** Times realm creates (their timeout scales with what Keycloak needed before); the system clock when unset. */
   clock?: Clock;
+  /** The secret of the operator's identity in this realm, created with the realm (realm-identity.ts). */
+  realmIdentitySecret?: string;
 };
 const noSecrets: FederationSecrets = { identityProviders: new Map(), ldap: new Map() };
 
@@ -117,7 +119,7 @@ export async function syncRealm(
   };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
-  const marker = attributeMarker(realmOwnerOf(realm));
+  const marker = attributeMarker(realmOwnerOf(realm), true, realm.spec.adoptExisting);
   const rules = realmFieldsFor(inputs.keycloakVersion);
   const live = ('live' in inputs ? inputs.live : await readRealm(admin, ns, name)) as Item | undefined;
   const s: RealmSync = {
@@ -131,6 +133,7 @@ export async function syncRealm(
     rules,
     declared: declaredCollections(spec),
     clock: inputs.clock ?? systemClock,
+    realmIdentitySecret: inputs.realmIdentitySecret,
     keycloakVersion: inputs.keycloakVersion,
     created: !live,
     // A new realm has nothing from before.

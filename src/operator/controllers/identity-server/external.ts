@@ -46,7 +46,8 @@ export async function reconcileExternal(
     adminSecret: server.spec.external?.credentialsSecret,
   });
   try {
-    const access = await externalAccess(await deps.admins.forServer(server, { reload: true }), ns);
+    const admin = await deps.admins.forServer(server, { reload: true });
+    const access = await externalAccess(admin, ns, admin.statedVersion());
     if ('masterStatus' in access && access.masterStatus !== 200)
       return failed(
         'KeycloakAuthFailed',

@@ -24,7 +24,9 @@ import { ensureFinalizer } from '../shared/finalizer.ts';
 import { type ResourceStatus, writeStatus } from '../shared/resource-status.ts';
 import { StuckError } from '../shared/stuck-error.ts';
 import { reconcileExternal } from './external.ts';
-import { adminLostMessage, keepAdmin } from './server-admin.ts';
+
+import { adminLostMessage, keepAccess } from './server-admin.ts';
+
 import { syncChildren } from './server-children.ts';
 import { finishServerDeletion, needsCleanupFinalizer } from './server-cleanup.ts';
 import { readServerWorld } from './server-inputs.ts';
@@ -193,10 +195,7 @@ export function identityServerController(deps: ServerDeps) {
           desired,
           force,
         );
-        outcome.applied = [
-          ...synced.applied,
-          ...(await keepAdmin(deps, resolved, world.admin, world.keptAdmin)),
-        ];
+        outcome.applied = [...synced.applied, ...(await keepAccess(deps, resolved, world))];
         outcome.deleted = synced.deleted;
         stored = synced.stored;
       }

@@ -1,12 +1,16 @@
-// The bootstrap admin of a server outlives the server. Keycloak reads bootstrap credentials only on an empty
-// database, so a password generated for a database that already has its admin can never work. The operator keeps a
-// copy of the admin credentials beside the database (Secret <cluster>-<database>-keycloak-admin in the database's
-// namespace, with no owner, so it survives the IdentityServer) and restores <server>-admin-credentials from it when
-// that Secret is deleted or the server is re-created on the retained database. With neither and a server that ran
-// before, nothing is generated: AdminCredentialsLost says how to get an admin back.
+// What lets the operator into a server's Keycloak outlives the server. Keycloak reads bootstrap credentials only on
+// an empty database, so a password generated for a database that already has its admin can never work. Until the
+// operator's own identity exists, the operator keeps a copy of the bootstrap admin beside the database (Secret
+// <cluster>-<database>-keycloak-admin in the database's namespace, with no owner, so it survives the
+// IdentityServer) and restores <server>-admin-credentials from it. Once its identity exists (a client in
+// <server>-operator-client), it keeps that identity there instead (<cluster>-<database>-realmforge-operator,
+// operator-client.ts), deletes the copy of the bootstrap admin and needs <server>-admin-credentials no more: a
+// deleted one is not re-created and the pods stop referencing it. With none of them and a server that ran before,
+// nothing is generated: AdminCredentialsLost says how to get an admin back (kc.sh bootstrap-admin).
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { labelValue, objectName } from '../../compile/names.ts';
 import type { ResolvedServer } from '../../compile/resolved-server.ts';
+import { keptIdentitySecret, keptIdentitySecretName } from '../../keycloak/operator-client.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { applyReason, withAppliedHash } from '../../runtime/desired-state.ts';
 import {
@@ -46,9 +50,12 @@ export function keptAdminSecret(r: ResolvedServer, admin: Credentials): KubeObje
 }
 
 /** The kept copy as stored (undefined when absent or not readable: the operator then cannot restore from it). */
-export async function readKeptAdmin(deps: Deps, r: ResolvedServer): Promise<KubeObject | undefined> {
+export const readKeptAdmin = (deps: Deps, r: ResolvedServer) => readKept(deps, r, keptAdminSecretName(r));
+
+/** A Secret kept beside the database (undefined when absent or not readable). */
+export async function readKept(deps: Deps, r: ResolvedServer, name: string): Promise<KubeObject | undefined> {
   try {
-    return await readSecret(deps, r.database.namespace, keptAdminSecretName(r));
+    return await readSecret(deps, r.database.namespace, name);
   } catch (error) {
     if (!(error instanceof SecretAccessDeniedError)) throw error;
     deps.logger.warn(`cannot read the kept admin credentials: ${error.message}`, {});
@@ -76,6 +83,39 @@ export async function keepAdmin(
     return [];
   }
   return [`Secret ${r.database.namespace}/${keptAdminSecretName(r)} (${reason})`];
+}
+
+/**
+ * Once the operator's identity exists: keeps it beside the database and deletes the copy of the bootstrap admin;
+ * before: keeps the bootstrap admin (keepAdmin). Returns what it applied or deleted.
+ */
+export async function keepAccess(
+  deps: Deps,
+  r: ResolvedServer,
+  world: { admin?: Credentials; identity?: Record<string, string>; keptAdmin?: KubeObject },
+): Promise<string[]> {
+  if (!world.identity) return world.admin ? keepAdmin(deps, r, world.admin, world.keptAdmin) : [];
+  const want = withAppliedHash(keptIdentitySecret(r.database, world.identity));
+  const live = await readKept(deps, r, keptIdentitySecretName(r.database));
+  const done: string[] = [];
+  const reason = applyReason(want, live);
+  try {
+    if (reason) {
+      await deps.kube.apply(want);
+      done.push(`Secret ${r.database.namespace}/${keptIdentitySecretName(r.database)} (${reason})`);
+    }
+    if (world.keptAdmin) {
+      const name = keptAdminSecretName(r);
+      await deps.kube.delete({ apiVersion: 'v1', kind: 'Secret', namespace: r.database.namespace, name });
+      done.push(`deleted Secret ${r.database.namespace}/${name} (the bootstrap admin is not kept)`);
+    }
+  } catch (error) {
+    deps.logger.warn(
+      `cannot keep the operator's identity beside the database: ${(error as Error).message}`,
+      {},
+    );
+  }
+  return done;
 }
 
 /** The credentials of the kept copy, if complete. */

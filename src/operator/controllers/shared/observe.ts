@@ -11,6 +11,8 @@ export const maxDifferenceLines = 50;
 
 /** What an observe found: status.differences and whether the object equals its resource. */
 export type Observation = {
+  /** Every change, one line each. */
+  lines: string[];
   differences: { total: number; changes: string[]; partial?: boolean };
   equal: boolean;
 };
@@ -45,6 +47,7 @@ export async function observeSync(
       .map(planLine),
   );
   return {
+    lines,
     differences: {
       total: lines.length,
       changes: lines.slice(0, maxDifferenceLines),
@@ -54,10 +57,19 @@ export async function observeSync(
   };
 }
 
-/** The status message of an observe of `what` ("realm apps"). */
-export function observedMessage(what: string, o: Observation): string {
-  if (o.equal) return `${what} matches the resource (managementPolicy Observe: nothing is written)`;
+/** The phase, reason and message an observe of `what` ("realm apps") reports. */
+export function observedVerdict(what: string, o: Observation) {
+  if (o.equal)
+    return {
+      phase: 'Ready' as const,
+      reason: 'Observed',
+      message: `${what} matches the resource (managementPolicy Observe: nothing is written)`,
+    };
   const first = o.differences.changes[0] ?? '';
   const more = o.differences.partial ? ', and more once these are made' : '';
-  return `${what} differs from the resource in ${o.differences.total} change(s)${more} (first: ${first}); nothing is written while spec.managementPolicy is Observe: see status.differences, and set it to Manage to apply them`;
+  return {
+    phase: 'Pending' as const,
+    reason: 'ObservedDifferences',
+    message: `${what} differs from the resource in ${o.differences.total} change(s)${more} (first: ${first}); nothing is written while spec.managementPolicy is Observe: see status.differences, and set it to Manage to apply them`,
+  };
 }

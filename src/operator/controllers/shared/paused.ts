@@ -47,12 +47,21 @@ export function pausedStatus(object: WithStatus, now: Date): ResourceStatus {
   };
 }
 
-/** `reconcile` for `kind`, skipped (status only) while the resource is paused. */
-export function pausable(deps: Deps, kind: string, reconcile: Reconciler): Reconciler {
+/** `reconcile` for `kind`, skipped (status only) while the resource is paused; a paused resource is still looked
+ * at every `requeueAfterMs` (its drift interval), so its status stays current. */
+export function pausable(
+  deps: Deps,
+  kind: string,
+  reconcile: Reconciler,
+  requeueAfterMs?: number,
+): Reconciler {
   return async (key) => {
     const object = await getResource<WithStatus>(deps, kind, key);
     if (!object || !isPaused(object)) return reconcile(key);
     await writeStatus(deps, object, pausedStatus(object, new Date(deps.clock.now())));
-    return { outcome: { phase: object.status?.phase, reason: 'ReconcilePaused', writes: [] } };
+    return {
+      requeueAfterMs,
+      outcome: { phase: object.status?.phase, reason: 'ReconcilePaused', writes: [] },
+    };
   };
 }

@@ -30,6 +30,8 @@ export type Item = Record<string, unknown>;
 export type Marker = {
   readonly by: 'marker';
   readonly owner: string;
+  /** The resource asked for adoption: a declared item without a marker is taken over (another owner's never). */
+  readonly adopt?: boolean;
   read(item: Item): string | undefined;
   mark(item: Item): Item;
 };
@@ -135,10 +137,11 @@ export async function syncCollection(
 
 /** Ownership by an owner attribute on the item (`attributes['realmforge.dev/owner']`): a list for roles and
  * groups, a plain string where Keycloak keeps attributes as strings (`listValues` false: client scopes). */
-export function attributeMarker(owner: string, listValues = true): Marker {
+export function attributeMarker(owner: string, listValues = true, adopt = false): Marker {
   return {
     by: 'marker',
     owner,
+    adopt,
     read: (item) => {
       const value = (item.attributes as Record<string, unknown> | undefined)?.[ownerAttribute];
       return Array.isArray(value) ? String(value[0] ?? '') || undefined : (value as string | undefined);

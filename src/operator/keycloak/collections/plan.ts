@@ -73,6 +73,11 @@ function conflict(c: Collection, ownership: Ownership, key: string, live: Item):
 /** Links and role mappings are their key: there is nothing to update, only to add or remove. */
 const updatable = (c: Collection) => c.write.mode !== 'link' && c.write.mode !== 'batch';
 
+/** Whether a declared item that is not ours is taken over: adoption asked for by the sync, or by a marker's resource
+ * for an item that carries no marker (another resource's item is never taken). */
+const adopts = (ownership: Ownership, have: Item, asked?: boolean) =>
+  asked || (ownership.by === 'marker' && Boolean(ownership.adopt) && !ownership.read(have));
+
 /**
  * Plans `c` equal to `desired` for the items the operator owns, from the `live` items as read. `adopt` takes
  * over declared items that exist and are not ours (only when the resource asked for adoption).
@@ -93,7 +98,7 @@ export function planCollection(
     const have = liveByKey.get(key);
     const target = ownership.by === 'marker' ? ownership.mark(want) : want;
     if (!have) create.push(target);
-    else if (!owned(ownership, have, key, true) && !options.adopt)
+    else if (!owned(ownership, have, key, true) && !adopts(ownership, have, options.adopt))
       conflicts.push(conflict(c, ownership, key, have));
     else if (updatable(c) && !sameItem(c, target, have)) update.push({ key, desired: target, live: have });
   }

@@ -59,7 +59,13 @@ test('Keycloak refusing the operator (401): Provisioning/KeycloakAuthFailed, rai
       throw new RealmforgeError('auth', 'Keycloak GET /apps: HTTP 401 Unauthorized');
     },
   };
-  const deps = { ...world.deps, admins: { forServer: async () => refusing } };
+  const admin = {
+    ...refusing,
+    master: refusing,
+    realmSecret: () => 'secret',
+    statedVersion: () => undefined,
+  };
+  const deps = { ...world.deps, admins: { forServer: async () => admin } };
   await rejects(identityRealmController(deps)('identity/apps'), /401/);
   const status = statusOf(world, 'IdentityRealm', 'identity', 'apps');
   assert.is(status.reason, 'KeycloakAuthFailed');

@@ -86,12 +86,29 @@ test('a hand-made realm: observed with adoptExisting (marks not counted), then a
   await handMadeRealm(w, 'apps');
   await reconcile(w);
   assert.equal(w.keycloak.writes(), []);
-  assert.equal(statusOf(w).differences?.changes, ['update apps: displayName: "Apps", ownership marks']);
+  assert.equal(statusOf(w).differences?.changes, ['update apps: displayName: "Apps"']);
   assert.is(openRecord(w.keycloak.realms.get('apps'))?.attributes?.[realmOwnerAttribute], undefined);
   setSpec(w, { managementPolicy: 'Manage' });
   assert.is((await reconcile(w)).outcome?.phase, 'Ready');
   assert.is(openRecord(w.keycloak.realms.get('apps'))?.attributes?.[realmOwnerAttribute], 'identity/apps');
   assert.is(w.keycloak.realms.get('apps')?.displayName, 'Apps');
+});
+
+test('adopting a hand-made realm takes over its hand-made roles and groups the spec declares', async () => {
+  const w = keycloakWorld([
+    realmResource('apps', 'identity', {
+      adoptExisting: true,
+      roles: [{ name: 'viewer', description: 'Reads' }],
+      groups: [{ name: 'staff' }],
+    }),
+  ]);
+  await handMadeRealm(w, 'apps');
+  await w.keycloak.admin.call('t', 'POST', '/apps/roles', { name: 'viewer', description: 'by hand' });
+  await w.keycloak.admin.call('t', 'POST', '/apps/groups', { name: 'staff' });
+  assert.is((await reconcile(w)).outcome?.phase, 'Ready', JSON.stringify(statusOf(w)));
+  const viewer = (await w.keycloak.admin.call<Record<string, any>>('t', 'GET', '/apps/roles/viewer')).body;
+  assert.is(viewer.description, 'Reads');
+  assert.equal(viewer.attributes?.[realmOwnerAttribute], ['identity/apps']);
 });
 
 test.run();

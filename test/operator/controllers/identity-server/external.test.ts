@@ -105,7 +105,7 @@ test('an admin account on Keycloak 26: Ready with its version, the operator clie
     assert.is(kept(kube, 'client-id'), 'realmforge-operator-identity-existing');
     assert.is(state.client?.clientId, 'realmforge-operator-identity-existing');
     assert.is(kept(kube, 'client-secret'), state.client?.secret);
-    assert.equal(state.client?.roles, ['admin']);
+    assert.equal(state.client?.roles, ['create-realm']);
     assert.is(kube.events[0]?.reason, 'OperatorClientCreated');
     // The account is needed only once: later reconciles use the operator's client.
     state.calls.length = 0;

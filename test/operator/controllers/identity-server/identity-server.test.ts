@@ -66,13 +66,26 @@ test('provisioning to Ready, then zero writes on resync; the admin password is g
       'apply Secret/identity/kc-operator-client',
       'status IdentityServer/identity/kc',
     ]);
-    assert.equal(kc.master.client?.roles, ['admin']);
+    assert.equal(kc.master.client?.roles, ['create-realm']);
     assert.ok(kc.master.client?.lightweight, 'lightweight access tokens: the token does not list roles');
-    assert.is(kc.master.calls.at(-1), 'GET  (operator)', 'the readiness check used the operator client');
+    assert.is(
+      kc.master.calls.at(-1),
+      'GET serverinfo (operator)',
+      'the readiness check used the operator client',
+    );
     assert.is(kube.events.at(-2)?.reason, 'OperatorClientCreated');
     assert.is(second.requeueAfterMs, undefined);
     kube.writes.length = 0;
     const again = identityServerController({ ...deps(kube, kc.url), newPassword: () => 'must-not-be-used' });
+    await again('identity/kc');
+    // Its own identity exists: it is kept beside the database instead of the bootstrap admin, whose copy goes.
+    assert.equal(kube.writes, [
+      'apply Secret/db/pg-keycloak-realmforge-operator',
+      'delete Secret/db/pg-keycloak-keycloak-admin',
+    ]);
+    const copy = kube.find('Secret', 'db', 'pg-keycloak-realmforge-operator')?.data as Record<string, string>;
+    assert.equal(Object.keys(copy).sort(), ['client-id', 'client-secret', 'realm-key']);
+    kube.writes.length = 0;
     await again('identity/kc');
     assert.equal(kube.writes, [], 'a resync with nothing changed writes nothing');
   } finally {
@@ -247,6 +260,46 @@ test('a server re-created on its retained database takes the kept admin and beco
     await reconcile('identity/kc');
     makeAvailable(kube);
     assert.is((await reconcile('identity/kc')).outcome?.phase, 'Ready');
+  } finally {
+    await kc.close();
+  }
+});
+
+test('once its identity exists the bootstrap admin is let go: a deleted admin Secret is not re-created, the pods stop naming it, a re-created server gets the identity back', async () => {
+  const state = { health: 'UP', password: 'generated-pw' };
+  const kc = await fakeKeycloak(state);
+  try {
+    const kube = fakeKube([idServer(), dbSecret, cluster]);
+    const reconcile = identityServerController({ ...deps(kube, kc.url), newPassword: () => 'generated-pw' });
+    await reconcile('identity/kc');
+    makeAvailable(kube);
+    await reconcile('identity/kc'); // Ready: the operator's client is created
+    await reconcile('identity/kc'); // its identity is kept beside the database, the bootstrap copy goes
+    assert.is(kube.find('Secret', 'db', 'pg-keycloak-keycloak-admin'), undefined);
+    const envNames = () =>
+      (deployment(kube) as any).spec.template.spec.containers[0].env.map((e: { name: string }) => e.name);
+    assert.ok(envNames().includes('KC_BOOTSTRAP_ADMIN_PASSWORD'));
+    kube.objects.delete('Secret/identity/kc-admin-credentials');
+    state.password = 'nobody-knows';
+    const later = identityServerController({ ...deps(kube, kc.url), newPassword: () => 'must-not-be-used' });
+    // One rollout: the pods stop referencing the Secret (a restarted pod would not start with it named and gone).
+    const out = await later('identity/kc');
+    assert.is(out.outcome?.reason, 'RolloutInProgress', JSON.stringify(out.outcome));
+    makeAvailable(kube);
+    assert.is((await later('identity/kc')).outcome?.phase, 'Ready');
+    assert.is(kube.find('Secret', 'identity', 'kc-admin-credentials'), undefined, 'not re-created');
+    assert.not.ok(envNames().includes('KC_BOOTSTRAP_ADMIN_PASSWORD'), 'the pods no longer reference it');
+    // Deleted and re-created on the retained database: its identity comes back from beside the database.
+    const before = kube.find('Secret', 'identity', 'kc-operator-client')?.data;
+    for (const key of [...kube.objects.keys()])
+      if (key.startsWith('IdentityServer/') || key.includes('/identity/')) kube.objects.delete(key);
+    kube.put(idServer());
+    await later('identity/kc');
+    makeAvailable(kube);
+    assert.is((await later('identity/kc')).outcome?.phase, 'Ready');
+    assert.equal(kube.find('Secret', 'identity', 'kc-operator-client')?.data, before, 'client and realm key');
+    assert.ok(kube.events.some((e) => e.reason === 'OperatorClientRestored'));
+    assert.is(kube.find('Secret', 'identity', 'kc-admin-credentials'), undefined, 'no useless password made');
   } finally {
     await kc.close();
   }

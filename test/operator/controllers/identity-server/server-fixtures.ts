@@ -29,7 +29,7 @@ export async function fakeKeycloak(state: { health: string; password?: string; a
     req.on('end', () => {
       if (req.url === '/health/ready') {
         res.writeHead(state.health === 'UP' ? 200 : 503).end(JSON.stringify({ status: state.health }));
-      } else if (req.url === '/admin/realms/master' && req.headers.authorization?.startsWith('Bearer ')) {
+      } else if (req.url === '/admin/serverinfo' && req.headers.authorization?.startsWith('Bearer ')) {
         setTimeout(() => handleMaster(master, req, res, body), state.adminDelayMs ?? 0);
       } else if (handleMaster(master, req, res, body)) {
         // the token endpoint and the calls that create the operator's client

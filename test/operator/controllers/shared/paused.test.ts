@@ -43,6 +43,7 @@ test('a paused realm keeps a hand edit and its Ready; unpaused, the edit is reve
   edit();
   const paused = await reconcile('identity/apps');
   assert.is(paused.outcome?.reason, 'ReconcilePaused');
+  assert.is(paused.requeueAfterMs, world.deps.driftIntervalMs, 'still looked at every drift interval');
   assert.equal(world.keycloak.writes(), []);
   assert.equal(world.keycloak.calls, [], 'not even read');
   assert.is(world.keycloak.realms.get('apps')?.displayName, 'Edited by hand');

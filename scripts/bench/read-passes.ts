@@ -1,0 +1,104 @@
+// Keycloak's CPU per steady-state pass: what reading realms costs Keycloak for three readers at one realm count,
+// so that the operator's cost stands beside a script's. The script's identity is master's bootstrap admin (its
+// `admin` role is a composite of every realm's management roles, so each call's permission check grows with the
+// realm count); the floor is a bare script reading the same sections with an identity inside each realm that
+// holds only that realm's view-* roles (a service-account client in the realm), each realm's token kept across
+// passes. Each pass reads every realm's
+// sections 4 at a time (the operator's 4 workers), after a warm-up pass (Keycloak's JIT); the CPU is the Keycloak
+// process group's (/proc, operator-common.ts) less its idle rate, measured first with nothing calling it.
+import { tokenForm } from '../../src/operator/keycloak/admin-identity.ts';
+import { type Admin, directAdmin } from './direct-admin.ts';
+import { log, pool } from './operator-common.ts';
+import type { PassCost } from './read-sections.ts';
+
+const floorClient = { clientId: 'bench-floor-reader', clientSecret: 'bench-floor-reader-secret' };
+
+/** Gives `realm` the floor's identity (once): a service-account client holding realm-management's view-* roles. */
+export async function grantViewIdentity(admin: Admin, realm: string): Promise<void> {
+  const r = `/${encodeURIComponent(realm)}`;
+  await admin('POST', `${r}/clients`, {
+    clientId: floorClient.clientId,
+    secret: floorClient.clientSecret,
+    publicClient: false,
+    serviceAccountsEnabled: true,
+    standardFlowEnabled: false,
+  });
+  const [reader] = await admin('GET', `${r}/clients?clientId=${floorClient.clientId}`);
+  const user = await admin('GET', `${r}/clients/${reader.id}/service-account-user`);
+  const [management] = await admin('GET', `${r}/clients?clientId=realm-management`);
+  const roles = (await admin('GET', `${r}/clients/${management.id}/roles`)) as { name: string }[];
+  const views = roles.filter((x) => x.name.startsWith('view-'));
+  await admin('POST', `${r}/users/${user.id}/role-mappings/clients/${management.id}`, views);
+}
+
+/** Keycloak's CPU rate (seconds per second) over `ms` with nothing calling it. */
+export async function idleRate(cpu: () => number, ms = 20_000): Promise<number> {
+  const before = cpu();
+  await new Promise((r) => setTimeout(r, ms));
+  return (cpu() - before) / (ms / 1000);
+}
+
+/** A warm-up pass then a measured one over `realms`, each realm's sections read by `reader(realm)`. */
+async function passes(
+  realms: string[],
+  paths: (realm: string) => string[],
+  reader: (realm: string) => Promise<Admin>,
+  cpu: () => number,
+  idlePerS: number,
+): Promise<PassCost> {
+  const once = async () => {
+    let reads = 0;
+    await pool(realms, 4, async (realm) => {
+      const read = await reader(realm);
+      for (const path of paths(realm)) {
+        await read('GET', path);
+        reads++;
+      }
+    });
+    return reads;
+  };
+  await once();
+  const [before, started] = [cpu(), performance.now()];
+  const reads = await once();
+  const seconds = (performance.now() - started) / 1000;
+  return { cpuS: cpu() - before, seconds, passes: realms.length, reads, idlePerS };
+}
+
+/** Keycloak's idle rate, then a pass over `realms` as master's bootstrap admin (`adminForm`) and one as each realm's
+ * view identity (given to the realms that lack it first, not measured). */
+export async function scriptPasses(
+  baseUrl: string,
+  adminForm: URLSearchParams,
+  realms: string[],
+  paths: (realm: string) => string[],
+  cpu: () => number,
+  granted: Set<string>,
+) {
+  const admin = await directAdmin(baseUrl, adminForm);
+  await pool(
+    realms.filter((r) => !granted.has(r)),
+    4,
+    async (r) => {
+      await grantViewIdentity(admin.call, r);
+      granted.add(r);
+    },
+  );
+  log(`read passes at ${realms.length} realms: idle, master admin, floor`);
+  const idlePerS = await idleRate(cpu);
+  const asAdmin = async () => admin.call;
+  // Each realm's token is kept from the warm-up pass (a fresh one on 401), as a client caching its tokens would:
+  // the floor's measured pass is reads only.
+  const floorAdmins = new Map<string, Promise<Admin>>();
+  const asFloor = (realm: string) => {
+    const known = floorAdmins.get(realm);
+    if (known) return known;
+    const made = directAdmin(baseUrl, tokenForm(floorClient), realm).then((a) => a.call);
+    floorAdmins.set(realm, made);
+    return made;
+  };
+  return {
+    idlePerS,
+    admin: await passes(realms, paths, asAdmin, cpu, idlePerS),
+    floor: await passes(realms, paths, asFloor, cpu, idlePerS),
+  };
+}

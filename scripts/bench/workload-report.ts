@@ -1,0 +1,145 @@
+// What the realms, scale and tenants benches print: each figure beside its goal, met or not, side by side with
+// the direct script (and, for Keycloak's CPU per steady-state pass, with master's admin and the floor).
+import { keycloakVersion } from '../testenv/identity-fixtures.ts';
+import { heapFromLimit } from '../testenv/kubelet-env.ts';
+import { type CallCounts, callTotal } from './call-breakdown.ts';
+import type { ScriptRun } from './direct-script.ts';
+import * as c from './operator-common.ts';
+import type { scriptPasses } from './read-passes.ts';
+import { type PassCost, passCost } from './read-sections.ts';
+import type { steadyState } from './steady-state.ts';
+import type { Workload } from './workload-flags.ts';
+
+/** "(goal <= 1.2x: met)" */
+export const goal = (value: number, limit: number, unit = '') =>
+  `(goal <= ${limit}${unit}: ${Number.isNaN(value) ? 'not measured' : value <= limit ? 'met' : 'not met'})`;
+
+type Steady = Awaited<ReturnType<typeof steadyState>>;
+
+type Figures = {
+  /** The direct script's run, and the CPU its Keycloak spent meanwhile (its read passes not counted). */
+  direct: ScriptRun & { keycloakCpuS: number };
+  operator: {
+    ms: number;
+    realmsMs: number;
+    calls: number;
+    marks: number[];
+    quantiles: string;
+    cpu: { keycloak: number; operator: number };
+  };
+  steadyCpu: { keycloak: number; operator: number };
+  marks: number[];
+  tokens: string[];
+  resources: number;
+  steady: Steady;
+  /** Each measured size: the operator's pass and the script's (master admin and floor) on its own Keycloak. */
+  passes: {
+    size: number;
+    operator?: PassCost;
+    script?: Awaited<ReturnType<typeof scriptPasses>>;
+    steady?: Steady;
+  }[];
+  creationCalls: CallCounts;
+  creationBreakdown: string[];
+  rss: number;
+  peak: string;
+  idle: { bundle: number; tsc: number };
+  loadAtStart: string;
+};
+
+export function report(w: Workload, f: Figures): void {
+  const out = (label: string, value: string) => console.log(`  ${label.padEnd(44)} ${value}`);
+  console.log(
+    `${w.name}${w.production ? ' (each realm the production example)' : ''}: ${w.realms} realms x ${w.clientsPerRealm} clients in ${w.namespaces} namespaces on Keycloak ${keycloakVersion} (memory limit ${w.keycloakMemory}: ${heapFromLimit({ name: 'keycloak', resources: { limits: { memory: w.keycloakMemory } } }).JAVA_OPTS_KC_HEAP}; the direct script on a second one, the same); limits 100/10 TPS; drift interval ${w.driftS} s`,
+  );
+  out(
+    `direct script (${w.importClients ? 'one realm import each' : 'minimal calls'}, 4 at a time)`,
+    `${c.seconds(f.direct.ms)}, ${f.direct.calls} admin calls (tokens not counted), as master's bootstrap admin`,
+  );
+  out(
+    'operator, first apply to all Ready',
+    `all ${f.resources} Ready in ${c.seconds(f.operator.ms)} (${(f.operator.ms / f.direct.ms).toFixed(2)}x the direct script ${goal(f.operator.ms / f.direct.ms, w.convergenceGoal, 'x')})${w.phased ? `; realms alone ${c.seconds(f.operator.realmsMs)}` : ''}`,
+  );
+  out(
+    'realms created by (direct | operator Ready)',
+    f.marks
+      .map((m, i) => `${m}: ${c.seconds(f.direct.marks[i] ?? 0)} | ${c.seconds(f.operator.marks[i] ?? 0)}`)
+      .join('; '),
+  );
+  out(
+    'admin calls per resource at creation',
+    `${(f.operator.calls / f.resources).toFixed(2)} (${f.operator.calls}; direct ${(f.direct.calls / f.resources).toFixed(2)})`,
+  );
+  if (w.realmGoals) {
+    const realmCalls = callTotal(f.creationCalls, (_, __, kind) => kind === 'IdentityRealm') / w.realms;
+    out(
+      'admin calls per realm at creation',
+      `${realmCalls.toFixed(2)} by its realm's reconciles ${goal(realmCalls, w.realmGoals.callsAtCreation)}; ${(f.operator.calls / w.realms).toFixed(2)} with its ${w.clientsPerRealm} client(s)`,
+    );
+  }
+  out(
+    'CPU at creation (Keycloak direct | operator)',
+    `Keycloak ${f.direct.keycloakCpuS.toFixed(0)} s | ${f.operator.cpu.keycloak.toFixed(0)} s (${(f.operator.cpu.keycloak / f.direct.keycloakCpuS).toFixed(2)}x); the operator itself ${f.operator.cpu.operator.toFixed(0)} s`,
+  );
+  out('reconcile times at creation', f.operator.quantiles);
+  out("operator's access token (goal: flat)", f.tokens.join(', '));
+  for (const line of f.steady.lines) out('steady state', line);
+  if (w.realmGoals)
+    for (const [i, v] of f.steady.intervals.entries()) {
+      const [reads, writes] = [v.reads / w.realms, v.writes / w.realms];
+      out(
+        `steady state per realm, interval ${i + 1}`,
+        `${reads.toFixed(2)} Keycloak reads ${goal(reads, w.realmGoals.readsPerInterval)}, ${writes.toFixed(2)} writes ${goal(writes, 0)} (a realm with its ${w.clientsPerRealm} client(s))`,
+      );
+    }
+  for (const line of passLines(f.passes)) out('Keycloak CPU per steady-state pass', line);
+  out(
+    'steady state CPU, all intervals',
+    `Keycloak ${f.steadyCpu.keycloak.toFixed(1)} s, the operator ${f.steadyCpu.operator.toFixed(1)} s`,
+  );
+  for (const line of f.steady.wrote.slice(0, 10)) console.log(`    wrote: ${line}`);
+  console.log('  steady-state Keycloak calls by the kind that made them and by path:');
+  for (const line of f.steady.breakdown) console.log(`    ${line}`);
+  console.log('  admin calls at creation by kind and path (largest first):');
+  for (const line of f.creationBreakdown.slice(0, 15)) console.log(`    ${line}`);
+  out(
+    'operator peak RSS',
+    `${f.rss.toFixed(0)} MB ${goal(f.rss, w.rssGoalMb, ' MB')} (${(f.rss / w.rssGoalMb).toFixed(2)}x of goal)`,
+  );
+  if (f.peak) out('at the largest sampled RSS (every 2 s)', f.peak);
+  out('operator run as', c.runAs());
+  out(
+    'idle operator peak RSS (nothing to do yet)',
+    `bundle ${f.idle.bundle.toFixed(0)} MB, tsc output ${f.idle.tsc.toFixed(0)} MB`,
+  );
+  out('machine load (1/5/15 min) at start, at end', `${f.loadAtStart}; ${c.load()}`);
+}
+
+const floorGoal = 1.2;
+
+/** At each size: Keycloak CPU per realm pass and per read for the operator, master's admin and the floor, and the
+ * operator's ratio to the floor against its goal. */
+function passLines(passes: Figures['passes']): string[] {
+  const cell = (x: PassCost | undefined) => {
+    if (!x) return { text: 'not measured', perPass: Number.NaN };
+    const { perPass, perRead } = passCost(x);
+    const readsPer = x.reads / Math.max(1, x.passes);
+    if (Number.isNaN(perPass))
+      return { text: `within Keycloak's idle noise (${readsPer.toFixed(1)} reads per realm)`, perPass };
+    return {
+      text: `${perPass.toFixed(4)} s per realm (${perRead.toFixed(4)} s per read, ${readsPer.toFixed(1)} reads)`,
+      perPass,
+    };
+  };
+  return passes.flatMap(({ size, operator, script, steady }) => {
+    const [op, admin, floor] = [cell(operator), cell(script?.admin), cell(script?.floor)];
+    const ratio = op.perPass / floor.perPass;
+    return [
+      `at ${size} realms, operator     ${op.text} over ${operator?.passes ?? 0} realm resyncs in ${operator?.seconds ?? 0} s`,
+      `at ${size} realms, master admin ${admin.text}`,
+      `at ${size} realms, floor        ${floor.text}`,
+      `at ${size} realms, operator / floor ${ratio.toFixed(2)}x ${goal(ratio, floorGoal, 'x')}; master admin / floor ${(admin.perPass / floor.perPass).toFixed(2)}x; Keycloak idle subtracted: operator's ${(operator?.idlePerS ?? 0).toFixed(4)} s/s, script's ${(script?.idlePerS ?? 0).toFixed(4)} s/s`,
+      ...(steady && size !== passes.at(-1)?.size ? steady.lines.map((l) => `at ${size} realms, ${l}`) : []),
+    ];
+  });
+}
