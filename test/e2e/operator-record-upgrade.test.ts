@@ -1,8 +1,9 @@
 // The operator upgraded over realms and clients of the release before the ownership record (record.ts): that
 // release, taken from git (the parent of the commit that added the record) and run from its sources, creates a
-// realm and a client with every kind of mark it kept as attributes of their own; the current operator then takes
-// over. Each object gets its record in one update that removes those attributes, the record says what they said,
-// the client still logs in, and nothing else is written: two writes in all, then none.
+// realm and a client with every kind of mark it kept as attributes of their own, and roles and a client scope
+// carrying its owner mark; the current operator then takes over. Each object gets its record in one update that
+// removes those attributes, the record says what they said and lists the marked items, the client still logs in,
+// and nothing else is written (no item): two writes in all, then none.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,6 +104,7 @@ test('a realm and a client of the release before the record: one update each, th
   const team = { 'claim.name': 'team', 'claim.value': 'a', 'access.token.claim': 'true' };
   const clientSpec = {
     realmRef: { name: 'apps' },
+    roles: [{ name: 'viewer' }],
     serviceAccount: { enabled: true, realmRoles: ['reader'] },
     protocolMappers: [{ name: 'team', protocolMapper: 'oidc-hardcoded-claim-mapper', config: team }],
   };
@@ -135,8 +137,12 @@ test('a realm and a client of the release before the record: one update each, th
       const live = await read();
       return (live.attributes as Obj)?.[recordAttribute] && !legacyMarks(live).length ? true : undefined;
     });
-  assert.equal(marks(await realm()), before.realm, 'the realm record says what its attributes said');
-  assert.equal(marks(await client()), before.client, 'the client record says what its attributes said');
+  // Besides: the items the release before marked one by one, now listed in the record.
+  const items = { realm: { roles: 'reader', 'client-scopes': 'orders' }, client: { roles: 'viewer' } };
+  const listed = (what: Record<string, string>) =>
+    Object.fromEntries(Object.entries(what).map(([k, v]) => [`realmforge.dev/managed-${k}`, v]));
+  assert.equal(marks(await realm()), { ...before.realm, ...listed(items.realm) }, 'the realm record');
+  assert.equal(marks(await client()), { ...before.client, ...listed(items.client) }, 'the client record');
   await sleep(3 * e2eDriftMs);
   assert.is(await writesOf(current), 2, 'one update of the realm and one of the client, nothing else');
   await sleep(2 * e2eDriftMs);

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../src/operator/compile/kube-object.ts';
 import { identityClientController } from '../../../src/operator/controllers/identity-client/identity-client.ts';
 import { identityRealmController } from '../../../src/operator/controllers/identity-realm/identity-realm.ts';
+import { ownerAttribute } from '../../../src/operator/keycloak/collections/collection.ts';
 import {
   inRecord,
   openRecord,
@@ -14,7 +15,10 @@ import {
   recordAttribute,
   sealRecord,
 } from '../../../src/operator/keycloak/collections/record.ts';
+import { sectionLedgers } from '../../../src/operator/keycloak/collections/section-ownership.ts';
 import { clientResource, keycloakWorld, realmResource } from '../controllers/keycloak-world.ts';
+import { allGroups } from './fake-keycloak-groups.ts';
+import { recorded } from './recorded.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -138,6 +142,68 @@ test('a realm and a client of an earlier version: one update each writes the rec
   assert.equal(entries(realm()), realmEntries, 'the realm record says what they said');
   assert.equal(entries(client()), clientEntries, 'the client record says what they said');
   assert.is(readRecord(realm()?.attributes as Obj)?.how, 'migrated');
+
+  world.keycloak.reset();
+  await identityRealmController(world.deps)('identity/apps');
+  await identityClientController(world.deps)('team/web');
+  assert.equal(world.keycloak.writes(), [], 'after the migration: zero writes');
+});
+
+/** What the release before the section record left: each item of the marked sections carrying the owner attribute
+ * (a string on client scopes), the sections absent from the record. */
+function markItemsLegacy(realm: Obj, client: Obj, owners: { realm: string; client: string }): void {
+  const strip = (live: Obj) => {
+    const { [recordAttribute]: _, ...attributes } = openRecord(live).attributes as Obj;
+    for (const name of Object.values(sectionLedgers)) delete attributes[name];
+    live.attributes = sealRecord({ attributes }).attributes;
+  };
+  const mark = (item: Obj, owner: string, list = true) => {
+    item.attributes = { ...(item.attributes as Obj), [ownerAttribute]: list ? [owner] : owner };
+  };
+  const roles = recorded(realm, 'roles');
+  for (const r of realm.roles as Obj[]) if (roles.has(String(r.name))) mark(r, owners.realm);
+  for (const g of allGroups(realm.groups as Obj[])) mark(g, owners.realm);
+  for (const c of realm.clientScopes as Obj[]) if (c.name === 'orders') mark(c, owners.realm, false);
+  for (const o of realm.organizations as Obj[]) mark(o, owners.realm);
+  for (const r of client.roles as Obj[]) mark(r, owners.client);
+  strip(realm);
+  strip(client);
+}
+
+test('marked items of an earlier version: recorded by one update of the realm and one of the client, no item written', async () => {
+  const world = keycloakWorld([
+    realmResource('apps', 'identity', {
+      clientAuthorizationGrants: ['team'],
+      roles: [{ name: 'reader' }],
+      groups: [{ name: 'eng' }, { name: 'backend', parent: '/eng' }],
+      clientScopes: [{ name: 'orders' }],
+      organizations: [{ name: 'acme', domains: [{ name: 'acme.test' }] }],
+    }),
+    clientResource('web', 'team', { roles: [{ name: 'viewer' }] }),
+  ]);
+  const realm = () => world.keycloak.realms.get('apps') as Obj;
+  const client = () => ((realm().clients ?? []) as Obj[]).find((c) => c.clientId === 'web') as Obj;
+  assert.is((await identityRealmController(world.deps)('identity/apps')).outcome?.phase, 'Ready');
+  assert.is((await identityClientController(world.deps)('team/web')).outcome?.phase, 'Ready');
+  const before = { realm: entries(realm()), client: entries(client()) };
+  assert.equal(
+    [...recorded(realm(), 'groups')],
+    ['/eng', '/eng/backend'],
+    'the record lists the groups by path',
+  );
+  markItemsLegacy(realm(), client(), { realm: 'identity/apps', client: 'team/web' });
+  assert.is(recorded(realm(), 'roles').size, 0, 'the sections are not in the record yet');
+
+  world.keycloak.reset();
+  await identityRealmController(world.deps)('identity/apps');
+  await identityClientController(world.deps)('team/web');
+  assert.equal(
+    world.keycloak.writes().map((w) => w.split(' ').slice(0, 2).join(' ')),
+    ['PUT /apps', `PUT /apps/clients/${client().id}`],
+    'the realm and the client, once each',
+  );
+  assert.equal(entries(realm()), before.realm, 'the realm record lists the marked items');
+  assert.equal(entries(client()), before.client, 'the client record lists its marked roles');
 
   world.keycloak.reset();
   await identityRealmController(world.deps)('identity/apps');

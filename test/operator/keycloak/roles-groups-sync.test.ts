@@ -9,6 +9,7 @@ import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { openRecord } from '../../../src/operator/keycloak/collections/record.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
+import { recorded } from './recorded.ts';
 
 type Spec = Partial<IdentityRealm['spec']>;
 const resource = (spec: Spec): IdentityRealm => ({
@@ -111,7 +112,8 @@ test('removing composites and attributes from the spec takes them back', async (
   await sync(kc, { roles: [{ name: 'reader' }, { name: 'writer' }, { name: 'admin' }] });
   assert.equal(await composites(kc, 'admin'), []);
   const admin = (realm().roles as any[]).find((r) => r.name === 'admin');
-  assert.equal(Object.keys(admin.attributes), ['realmforge.dev/owner']);
+  assert.equal(Object.keys(admin.attributes), [], 'no mark of its own: the record lists it');
+  assert.ok(recorded(realm(), 'roles').has('admin'));
   kc.reset();
   assert.equal(await sync(kc, { roles: [{ name: 'reader' }, { name: 'writer' }, { name: 'admin' }] }), []);
 });
@@ -248,6 +250,7 @@ test('hand edits in the tree are reverted; hand-made subgroups and mappings stay
       'remove realm role mapping of group /eng/backend dev',
       'remove portal role mapping of group /eng/backend client/portal/view',
       'delete subgroup of /eng/backend api',
+      'record realmforge.dev/managed-groups',
     ],
     'pruned',
   );

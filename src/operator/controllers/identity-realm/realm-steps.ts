@@ -8,7 +8,7 @@ import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { syncFlows } from '../../keycloak/collections/authentication-flows.ts';
 import { syncClientPolicies } from '../../keycloak/collections/client-policies.ts';
 import { syncClientScopes } from '../../keycloak/collections/client-scopes.ts';
-import type { Item, Marker } from '../../keycloak/collections/collection.ts';
+import type { Item } from '../../keycloak/collections/collection.ts';
 import { syncDefaultRoles } from '../../keycloak/collections/default-roles.ts';
 import {
   type FederationSyncResult,
@@ -31,6 +31,7 @@ import {
   type RequiredActionsPlan,
 } from '../../keycloak/collections/required-actions.ts';
 import { syncRoles } from '../../keycloak/collections/roles.ts';
+import { type SectionOwner, sectionEntries } from '../../keycloak/collections/section-ownership.ts';
 import { syncUserProfile } from '../../keycloak/collections/user-profile.ts';
 import { withRealmIdentity } from '../../keycloak/realm-identity.ts';
 import { realmOwnerOf } from './realm-ownership.ts';
@@ -44,7 +45,6 @@ export type RealmSync = {
   spec: IdentityRealm['spec'];
   /** The realm's own representation: its fields and attributes (ownership, ledgers). */
   desired: Item;
-  marker: Marker;
   rules: FieldRules;
   /** The collections the spec declares items of (recorded, so that emptying one later still prunes it). */
   declared: readonly string[];
@@ -116,8 +116,15 @@ const beyondTheCreateCall = (spec: IdentityRealm['spec']) =>
       spec.localization?.messages,
   );
 
+/** Whose the realm's sections are: its record as read before this sync (a new realm: as its create recorded it). */
+const sectionOwner = (s: RealmSync): SectionOwner => ({
+  owner: realmOwnerOf(s.realm),
+  adopt: s.spec.adoptExisting,
+  recorded: need(s, 'live').attributes as Record<string, unknown> | undefined,
+});
+
 const organizationsOf = (s: RealmSync) =>
-  syncOrganizations(s.admin, s.ns, s.name, s.spec, s.marker, s.before('organizations'));
+  syncOrganizations(s.admin, s.ns, s.name, s.spec, sectionOwner(s), s.before('organizations'));
 
 const organizationsOn = (s: RealmSync) => need(s, 'live').organizationsEnabled === true;
 
@@ -131,7 +138,7 @@ export const realmSteps: readonly RealmStep[] = [
     run: async (s) => {
       s.live = (await createRealm(s.admin, s.ns, s.name, {
         body: withRealmIdentity(
-          realmCreateRepresentation(s.desired, s.spec, s.marker, s.rules, s.declared),
+          realmCreateRepresentation(s.desired, s.spec, s.rules, s.declared),
           s.realmIdentitySecret,
         ),
         desired: s.desired,
@@ -231,10 +238,11 @@ export const realmSteps: readonly RealmStep[] = [
     create: (s) => beyondTheCreateCall(s.spec),
     run: async (s) => {
       const live = need(s, 'live');
-      const { admin, ns, name, spec, marker, clients } = s;
+      const { admin, ns, name, spec, clients } = s;
+      const owner = sectionOwner(s);
       return [
-        ...(await syncRoles(admin, ns, name, spec, marker, s.before('roles'), clients)),
-        ...(await syncGroupTree(admin, ns, name, spec, marker, s.before('groups'), clients)),
+        ...(await syncRoles(admin, ns, name, spec, owner, s.before('roles'), clients)),
+        ...(await syncGroupTree(admin, ns, name, spec, owner, s.before('groups'), clients)),
         ...(await syncDefaultRoles(admin, ns, name, spec, live, clients)),
         ...(await syncMessages(admin, ns, name, spec, live)),
       ];
@@ -250,7 +258,7 @@ export const realmSteps: readonly RealmStep[] = [
         s.ns,
         s.name,
         s.spec,
-        realmOwnerOf(s.realm),
+        sectionOwner(s),
         need(s, 'live'),
         s.before('clientScopes'),
       ),
@@ -279,16 +287,22 @@ export const realmSteps: readonly RealmStep[] = [
   },
   {
     // Last for a new realm: its LDAP mappers may name groups made above (Keycloak checks a group mapper's path),
-    // and the create call already recorded its ledgers and hashes (nothing was sent to a component yet).
+    // and the create call already recorded its ledgers and hashes (nothing was sent to a component yet: only the
+    // sections' entries are read from it).
     name: 'federation of a new realm',
     needs: ['live', 'groups'],
     gives: ['federation'],
     update: false,
     run: async (s) => {
+      const live = need(s, 'live');
       s.federation = await syncFederation(
         s.admin,
         s.realm,
-        s.federationTarget(String(need(s, 'live').id), () => false, {}),
+        s.federationTarget(
+          String(live.id),
+          () => false,
+          sectionEntries(live.attributes as Record<string, unknown>),
+        ),
       );
       return [];
     },

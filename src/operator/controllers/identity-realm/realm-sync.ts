@@ -12,7 +12,7 @@ import { compileRealm, realmNameOf } from '../../compile/realm-representation.ts
 import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { checkFlows, flowsAttributes } from '../../keycloak/collections/authentication-flows.ts';
 import { clientPolicyLedgers } from '../../keycloak/collections/client-policies.ts';
-import { attributeMarker, type Item } from '../../keycloak/collections/collection.ts';
+import type { Item } from '../../keycloak/collections/collection.ts';
 import { defaultRolesAttributes } from '../../keycloak/collections/default-roles.ts';
 import {
   compileAll,
@@ -24,6 +24,7 @@ import { messagesAttributes } from '../../keycloak/collections/messages.ts';
 import { requireOrganizations } from '../../keycloak/collections/organizations.ts';
 import { readRealm, realmDeclaredBefore } from '../../keycloak/collections/realm.ts';
 import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
+import { sectionLedgerAttributes } from '../../keycloak/collections/section-ownership.ts';
 import { userProfileLedgerAttributes } from '../../keycloak/collections/user-profile.ts';
 import type { ServerInfo } from '../../keycloak/server-info.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
@@ -116,10 +117,10 @@ export async function syncRealm(
     ...messagesAttributes(spec),
     ...clientPolicyLedgers(spec),
     ...userProfileLedgerAttributes(spec),
+    ...sectionLedgerAttributes(spec),
   };
   const desired = { ...compiled, attributes } as Item;
   const name = desired.realm as string;
-  const marker = attributeMarker(realmOwnerOf(realm), true, realm.spec.adoptExisting);
   const rules = realmFieldsFor(inputs.keycloakVersion);
   const live = ('live' in inputs ? inputs.live : await readRealm(admin, ns, name)) as Item | undefined;
   const s: RealmSync = {
@@ -129,7 +130,6 @@ export async function syncRealm(
     realm,
     spec,
     desired,
-    marker,
     rules,
     declared: declaredCollections(spec),
     clock: inputs.clock ?? systemClock,

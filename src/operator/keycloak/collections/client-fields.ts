@@ -12,6 +12,7 @@ import { type FieldRules, managedFieldsAttribute, planFields } from './managed-f
 import { mappersLedger } from './protocol-mappers.ts';
 import { recordAttribute, sealRecord } from './record.ts';
 import { serviceAccountRolesLedger } from './role-mappings.ts';
+import { sectionLedgers } from './section-ownership.ts';
 
 const enc = encodeURIComponent;
 
@@ -47,7 +48,12 @@ export const clientFields: FieldRules = {
 };
 
 /** The client's ledgers of what is synced after its own update (late-ledgers.ts). */
-const clientLateLedgers = [mappersLedger, serviceAccountRolesLedger, ...Object.values(authzLedgers)];
+const clientLateLedgers = [
+  mappersLedger,
+  serviceAccountRolesLedger,
+  sectionLedgers.roles,
+  ...Object.values(authzLedgers),
+];
 
 /** The client's own fields: everything but its collections and scope assignments. */
 function ownFields(desired: ClientRepresentation): Item {

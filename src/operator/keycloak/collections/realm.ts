@@ -12,13 +12,14 @@ import { createReadingBack } from '../outcome-unknown.ts';
 import { timedRealmCreate } from '../realm-create-timeout.ts';
 import { refusedAsSpec } from '../spec-refused.ts';
 import { clientPoliciesLedger, clientProfilesLedger } from './client-policies.ts';
-import { type Item, type Marker, ownerAttribute } from './collection.ts';
+import { type Item, ownerAttribute } from './collection.ts';
 import { groupItem } from './groups.ts';
 import { holdLateLedgers, recordLateLedgers } from './late-ledgers.ts';
 import { declaredBefore, type FieldPlan, type FieldRules, fieldPaths, planFields } from './managed-fields.ts';
 import { messagesLedger } from './messages.ts';
-import { openRecord, sealRecord } from './record.ts';
+import { openRecord, recordForCreate, sealRecord } from './record.ts';
 import { roleItem } from './roles.ts';
+import { realmEarlySectionLedgers, realmLateSectionLedgers } from './section-ownership.ts';
 import { userProfileLedgers } from './user-profile.ts';
 
 const enc = encodeURIComponent;
@@ -37,21 +38,20 @@ export async function readRealm(admin: AdminClient, ns: string, name: string) {
 export function realmCreateRepresentation(
   desired: Item,
   spec: IdentityRealm['spec'],
-  marker: Marker,
   rules: FieldRules,
   declared: readonly string[],
 ): Item {
   const { body } = planFields(desired, {}, rules, declared);
   const customFlows = new Set((spec.authenticationFlows ?? []).map((f) => f.alias));
-  const roles = (spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
+  const roles = (spec.roles ?? []).map(roleItem);
   const topGroups = (spec.groups ?? []).filter((g) => !g.parent);
+  const fields = Object.entries(body).filter(([k, v]) => !(k.endsWith('Flow') && customFlows.has(String(v))));
   return {
-    ...Object.fromEntries(
-      Object.entries(body).filter(([k, v]) => !(k.endsWith('Flow') && customFlows.has(String(v)))),
-    ),
+    ...Object.fromEntries(fields),
+    attributes: recordForCreate(body.attributes as Item | undefined),
     ...(roles.length ? { roles: { realm: roles } } : {}),
     ...(topGroups.length
-      ? { groups: topGroups.map((g) => ({ ...marker.mark(groupItem(g)), realmRoles: g.realmRoles ?? [] })) }
+      ? { groups: topGroups.map((g) => ({ ...groupItem(g), realmRoles: g.realmRoles ?? [] })) }
       : {}),
   };
 }
@@ -73,7 +73,7 @@ export async function createRealm(
     () =>
       refusedAsSpec('realm', fields, () =>
         timedRealmCreate(admin, create.clock, (timeoutMs) =>
-          admin.call(ns, 'POST', '', sealRecord(create.body), { timeoutMs }),
+          admin.call(ns, 'POST', '', create.body, { timeoutMs }),
         ),
       ),
     () => readRealm(admin, ns, name),
@@ -106,6 +106,7 @@ const realmLateLedgers = [
   clientProfilesLedger,
   clientPoliciesLedger,
   ...Object.values(userProfileLedgers),
+  ...realmLateSectionLedgers,
 ];
 
 /**
@@ -115,7 +116,7 @@ const realmLateLedgers = [
  */
 export function planRealmUpdate(desired: Item, live: Item, rules: FieldRules, declared: readonly string[]) {
   const plan = planFields(desired, live, rules, declared);
-  const { first, held } = holdLateLedgers(plan, live, realmLateLedgers);
+  const { first, held } = holdLateLedgers(plan, live, realmLateLedgers, realmEarlySectionLedgers);
   return { first, body: plan.body, held };
 }
 

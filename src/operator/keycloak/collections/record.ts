@@ -119,6 +119,13 @@ export const needsRecord = (live: object | undefined) => {
   return !text(attributes[recordAttribute]) && Object.keys(attributes).some(inRecord);
 };
 
+/** The attributes of a new object as its create call sends them: its own attributes, and its entries (the desired
+ * ledgers: every declared item is claimed by the create) folded into its record. Pure, so any create body (the
+ * realm's one-call create) can carry it. */
+export function recordForCreate(attributes: Attrs | undefined): Attrs {
+  return ((sealRecord({ attributes: attributes ?? {} }) as { attributes: Attrs }).attributes ?? {}) as Attrs;
+}
+
 /**
  * `body` (an update or a create of the object) as it is sent: its entries folded into the record, over the record
  * of `live` (the object as read; none for a create), so an entry the body leaves out is kept and one sent empty is

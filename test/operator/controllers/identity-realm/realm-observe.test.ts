@@ -8,6 +8,7 @@ import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts
 import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import { realmOwnerAttribute } from '../../../../src/operator/controllers/identity-realm/realm-ownership.ts';
 import { openRecord } from '../../../../src/operator/keycloak/collections/record.ts';
+import { recorded } from '../../keycloak/recorded.ts';
 import { handMadeRealm, keycloakWorld, markDeleted, realmResource, type World } from '../keycloak-world.ts';
 
 type Status = {
@@ -108,7 +109,10 @@ test('adopting a hand-made realm takes over its hand-made roles and groups the s
   assert.is((await reconcile(w)).outcome?.phase, 'Ready', JSON.stringify(statusOf(w)));
   const viewer = (await w.keycloak.admin.call<Record<string, any>>('t', 'GET', '/apps/roles/viewer')).body;
   assert.is(viewer.description, 'Reads');
-  assert.equal(viewer.attributes?.[realmOwnerAttribute], ['identity/apps']);
+  assert.equal(viewer.attributes?.[realmOwnerAttribute], undefined, 'no mark of its own');
+  const realm = w.keycloak.realms.get('apps');
+  assert.equal([...recorded(realm, 'roles')], ['viewer'], 'adopted into the record');
+  assert.equal([...recorded(realm, 'groups')], ['/staff']);
 });
 
 test.run();
