@@ -23,6 +23,7 @@ import {
   syncServiceAccountRoles,
 } from '../../keycloak/collections/client-service-account.ts';
 import {
+  clientPath,
   createClient,
   deleteClientById,
   disableClientById,
@@ -132,7 +133,8 @@ async function finishClient(
   writes.push(...fields.writes);
   writes.push(...(await syncClientMappers(admin, ns, realm, desired, live)));
   writes.push(...(await syncClientScopeLinks(admin, ns, realm, desired, live)));
-  const owner = { owner: ownerOf(client), adopt: client.spec.adoptExisting, recorded: live.attributes };
+  const path = clientPath(realm, live.id ?? '');
+  const owner = { owner: ownerOf(client), adopt: client.spec.adoptExisting, recorded: live.attributes, path };
   writes.push(...(await syncClientRoles(admin, ns, realm, live, client.spec.roles ?? [], owner)));
   const fresh = fields.writes.length > 0;
   writes.push(...(await syncServiceAccountRoles(admin, ns, realm, client, live, fresh)));

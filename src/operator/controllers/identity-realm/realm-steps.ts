@@ -121,6 +121,7 @@ const sectionOwner = (s: RealmSync): SectionOwner => ({
   owner: realmOwnerOf(s.realm),
   adopt: s.spec.adoptExisting,
   recorded: need(s, 'live').attributes as Record<string, unknown> | undefined,
+  path: `/${encodeURIComponent(s.name)}`,
 });
 
 const organizationsOf = (s: RealmSync) =>

@@ -101,7 +101,7 @@ export async function syncClientScopes(
 ): Promise<string[]> {
   const writes: string[] = [];
   const declared = spec.clientScopes ?? [];
-  const section = sectionOwnership(admin, ns, `/${enc(realm)}`, owner, sectionLedgers.clientScopes);
+  const section = sectionOwnership(admin, ns, owner, sectionLedgers.clientScopes);
   // A scope's update records its mappers' names (write-ahead), so a mapper a person added under a declared name
   // is refused before that update, never recorded as ours.
   const listed = declared.length

@@ -133,9 +133,14 @@ export async function syncFederation(
   const { idps, ldap, kerberos } = compileAll(realm, t);
   const writes: string[] = [];
   const realmPath = `/${encodeURIComponent(t.realmName)}`;
-  const owner = { owner: t.owner, adopt: realm.spec.adoptExisting, recorded: t.liveAttributes };
+  const owner = {
+    owner: t.owner,
+    adopt: realm.spec.adoptExisting,
+    recorded: t.liveAttributes,
+    path: realmPath,
+  };
   const legacy = configMark(t.owner);
-  const idpSection = sectionOwnership(admin, t.ns, realmPath, owner, sectionLedgers.identityProviders, {
+  const idpSection = sectionOwnership(admin, t.ns, owner, sectionLedgers.identityProviders, {
     legacy,
   });
   const idpResult = await syncCollection(
@@ -153,7 +158,7 @@ export async function syncFederation(
     const created = !idpResult.live.some((l) => l.alias === idp.alias);
     const prefix = `${idp.alias}/`;
     const mine = [...recordedMappers].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
-    const section = sectionOwnership(admin, t.ns, realmPath, owner, idpMappers, {
+    const section = sectionOwnership(admin, t.ns, owner, idpMappers, {
       legacy,
       managed: new Set(mine),
       entry: (name) => ledgerEntry(prefix + name),

@@ -102,7 +102,7 @@ export async function syncGroupTree(
   clients: Map<string, string>,
 ): Promise<string[]> {
   const writes: string[] = [];
-  const recorded = sectionOwnership(admin, ns, `/${enc(realm)}`, owner, sectionLedgers.groups).ownership;
+  const recorded = sectionOwnership(admin, ns, owner, sectionLedgers.groups).ownership;
   const byParent = new Map<string, GroupSpec[]>();
   for (const g of spec.groups ?? [])
     byParent.set(g.parent ?? '', [...(byParent.get(g.parent ?? '') ?? []), g]);
@@ -112,17 +112,10 @@ export async function syncGroupTree(
     const names = [...recorded.managed].filter(
       (p) => p.lastIndexOf('/') === parentPath.length && p.startsWith(parentPath),
     );
-    const { ownership, options } = sectionOwnership(
-      admin,
-      ns,
-      `/${enc(realm)}`,
-      owner,
-      sectionLedgers.groups,
-      {
-        managed: new Set(names.map((p) => p.slice(parentPath.length + 1))),
-        entry: (name) => ledgerEntry(`${parentPath}/${name}`),
-      },
-    );
+    const { ownership, options } = sectionOwnership(admin, ns, owner, sectionLedgers.groups, {
+      managed: new Set(names.map((p) => p.slice(parentPath.length + 1))),
+      entry: (name) => ledgerEntry(`${parentPath}/${name}`),
+    });
     const desired = declared.map(groupItem);
     const result = await syncCollection(admin, ns, collection, desired, ownership, {
       ...options,

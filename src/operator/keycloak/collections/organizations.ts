@@ -70,13 +70,7 @@ export async function syncOrganizations(
   owner: SectionOwner,
   declaredBefore: boolean,
 ): Promise<string[]> {
-  const { ownership, options } = sectionOwnership(
-    admin,
-    ns,
-    `/${enc(realm)}`,
-    owner,
-    sectionLedgers.organizations,
-  );
+  const { ownership, options } = sectionOwnership(admin, ns, owner, sectionLedgers.organizations);
   const desired = (spec.organizations ?? []).map(organizationItem);
   return (
     await syncCollection(admin, ns, organizations(realm), desired, ownership, { ...options, declaredBefore })

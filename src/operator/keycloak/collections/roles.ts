@@ -60,8 +60,7 @@ export async function syncClientRoles(
   owner: SectionOwner,
 ): Promise<string[]> {
   const roles = clientRoles(realm, live.id ?? '');
-  const path = `/${enc(realm)}/clients/${enc(live.id ?? '')}`;
-  const { ownership, options } = sectionOwnership(admin, ns, path, owner, sectionLedgers.roles);
+  const { ownership, options } = sectionOwnership(admin, ns, owner, sectionLedgers.roles);
   const before = declaredBefore(live as Item, clientFields, 'roles');
   const items = desired.map(roleItem);
   return (await syncCollection(admin, ns, roles, items, ownership, { ...options, declaredBefore: before }))
@@ -82,7 +81,7 @@ export async function syncRoles(
   clients: Map<string, string>,
 ): Promise<string[]> {
   const collection = realmRoles(realm);
-  const { ownership, options } = sectionOwnership(admin, ns, `/${enc(realm)}`, owner, sectionLedgers.roles);
+  const { ownership, options } = sectionOwnership(admin, ns, owner, sectionLedgers.roles);
   const desired = (spec.roles ?? []).map(roleItem);
   const result = await syncCollection(admin, ns, collection, desired, ownership, {
     ...options,

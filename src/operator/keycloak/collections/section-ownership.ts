@@ -25,20 +25,20 @@ export const sectionLedgers = {
   identityProviderMappers: 'realmforge.dev/managed-identity-provider-mappers',
 } as const;
 
-/** Whose the sections of a realm or client are: its resource, whether it asked for adoption, and its record as read
- * before this sync (its attributes, opened). */
+/** Whose the sections of a realm or client are: its resource, whether it asked for adoption, its record as read
+ * before this sync (its attributes, opened) and where it is (`/<realm>`, `/<realm>/clients/<id>`). */
 export type SectionOwner = {
   readonly owner: string;
   readonly adopt?: boolean;
   readonly recorded: Record<string, unknown> | undefined;
+  readonly path: string;
 };
 
 /** The ownership of one section and the sync options that go with it: adoption as asked, keys claimed in the
- * record of the realm or client at `path` (`entry`: a key as its record entry, encoded by default). */
+ * record (`entry`: a key as its record entry, encoded by default). */
 export function sectionOwnership(
   admin: AdminClient,
   ns: string,
-  path: string,
   s: SectionOwner,
   name: string,
   options: { legacy?: LegacyMark; managed?: ReadonlySet<string>; entry?: (key: string) => string } = {},
@@ -48,7 +48,7 @@ export function sectionOwnership(
   const entry = options.entry ?? ledgerEntry;
   return {
     ownership,
-    options: { ...(s.adopt ? { adopt: true } : {}), claim: ledgerClaim(admin, ns, path, name, entry) },
+    options: { ...(s.adopt ? { adopt: true } : {}), claim: ledgerClaim(admin, ns, s.path, name, entry) },
   };
 }
 
