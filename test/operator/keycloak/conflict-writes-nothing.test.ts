@@ -30,7 +30,7 @@ type Case = { c: Collection; desired: Item[]; ownership: Ownership; options?: Sy
 type Obj = Record<string, any>;
 
 const owner = 'team/apps';
-const ledgerOf = (...keys: string[]): Ownership => ({ by: 'ledger', managed: new Set(keys) });
+const ledgerOf = (...keys: string[]): Ownership => ({ managed: new Set(keys) });
 
 async function made(kc: Kc, method: 'POST' | 'PUT', path: string, body?: unknown) {
   const res = await kc.admin.call('t', method, path, body);

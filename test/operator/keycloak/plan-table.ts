@@ -53,7 +53,6 @@ function summary(c: Collection, plan: Plan): Required<Expect> {
 
 function check(s: Section, row: Row): void {
   const ownership: Ownership = {
-    by: 'ledger',
     managed: new Set(row.managed),
     keycloak: new Set(row.keycloak),
     ...(s.legacy ? { legacy: s.legacy.mark(owner) } : {}),

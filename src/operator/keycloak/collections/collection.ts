@@ -36,7 +36,6 @@ export type LegacyMark = {
 /** Ownership by the keys the parent's record lists; `keycloak`: keys of items Keycloak makes itself; `legacy`:
  * items an earlier version marked (ours while no record lists them, another resource's never adopted). */
 export type Ledger = {
-  readonly by: 'ledger';
   readonly managed: ReadonlySet<string>;
   readonly keycloak?: ReadonlySet<string>;
   readonly legacy?: LegacyMark;
@@ -160,7 +159,7 @@ export const configMark = markIn('config');
 
 /** The keys a parent recorded in its ledger attribute (comma-separated), for a ledger-owned collection. */
 export function ledger(attributes: Record<string, unknown> | undefined, name: string): Ledger {
-  return { by: 'ledger', managed: new Set(ledgerEntries(attributes, name)) };
+  return { managed: new Set(ledgerEntries(attributes, name)) };
 }
 
 /** The entries of a ledger attribute, as written. */
@@ -180,7 +179,7 @@ export function itemLedger(
   legacy?: LegacyMark,
 ): Ledger {
   const managed = new Set(ledgerEntries(attributes, name).map(decodeURIComponent));
-  return { by: 'ledger', managed, ...(legacy ? { legacy } : {}) };
+  return { managed, ...(legacy ? { legacy } : {}) };
 }
 
 /** The parent attribute recording `keys` in an encoded ledger (none: no attribute). */

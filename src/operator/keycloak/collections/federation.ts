@@ -229,7 +229,6 @@ function mapperLedger(attrs: Record<string, unknown>, provider: string) {
   const all = ledger(attrs, ldapMappersLedger).managed;
   const prefix = `${provider}/`;
   return {
-    by: 'ledger' as const,
     managed: new Set([...all].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length))),
   };
 }

@@ -188,7 +188,7 @@ async function syncMappings(
       ns,
       groupClientRoles(realm, String(have.id), path, clientId, uuid),
       declared.map((name) => ({ name })),
-      { by: 'ledger', managed: owned },
+      { managed: owned },
       { live: (liveRoles[clientId] ?? []).map((name) => ({ name })) },
     );
     writes.push(...result.writes);

@@ -105,7 +105,7 @@ export async function syncRoles(
     );
     const current = (await admin.call<Item[]>(ns, 'GET', composites.listPath)).body ?? [];
     // The operator's role is the spec's: every composite it has is ours to keep equal.
-    const all = { by: 'ledger' as const, managed: new Set(current.map((c) => composites.key(c))) };
+    const all = { managed: new Set(current.map((c) => composites.key(c))) };
     const items = roleRefItems(role.composites, clients, field);
     writes.push(...(await syncCollection(admin, ns, composites, items, all, { live: current })).writes);
   }
