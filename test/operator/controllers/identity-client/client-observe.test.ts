@@ -9,6 +9,7 @@ import { identityClientController } from '../../../../src/operator/controllers/i
 import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import { ownerAttribute } from '../../../../src/operator/keycloak/collections/collection.ts';
 import { openRecord } from '../../../../src/operator/keycloak/collections/record.ts';
+import { recorded } from '../../keycloak/recorded.ts';
 import { clientResource, keycloakWorld, markDeleted, realmResource, type World } from '../keycloak-world.ts';
 
 type Status = {
@@ -105,6 +106,27 @@ test('a hand-made client: a conflict unless adopted; observed first, adopted by 
   assert.is((await reconcile(w)).outcome?.phase, 'Ready');
   assert.is(openRecord(live(w))?.attributes?.[ownerAttribute], 'team/web');
   assert.is(live(w)?.description, 'Web shop');
+});
+
+test('a role made by hand under a name the spec declares: a conflict unless adopted, then listed in the record, unwritten', async () => {
+  const w = await world([clientResource('web', 'team')]);
+  assert.is((await reconcile(w)).outcome?.phase, 'Ready');
+  const id = live(w)?.id;
+  await w.keycloak.admin.call('t', 'POST', `/apps/clients/${id}/roles`, { name: 'viewer' });
+  setSpec(w, { roles: [{ name: 'viewer' }] });
+  w.keycloak.reset();
+  assert.is((await reconcile(w)).outcome?.reason, 'NameConflict');
+  assert.equal(w.keycloak.writes(), [], 'nothing written');
+
+  setSpec(w, { roles: [{ name: 'viewer' }], adoptExisting: true });
+  w.keycloak.reset();
+  assert.is((await reconcile(w)).outcome?.phase, 'Ready', statusOf(w).message);
+  assert.equal(
+    w.keycloak.writes().filter((x) => x !== `PUT /apps/clients/${id}`),
+    [],
+    'the role is not written: only the client, its record listing the role',
+  );
+  assert.equal([...recorded(live(w), 'roles')], ['viewer']);
 });
 
 test.run();
