@@ -1,13 +1,14 @@
 // A realm's groups as managed collections, one per level of the tree: the top-level groups, and the children of
 // each declared group (subgroups at any depth; a group's natural key is its path, its name within its parent).
 // The realm's record lists the groups the operator made by path (section-ownership.ts); each carries the ledgers
-// of the realm and client roles it maps (see role-mappings.ts; mappings made by hand stay); Keycloak deletes a group's subgroups with it. A steady
-// resync reads the top-level groups (when declared now or before), a declared group's children only when it has
-// some or declares some, and looks a client up only when one of its mappings must be written.
+// of the realm and client roles it maps (see role-mappings.ts; mappings made by hand stay); Keycloak deletes a
+// group's subgroups with it. A steady resync reads the top-level groups (when declared now or before), a declared
+// group's children only when it has some or declares some, and looks a client up only when one of its mappings
+// must be written.
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { AdminClient } from '../admin-client.ts';
-import { type Collection, type Item, ledger, ledgerEntry, syncCollection } from './collection.ts';
+import { type Collection, type Item, itemLedger, ledger, ledgerEntry, syncCollection } from './collection.ts';
 import { ledgerClientIds, lookUpClients } from './role-composites.ts';
 import {
   clientMappingKey,
@@ -102,7 +103,7 @@ export async function syncGroupTree(
   clients: Map<string, string>,
 ): Promise<string[]> {
   const writes: string[] = [];
-  const recorded = sectionOwnership(admin, ns, owner, sectionLedgers.groups).ownership;
+  const recorded = itemLedger(owner.recorded, sectionLedgers.groups);
   const byParent = new Map<string, GroupSpec[]>();
   for (const g of spec.groups ?? [])
     byParent.set(g.parent ?? '', [...(byParent.get(g.parent ?? '') ?? []), g]);
