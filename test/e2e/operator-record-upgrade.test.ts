@@ -139,10 +139,17 @@ test('a realm and a client of the release before the record: one update each, th
     });
   // Besides: the items the release before marked one by one, now listed in the record.
   const items = { realm: { roles: 'reader', 'client-scopes': 'orders' }, client: { roles: 'viewer' } };
-  const listed = (what: Record<string, string>) =>
-    Object.fromEntries(Object.entries(what).map(([k, v]) => [`realmforge.dev/managed-${k}`, v]));
-  assert.equal(marks(await realm()), { ...before.realm, ...listed(items.realm) }, 'the realm record');
-  assert.equal(marks(await client()), { ...before.client, ...listed(items.client) }, 'the client record');
+  // and, as any ledger, named in the record's field list.
+  const fields = 'realmforge.dev/managed-fields';
+  const expected = (was: Obj, what: Record<string, string>) => {
+    const listed = Object.fromEntries(
+      Object.entries(what).map(([k, v]) => [`realmforge.dev/managed-${k}`, v]),
+    );
+    const named = [...String(was[fields]).split(','), ...Object.keys(listed).map((k) => `attributes/${k}`)];
+    return { ...was, ...listed, [fields]: named.sort().join(',') };
+  };
+  assert.equal(marks(await realm()), expected(before.realm, items.realm), 'the realm record');
+  assert.equal(marks(await client()), expected(before.client, items.client), 'the client record');
   await sleep(3 * e2eDriftMs);
   assert.is(await writesOf(current), 2, 'one update of the realm and one of the client, nothing else');
   await sleep(2 * e2eDriftMs);
