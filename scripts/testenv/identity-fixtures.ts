@@ -68,6 +68,14 @@ export function identityServer(
   };
 }
 
+/** An IdentityRealm or IdentityClient `name` with `spec`. */
+export const identityResource = (
+  kind: 'IdentityRealm' | 'IdentityClient',
+  namespace: string,
+  name: string,
+  spec: Record<string, unknown>,
+) => ({ apiVersion: 'realmforge.dev/v1', kind, metadata: { name, namespace }, spec });
+
 /** A resource of ours, read as the admin. */
 export async function getResource(env: TestEnv, plural: string, namespace: string, name: string) {
   const res = await env.request('GET', `/apis/realmforge.dev/v1/namespaces/${namespace}/${plural}/${name}`);

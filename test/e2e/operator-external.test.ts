@@ -13,6 +13,7 @@ import * as assert from 'uvu/assert';
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { getResource, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
 import { grantSecretAccess, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
+import { openRecord } from '../../src/operator/keycloak/collections/record.ts';
 import { faultProxy } from './helpers/fault-proxy.ts';
 import { keycloakAdminApi } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
@@ -146,7 +147,7 @@ test('a realm and a client on it reach Ready, drift is reverted, a hand-made rea
   assert.is(refused.status.reason, 'RealmNameConflict');
   const hand = await admin('GET', `/${handMade}`);
   assert.is(hand.displayName, 'Made by hand');
-  assert.is(hand.attributes?.['realmforge.dev/owner'], undefined);
+  assert.is(openRecord(hand).attributes?.['realmforge.dev/owner'], undefined);
 });
 
 test('deletion removes the operator realm only; the hand-made realm, master and Keycloak stay', async () => {
@@ -165,7 +166,7 @@ test('deletion removes the operator realm only; the hand-made realm, master and 
   );
   const hand = await admin('GET', `/${handMade}`);
   assert.is(hand?.displayName, 'Made by hand', 'the hand-made realm is untouched');
-  assert.is(hand.attributes?.['realmforge.dev/owner'], undefined);
+  assert.is(openRecord(hand).attributes?.['realmforge.dev/owner'], undefined);
   assert.equal(await masterSettings(), masterBefore, 'master is untouched');
   const realms = ((await admin('GET', '')) as { realm: string }[]).map((r) => r.realm);
   assert.ok(!realms.includes(tenant));

@@ -2,10 +2,12 @@
 // its client realmforge-operator (kept in <server>-operator-client), so the bootstrap admin is not needed any more.
 // The test makes the bootstrap admin useless (its password changed in Keycloak, behind the Secret's back) and
 // deletes its Secret; the server stays Ready and a new realm and client still reach Ready.
+
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TestEnv } from '../../scripts/testenv/harness.ts';
 import { waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import { openRecord } from '../../src/operator/keycloak/collections/record.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { keycloakAdminApi } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
@@ -76,7 +78,7 @@ test('with its own client in place, the bootstrap admin can go: a new realm and 
   }));
   const live = await asChanged('GET', '/after');
   assert.is(live.displayName, 'Made after the bootstrap admin left');
-  assert.is(live.attributes?.['realmforge.dev/owner'], `${ns}/after`);
+  assert.is(openRecord(live).attributes?.['realmforge.dev/owner'], `${ns}/after`);
   assert.is((await asChanged('GET', '/after/clients?clientId=web'))[0]?.clientId, 'web');
 });
 

@@ -4,11 +4,13 @@
 // its users; a hand-made realm is adopted only when asked; realm-management roles need the realm's allowance; a
 // client deleted while its Keycloak restarts is gone from Keycloak once Keycloak is back; the SMTP password's
 // recorded hash cannot be checked without the server's hash key.
+
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { getResource, identityServer, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
 import { e2eDriftMs, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
+import { openRecord } from '../../src/operator/keycloak/collections/record.ts';
 import { giveNamedGrant, type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 import { checkSecretHashes } from './helpers/secret-hashes.ts';
@@ -122,7 +124,7 @@ test('two namespaces naming one realm: one owns it, the other is RealmNameConfli
   assert.match(loser.status.message, `belongs to IdentityRealm ${teamA}/shared`);
   const live = await admin('GET', '/shared');
   assert.is(live.displayName, 'A', 'the loser wrote nothing');
-  assert.is(live.attributes['realmforge.dev/owner'], `${teamA}/shared`);
+  assert.is(openRecord(live).attributes['realmforge.dev/owner'], `${teamA}/shared`);
   await admin('POST', '/shared/users', { username: 'alice', enabled: true });
   await deleteResource('identityrealms', teamB, 'shared');
   await gone('identityrealms', teamB, 'shared', 60_000);
@@ -160,7 +162,7 @@ test('a realm created by hand is not adopted unless spec.adoptExisting asks for 
   await waitStatus(env, 'identityrealms', ns, 'legacy', 60_000, (s) => s.phase === 'Ready', 'to be adopted');
   const adopted = await admin('GET', '/legacy');
   assert.is(adopted.displayName, 'Managed');
-  assert.is(adopted.attributes['realmforge.dev/owner'], `${ns}/legacy`);
+  assert.is(openRecord(adopted).attributes['realmforge.dev/owner'], `${ns}/legacy`);
 });
 
 test('realm-management roles for a service account are refused unless the realm allows them', async () => {
@@ -235,7 +237,7 @@ test('a rotated SMTP password Secret reaches Keycloak: its test-connection call 
     await checkSecretHashes(env, { namespace: ns, name: 'idp' }, stored, {
       password: 'first-password',
       salt: 'mail',
-      recorded: stored.attributes?.['realmforge.dev/smtp-password-hash'],
+      recorded: openRecord(stored).attributes?.['realmforge.dev/smtp-password-hash'],
     });
     const mails = smtp.messages();
     assert.ok(mails >= 1, 'the test mail was sent');

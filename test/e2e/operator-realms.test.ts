@@ -2,6 +2,7 @@
 // wait, a credentials Secret that logs in, drift reverted within one interval, zero writes in steady state,
 // namespace grants enforced (never created, created on grant, disabled on removal), conflicts and missing access
 // reported on status, and deletion policies honoured.
+
 import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ import * as assert from 'uvu/assert';
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { getResource, kubectlWait, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
+import { openRecord } from '../../src/operator/keycloak/collections/record.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
@@ -250,7 +252,11 @@ test('a client ID taken by a client the operator does not own is a ClientIdConfl
   assert.is(failed.status.phase, 'Failed');
   assert.match(failed.status.message, /client ID account is already taken in realm apps/);
   const account = await keycloakClient('account');
-  assert.is(account.attributes?.['realmforge.dev/owner'], undefined, 'the existing client was not touched');
+  assert.is(
+    openRecord(account).attributes?.['realmforge.dev/owner'],
+    undefined,
+    'the existing client was not touched',
+  );
 });
 
 test('without the namespace-access RoleBinding the status says SecretAccessDenied and nothing is created', async () => {

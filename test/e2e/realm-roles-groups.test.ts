@@ -192,7 +192,7 @@ test("removed from the spec: taken back; Keycloak's own defaults and hand-made g
   assert.not.ok(defaults.includes('viewer'));
   for (const role of ['offline_access', 'uma_authorization'])
     assert.ok(defaults.includes(role), `Keycloak's ${role} stays: ${defaults.join(', ')}`);
-  assert.equal(Object.keys((await kc.get('/teams/roles/viewer')).attributes ?? {}), ['realmforge.dev/owner']);
+  assert.equal(Object.keys((await kc.get('/teams/roles/viewer')).attributes ?? {}), [], 'no mark of its own');
   assert.equal((await group('/eng'))?.attributes?.cost, undefined);
   assert.ok(await group('/eng/by-hand'), 'a hand-made subgroup stays');
   assert.is(await group('/eng/backend'), undefined);

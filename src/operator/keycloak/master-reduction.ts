@@ -7,6 +7,7 @@
 import { RealmforgeError } from '../../core/errors.ts';
 import type { AdminClient } from './admin-client.ts';
 import { ownerAttribute } from './collections/collection.ts';
+import { readRecord } from './collections/record.ts';
 import { isOperatorAccount } from './operator-account.ts';
 import { ensureRealmIdentity, grantMasterInRealm } from './realm-identity.ts';
 
@@ -15,6 +16,16 @@ const enc = encodeURIComponent;
 type Realm = { realm: string; attributes?: Record<string, string> };
 const realmsOf = async (client: AdminClient, ns: string) =>
   (await client.call<Realm[]>(ns, 'GET', '')).body ?? [];
+
+/** The IdentityRealm a realm's ownership record names (an earlier version's owner attribute included); none for a
+ * record that does not parse: that realm's own reconcile reports it. */
+const ownerOf = ({ attributes }: Realm) => {
+  try {
+    return readRecord(attributes)?.owner;
+  } catch {
+    return undefined;
+  }
+};
 
 /** The server's IdentityRealms (their owner marks, `namespace/name`) and their realms' identity secrets. */
 export type ServerRealms = { owners: ReadonlySet<string>; secretOf(realm: string): string };
@@ -30,8 +41,9 @@ export async function adoptOperatorRealms(
   { owners, secretOf }: ServerRealms,
 ): Promise<string[]> {
   const changes: string[] = [];
-  for (const { realm, attributes } of await realmsOf(privileged, ns)) {
-    if (realm === 'master' || !owners.has(attributes?.[ownerAttribute] ?? '')) continue;
+  for (const r of await realmsOf(privileged, ns)) {
+    const realm = r.realm;
+    if (realm === 'master' || !owners.has(ownerOf(r) ?? '')) continue;
     const done = [
       ...(await ensureRealmIdentity(privileged, ns, realm, secretOf(realm))),
       ...(await grantMasterInRealm(privileged, ns, realm, masterUser)),
@@ -103,9 +115,7 @@ export async function holdAdminForAdoption(
   ns: string,
   masterUser: string,
 ): Promise<boolean> {
-  const made = (await realmsOf(bootstrap, ns)).some(
-    (r) => r.realm !== 'master' && r.attributes?.[ownerAttribute],
-  );
+  const made = (await realmsOf(bootstrap, ns)).some((r) => r.realm !== 'master' && ownerOf(r));
   if (!made) return false;
   const [user] =
     (

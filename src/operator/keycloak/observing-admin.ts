@@ -1,7 +1,7 @@
 // An admin client that reads through and records every write instead of sending it: the reconcilers' own diff,
 // run unchanged, for observe-only resources and `realmforge plan`. A write is answered as Keycloak answers a
-// success, and each recorded update names its fields against what was last read at that path (a list answer
-// counts for its items' paths), secrets as "changed" without values. A step that needs what an earlier recorded
+// success, and each recorded update names its fields against what was last read or planned at that path (a list
+// answer counts for its items' paths), secrets as "changed" without values. A step that needs what an earlier recorded
 // write would have made (a new group's id) fails: the plan is then partial, and says so.
 import { canonicalJson } from '../runtime/desired-state.ts';
 import type { AdminClient, AdminResponse } from './admin-client.ts';
@@ -112,7 +112,12 @@ export function observingAdmin(admin: AdminClient): AdminClient & { planned(): P
       }
       const live = seen.get(path) ?? byId.get(decodeURIComponent(path.split('/').pop() ?? ''));
       const write: PlannedWrite = { method, path, target: targetOf(path, live, body) };
-      if (method === 'PUT' && live && isObj(body)) write.fields = changedFields(live, body);
+      if (method === 'PUT' && live && isObj(body)) {
+        write.fields = changedFields(live, body);
+        // A later update of the same object (the realm's ledgers recorded after its sections) names only what
+        // it changes beyond this one.
+        seen.set(path, { ...live, ...body });
+      }
       planned.push(write);
       return { status: method === 'POST' ? 201 : 204, body: undefined as T };
     },

@@ -8,6 +8,7 @@
 // person of that realm signs in through the broker with a browser's requests (login form, first broker login,
 // code + PKCE) and becomes a user of the target realm with an attribute an IdP mapper imported from a claim; the
 // broker verifies the upstream's tokens with the public key from a Secret (signingKeyRef). One IdentityServer.
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { eventually, type TestEnv } from '../../../scripts/testenv/harness.ts';
 import { getResource, identityServer, waitStatus } from '../../../scripts/testenv/identity-fixtures.ts';
 import type { Kdc } from '../../../scripts/testenv/kdc.ts';
 import { type Ldap, startLdap } from '../../../scripts/testenv/ldap.ts';
+import { openRecord } from '../../../src/operator/keycloak/collections/record.ts';
 import { loadEndpointMap } from '../../../src/operator/runtime/endpoint-map.ts';
 import { brokerLogin, jwtClaims } from './broker-login.ts';
 import { upstreamRealm } from './federation-upstream.ts';
@@ -198,7 +200,7 @@ export function federationSuite(version: string, prefix: string, options: { kerb
     await checkSecretHashes(env, server, readable, {
       password: ldap.bindPassword,
       salt: 'corp/ldap/corp-ldap',
-      recorded: realm.attributes?.['realmforge.dev/ldap-bind-hash.corp-ldap'],
+      recorded: openRecord(realm).attributes?.['realmforge.dev/ldap-bind-hash.corp-ldap'],
     });
     const credentials = await env.core.readNamespacedSecret({ namespace: ns, name: 'corp-sso-credentials' });
     await checkSecretHashes(env, server, readable, {

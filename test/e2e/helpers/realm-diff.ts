@@ -1,6 +1,7 @@
 // Two realms' partial exports compared as a person would: ids and the realm's own name left out, the operator's
-// ownership marks (realmforge.dev/ attributes and config entries) and its own identity client in the realm removed, lists keyed by their natural key and
-// lists of names compared as sets. Each difference is one line: its JSON path and both values.
+// bookkeeping (realmforge.dev/ attributes: the ownership record of the realm and its clients, the ledgers of
+// a scope's mappers and a group's role mappings, an earlier version's marks) and its own identity client in the
+// realm removed, lists keyed by their natural key and lists of names compared as sets. Each difference is one line: its JSON path and both values.
 import { isObject, type Json } from '../../../src/operator/compile/import/context.ts';
 import { withoutMarks, withoutOperatorIdentity } from '../../../src/operator/compile/import/export-shape.ts';
 import { normalise } from '../../../src/operator/compile/import/keycloak-defaults.ts';
@@ -11,7 +12,8 @@ const keys = ['clientId', 'alias', 'name', 'username', 'clientScope', 'client'];
 /** When Keycloak made an object: never the same in two realms. */
 const keycloakMoments = ['createdTimestamp', 'client.secret.creation.time'];
 
-/** The export without ownership marks (export-shape.ts's withoutMarks), ids, creation times or the realm's name. */
+/** The export without the operator's record and marks (export-shape.ts's withoutMarks), ids, creation times or the
+ * realm's name. */
 export function comparable(exp: unknown, realm: string): Json {
   const strip = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(strip);

@@ -6,13 +6,21 @@ import { createHash, createHmac } from 'node:crypto';
 import * as assert from 'uvu/assert';
 import type { TestEnv } from '../../../scripts/testenv/harness.ts';
 
-/** Every string inside `value`, however deep. */
+/** Every string inside `value`, however deep, and inside JSON kept as a string (the ownership record). */
 const strings = (value: unknown): string[] =>
   typeof value === 'string'
-    ? [value]
+    ? [value, ...(value.startsWith('{') ? strings(parsed(value)) : [])]
     : value && typeof value === 'object'
       ? Object.values(value).flatMap(strings)
       : [];
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Checks `readable` (what view-realm shows) for `password`; `salt` is where the operator uses it and
  * `recorded` the hash value it must have written. */

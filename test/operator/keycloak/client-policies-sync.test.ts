@@ -2,11 +2,13 @@
 // before the policies applying them), steady, a hand edit reverted, hand-made ones and Keycloak's global profiles
 // kept, a dropped profile deleted only after the policy applying it; a global profile's name and an executor or
 // condition the server lacks are refused naming the field, before anything is written.
+
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
 import { identityRealmController } from '../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
+import { openRecord } from '../../../src/operator/keycloak/collections/record.ts';
 import { keycloakWorld, realmResource, statusOf } from '../controllers/keycloak-world.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
 
@@ -100,14 +102,14 @@ test('a profile dropped while its write fails stays recorded, and the next recon
   assert.match(String(failed?.message), 'HTTP 500');
   assert.equal(profiles(), ['pkce', 'rotation']);
   assert.is(
-    realm.attributes['realmforge.dev/client-profiles'],
+    openRecord(realm).attributes['realmforge.dev/client-profiles'],
     'pkce,rotation',
     'pkce is still recorded as ours',
   );
   const retried = await syncRealm(kc.admin, resource({ profiles: [rotation] }), {});
   assert.equal(retried.writes, ['delete client profile pkce', 'record realmforge.dev/client-profiles']);
   assert.equal(profiles(), ['rotation']);
-  assert.is(realm.attributes['realmforge.dev/client-profiles'], 'rotation');
+  assert.is(openRecord(realm).attributes['realmforge.dev/client-profiles'], 'rotation');
   kc.reset();
   assert.equal((await syncRealm(kc.admin, resource({ profiles: [rotation] }), {})).writes, [], 'steady');
 });

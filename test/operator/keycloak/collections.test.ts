@@ -1,6 +1,7 @@
 // The one collection mechanism and the managed-field rule, through the realm and client syncs, against the strict
 // in-memory Keycloak: what a spec stops declaring is taken back (a field to Keycloak's default, an item the
 // operator created deleted), what Keycloak or a person made is never touched, and a steady resync writes nothing.
+
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityClient } from '../../../generated/types/crds/identityclient.ts';
@@ -11,6 +12,7 @@ import { syncRealm } from '../../../src/operator/controllers/identity-realm/real
 import { ItemConflictError } from '../../../src/operator/keycloak/collections/collection.ts';
 import { fieldPaths, planFields } from '../../../src/operator/keycloak/collections/managed-fields.ts';
 import { realmFields } from '../../../src/operator/keycloak/collections/realm-fields.ts';
+import { openRecord } from '../../../src/operator/keycloak/collections/record.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
 import { everyRealmField } from './realm-everything.ts';
 
@@ -219,7 +221,7 @@ test('a mapper dropped while its delete fails stays recorded, and the next recon
   await syncClient(kc.admin, 'apps', clientResource({ protocolMappers: [aud, team] }));
   const client = kc.realms.get('apps')?.clients.find((c) => c.clientId === 'web');
   const mappers = () => client?.protocolMappers.map((m: { name: string }) => m.name);
-  const recorded = () => client?.attributes['realmforge.dev/managed-mappers'];
+  const recorded = () => openRecord(client)?.attributes['realmforge.dev/managed-mappers'];
   assert.is(recorded(), 'aud,team');
   kc.failNext('DELETE /apps/clients/');
   const failed = await syncClient(kc.admin, 'apps', clientResource({ protocolMappers: [team] })).then(

@@ -8,15 +8,15 @@ import * as assert from 'uvu/assert';
 import { clientProfiles } from '../../../src/operator/keycloak/collections/client-policies.ts';
 import { realmScopeLinks } from '../../../src/operator/keycloak/collections/client-scopes.ts';
 import {
-  attributeMarker,
   type Collection,
+  configMark,
   type Item,
   ItemConflictError,
   type Ownership,
+  ownerAttribute,
   type SyncOptions,
   syncCollection,
 } from '../../../src/operator/keycloak/collections/collection.ts';
-import { configMarker } from '../../../src/operator/keycloak/collections/config-marker.ts';
 import { identityProviders } from '../../../src/operator/keycloak/collections/identity-providers.ts';
 import { ledgerClaim } from '../../../src/operator/keycloak/collections/late-ledgers.ts';
 import { localeMessages } from '../../../src/operator/keycloak/collections/messages.ts';
@@ -30,7 +30,7 @@ type Case = { c: Collection; desired: Item[]; ownership: Ownership; options?: Sy
 type Obj = Record<string, any>;
 
 const owner = 'team/apps';
-const ledgerOf = (...keys: string[]): Ownership => ({ by: 'ledger', managed: new Set(keys) });
+const ledgerOf = (...keys: string[]): Ownership => ({ managed: new Set(keys) });
 
 async function made(kc: Kc, method: 'POST' | 'PUT', path: string, body?: unknown) {
   const res = await kc.admin.call('t', method, path, body);
@@ -44,27 +44,31 @@ async function realmWith(kc: Kc): Promise<Obj> {
 
 /** Each section: ours `kept` (to update) and `gone` (to delete), `fresh` to create, a person's `taken` last. */
 const sections: Record<string, (kc: Kc) => Promise<Case>> = {
-  'realm roles (each, marker)': async (kc) => {
-    const marker = attributeMarker(owner);
+  'realm roles (each, recorded)': async (kc) => {
     await realmWith(kc);
-    await made(kc, 'POST', '/apps/roles', marker.mark({ name: 'kept', description: 'old' }));
-    await made(kc, 'POST', '/apps/roles', marker.mark({ name: 'gone' }));
+    await made(kc, 'POST', '/apps/roles', { name: 'kept', description: 'old' });
+    await made(kc, 'POST', '/apps/roles', { name: 'gone' });
     await made(kc, 'POST', '/apps/roles', { name: 'taken' });
     const desired = [{ name: 'kept', description: 'new' }, { name: 'fresh' }, { name: 'taken' }];
-    return { c: realmRoles('apps'), desired, ownership: marker, options: { declaredBefore: true } };
+    return {
+      c: realmRoles('apps'),
+      desired,
+      ownership: ledgerOf('kept', 'gone'),
+      options: { declaredBefore: true },
+    };
   },
-  'identity providers (each, config marker)': async (kc) => {
-    const marker = configMarker(owner, false);
+  "identity providers (each, an earlier version's config marks)": async (kc) => {
     await realmWith(kc);
     const idp = (alias: string, config: Obj) => ({ alias, providerId: 'oidc', config });
     const base = '/apps/identity-provider/instances';
-    await made(kc, 'POST', base, marker.mark(idp('kept', { clientId: 'old' })));
-    await made(kc, 'POST', base, marker.mark(idp('gone', {})));
+    const marked = (config: Obj) => ({ ...config, [ownerAttribute]: owner });
+    await made(kc, 'POST', base, idp('kept', marked({ clientId: 'old' })));
+    await made(kc, 'POST', base, idp('gone', marked({})));
     await made(kc, 'POST', base, idp('taken', {}));
     return {
       c: identityProviders('apps', 26, new Map()),
       desired: [idp('kept', { clientId: 'new' }), idp('fresh', {}), idp('taken', {})],
-      ownership: marker,
+      ownership: { ...ledgerOf(), legacy: configMark(owner) },
       options: { declaredBefore: true },
     };
   },
@@ -175,7 +179,7 @@ test('an adopted item is claimed in its ledger before it is written, as a create
 
 test('every conflict of a plan is named in the one refusal', async () => {
   const kc = fakeKeycloakAdmin();
-  const { c, ownership, options } = await sections['realm roles (each, marker)']!(kc);
+  const { c, ownership, options } = await sections['realm roles (each, recorded)']!(kc);
   await made(kc, 'POST', '/apps/roles', { name: 'other' });
   kc.reset();
   const desired = [{ name: 'other' }, { name: 'kept', description: 'new' }, { name: 'taken' }];

@@ -8,6 +8,7 @@ import { identityRealmController } from '../../../src/operator/controllers/ident
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { keycloakWorld, readyServer, realmResource, statusOf } from '../controllers/keycloak-world.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
+import { recorded } from './recorded.ts';
 
 const resource = (spec: Partial<IdentityRealm['spec']>): IdentityRealm => ({
   apiVersion: 'realmforge.dev/v1',
@@ -31,7 +32,8 @@ test('organizations: turned on and created, steady with domains in any order, re
   const realm = kc.realms.get('apps');
   assert.is(realm?.organizationsEnabled, true);
   const org = realm?.organizations[0];
-  assert.equal(org?.attributes['realmforge.dev/owner'], ['team/apps']);
+  assert.equal(org?.attributes, { tier: ['gold'] }, 'no mark of its own');
+  assert.equal([...recorded(realm, 'organizations')], ['acme'], 'the create call recorded it');
   kc.reset();
   assert.equal((await syncRealm(kc.admin, resource({ organizations: [acme] }), on26)).writes, []);
   assert.equal(kc.writes(), []);
@@ -47,7 +49,7 @@ test('organizations: turned on and created, steady with domains in any order, re
     result.writes,
     [
       'delete organization acme',
-      'update realm (organizationsEnabled, attributes/realmforge.dev/managed-fields)',
+      'update realm (attributes/realmforge.dev/managed-organizations, organizationsEnabled, attributes/realmforge.dev/managed-fields)',
     ].map((w) => w.replace(', attributes/realmforge.dev/managed-fields', ', realmforge.dev/managed-fields')),
   );
   assert.equal(

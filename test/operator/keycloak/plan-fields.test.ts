@@ -14,15 +14,15 @@ import {
 } from '../../../src/operator/keycloak/collections/managed-fields.ts';
 import { messagesLedger } from '../../../src/operator/keycloak/collections/messages.ts';
 import { realmFields } from '../../../src/operator/keycloak/collections/realm-fields.ts';
+import { openRecord, sealRecord } from '../../../src/operator/keycloak/collections/record.ts';
 
 type Obj = Record<string, unknown>;
 type Row = { name: string; desired: Obj; live: Obj; collections?: string[]; drift: string[]; sent?: Obj };
 
-/** A live object whose field list records `fields` (realm and client attributes are strings). */
-const recording = (fields: string[], rest: Obj = {}, attributes: Obj = {}): Obj => ({
-  ...rest,
-  attributes: { ...attributes, [mf]: fields.join(',') },
-});
+/** A live object whose ownership record lists `fields`, as the sections read it (realm and client attributes are
+ * strings). */
+const recording = (fields: string[], rest: Obj = {}, attributes: Obj = {}): Obj =>
+  openRecord(sealRecord({ ...rest, attributes: { ...attributes, [mf]: fields.join(',') } }));
 
 /** The value a body sends at a field path (`field` or `map/key`). */
 function sentAt(body: Obj, path: string): unknown {

@@ -1,6 +1,6 @@
-// The plans of the sections whose items have nowhere to carry a marker, owned by a ledger of their parent
-// (protocol mappers, realm scope links, role mappings and composites, LDAP providers and mappers, flows, required
-// actions, authorization objects): the ownership transitions of plan-table.ts, Keycloak's own items included, and
+// The plans of the sections listed in their parent's record from the start, never marked one by one (protocol
+// mappers, realm scope links, role mappings and composites, LDAP providers and mappers, flows, required actions,
+// authorization objects): the ownership transitions of plan-table.ts, Keycloak's own items included, and
 // each section's own comparisons, with no Keycloak at all.
 import { test } from 'uvu';
 import {

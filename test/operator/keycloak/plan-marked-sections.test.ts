@@ -1,19 +1,38 @@
-// The plans of the sections whose items carry the owner marker (roles, groups, client scopes, organizations,
-// identity providers and their mappers): the ownership transitions of plan-table.ts, and each section's own
-// comparisons, with no Keycloak at all.
+// The plans of the sections whose items an earlier version marked as its own (roles, groups, client scopes,
+// organizations, identity providers and their mappers), now in the record like every other section: the ownership
+// transitions of plan-table.ts (an earlier version's marks among them), and each section's own comparisons, with
+// no Keycloak at all.
 import { test } from 'uvu';
 import { clientScopeItem, clientScopes } from '../../../src/operator/keycloak/collections/client-scopes.ts';
-import { attributeMarker, type Item } from '../../../src/operator/keycloak/collections/collection.ts';
-import { configMarker } from '../../../src/operator/keycloak/collections/config-marker.ts';
+import {
+  attributeMark,
+  configMark,
+  type Item,
+  ownerAttribute,
+} from '../../../src/operator/keycloak/collections/collection.ts';
 import { childGroups, groupItem, groups } from '../../../src/operator/keycloak/collections/groups.ts';
 import { identityProviderMappers } from '../../../src/operator/keycloak/collections/identity-provider-mappers.ts';
 import { identityProviders } from '../../../src/operator/keycloak/collections/identity-providers.ts';
 import { organizationItem, organizations } from '../../../src/operator/keycloak/collections/organizations.ts';
 import { clientRoles, realmRoles, roleItem } from '../../../src/operator/keycloak/collections/roles.ts';
-import { owner, planTable, type Section } from './plan-table.ts';
+import { planTable, type Section } from './plan-table.ts';
 
-const listMarker = (o: string) => attributeMarker(o);
-const ours = attributeMarker(owner);
+/** An earlier version's mark: an attribute (a list for roles, groups and organizations, a string for client scopes)
+ * or a config entry (identity providers and their mappers). */
+const attrLegacy = (list: boolean): Section['legacy'] => ({
+  mark: attributeMark,
+  on: (o, item) => ({
+    ...item,
+    attributes: { ...(item.attributes as object), [ownerAttribute]: list ? [o] : o },
+  }),
+});
+const listMarker = attrLegacy(true);
+const idpMarker: Section['legacy'] = {
+  mark: configMark,
+  on: (o, item) => ({ ...item, config: { ...(item.config as object), [ownerAttribute]: o } }),
+};
+/** One of ours: the record lists it (the rows below say `managed`). */
+const ours = { mark: (item: Item) => item };
 const text = (v: 0 | 1 = 0) => (v ? 'old' : 'new');
 
 const role = (c: Section['c']): Section => ({
@@ -28,19 +47,21 @@ const role = (c: Section['c']): Section => ({
     clientRole: false,
     attributes: {},
   }),
-  marker: listMarker,
+  legacy: listMarker,
 });
 const roleRows = (s: Section) => [
   {
     name: 'an attribute the spec drops is taken back',
     desired: [s.want('a')],
     live: [ours.mark({ ...s.have('a'), attributes: { team: ['x'] } })],
+    managed: ['a'],
     expect: { update: ['a'] },
   },
   {
     name: 'no description and an empty one are the same',
     desired: [roleItem({ name: 'a' })],
     live: [ours.mark({ ...s.have('a'), description: '' })],
+    managed: ['a'],
     expect: {},
   },
 ];
@@ -58,19 +79,19 @@ const group = (c: Section['c']): Section => ({
     subGroupCount: 0,
     ...groupItem({ name: k, realmRoles: v ? ['old'] : ['reader'] }),
   }),
-  marker: listMarker,
+  legacy: listMarker,
 });
 planTable(group(groups('apps')), [
   {
     name: 'the same realm roles in another order: in sync (the ledger is sorted)',
     desired: [groupItem({ name: 'a', realmRoles: ['writer', 'reader'] })],
     live: [ours.mark({ id: 'g', name: 'a', ...groupItem({ name: 'a', realmRoles: ['reader', 'writer'] }) })],
+    managed: ['a'],
     expect: {},
   },
 ]);
 planTable(group(childGroups('apps', 'parent-id', '/parent')));
 
-const scopeMarker = (o: string) => attributeMarker(o, false);
 const scope: Section = {
   name: 'client scopes',
   c: clientScopes('apps'),
@@ -84,18 +105,19 @@ const scope: Section = {
     attributes: { 'include.in.token.scope': 'true' },
     protocolMappers: [],
   }),
-  marker: scopeMarker,
+  legacy: attrLegacy(false),
 };
 planTable(scope, [
   {
     name: 'an attribute Keycloak keeps empty is no attribute',
     desired: [scope.want('a')],
     live: [
-      scopeMarker(owner).mark({
+      ours.mark({
         ...scope.have('a'),
         attributes: { 'include.in.token.scope': 'true', gone: '' },
       }),
     ],
+    managed: ['a'],
     expect: {},
   },
   {
@@ -108,7 +130,8 @@ planTable(scope, [
         protocolMappers: [{ name: 'aud' }],
       }),
     ],
-    live: [scopeMarker(owner).mark(scope.have('a'))],
+    live: [ours.mark(scope.have('a'))],
+    managed: ['a'],
     expect: { update: ['a'] },
   },
 ]);
@@ -127,7 +150,7 @@ const organization: Section = {
     domains: domains(k).map((d) => ({ verified: false, ...d })),
     attributes: {},
   }),
-  marker: listMarker,
+  legacy: listMarker,
 };
 /** Ours, with its domains as Keycloak lists them (a.com first; a.org verified or not). */
 const withDomains = (orgVerified: boolean) =>
@@ -143,17 +166,18 @@ planTable(organization, [
     name: 'domains in another order are the same set',
     desired: [organization.want('a')],
     live: [withDomains(false)],
+    managed: ['a'],
     expect: {},
   },
   {
     name: 'a domain verified by hand is an update back',
     desired: [organization.want('a')],
     live: [withDomains(true)],
+    managed: ['a'],
     expect: { update: ['a'] },
   },
 ]);
 
-const idpMarker = (o: string) => configMarker(o, false);
 const idp = (major: number): Section => ({
   name: `identity providers (Keycloak ${major})`,
   c: identityProviders('apps', major, new Map()),
@@ -172,14 +196,15 @@ const idp = (major: number): Section => ({
     postBrokerLoginFlowAlias: '',
     config: { clientId: 'web' },
   }),
-  marker: idpMarker,
+  legacy: idpMarker,
 });
-const hidden = (s: Section): Item => idpMarker(owner).mark({ ...s.have('a'), hideOnLogin: true });
+const hidden = (s: Section): Item => ours.mark({ ...s.have('a'), hideOnLogin: true });
 planTable(idp(26), [
   {
     name: 'hideOnLogin set by hand is taken back',
     desired: [idp(26).want('a')],
     live: [hidden(idp(26))],
+    managed: ['a'],
     expect: { update: ['a'] },
   },
 ]);
@@ -188,6 +213,7 @@ planTable(idp(25), [
     name: 'hideOnLogin is not compared before 26',
     desired: [idp(25).want('a')],
     live: [hidden(idp(25))],
+    managed: ['a'],
     expect: {},
   },
 ]);
@@ -207,7 +233,7 @@ planTable({
     identityProviderMapper: 'hardcoded-attribute-idp-mapper',
     config: { attribute: 'dept', 'attribute.value': text(v) },
   }),
-  marker: idpMarker,
+  legacy: idpMarker,
 });
 
 test.run();

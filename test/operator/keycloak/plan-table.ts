@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import type {
   Collection,
   Item,
-  Marker,
+  LegacyMark,
   Ownership,
 } from '../../../src/operator/keycloak/collections/collection.ts';
 import { type Plan, planCollection } from '../../../src/operator/keycloak/collections/plan.ts';
@@ -20,8 +20,8 @@ export type Section = {
   want(k: string, v?: 0 | 1): Item;
   /** The same item as Keycloak lists it (ids and what Keycloak fills in), unmarked. */
   have(k: string, v?: 0 | 1): Item;
-  /** The marker of an owner, for a marker-owned section; a ledger-owned one has none. */
-  marker?: (owner: string) => Marker;
+  /** For a section whose items an earlier version marked: that mark read, and an item marked by an owner. */
+  legacy?: { mark: (owner: string) => LegacyMark; on: (owner: string, item: Item) => Item };
 };
 
 /** Keys of the items each list of the plan names (conflicts by key; claim as is). */
@@ -52,9 +52,11 @@ function summary(c: Collection, plan: Plan): Required<Expect> {
 }
 
 function check(s: Section, row: Row): void {
-  const ownership: Ownership = s.marker
-    ? s.marker(owner)
-    : { by: 'ledger', managed: new Set(row.managed), keycloak: new Set(row.keycloak) };
+  const ownership: Ownership = {
+    managed: new Set(row.managed),
+    keycloak: new Set(row.keycloak),
+    ...(s.legacy ? { legacy: s.legacy.mark(owner) } : {}),
+  };
   const plan = planCollection(s.c, row.desired, row.live, ownership, { adopt: row.adopt });
   const what = `${s.name}: ${row.name}`;
   const none = { create: [], update: [], delete: [], conflicts: [], claim: [] };
@@ -67,10 +69,9 @@ function check(s: Section, row: Row): void {
     );
     assert.ok(x.message.includes(x.owner ? `belongs to ${x.owner}` : 'not created by realmforge'), what);
   }
-  // What a marker-owned section creates or updates carries the marker: it is ours from its first write.
-  const marker = s.marker?.(owner);
+  // Nothing the operator writes carries a mark of its own: the record alone says what is ours.
   for (const item of [...plan.create, ...plan.update.map((u) => u.desired)])
-    if (marker) assert.is(marker.read(item), owner, `${what}: marked`);
+    if (s.legacy) assert.is(s.legacy.mark(owner).read(item), undefined, `${what}: unmarked`);
 }
 
 /** The transitions every section goes through, with the plan each must give. */
@@ -79,12 +80,11 @@ function transitions(s: Section): Row[] {
   const key = (k: string) => c.key(s.want(k));
   const keys = (...ks: string[]) => ks.map(key);
   const w = (k: string) => s.want(k, 0);
-  const marker = s.marker?.(owner);
-  const ours = (k: string, v: 0 | 1 = 0) => (marker ? marker.mark(s.have(k, v)) : s.have(k, v));
+  const ours = (k: string, v: 0 | 1 = 0) => s.have(k, v);
   const hand = (k: string, v: 0 | 1 = 0) => s.have(k, v);
-  // A ledger section records its own keys and claims the declared ones it does not record yet.
-  const recorded = (...ks: string[]) => (marker ? [] : keys(...ks));
-  const claim = (...ks: string[]) => (marker ? [] : keys(...ks));
+  // The record lists the operator's keys; the declared ones it does not list yet are claimed.
+  const recorded = (...ks: string[]) => keys(...ks);
+  const claim = (...ks: string[]) => keys(...ks);
   // Links and role mappings are their key: they are added and removed, never updated.
   const updated = (...ks: string[]) =>
     c.write.mode === 'link' || c.write.mode === 'batch' ? [] : keys(...ks);
@@ -144,22 +144,39 @@ function transitions(s: Section): Row[] {
       },
     },
   ];
-  if (s.marker) {
-    const theirs = s.marker(other).mark(s.have('a'));
+  if (s.legacy) {
+    const marked = (o: string, k: string, v: 0 | 1 = 0) => s.legacy?.on(o, s.have(k, v)) ?? s.have(k, v);
     rows.push(
       {
-        name: "conflict: another resource's, declared",
-        desired: [w('a')],
-        live: [theirs],
-        expect: { conflicts: keys('a') },
+        name: 'migrated: an earlier version marked it ours, declared, not in the record: kept, not claimed',
+        desired: [w('a'), w('b')],
+        live: [marked(owner, 'a'), marked(owner, 'b', 1)],
+        expect: { update: updated('b') },
       },
-      { name: "another resource's, not declared: left alone", desired: [], live: [theirs], expect: {} },
       {
-        name: "adopted: another resource's, adoptExisting",
+        name: 'migrated: an earlier version marked it ours, no longer declared: pruned',
+        desired: [],
+        live: [marked(owner, 'a')],
+        expect: { delete: keys('a') },
+      },
+      {
+        name: "conflict: another resource's (an earlier version's mark), declared",
         desired: [w('a')],
-        live: [theirs],
+        live: [marked(other, 'a')],
+        expect: { conflicts: keys('a'), claim: claim('a') },
+      },
+      {
+        name: "another resource's, not declared: left alone",
+        desired: [],
+        live: [marked(other, 'a')],
+        expect: {},
+      },
+      {
+        name: "another resource's is never adopted",
+        desired: [w('a')],
+        live: [marked(other, 'a')],
         adopt: true,
-        expect: { update: keys('a') },
+        expect: { conflicts: keys('a'), claim: claim('a') },
       },
     );
     return rows;

@@ -2,11 +2,14 @@
 // and client), role and group attributes, the realm's default roles, subgroups at any depth and group client-role
 // mappings. Applied they read back equal, a steady resync writes nothing, a hand edit is reverted, what the spec
 // stops declaring is taken back, and what Keycloak or a person made stays.
+
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
+import { openRecord } from '../../../src/operator/keycloak/collections/record.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
+import { recorded } from './recorded.ts';
 
 type Spec = Partial<IdentityRealm['spec']>;
 const resource = (spec: Spec): IdentityRealm => ({
@@ -109,7 +112,8 @@ test('removing composites and attributes from the spec takes them back', async (
   await sync(kc, { roles: [{ name: 'reader' }, { name: 'writer' }, { name: 'admin' }] });
   assert.equal(await composites(kc, 'admin'), []);
   const admin = (realm().roles as any[]).find((r) => r.name === 'admin');
-  assert.equal(Object.keys(admin.attributes), ['realmforge.dev/owner']);
+  assert.equal(Object.keys(admin.attributes), [], 'no mark of its own: the record lists it');
+  assert.ok(recorded(realm(), 'roles').has('admin'));
   kc.reset();
   assert.equal(await sync(kc, { roles: [{ name: 'reader' }, { name: 'writer' }, { name: 'admin' }] }), []);
 });
@@ -142,7 +146,10 @@ test("default roles: the spec's are added and taken back; Keycloak's own and han
     'realm/member',
     'realm/offline_access',
   ]);
-  assert.is(realm().attributes['realmforge.dev/managed-default-roles'], 'client/portal/view,realm/member');
+  assert.is(
+    openRecord(realm()).attributes['realmforge.dev/managed-default-roles'],
+    'client/portal/view,realm/member',
+  );
   kc.reset();
   assert.equal(await sync(kc, spec), [], 'steady');
   // Removed by hand: put back. A default added by hand: kept.
@@ -153,7 +160,7 @@ test("default roles: the spec's are added and taken back; Keycloak's own and han
   assert.equal(await sync(kc, spec), ['add default role realm/member,client/portal/view']);
   await sync(kc, { roles: [{ name: 'member' }] });
   assert.equal(await composites(kc, 'default-roles-corp'), ['client/portal/edit', 'realm/offline_access']);
-  assert.is(realm().attributes['realmforge.dev/managed-default-roles'] ?? '', '');
+  assert.is(openRecord(realm()).attributes['realmforge.dev/managed-default-roles'] ?? '', '');
   kc.reset();
   assert.equal(await sync(kc, { roles: [{ name: 'member' }] }), []);
 });
@@ -243,6 +250,7 @@ test('hand edits in the tree are reverted; hand-made subgroups and mappings stay
       'remove realm role mapping of group /eng/backend dev',
       'remove portal role mapping of group /eng/backend client/portal/view',
       'delete subgroup of /eng/backend api',
+      'record realmforge.dev/managed-groups',
     ],
     'pruned',
   );

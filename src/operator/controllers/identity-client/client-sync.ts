@@ -23,15 +23,17 @@ import {
   syncServiceAccountRoles,
 } from '../../keycloak/collections/client-service-account.ts';
 import {
+  clientPath,
   createClient,
   deleteClientById,
   disableClientById,
   findClient,
 } from '../../keycloak/collections/clients.ts';
-import { ownerAttribute } from '../../keycloak/collections/collection.ts';
+import { itemLedgerAttribute, ownerAttribute } from '../../keycloak/collections/collection.ts';
 import { mappersLedger, syncClientMappers } from '../../keycloak/collections/protocol-mappers.ts';
 import { serviceAccountRolesLedger } from '../../keycloak/collections/role-mappings.ts';
 import { syncClientRoles } from '../../keycloak/collections/roles.ts';
+import { sectionLedgers } from '../../keycloak/collections/section-ownership.ts';
 import { observeOnly } from '../shared/observe.ts';
 import { isOurs, ownerOf, requireOurs } from './client-owner.ts';
 
@@ -58,6 +60,10 @@ export function desiredClient(client: IdentityClient, inputs: ClientInputs = {})
       [ownerAttribute]: ownerOf(client),
       ...(mappers ? { [mappersLedger]: mappers } : {}),
       ...(saRoles ? { [serviceAccountRolesLedger]: saRoles } : {}),
+      ...itemLedgerAttribute(
+        sectionLedgers.roles,
+        (client.spec.roles ?? []).map((r) => r.name),
+      ),
       ...authorizationLedgers(client),
       ...(graceSecondsOf(client) ? { [graceAttribute]: String(graceSecondsOf(client)) } : {}),
     },
@@ -127,7 +133,9 @@ async function finishClient(
   writes.push(...fields.writes);
   writes.push(...(await syncClientMappers(admin, ns, realm, desired, live)));
   writes.push(...(await syncClientScopeLinks(admin, ns, realm, desired, live)));
-  writes.push(...(await syncClientRoles(admin, ns, realm, live, client.spec.roles ?? [], ownerOf(client))));
+  const path = clientPath(realm, live.id ?? '');
+  const owner = { owner: ownerOf(client), adopt: client.spec.adoptExisting, recorded: live.attributes, path };
+  writes.push(...(await syncClientRoles(admin, ns, realm, live, client.spec.roles ?? [], owner)));
   const fresh = fields.writes.length > 0;
   writes.push(...(await syncServiceAccountRoles(admin, ns, realm, client, live, fresh)));
   const authorization = await syncAuthorization(admin, ns, realm, client, live, writes);

@@ -9,7 +9,7 @@ import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { syncFlows } from '../../keycloak/collections/authentication-flows.ts';
 import { syncClientPolicies } from '../../keycloak/collections/client-policies.ts';
 import { syncClientScopes } from '../../keycloak/collections/client-scopes.ts';
-import type { Item, Marker } from '../../keycloak/collections/collection.ts';
+import type { Item } from '../../keycloak/collections/collection.ts';
 import { syncDefaultRoles } from '../../keycloak/collections/default-roles.ts';
 import {
   type FederationSyncResult,
@@ -36,6 +36,7 @@ import {
   type RequiredActionsPlan,
 } from '../../keycloak/collections/required-actions.ts';
 import { syncRoles } from '../../keycloak/collections/roles.ts';
+import { type SectionOwner, sectionEntries } from '../../keycloak/collections/section-ownership.ts';
 import { syncUserProfile } from '../../keycloak/collections/user-profile.ts';
 import { carriedUserProfile } from '../../keycloak/collections/user-profile-create.ts';
 import { realmOwnerOf } from './realm-ownership.ts';
@@ -49,7 +50,6 @@ export type RealmSync = {
   spec: IdentityRealm['spec'];
   /** The realm's own representation: its fields and attributes (ownership, ledgers). */
   desired: Item;
-  marker: Marker;
   rules: FieldRules;
   /** The collections the spec declares items of (recorded, so that emptying one later still prunes it). */
   declared: readonly string[];
@@ -114,8 +114,16 @@ function need<K extends keyof Carried>(s: RealmSync, key: K): Carried[K] {
   return value as Carried[K];
 }
 
+/** Whose the realm's sections are: its record as read before this sync (a new realm: as its create recorded it). */
+const sectionOwner = (s: RealmSync): SectionOwner => ({
+  owner: realmOwnerOf(s.realm),
+  adopt: s.spec.adoptExisting,
+  recorded: need(s, 'live').attributes as Record<string, unknown> | undefined,
+  path: `/${encodeURIComponent(s.name)}`,
+});
+
 const organizationsOf = (s: RealmSync) =>
-  syncOrganizations(s.admin, s.ns, s.name, s.spec, s.marker, s.before('organizations'));
+  syncOrganizations(s.admin, s.ns, s.name, s.spec, sectionOwner(s), s.before('organizations'));
 
 const organizationsOn = (s: RealmSync) => need(s, 'live').organizationsEnabled === true;
 
@@ -203,7 +211,7 @@ export const realmSteps: readonly RealmStep[] = [
       const attributes = { ...(s.desired.attributes as Item), ...need(s, 'actions').attributes };
       const { first, body, held } = planRealmUpdate({ ...s.desired, attributes }, live, s.rules, s.declared);
       s.update = { body, held };
-      return updateRealm(s.admin, s.ns, s.name, first);
+      return updateRealm(s.admin, s.ns, s.name, first, live);
     },
   },
   {
@@ -240,10 +248,11 @@ export const realmSteps: readonly RealmStep[] = [
     create: (s) => !createCarriesRolesAndGroups(s.spec),
     run: async (s) => {
       const live = need(s, 'live');
-      const { admin, ns, name, spec, marker, clients } = s;
+      const { admin, ns, name, spec, clients } = s;
+      const owner = sectionOwner(s);
       return [
-        ...(await syncRoles(admin, ns, name, spec, marker, s.before('roles'), clients)),
-        ...(await syncGroupTree(admin, ns, name, spec, marker, s.before('groups'), clients)),
+        ...(await syncRoles(admin, ns, name, spec, owner, s.before('roles'), clients)),
+        ...(await syncGroupTree(admin, ns, name, spec, owner, s.before('groups'), clients)),
         ...(await syncDefaultRoles(admin, ns, name, spec, live, clients)),
         ...(await syncMessages(admin, ns, name, spec, live)),
       ];
@@ -261,7 +270,7 @@ export const realmSteps: readonly RealmStep[] = [
         s.ns,
         s.name,
         s.spec,
-        realmOwnerOf(s.realm),
+        sectionOwner(s),
         need(s, 'live'),
         s.before('clientScopes'),
       ),
@@ -306,22 +315,28 @@ export const realmSteps: readonly RealmStep[] = [
     when: (s) => s.update !== undefined,
     run: (s) => {
       const { body, held } = need(s, 'update');
-      return recordRealmLedgers(s.admin, s.ns, s.name, body, held);
+      return recordRealmLedgers(s.admin, s.ns, s.name, body, held, need(s, 'live'));
     },
   },
   {
     // Last for a new realm: its LDAP mappers may name groups made above (Keycloak checks a group mapper's path),
-    // and the create call already recorded its ledgers and hashes (nothing was sent to a component yet).
+    // and the create call already recorded its ledgers and hashes (nothing was sent to a component yet: only the
+    // sections' entries are read from it).
     name: 'federation of a new realm',
     afterCreate: 'not carried yet: LDAP and Kerberos providers with their mappers as components',
     needs: ['live', 'groups'],
     gives: ['federation'],
     update: false,
     run: async (s) => {
+      const live = need(s, 'live');
       s.federation = await syncFederation(
         s.admin,
         s.realm,
-        s.federationTarget(String(need(s, 'live').id), () => false, {}),
+        s.federationTarget(
+          String(live.id),
+          () => false,
+          sectionEntries(live.attributes as Record<string, unknown>),
+        ),
       );
       return [];
     },

@@ -13,7 +13,7 @@ import type { AdminClient } from '../../keycloak/admin-client.ts';
 import { changeSignalFields } from '../../keycloak/change-detection.ts';
 import { checkFlows, flowsAttributes } from '../../keycloak/collections/authentication-flows.ts';
 import { clientPolicyLedgers } from '../../keycloak/collections/client-policies.ts';
-import { attributeMarker, type Item } from '../../keycloak/collections/collection.ts';
+import type { Item } from '../../keycloak/collections/collection.ts';
 import { defaultRolesAttributes } from '../../keycloak/collections/default-roles.ts';
 import {
   compileAll,
@@ -25,6 +25,7 @@ import { messagesAttributes } from '../../keycloak/collections/messages.ts';
 import { requireOrganizations } from '../../keycloak/collections/organizations.ts';
 import { readRealm, realmDeclaredBefore } from '../../keycloak/collections/realm.ts';
 import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
+import { sectionLedgerAttributes } from '../../keycloak/collections/section-ownership.ts';
 import { userProfileLedgerAttributes } from '../../keycloak/collections/user-profile.ts';
 import type { ServerInfo } from '../../keycloak/server-info.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
@@ -123,9 +124,9 @@ export async function syncRealm(
     ...messagesAttributes(spec),
     ...clientPolicyLedgers(spec),
     ...userProfileLedgerAttributes(spec),
+    ...sectionLedgerAttributes(spec),
   };
   const desired = { ...compiled, ...signal, attributes } as Item;
-  const marker = attributeMarker(realmOwnerOf(realm), true, realm.spec.adoptExisting);
   const s: RealmSync = {
     admin,
     ns,
@@ -133,7 +134,6 @@ export async function syncRealm(
     realm,
     spec,
     desired,
-    marker,
     rules,
     declared: declaredCollections(spec),
     clock: inputs.clock ?? systemClock,

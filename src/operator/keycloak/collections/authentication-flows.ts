@@ -184,4 +184,4 @@ export async function syncFlows(
   return { writes, prune };
 }
 
-const ledgerOf = (keys: string[]) => ({ by: 'ledger' as const, managed: new Set(keys) });
+const ledgerOf = (keys: string[]) => ({ managed: new Set(keys) });

@@ -185,7 +185,7 @@ function phases(
 ) {
   const declared = new Set(desired.map((i) => c.key(i)));
   const leftovers = live.filter((i) => managed.has(c.key(i)) && !declared.has(c.key(i)));
-  const ownership = { by: 'ledger', managed } as const;
+  const ownership = { managed };
   return {
     upsert: async () =>
       writes.push(

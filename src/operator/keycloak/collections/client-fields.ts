@@ -10,7 +10,9 @@ import type { Item } from './collection.ts';
 import { holdLateLedgers, recordLateLedgers } from './late-ledgers.ts';
 import { type FieldRules, managedFieldsAttribute, planFields } from './managed-fields.ts';
 import { mappersLedger } from './protocol-mappers.ts';
+import { recordAttribute, sealRecord } from './record.ts';
 import { serviceAccountRolesLedger } from './role-mappings.ts';
+import { sectionLedgers } from './section-ownership.ts';
 
 const enc = encodeURIComponent;
 
@@ -46,7 +48,12 @@ export const clientFields: FieldRules = {
 };
 
 /** The client's ledgers of what is synced after its own update (late-ledgers.ts). */
-const clientLateLedgers = [mappersLedger, serviceAccountRolesLedger, ...Object.values(authzLedgers)];
+const clientLateLedgers = [
+  mappersLedger,
+  serviceAccountRolesLedger,
+  sectionLedgers.roles,
+  ...Object.values(authzLedgers),
+];
 
 /** The client's own fields: everything but its collections and scope assignments. */
 function ownFields(desired: ClientRepresentation): Item {
@@ -57,7 +64,7 @@ function ownFields(desired: ClientRepresentation): Item {
 /** The client fields (collections and scopes aside) where Keycloak differs from `desired`. */
 export function clientDrift(desired: ClientRepresentation, live: ClientRepresentation): string[] {
   return planFields(ownFields(desired), live as Item, clientFields).drift.filter(
-    (f) => f !== managedFieldsAttribute,
+    (f) => f !== managedFieldsAttribute && f !== recordAttribute,
   );
 }
 
@@ -118,8 +125,9 @@ export async function syncClientFields(
   const { first, held } = holdLateLedgers(plan, live as Item, clientLateLedgers);
   const writes: string[] = [];
   if (first.drift.length) {
-    await admin.call(ns, 'PUT', path, { ...first.body, id: live.id });
+    await admin.call(ns, 'PUT', path, sealRecord({ ...first.body, id: live.id }, live));
     writes.push(`update client (${first.drift.join(', ')})`);
   }
-  return { writes, record: () => recordLateLedgers(admin, ns, path, { ...plan.body, id: live.id }, held) };
+  const late = sealRecord({ ...plan.body, id: live.id }, live);
+  return { writes, record: () => recordLateLedgers(admin, ns, path, late, held) };
 }

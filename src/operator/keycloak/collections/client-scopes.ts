@@ -1,7 +1,6 @@
 // Realm-level client scopes as a managed collection, their protocol mappers as a sub-collection (ledger on the
-// scope), and the realm's default and optional client scopes as two linked sets (ledgers on the realm). A scope
-// the operator creates carries the owner attribute (a string: client-scope attributes are strings); Keycloak's
-// built-in scopes (profile, email, roles, ...) and hand-made ones are never changed, but may be named as realm
+// scope), and the realm's default and optional client scopes as two linked sets (ledgers on the realm). The realm's
+// record lists the scopes the operator made (section-ownership.ts); Keycloak's built-in scopes (profile, email, roles, ...) and hand-made ones are never changed, but may be named as realm
 // defaults. Links are added with PUT and removed with DELETE on the scope's id, so a link is resolved to the live
 // scope first; a name that is no scope is an error naming the field. The scope list is read once (it carries every
 // scope's mappers) and again only after a create, for the new ids; links are read only when declared now or
@@ -11,16 +10,16 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import { scopeLinkLedgers } from '../../compile/realm/client-scopes.ts';
 import type { AdminClient } from '../admin-client.ts';
 import {
-  attributeMarker,
   type Collection,
   type Item,
   ItemConflictError,
+  type Ledger,
   ledger,
-  ownerAttribute,
   syncCollection,
 } from './collection.ts';
 import { ledgerClaim } from './late-ledgers.ts';
 import { mappersLedger, protocolMappers } from './protocol-mappers.ts';
+import { type SectionOwner, sectionLedgers, sectionOwnership } from './section-ownership.ts';
 
 const enc = encodeURIComponent;
 
@@ -96,23 +95,27 @@ export async function syncClientScopes(
   ns: string,
   realm: string,
   spec: Spec,
-  owner: string,
+  owner: SectionOwner,
   liveRealm: Item,
   declaredBefore: boolean,
 ): Promise<string[]> {
   const writes: string[] = [];
   const declared = spec.clientScopes ?? [];
-  const marker = attributeMarker(owner, false);
+  const section = sectionOwnership(admin, ns, owner, sectionLedgers.clientScopes);
   // A scope's update records its mappers' names (write-ahead), so a mapper a person added under a declared name
   // is refused before that update, never recorded as ours.
   const listed = declared.length
     ? ((await admin.call<Item[]>(ns, 'GET', clientScopes(realm).listPath)).body ?? [])
     : undefined;
-  if (!spec.adoptExisting) checkScopeMappers(declared, listed ?? [], marker.owner);
-  const result = await syncCollection(admin, ns, clientScopes(realm), declared.map(clientScopeItem), marker, {
-    declaredBefore,
-    ...(listed ? { live: listed } : {}),
-  });
+  if (!spec.adoptExisting) checkScopeMappers(declared, listed ?? [], section.ownership);
+  const result = await syncCollection(
+    admin,
+    ns,
+    clientScopes(realm),
+    declared.map(clientScopeItem),
+    section.ownership,
+    { ...section.options, declaredBefore, ...(listed ? { live: listed } : {}) },
+  );
   writes.push(...result.writes);
   let scopes = result.live;
   const links = spec.realmDefaultClientScopes ?? {};
@@ -165,12 +168,14 @@ export async function syncClientScopes(
 function checkScopeMappers(
   declared: NonNullable<Spec['clientScopes']>,
   live: readonly Item[],
-  owner: string,
+  scopes: Ledger,
 ) {
   for (const scope of declared) {
     const have = live.find((s) => s.name === scope.name);
     const attrs = (have?.attributes ?? {}) as Record<string, unknown>;
-    if (!have || attrs[ownerAttribute] !== owner) continue;
+    const ours =
+      scopes.managed.has(scope.name) || (have && scopes.legacy?.read(have) === scopes.legacy?.owner);
+    if (!have || !ours) continue;
     const recorded = ledger(attrs, mappersLedger).managed;
     const mappers = (have.protocolMappers ?? []) as Item[];
     for (const m of scope.protocolMappers ?? [])

@@ -73,7 +73,7 @@ async function ensureGracePolicy(admin: AdminClient, ns: string, realm: string, 
 
 async function writeGracePolicy(admin: AdminClient, ns: string, realm: string, grace: number) {
   const { profile, policy } = gracePolicy(grace);
-  const mine = { by: 'ledger', managed: new Set([profile.name]) } as const;
+  const mine = { managed: new Set([profile.name]) };
   const read = async <T>(path: string) => (await admin.call<T>(ns, 'GET', path)).body;
   const profiles = clientProfiles(realm);
   const policies = clientPolicies(realm);

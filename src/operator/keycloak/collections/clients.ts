@@ -8,6 +8,7 @@ import { RealmforgeError } from '../../../core/errors.ts';
 import type { AdminClient } from '../admin-client.ts';
 import { createReadingBack } from '../outcome-unknown.ts';
 import { realmScopes } from './client-scope-links.ts';
+import { openRecord, sealRecord } from './record.ts';
 
 const enc = encodeURIComponent;
 
@@ -22,7 +23,7 @@ export async function findClient(admin: AdminClient, ns: string, realm: string, 
     `/${enc(realm)}/clients?clientId=${enc(clientId)}&max=2`,
   );
   if (res.status === 404) throw new RealmforgeError('not_found', `realm ${realm} does not exist in Keycloak`);
-  return (res.body ?? []).find((c) => c.clientId === clientId);
+  return openRecord((res.body ?? []).find((c) => c.clientId === clientId));
 }
 
 /** The id at the end of a create's Location header (`.../clients/<id>`), if there is one. */
@@ -46,7 +47,8 @@ export async function createClient(
   // and the client as sent is the client as created.
   if (body.defaultClientScopes || body.optionalClientScopes) await realmScopes(admin, ns, realm, body);
   const find = () => findClient(admin, ns, realm, clientId);
-  const outcome = await createReadingBack(() => admin.call(ns, 'POST', `/${enc(realm)}/clients`, body), find);
+  const sent = sealRecord(body);
+  const outcome = await createReadingBack(() => admin.call(ns, 'POST', `/${enc(realm)}/clients`, sent), find);
   if ('found' in outcome) return { live: outcome.found, created: true, found: true };
   const { status, location } = outcome.created;
   if (status === 404) throw new RealmforgeError('not_found', `realm ${realm} does not exist in Keycloak`);
@@ -60,7 +62,7 @@ export async function createClient(
     return { live, created: false, found: true };
   }
   const id = createdId(location);
-  const live = id ? { ...body, id } : await find();
+  const live = id ? openRecord({ ...sent, id }) : await find();
   if (!live?.id)
     throw new RealmforgeError(
       'transient',

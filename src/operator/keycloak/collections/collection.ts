@@ -5,13 +5,12 @@
 // spec no longer declares, never touches an item it did not create) and applies (apply-plan.ts: the whole plan, or
 // nothing when it has a conflict).
 //
-// Ownership is known one of two ways:
-//  - marker: the item itself carries the owner (an attribute `realmforge.dev/owner`, for items that have one);
-//  - ledger: the parent records the keys it manages (a parent attribute), for items with nowhere to put a marker.
-//    A key is recorded (claimed) before its item is created, and dropped once the item is deleted.
-// One rule for both: a declared item that exists and is not ours (another owner's marker, or a key the ledger
-// does not record) is a NameConflict unless the resource asked for adoption; items Keycloak makes itself (a
-// ledger's `keycloak` keys: the built-in user-profile attributes, a new realm's scope links) are not a person's.
+// Ownership is known one way: the parent's ownership record (record.ts) lists the keys of the items the operator
+// made or took over, section by section. A key is recorded (claimed) before its item is created, and dropped once
+// the item is deleted. A declared item that exists and is not recorded is a NameConflict unless the resource asked
+// for adoption; items Keycloak makes itself (a ledger's `keycloak` keys: the built-in user-profile attributes, a new
+// realm's scope links) are not a person's. An item an earlier version marked as its own (`legacy`: the owner
+// attribute it wrote on the item) counts as recorded, and is recorded by the next update of its parent.
 // The states and transitions: docs/ownership.md.
 import type { AdminClient } from '../admin-client.ts';
 import { applyPlan } from './apply-plan.ts';
@@ -20,29 +19,29 @@ import { planCollection } from './plan.ts';
 export { ItemConflictError } from './apply-plan.ts';
 export { sameItem } from './plan.ts';
 
-/** The attribute that marks an item (or a realm, or a client) as created by one resource (`namespace/name`). */
+/** The attribute that marks a realm or a client (in its record) as one resource's (`namespace/name`); an earlier
+ * version also put it on the items it made (LegacyMark). */
 export const ownerAttribute = 'realmforge.dev/owner';
 
 /** An item as Keycloak represents it: any JSON object. */
 export type Item = Record<string, unknown>;
 
-/** Ownership by a marker the item carries. */
-export type Marker = {
-  readonly by: 'marker';
+/** The owner mark an earlier version put on each item it made (an attribute or a config entry): read, and left
+ * out when an item is compared (it goes with the item's next update, never with a write of its own). */
+export type LegacyMark = {
   readonly owner: string;
-  /** The resource asked for adoption: a declared item without a marker is taken over (another owner's never). */
-  readonly adopt?: boolean;
   read(item: Item): string | undefined;
-  mark(item: Item): Item;
+  strip(item: Item): Item;
 };
-/** Ownership by the keys the parent recorded; `keycloak`: keys of items Keycloak makes itself. */
+/** Ownership by the keys the parent's record lists; `keycloak`: keys of items Keycloak makes itself; `legacy`:
+ * items an earlier version marked (ours while no record lists them, another resource's never adopted). */
 export type Ledger = {
-  readonly by: 'ledger';
   readonly managed: ReadonlySet<string>;
   readonly keycloak?: ReadonlySet<string>;
+  readonly legacy?: LegacyMark;
 };
 /** How ownership of live items is known. */
-export type Ownership = Marker | Ledger;
+export type Ownership = Ledger;
 
 /** A managed collection, declared once. Paths are relative to `/admin/realms`. */
 export type Collection = {
@@ -126,7 +125,7 @@ export async function syncCollection(
   ownership: Ownership,
   options: SyncOptions = {},
 ): Promise<CollectionResult> {
-  const nothingOurs = ownership.by === 'ledger' ? ownership.managed.size === 0 : !options.declaredBefore;
+  const nothingOurs = ownership.managed.size === 0 && (!ownership.legacy || !options.declaredBefore);
   if (!desired.length && nothingOurs) return { writes: [], managed: [], live: [], created: false };
   const live = options.live ?? (await admin.call<Item[]>(namespace, 'GET', c.listPath)).body ?? [];
   const plan = planCollection(c, desired, live, ownership, options);
@@ -135,30 +134,56 @@ export async function syncCollection(
   return { writes, managed, live, created: plan.create.length > 0 };
 }
 
-/** Ownership by an owner attribute on the item (`attributes['realmforge.dev/owner']`): a list for roles and
- * groups, a plain string where Keycloak keeps attributes as strings (`listValues` false: client scopes). */
-export function attributeMarker(owner: string, listValues = true, adopt = false): Marker {
-  return {
-    by: 'marker',
+const first = (value: unknown) =>
+  Array.isArray(value) ? String(value[0] ?? '') || undefined : (value as string | undefined);
+
+/** An earlier version's owner entry in the map `map` of an item. */
+const markIn =
+  (map: 'attributes' | 'config') =>
+  (owner: string): LegacyMark => ({
     owner,
-    adopt,
-    read: (item) => {
-      const value = (item.attributes as Record<string, unknown> | undefined)?.[ownerAttribute];
-      return Array.isArray(value) ? String(value[0] ?? '') || undefined : (value as string | undefined);
+    read: (item) => first((item[map] as Record<string, unknown> | undefined)?.[ownerAttribute]),
+    strip: (item) => {
+      const entries = item[map] as Record<string, unknown> | undefined;
+      if (!entries || !(ownerAttribute in entries)) return item;
+      const { [ownerAttribute]: _, ...rest } = entries;
+      return { ...item, [map]: rest };
     },
-    mark: (item) => ({
-      ...item,
-      attributes: {
-        ...(item.attributes as object | undefined),
-        [ownerAttribute]: listValues ? [owner] : owner,
-      },
-    }),
-  };
-}
+  });
+
+/** An earlier version's owner attribute on an item (`attributes['realmforge.dev/owner']`). */
+export const attributeMark = markIn('attributes');
+
+/** An earlier version's owner entry in an item's config (identity providers and their mappers). */
+export const configMark = markIn('config');
 
 /** The keys a parent recorded in its ledger attribute (comma-separated), for a ledger-owned collection. */
 export function ledger(attributes: Record<string, unknown> | undefined, name: string): Ledger {
+  return { managed: new Set(ledgerEntries(attributes, name)) };
+}
+
+/** The entries of a ledger attribute, as written. */
+export function ledgerEntries(attributes: Record<string, unknown> | undefined, name: string): string[] {
   const raw = attributes?.[name];
   const text = Array.isArray(raw) ? String(raw[0] ?? '') : String(raw ?? '');
-  return { by: 'ledger', managed: new Set(text.split(',').filter(Boolean)) };
+  return text.split(',').filter(Boolean);
+}
+
+/** A key as an entry of an encoded ledger: `%` and `,` escaped (a name may hold a comma), nothing else. */
+export const ledgerEntry = (key: string) => key.replace(/%/g, '%25').replace(/,/g, '%2C');
+
+/** The keys of a ledger whose entries are encoded (ledgerEntry), with an earlier version's marks. */
+export function itemLedger(
+  attributes: Record<string, unknown> | undefined,
+  name: string,
+  legacy?: LegacyMark,
+): Ledger {
+  const managed = new Set(ledgerEntries(attributes, name).map(decodeURIComponent));
+  return { managed, ...(legacy ? { legacy } : {}) };
+}
+
+/** The parent attribute recording `keys` in an encoded ledger (none: no attribute). */
+export function itemLedgerAttribute(name: string, keys: readonly string[]): Record<string, string> {
+  const entries = [...new Set(keys.map(ledgerEntry))].sort();
+  return entries.length ? { [name]: entries.join(',') } : {};
 }

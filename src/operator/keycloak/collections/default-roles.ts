@@ -52,5 +52,5 @@ export async function syncDefaultRoles(
   const field = 'spec.defaultRoles';
   const composites = roleComposites(realm, String(roleId), { noun: 'default role', field }, clients);
   const items = roleRefItems(declared, clients, field);
-  return (await syncCollection(admin, ns, composites, items, owned)).writes;
+  return (await syncCollection(admin, ns, composites, items, owned, { adopt: spec.adoptExisting })).writes;
 }

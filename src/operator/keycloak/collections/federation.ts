@@ -17,12 +17,12 @@ import {
   ldapBindHashAttribute,
 } from '../../compile/realm/user-federation.ts';
 import type { AdminClient } from '../admin-client.ts';
-import { type Item, ledger, syncCollection } from './collection.ts';
+import { configMark, type Item, itemLedger, ledger, ledgerEntry, syncCollection } from './collection.ts';
 import { ldapMappers, userStorageProviders } from './components.ts';
-import { configMarker } from './config-marker.ts';
 import { identityProviderMappers } from './identity-provider-mappers.ts';
 import { identityProviders } from './identity-providers.ts';
 import { ledgerClaim } from './late-ledgers.ts';
+import { sectionLedgers, sectionOwnership } from './section-ownership.ts';
 
 /** The Secrets the federation sections refer to: client secrets and signing keys by identity provider alias, bind
  * passwords by LDAP provider name. */
@@ -132,31 +132,48 @@ export async function syncFederation(
 ): Promise<FederationSyncResult> {
   const { idps, ldap, kerberos } = compileAll(realm, t);
   const writes: string[] = [];
-  const idpMarker = configMarker(t.owner, false);
+  const realmPath = `/${encodeURIComponent(t.realmName)}`;
+  const owner = {
+    owner: t.owner,
+    adopt: realm.spec.adoptExisting,
+    recorded: t.liveAttributes,
+    path: realmPath,
+  };
+  const legacy = configMark(t.owner);
+  const idpSection = sectionOwnership(admin, t.ns, owner, sectionLedgers.identityProviders, {
+    legacy,
+  });
   const idpResult = await syncCollection(
     admin,
     t.ns,
     identityProviders(t.realmName, t.keycloakMajor, t.secrets.identityProviders),
-    idps.map((i) => idpMarker.mark(i)),
-    idpMarker,
-    { declaredBefore: t.declaredBefore('identityProviders') },
+    idps,
+    idpSection.ownership,
+    { ...idpSection.options, declaredBefore: t.declaredBefore('identityProviders') },
   );
   writes.push(...idpResult.writes);
+  const idpMappers = sectionLedgers.identityProviderMappers;
+  const recordedMappers = itemLedger(t.liveAttributes, idpMappers).managed;
   for (const idp of realm.spec.identityProviders ?? []) {
-    const mappers = compileIdentityProviderMappers(idp).map((m) => idpMarker.mark(m));
     const created = !idpResult.live.some((l) => l.alias === idp.alias);
+    const prefix = `${idp.alias}/`;
+    const mine = [...recordedMappers].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+    const section = sectionOwnership(admin, t.ns, owner, idpMappers, {
+      legacy,
+      managed: new Set(mine),
+      entry: (name) => ledgerEntry(prefix + name),
+    });
     const result = await syncCollection(
       admin,
       t.ns,
       identityProviderMappers(t.realmName, idp.alias),
-      mappers,
-      idpMarker,
+      compileIdentityProviderMappers(idp),
+      section.ownership,
       // A provider created just now has no mappers to read; one that existed may have some to prune.
-      created ? { live: [], declaredBefore: false } : { declaredBefore: true },
+      { ...section.options, ...(created ? { live: [], declaredBefore: false } : { declaredBefore: true }) },
     );
     writes.push(...result.writes);
   }
-  const realmPath = `/${encodeURIComponent(t.realmName)}`;
   const providers = userStorageProviders(t.realmName, t.realmId, t.secrets.ldap);
   const ldapResult = await syncCollection(
     admin,
@@ -212,7 +229,6 @@ function mapperLedger(attrs: Record<string, unknown>, provider: string) {
   const all = ledger(attrs, ldapMappersLedger).managed;
   const prefix = `${provider}/`;
   return {
-    by: 'ledger' as const,
     managed: new Set([...all].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length))),
   };
 }

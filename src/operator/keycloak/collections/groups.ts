@@ -1,13 +1,14 @@
 // A realm's groups as managed collections, one per level of the tree: the top-level groups, and the children of
 // each declared group (subgroups at any depth; a group's natural key is its path, its name within its parent).
-// Each group the operator creates carries the owner attribute and the ledgers of the realm and client roles it
-// maps (see role-mappings.ts; mappings made by hand stay); Keycloak deletes a group's subgroups with it. A steady
-// resync reads the top-level groups (when declared now or before), a declared group's children only when it has
-// some or declares some, and looks a client up only when one of its mappings must be written.
+// The realm's record lists the groups the operator made by path (section-ownership.ts); each carries the ledgers
+// of the realm and client roles it maps (see role-mappings.ts; mappings made by hand stay); Keycloak deletes a
+// group's subgroups with it. A steady resync reads the top-level groups (when declared now or before), a declared
+// group's children only when it has some or declares some, and looks a client up only when one of its mappings
+// must be written.
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { AdminClient } from '../admin-client.ts';
-import { type Collection, type Item, ledger, type Marker, syncCollection } from './collection.ts';
+import { type Collection, type Item, itemLedger, ledger, ledgerEntry, syncCollection } from './collection.ts';
 import { ledgerClientIds, lookUpClients } from './role-composites.ts';
 import {
   clientMappingKey,
@@ -16,6 +17,7 @@ import {
   groupRealmRoles,
   groupRolesLedger,
 } from './role-mappings.ts';
+import { type SectionOwner, sectionLedgers, sectionOwnership } from './section-ownership.ts';
 
 const enc = encodeURIComponent;
 
@@ -96,18 +98,30 @@ export async function syncGroupTree(
   ns: string,
   realm: string,
   spec: IdentityRealm['spec'],
-  marker: Marker,
+  owner: SectionOwner,
   declaredBefore: boolean,
   clients: Map<string, string>,
 ): Promise<string[]> {
   const writes: string[] = [];
+  const recorded = itemLedger(owner.recorded, sectionLedgers.groups);
   const byParent = new Map<string, GroupSpec[]>();
   for (const g of spec.groups ?? [])
     byParent.set(g.parent ?? '', [...(byParent.get(g.parent ?? '') ?? []), g]);
   const level = async (parentPath: string, collection: ReturnType<typeof groups>, before: boolean) => {
     const declared = byParent.get(parentPath) ?? [];
-    const desired = declared.map((g) => marker.mark(groupItem(g)));
-    const result = await syncCollection(admin, ns, collection, desired, marker, { declaredBefore: before });
+    // The record lists paths; this level's items are keyed by name within parentPath.
+    const names = [...recorded.managed].filter(
+      (p) => p.lastIndexOf('/') === parentPath.length && p.startsWith(parentPath),
+    );
+    const { ownership, options } = sectionOwnership(admin, ns, owner, sectionLedgers.groups, {
+      managed: new Set(names.map((p) => p.slice(parentPath.length + 1))),
+      entry: (name) => ledgerEntry(`${parentPath}/${name}`),
+    });
+    const desired = declared.map(groupItem);
+    const result = await syncCollection(admin, ns, collection, desired, ownership, {
+      ...options,
+      declaredBefore: before,
+    });
     writes.push(...result.writes);
     const live = result.created
       ? ((await admin.call<Item[]>(ns, 'GET', collection.listPath)).body ?? [])
@@ -175,7 +189,7 @@ async function syncMappings(
       ns,
       groupClientRoles(realm, String(have.id), path, clientId, uuid),
       declared.map((name) => ({ name })),
-      { by: 'ledger', managed: owned },
+      { managed: owned },
       { live: (liveRoles[clientId] ?? []).map((name) => ({ name })) },
     );
     writes.push(...result.writes);

@@ -5,6 +5,7 @@
 // A map entry is reset by sending it empty (Keycloak removes empty attributes); any other field by its default.
 import { RealmforgeError } from '../../../core/errors.ts';
 import { canonicalJson, isSubset } from '../../runtime/desired-state.ts';
+import { needsRecord, recordAttribute } from './record.ts';
 
 /** The attribute holding the comma-separated list of fields the operator set last time. */
 export const managedFieldsAttribute = 'realmforge.dev/managed-fields';
@@ -130,8 +131,11 @@ export function planFields(
   }
   const managed = [...want.keys()].sort();
   const previous = recordedFields(live, rules).join(',');
-  if (!drift.length && previous === managed.join(',')) return { drift, body, managed };
+  // An earlier version's object gets its ownership record (record.ts) in this update, even with nothing else to send.
+  const migrate = needsRecord(live);
+  if (!drift.length && previous === managed.join(',') && !migrate) return { drift, body, managed };
   if (previous !== managed.join(',')) drift.push(managedFieldsAttribute);
+  if (migrate) drift.push(recordAttribute);
   for (const [field, value] of Object.entries(desired)) if (value !== undefined) body[field] = value;
   for (const path of recordedFields(live, rules))
     if (!want.has(path) && !path.startsWith(collectionMark)) put(body, path, resetValue(path, rules));

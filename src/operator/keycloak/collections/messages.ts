@@ -64,7 +64,7 @@ export async function syncMessages(
       ns,
       collection,
       desired,
-      { by: 'ledger', managed },
+      { managed },
       {
         live: Object.entries(texts).map(([key, value]) => ({ key, value })),
         adopt: spec.adoptExisting,

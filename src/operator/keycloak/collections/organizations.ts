@@ -1,10 +1,11 @@
-// Organizations (Keycloak >= 26) as a managed collection: each organization the operator creates carries the owner
-// attribute (organization attributes are lists, like roles'); hand-made ones are never touched. Domains are a set:
+// Organizations (Keycloak >= 26) as a managed collection: the realm's record lists those the operator made
+// (section-ownership.ts); hand-made ones are never touched. Domains are a set:
 // compared sorted by name. On Keycloak 25 the section is refused with a message naming it, never ignored.
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { RealmforgeError } from '../../../core/errors.ts';
 import type { AdminClient } from '../admin-client.ts';
-import { type Collection, type Item, type Marker, syncCollection } from './collection.ts';
+import { type Collection, type Item, syncCollection } from './collection.ts';
+import { type SectionOwner, sectionLedgers, sectionOwnership } from './section-ownership.ts';
 
 const enc = encodeURIComponent;
 
@@ -60,15 +61,18 @@ export function requireOrganizations(version: string | undefined, declared: bool
     );
 }
 
-/** Makes the realm's organizations equal to the spec's (those the operator made: `marker`); returns the writes. */
+/** Makes the realm's organizations equal to the spec's (those its record lists); returns the writes. */
 export async function syncOrganizations(
   admin: AdminClient,
   ns: string,
   realm: string,
   spec: IdentityRealm['spec'],
-  marker: Marker,
+  owner: SectionOwner,
   declaredBefore: boolean,
 ): Promise<string[]> {
-  const desired = (spec.organizations ?? []).map((o) => marker.mark(organizationItem(o)));
-  return (await syncCollection(admin, ns, organizations(realm), desired, marker, { declaredBefore })).writes;
+  const { ownership, options } = sectionOwnership(admin, ns, owner, sectionLedgers.organizations);
+  const desired = (spec.organizations ?? []).map(organizationItem);
+  return (
+    await syncCollection(admin, ns, organizations(realm), desired, ownership, { ...options, declaredBefore })
+  ).writes;
 }

@@ -7,8 +7,8 @@
 import { canonicalJson } from '../../runtime/desired-state.ts';
 import type { Collection, Item, Ownership } from './collection.ts';
 
-/** A declared item that exists and is not the operator's: its key, where it is declared, whose it is (a marker's
- * owner; none for an unmarked or unrecorded item) and what the user is told. */
+/** A declared item that exists and is not the operator's: its key, where it is declared, whose it is (an earlier
+ * version's mark naming another owner; none for an unrecorded item) and what the user is told. */
 export type Conflict = {
   readonly key: string;
   readonly noun: string;
@@ -17,10 +17,10 @@ export type Conflict = {
   readonly message: string;
 };
 
-/** An item to change: its key, the desired form (marked when the collection is marker-owned), the live item. */
+/** An item to change: its key, the desired form, the live item. */
 export type Update = { readonly key: string; readonly desired: Item; readonly live: Item };
 
-/** What a sync of one collection writes: items to create (desired, marked), to update, to delete (live), the
+/** What a sync of one collection writes: items to create (desired), to update, to delete (live), the
  * conflicts that forbid all of it, and `claim`: the declared keys a ledger does not record yet (recorded before
  * any item is created or adopted, so a crash in between never makes an item of ours look like a person's). */
 export type Plan = {
@@ -52,14 +52,19 @@ export function sameItem(c: Collection, desired: Item, live: Item): boolean {
   return canonicalJson(comparedPart(c, desired)) === canonicalJson(comparedPart(c, seen));
 }
 
+/** An earlier version's mark on `live`, when it names our owner. */
+const legacyOurs = (ownership: Ownership, live: Item) =>
+  Boolean(ownership.legacy && ownership.legacy.read(live) === ownership.legacy.owner);
+
+/** Ours when recorded (or marked ours by an earlier version); Keycloak's own may be declared (and is never deleted
+ * unless recorded). */
 function owned(ownership: Ownership, live: Item, key: string, declared: boolean): boolean {
-  if (ownership.by === 'marker') return ownership.read(live) === ownership.owner;
-  // A ledger item: ours when recorded; Keycloak's own may be declared (and is never deleted unless recorded).
-  return ownership.managed.has(key) || (declared && (ownership.keycloak?.has(key) ?? false));
+  if (ownership.managed.has(key) || legacyOurs(ownership, live)) return true;
+  return declared && (ownership.keycloak?.has(key) ?? false);
 }
 
 function conflict(c: Collection, ownership: Ownership, key: string, live: Item): Conflict {
-  const owner = ownership.by === 'marker' ? ownership.read(live) : undefined;
+  const owner = ownership.legacy?.read(live);
   const whose = owner ? `and belongs to ${owner}` : 'and was not created by realmforge';
   return {
     key,
@@ -73,10 +78,10 @@ function conflict(c: Collection, ownership: Ownership, key: string, live: Item):
 /** Links and role mappings are their key: there is nothing to update, only to add or remove. */
 const updatable = (c: Collection) => c.write.mode !== 'link' && c.write.mode !== 'batch';
 
-/** Whether a declared item that is not ours is taken over: adoption asked for by the sync, or by a marker's resource
- * for an item that carries no marker (another resource's item is never taken). */
+/** Whether a declared item that is not ours is taken over: adoption asked for, and not another resource's item (an
+ * earlier version's mark naming another owner). */
 const adopts = (ownership: Ownership, have: Item, asked?: boolean) =>
-  asked || (ownership.by === 'marker' && Boolean(ownership.adopt) && !ownership.read(have));
+  Boolean(asked) && !ownership.legacy?.read(have);
 
 /**
  * Plans `c` equal to `desired` for the items the operator owns, from the `live` items as read. `adopt` takes
@@ -96,15 +101,19 @@ export function planCollection(
   const conflicts: Conflict[] = [];
   for (const [key, want] of wanted) {
     const have = liveByKey.get(key);
-    const target = ownership.by === 'marker' ? ownership.mark(want) : want;
-    if (!have) create.push(target);
+    if (!have) create.push(want);
     else if (!owned(ownership, have, key, true) && !adopts(ownership, have, options.adopt))
       conflicts.push(conflict(c, ownership, key, have));
-    else if (updatable(c) && !sameItem(c, target, have)) update.push({ key, desired: target, live: have });
+    else if (updatable(c) && !sameItem(c, want, ownership.legacy?.strip(have) ?? have))
+      update.push({ key, desired: want, live: have });
   }
   const remove = [...liveByKey].filter(
     ([key, have]) => !wanted.has(key) && owned(ownership, have, key, false),
   );
-  const claim = ownership.by === 'ledger' ? [...wanted.keys()].filter((k) => !ownership.managed.has(k)) : [];
+  // An item an earlier version marked ours is recorded by the parent's next update, not claimed.
+  const claim = [...wanted.keys()].filter(
+    (k) =>
+      !ownership.managed.has(k) && !(liveByKey.has(k) && legacyOurs(ownership, liveByKey.get(k) as Item)),
+  );
   return { create, update, delete: remove.map(([, have]) => have), conflicts, claim };
 }

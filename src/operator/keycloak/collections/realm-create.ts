@@ -1,15 +1,16 @@
 // The one call that creates a realm: its representation carries every section Keycloak's realm import takes without
-// dropping a default of its own (roles, groups, default roles, messages, the user profile), each item with the mark
-// or ledger its section writes (roles.ts, groups.ts, user-profile-create.ts), and the operator's identity in the
-// realm (realm-identity.ts). Keycloak imports a realm in one transaction, so a body it refuses leaves no realm. What
+// dropping a default of its own (roles, groups, default roles, messages, the user profile), the realm's ownership
+// record listing every declared item (record.ts recordForCreate), and the operator's identity in the realm
+// (realm-identity.ts). Keycloak imports a realm in one transaction, so a body it refuses leaves no realm. What
 // the body cannot carry goes through its step after the create (controllers/identity-realm/realm-steps.ts names
 // each with its reason), e.g. custom flows, required actions and client scopes: listed in an import, they replace
 // Keycloak's built-in ones instead of adding to them.
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { realmIdentityRoles, withRealmIdentity } from '../realm-identity.ts';
-import type { Item, Marker } from './collection.ts';
+import type { Item } from './collection.ts';
 import { type GroupSpec, groupItem, groupPath } from './groups.ts';
 import { type FieldRules, planFields } from './managed-fields.ts';
+import { recordForCreate } from './record.ts';
 import type { RoleRefs } from './role-composites.ts';
 import { roleItem } from './roles.ts';
 import { carriedUserProfile } from './user-profile-create.ts';
@@ -84,14 +85,14 @@ function composites(refs: RoleRefs | undefined): Item {
   return Object.keys({ ...realm, ...client }).length ? { composites: { ...realm, ...client } } : {};
 }
 
-/** The declared groups under `parent` (a path; '' the top) with their subgroups, nested, each marked. */
-function groupTree(groups: readonly GroupSpec[], parent: string, marker: Marker, withRoles: boolean): Item[] {
+/** The declared groups under `parent` (a path; '' the top) with their subgroups, nested. */
+function groupTree(groups: readonly GroupSpec[], parent: string, withRoles: boolean): Item[] {
   return groups
     .filter((g) => (g.parent ?? '') === parent)
     .map((g) => {
-      const subGroups = groupTree(groups, groupPath(g), marker, withRoles);
+      const subGroups = groupTree(groups, groupPath(g), withRoles);
       return {
-        ...marker.mark(groupItem(g)),
+        ...groupItem(g),
         ...(withRoles && g.realmRoles?.length ? { realmRoles: g.realmRoles } : {}),
         ...(withRoles && g.clientRoles ? { clientRoles: g.clientRoles } : {}),
         ...(subGroups.length ? { subGroups } : {}),
@@ -101,13 +102,13 @@ function groupTree(groups: readonly GroupSpec[], parent: string, marker: Marker,
 
 /** The sections besides the realm's own fields: roles with their composites, the group tree with its role
  * mappings, the realm default roles and the message overrides (references the import cannot check: the step's). */
-function rolesAndGroups(spec: Spec, marker: Marker): Item {
+function rolesAndGroups(spec: Spec): Item {
   const whole = createCarriesRolesAndGroups(spec);
   const roles = (spec.roles ?? []).map((r) => ({
-    ...marker.mark(roleItem(r)),
+    ...roleItem(r),
     ...(whole ? composites(r.composites) : {}),
   }));
-  const groups = groupTree(spec.groups ?? [], '', marker, whole);
+  const groups = groupTree(spec.groups ?? [], '', whole);
   const messages = spec.localization?.messages ?? {};
   return {
     ...(roles.length ? { roles: { realm: roles } } : {}),
@@ -119,14 +120,13 @@ function rolesAndGroups(spec: Spec, marker: Marker): Item {
 
 /**
  * What the create call sends, from the compiled desired realm: the realm's fields and attributes (`desired`,
- * planned against nothing: its ownership marks and section ledgers among them), the sections above, and the
+ * planned against nothing: its section entries folded into its ownership record), the sections above, and the
  * operator's identity (its secret; none: a caller that manages the realm some other way). A binding to a declared
  * flow is left out: the flow is made after the create.
  */
 export function realmCreateBody(input: {
   desired: Item;
   spec: Spec;
-  marker: Marker;
   rules: FieldRules;
   declared: readonly string[];
   identitySecret?: string;
@@ -139,7 +139,12 @@ export function realmCreateBody(input: {
   );
   const components = carriedUserProfile(input.spec, input.keycloakVersion);
   return withRealmIdentity(
-    { ...fields, ...rolesAndGroups(input.spec, input.marker), ...(components ? { components } : {}) },
+    {
+      ...fields,
+      attributes: recordForCreate(fields.attributes as Item | undefined),
+      ...rolesAndGroups(input.spec),
+      ...(components ? { components } : {}),
+    },
     input.identitySecret,
   );
 }

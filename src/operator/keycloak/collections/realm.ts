@@ -15,6 +15,8 @@ import { type Item, ownerAttribute } from './collection.ts';
 import { holdLateLedgers, recordLateLedgers } from './late-ledgers.ts';
 import { declaredBefore, type FieldPlan, type FieldRules, fieldPaths, planFields } from './managed-fields.ts';
 import { messagesLedger } from './messages.ts';
+import { openRecord, sealRecord } from './record.ts';
+import { realmEarlySectionLedgers, realmLateSectionLedgers } from './section-ownership.ts';
 import { userProfileLedgers } from './user-profile.ts';
 
 const enc = encodeURIComponent;
@@ -22,7 +24,7 @@ const enc = encodeURIComponent;
 /** The realm named `name` as Keycloak has it, or undefined when there is none. */
 export async function readRealm(admin: AdminClient, ns: string, name: string) {
   const res = await admin.call<RealmRepresentation>(ns, 'GET', `/${enc(name)}`);
-  return res.status === 404 ? undefined : res.body;
+  return res.status === 404 ? undefined : openRecord(res.body);
 }
 
 /**
@@ -68,10 +70,12 @@ export async function createRealm(
   );
 }
 
-/** Sends the realm's own update when it plans any change; returns the write. */
-export async function updateRealm(admin: AdminClient, ns: string, name: string, plan: FieldPlan) {
+/** Sends the realm's own update when it plans any change (its record over that of `live`, as read); returns the
+ * write. */
+export async function updateRealm(admin: AdminClient, ns: string, name: string, plan: FieldPlan, live: Item) {
   if (!plan.drift.length) return [];
-  await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, plan.body));
+  const body = sealRecord(plan.body, live);
+  await refusedAsSpec('realm', plan.drift, () => admin.call(ns, 'PUT', `/${enc(name)}`, body));
   return [`update realm (${plan.drift.join(', ')})`];
 }
 
@@ -82,6 +86,7 @@ const realmLateLedgers = [
   clientProfilesLedger,
   clientPoliciesLedger,
   ...Object.values(userProfileLedgers),
+  ...realmLateSectionLedgers,
 ];
 
 /**
@@ -91,7 +96,7 @@ const realmLateLedgers = [
  */
 export function planRealmUpdate(desired: Item, live: Item, rules: FieldRules, declared: readonly string[]) {
   const plan = planFields(desired, live, rules, declared);
-  const { first, held } = holdLateLedgers(plan, live, realmLateLedgers);
+  const { first, held } = holdLateLedgers(plan, live, realmLateLedgers, realmEarlySectionLedgers);
   return { first, body: plan.body, held };
 }
 
@@ -106,7 +111,8 @@ export const recordRealmLedgers = (
   name: string,
   body: Item,
   held: string[],
-) => recordLateLedgers(admin, ns, `/${enc(name)}`, body, held);
+  live: Item,
+) => recordLateLedgers(admin, ns, `/${enc(name)}`, sealRecord(body, live), held);
 
 /** Deletes realm `name`. */
 export async function deleteRealm(admin: AdminClient, ns: string, name: string): Promise<void> {

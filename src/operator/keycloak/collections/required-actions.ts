@@ -99,7 +99,7 @@ export async function planRequiredActions(
     : {};
   const managed = new Set(desired.map((a) => String(a.alias)));
   const apply = async () =>
-    (await syncCollection(admin, ns, collection, desired, { by: 'ledger', managed }, { live })).writes;
+    (await syncCollection(admin, ns, collection, desired, { managed }, { live })).writes;
   return { attributes, apply };
 }
 

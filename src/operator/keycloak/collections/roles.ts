@@ -1,13 +1,15 @@
-// Roles as managed collections: a realm's roles and a client's roles. Each role the operator creates carries the
-// owner attribute, so Keycloak's own roles (offline_access, default-roles-*) and hand-made ones are never touched.
+// Roles as managed collections: a realm's roles and a client's roles. The realm's or client's record lists the roles
+// the operator made (section-ownership.ts), so Keycloak's own roles (offline_access, default-roles-*) and hand-made
+// ones are never touched.
 // A realm role's composites are a collection of their own (role-composites.ts), synced with the realm's roles.
 import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import type { AdminClient } from '../admin-client.ts';
 import { clientFields } from './client-fields.ts';
-import { attributeMarker, type Collection, type Item, type Marker, syncCollection } from './collection.ts';
+import { type Collection, type Item, syncCollection } from './collection.ts';
 import { declaredBefore } from './managed-fields.ts';
 import { clientIdsOf, lookUpClients, roleComposites, roleRefItems, roleRefKeys } from './role-composites.ts';
+import { type SectionOwner, sectionLedgers, sectionOwnership } from './section-ownership.ts';
 
 const enc = encodeURIComponent;
 
@@ -47,21 +49,22 @@ export const realmRoles = (realm: string): Collection =>
 export const clientRoles = (realm: string, uuid: string): Collection =>
   roles('client role', 'spec.roles', `/${enc(realm)}/clients/${enc(uuid)}`, `/${enc(realm)}`);
 
-/** Makes the roles of client `live` equal to `desired`, each marked as the resource `owner`'s; roles it declared
- * before (its managed-fields record) and declares no more are taken back. Returns the writes. */
+/** Makes the roles of client `live` equal to `desired`; the roles its record lists and the spec no longer declares
+ * are taken back. Returns the writes. */
 export async function syncClientRoles(
   admin: AdminClient,
   ns: string,
   realm: string,
   live: ClientRepresentation,
   desired: Parameters<typeof roleItem>[0][],
-  owner: string,
+  owner: SectionOwner,
 ): Promise<string[]> {
   const roles = clientRoles(realm, live.id ?? '');
-  const marker = attributeMarker(owner);
-  const items = desired.map((r) => marker.mark(roleItem(r)));
-  const options = { declaredBefore: declaredBefore(live as Item, clientFields, 'roles') };
-  return (await syncCollection(admin, ns, roles, items, marker, options)).writes;
+  const { ownership, options } = sectionOwnership(admin, ns, owner, sectionLedgers.roles);
+  const before = declaredBefore(live as Item, clientFields, 'roles');
+  const items = desired.map(roleItem);
+  return (await syncCollection(admin, ns, roles, items, ownership, { ...options, declaredBefore: before }))
+    .writes;
 }
 
 /** A realm's roles and the composites of each (a role the operator owns is kept equal to its declared
@@ -73,13 +76,17 @@ export async function syncRoles(
   ns: string,
   realm: string,
   spec: IdentityRealm['spec'],
-  marker: Marker,
+  owner: SectionOwner,
   declaredBefore: boolean,
   clients: Map<string, string>,
 ): Promise<string[]> {
   const collection = realmRoles(realm);
-  const desired = (spec.roles ?? []).map((r) => marker.mark(roleItem(r)));
-  const result = await syncCollection(admin, ns, collection, desired, marker, { declaredBefore });
+  const { ownership, options } = sectionOwnership(admin, ns, owner, sectionLedgers.roles);
+  const desired = (spec.roles ?? []).map(roleItem);
+  const result = await syncCollection(admin, ns, collection, desired, ownership, {
+    ...options,
+    declaredBefore,
+  });
   const writes = [...result.writes];
   const live = result.created
     ? ((await admin.call<Item[]>(ns, 'GET', collection.listPath)).body ?? [])
@@ -98,7 +105,7 @@ export async function syncRoles(
     );
     const current = (await admin.call<Item[]>(ns, 'GET', composites.listPath)).body ?? [];
     // The operator's role is the spec's: every composite it has is ours to keep equal.
-    const all = { by: 'ledger' as const, managed: new Set(current.map((c) => composites.key(c))) };
+    const all = { managed: new Set(current.map((c) => composites.key(c))) };
     const items = roleRefItems(role.composites, clients, field);
     writes.push(...(await syncCollection(admin, ns, composites, items, all, { live: current })).writes);
   }

@@ -273,7 +273,6 @@ async function writeUserProfile(
   // Ours: the attributes and groups recorded, and the policy while the spec declares a profile or did before
   // (absent from the spec then means Keycloak's default, disabled).
   const ours: Ledger = {
-    by: 'ledger',
     managed: new Set([
       ...[...owned.attributes.managed].map((n) => entryKey(entry('attribute', { name: n }))),
       ...[...owned.groups.managed].map((n) => entryKey(entry('group', { name: n }))),

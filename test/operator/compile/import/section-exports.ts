@@ -555,6 +555,8 @@ export const sectionExports: Record<string, Record<string, unknown>> = {
       cibaInterval: '5',
       frontendUrl: 'https://id.example',
       'realmforge.dev/owner': 'x',
+      'realmforge.dev/record':
+        '{"v":1,"owner":"identity/shop","how":"created","fields":[],"items":{"managed-roles":["buyer"]},"recorded":{}}',
       accessTokenLifespan: '120',
     },
     accessTokenLifespan: 120,

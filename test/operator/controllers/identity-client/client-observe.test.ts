@@ -1,12 +1,15 @@
 // Observe-only clients and client adoption: under managementPolicy Observe the client's own sync runs with its
 // writes recorded, so status.differences is exactly what Manage then sends; nothing reaches Keycloak, deletion
 // leaves the client; a hand-made client is taken over only with spec.adoptExisting.
+
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
 import { identityClientController } from '../../../../src/operator/controllers/identity-client/identity-client.ts';
 import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import { ownerAttribute } from '../../../../src/operator/keycloak/collections/collection.ts';
+import { openRecord } from '../../../../src/operator/keycloak/collections/record.ts';
+import { recorded } from '../../keycloak/recorded.ts';
 import { clientResource, keycloakWorld, markDeleted, realmResource, type World } from '../keycloak-world.ts';
 
 type Status = {
@@ -101,8 +104,29 @@ test('a hand-made client: a conflict unless adopted; observed first, adopted by 
   );
   setSpec(w, { managementPolicy: 'Manage' });
   assert.is((await reconcile(w)).outcome?.phase, 'Ready');
-  assert.is(live(w)?.attributes?.[ownerAttribute], 'team/web');
+  assert.is(openRecord(live(w))?.attributes?.[ownerAttribute], 'team/web');
   assert.is(live(w)?.description, 'Web shop');
+});
+
+test('a role made by hand under a name the spec declares: a conflict unless adopted, then listed in the record, unwritten', async () => {
+  const w = await world([clientResource('web', 'team')]);
+  assert.is((await reconcile(w)).outcome?.phase, 'Ready');
+  const id = live(w)?.id;
+  await w.keycloak.admin.call('t', 'POST', `/apps/clients/${id}/roles`, { name: 'viewer' });
+  setSpec(w, { roles: [{ name: 'viewer' }] });
+  w.keycloak.reset();
+  assert.is((await reconcile(w)).outcome?.reason, 'NameConflict');
+  assert.equal(w.keycloak.writes(), [], 'nothing written');
+
+  setSpec(w, { roles: [{ name: 'viewer' }], adoptExisting: true });
+  w.keycloak.reset();
+  assert.is((await reconcile(w)).outcome?.phase, 'Ready', statusOf(w).message);
+  assert.equal(
+    w.keycloak.writes().filter((x) => x !== `PUT /apps/clients/${id}`),
+    [],
+    'the role is not written: only the client, its record listing the role',
+  );
+  assert.equal([...recorded(live(w), 'roles')], ['viewer']);
 });
 
 test.run();

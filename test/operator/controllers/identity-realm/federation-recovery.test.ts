@@ -3,8 +3,10 @@
 // is sent again (a bind password's hash is recorded only once sent, a pruned provider leaves the ledger only
 // once deleted); components of a declared name (Keycloak's default LDAP mappers, a hand-made provider) are
 // taken over, since Keycloak keeps no owner mark on a component.
+
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { openRecord } from '../../../../src/operator/keycloak/collections/record.ts';
 import {
   corp,
   directory,
@@ -49,7 +51,8 @@ test('a rotated bind password whose write fails is sent again: its hash is recor
   world.keycloak.failNext('PUT /corp/components/');
   await reconcile(world).catch(() => undefined);
   assert.equal(provider(world)?.config.bindCredential, ['bind-pw'], 'the write failed');
-  const hash = () => world.keycloak.realms.get('corp')?.attributes['realmforge.dev/ldap-bind-hash.corp-ldap'];
+  const hash = () =>
+    openRecord(world.keycloak.realms.get('corp'))?.attributes['realmforge.dev/ldap-bind-hash.corp-ldap'];
   const oldHash = hash();
   assert.ok(oldHash, 'the old hash is still the recorded one');
   const retried = await reconcile(world);

@@ -5,6 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
+import { recorded } from '../../keycloak/recorded.ts';
 import { keycloakWorld, statusOf } from '../keycloak-world.ts';
 import { corp, federatedWorld, idp, provider, reconcile, secret, state } from './federation-world.ts';
 
@@ -14,7 +15,12 @@ test('identity providers and LDAP are created with their mappers and secrets; a 
   assert.is(first.outcome?.reason, 'Ready', statusOf(world, 'IdentityRealm', 'identity', 'corp').message);
   const s = state(world);
   assert.is(s.identityProviders[0]?.config.clientSecret, 'idp-secret', 'the real secret is sent');
-  assert.is(s.identityProviders[0]?.config['realmforge.dev/owner'], 'identity/corp');
+  assert.is(s.identityProviders[0]?.config['realmforge.dev/owner'], undefined, 'no mark of its own');
+  assert.equal([...recorded(world.keycloak.realms.get('corp'), 'identityProviders')], ['upstream']);
+  assert.equal(
+    [...recorded(world.keycloak.realms.get('corp'), 'identityProviderMappers')],
+    ['upstream/dept'],
+  );
   assert.equal(
     s.idpMappers.map((m) => m.name),
     ['dept'],
@@ -145,7 +151,7 @@ test('removed from the spec: providers, their mappers and the imported users are
   assert.equal(out.outcome?.writes?.sort(), [
     'delete identity provider upstream',
     'delete user federation provider corp-ldap',
-    'update realm (attributes/realmforge.dev/ldap-bind-hash.corp-ldap, attributes/realmforge.dev/ldap-mappers, attributes/realmforge.dev/ldap-providers, realmforge.dev/managed-fields)',
+    'update realm (attributes/realmforge.dev/ldap-bind-hash.corp-ldap, attributes/realmforge.dev/ldap-mappers, attributes/realmforge.dev/ldap-providers, attributes/realmforge.dev/managed-identity-provider-mappers, attributes/realmforge.dev/managed-identity-providers, realmforge.dev/managed-fields)',
   ]);
   const s = state(world);
   assert.equal([s.identityProviders, s.idpMappers, s.components, s.users], [[], [], [], []]);

@@ -1,5 +1,6 @@
 // The realm controller's branches against the in-memory cluster and Keycloak: ownership (RealmNameConflict,
 // explicit adoption), the server's realm grants, master, SMTP password rotation, and deletion that never leaks.
+
 import { createHash, createHmac } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,6 +10,7 @@ import {
   realmOwnerAttribute,
   smtpPasswordHashAttribute,
 } from '../../../../src/operator/controllers/identity-realm/realm-ownership.ts';
+import { openRecord, sealRecord } from '../../../../src/operator/keycloak/collections/record.ts';
 import {
   handMadeRealm,
   keycloakWorld,
@@ -26,7 +28,7 @@ test('a new realm is created with the owner marker; a resync writes nothing', as
   const world = keycloakWorld([realmResource('apps', 'identity')]);
   const first = await reconcile(world, 'identity/apps');
   assert.is(first.outcome?.phase, 'Ready');
-  const live = world.keycloak.realms.get('apps');
+  const live = openRecord(world.keycloak.realms.get('apps'));
   assert.is(live?.attributes?.[realmOwnerAttribute], 'identity/apps');
   world.keycloak.reset();
   const again = await reconcile(world, 'identity/apps');
@@ -72,7 +74,10 @@ test('a realm created outside realmforge is not adopted unless spec.adoptExistin
   await handMadeRealm(adopting, 'legacy');
   const adopted = await reconcile(adopting, 'identity/legacy');
   assert.is(adopted.outcome?.phase, 'Ready');
-  assert.is(adopting.keycloak.realms.get('legacy')?.attributes?.[realmOwnerAttribute], 'identity/legacy');
+  assert.is(
+    openRecord(adopting.keycloak.realms.get('legacy'))?.attributes?.[realmOwnerAttribute],
+    'identity/legacy',
+  );
 });
 
 test('a realm this resource created before owner markers (its id in status.realmId) gets the marker, not a conflict', async () => {
@@ -81,7 +86,10 @@ test('a realm this resource created before owner markers (its id in status.realm
   const realmId = world.keycloak.realms.get('apps')?.id;
   world.kube.put(realmResource('apps', 'identity', {}, { phase: 'Ready', realmId }));
   assert.is((await reconcile(world, 'identity/apps')).outcome?.phase, 'Ready');
-  assert.is(world.keycloak.realms.get('apps')?.attributes?.[realmOwnerAttribute], 'identity/apps');
+  assert.is(
+    openRecord(world.keycloak.realms.get('apps'))?.attributes?.[realmOwnerAttribute],
+    'identity/apps',
+  );
 });
 
 test('a namespace not in the server realm grants creates nothing: Pending/NamespaceNotAuthorized', async () => {
@@ -135,7 +143,7 @@ test('a rotated SMTP password reaches Keycloak (compared by hash); an unchanged 
   assert.equal(world.keycloak.writes(), [], 'an unchanged password is not resent');
   const stored = () => world.keycloak.realms.get('apps')?.smtpServer?.password;
   assert.is(stored(), 'one');
-  const hash = world.keycloak.realms.get('apps')?.attributes?.[smtpPasswordHashAttribute];
+  const hash = openRecord(world.keycloak.realms.get('apps'))?.attributes?.[smtpPasswordHashAttribute];
   assert.type(hash, 'string');
   assert.not.match(String(hash), 'one');
   world.kube.put(secret('two'));
@@ -166,7 +174,8 @@ test('the SMTP hash is an HMAC with a key Secret made once per server; a plain h
     String((keySecret?.data as Record<string, string> | undefined)?.key),
     'base64',
   ).toString();
-  const hash = (realm: string) => world.keycloak.realms.get(realm)?.attributes?.[smtpPasswordHashAttribute];
+  const hash = (realm: string) =>
+    openRecord(world.keycloak.realms.get(realm))?.attributes?.[smtpPasswordHashAttribute];
   for (const realm of ['apps', 'shop'])
     assert.is(
       hash(realm),
@@ -176,10 +185,11 @@ test('the SMTP hash is an HMAC with a key Secret made once per server; a plain h
   // A realm synced before keyed hashes: its attribute holds the unkeyed hash.
   const live = world.keycloak.realms.get('apps');
   if (live?.attributes && live.smtpServer) {
-    live.attributes[smtpPasswordHashAttribute] = createHash('sha256')
-      .update('apps\u00001234')
-      .digest('hex')
-      .slice(0, 32);
+    const unkeyed = createHash('sha256').update('apps\u00001234').digest('hex').slice(0, 32);
+    Object.assign(
+      live.attributes,
+      sealRecord({ attributes: { [smtpPasswordHashAttribute]: unkeyed } }, live).attributes,
+    );
     live.smtpServer.password = 'stale';
   }
   world.keycloak.reset();
@@ -293,7 +303,10 @@ test('on an existing Keycloak (spec.external): Ready with the issuer under its U
   assert.is(done.outcome?.phase, 'Ready');
   const status = world.kube.find('IdentityRealm', 'identity', 'apps')?.status as { issuer?: string };
   assert.is(status.issuer, 'https://keycloak.example.com/auth/realms/apps');
-  assert.is(world.keycloak.realms.get('apps')?.attributes?.[realmOwnerAttribute], 'identity/apps');
+  assert.is(
+    openRecord(world.keycloak.realms.get('apps'))?.attributes?.[realmOwnerAttribute],
+    'identity/apps',
+  );
   await handMadeRealm(world, 'legacy');
   const refused = await reconcile(world, 'identity/legacy');
   assert.is(refused.outcome?.reason, 'RealmNameConflict');

@@ -1,11 +1,14 @@
 // Observe-only realms: the realm's own sync runs with its writes recorded, so status.differences is exactly what
 // Manage then sends; nothing reaches Keycloak, an absent realm is not created, deletion leaves the realm, and a
 // hand-made realm is observed before adoption with its ownership marks not counted as differences.
+
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
 import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import { realmOwnerAttribute } from '../../../../src/operator/controllers/identity-realm/realm-ownership.ts';
+import { openRecord } from '../../../../src/operator/keycloak/collections/record.ts';
+import { recorded } from '../../keycloak/recorded.ts';
 import { handMadeRealm, keycloakWorld, markDeleted, realmResource, type World } from '../keycloak-world.ts';
 
 type Status = {
@@ -85,10 +88,10 @@ test('a hand-made realm: observed with adoptExisting (marks not counted), then a
   await reconcile(w);
   assert.equal(w.keycloak.writes(), []);
   assert.equal(statusOf(w).differences?.changes, ['update apps: displayName: "Apps"']);
-  assert.is(w.keycloak.realms.get('apps')?.attributes?.[realmOwnerAttribute], undefined);
+  assert.is(openRecord(w.keycloak.realms.get('apps'))?.attributes?.[realmOwnerAttribute], undefined);
   setSpec(w, { managementPolicy: 'Manage' });
   assert.is((await reconcile(w)).outcome?.phase, 'Ready');
-  assert.is(w.keycloak.realms.get('apps')?.attributes?.[realmOwnerAttribute], 'identity/apps');
+  assert.is(openRecord(w.keycloak.realms.get('apps'))?.attributes?.[realmOwnerAttribute], 'identity/apps');
   assert.is(w.keycloak.realms.get('apps')?.displayName, 'Apps');
 });
 
@@ -106,7 +109,10 @@ test('adopting a hand-made realm takes over its hand-made roles and groups the s
   assert.is((await reconcile(w)).outcome?.phase, 'Ready', JSON.stringify(statusOf(w)));
   const viewer = (await w.keycloak.admin.call<Record<string, any>>('t', 'GET', '/apps/roles/viewer')).body;
   assert.is(viewer.description, 'Reads');
-  assert.equal(viewer.attributes?.[realmOwnerAttribute], ['identity/apps']);
+  assert.equal(viewer.attributes?.[realmOwnerAttribute], undefined, 'no mark of its own');
+  const realm = w.keycloak.realms.get('apps');
+  assert.equal([...recorded(realm, 'roles')], ['viewer'], 'adopted into the record');
+  assert.equal([...recorded(realm, 'groups')], ['/staff']);
 });
 
 test.run();
