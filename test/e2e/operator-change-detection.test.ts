@@ -10,6 +10,7 @@ import { callCounts, callsBetween } from '../../scripts/bench/call-breakdown.ts'
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { getResource, kubectlWait } from '../../scripts/testenv/identity-fixtures.ts';
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
+import { pkceClientPolicies } from '../helpers/realm-specs.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
@@ -28,16 +29,7 @@ const realmSpec = () => ({
   realmName: 'cd',
   clientAuthorizationGrants: [ns],
   deletionPolicy: 'Delete',
-  clientPolicies: {
-    profiles: [{ name: 'pkce', executors: [{ executor: 'pkce-enforcer', configuration: {} }] }],
-    policies: [
-      {
-        name: 'public-pkce',
-        conditions: [{ condition: 'client-access-type', configuration: { type: ['public'] } }],
-        profiles: ['pkce'],
-      },
-    ],
-  },
+  clientPolicies: pkceClientPolicies(),
   identityProviders: [
     {
       alias: 'corp',

@@ -9,6 +9,7 @@ import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { openRecord, recordAttribute } from '../../../src/operator/keycloak/collections/record.ts';
 import { sectionLedgers } from '../../../src/operator/keycloak/collections/section-ownership.ts';
+import { pkceClientPolicies } from '../../helpers/realm-specs.ts';
 import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
 import { recorded } from './recorded.ts';
 
@@ -34,16 +35,7 @@ const spec: Spec = {
   localization: { supportedLocales: ['en'], messages: { en: { loginTitle: 'Welcome' } } },
   userProfile: { attributes: [{ name: 'badge', displayName: 'Badge' }] },
   defaultRoles: { realm: ['member'] },
-  clientPolicies: {
-    profiles: [{ name: 'pkce', executors: [{ executor: 'pkce-enforcer', configuration: {} }] }],
-    policies: [
-      {
-        name: 'public-pkce',
-        conditions: [{ condition: 'client-access-type', configuration: { type: ['public'] } }],
-        profiles: ['pkce'],
-      },
-    ],
-  },
+  clientPolicies: pkceClientPolicies(),
 } as Spec;
 const resource = (extra: Partial<Spec> = {}): IdentityRealm => ({
   apiVersion: 'realmforge.dev/v1',
