@@ -141,14 +141,20 @@ test('a realm and a client of the release before the record: one update each, th
   const items = { realm: { roles: 'reader', 'client-scopes': 'orders' }, client: { roles: 'viewer' } };
   // and, as any ledger, named in the record's field list.
   const fields = 'realmforge.dev/managed-fields';
-  const expected = (was: Obj, what: Record<string, string>) => {
+  const expected = (was: Obj, what: Record<string, string>, also: string[] = []) => {
     const listed = Object.fromEntries(
       Object.entries(what).map(([k, v]) => [`realmforge.dev/managed-${k}`, v]),
     );
-    const named = [...String(was[fields]).split(','), ...Object.keys(listed).map((k) => `attributes/${k}`)];
+    const named = [
+      ...String(was[fields]).split(','),
+      ...Object.keys(listed).map((k) => `attributes/${k}`),
+      ...also,
+    ];
     return { ...was, ...listed, [fields]: named.sort().join(',') };
   };
-  assert.equal(marks(await realm()), expected(before.realm, items.realm), 'the realm record');
+  // The current release also turns on the realm's change signal (admin events, kept a day) in that same update.
+  const signal = ['adminEventsEnabled', 'attributes/adminEventsExpiration'];
+  assert.equal(marks(await realm()), expected(before.realm, items.realm, signal), 'the realm record');
   assert.equal(marks(await client()), expected(before.client, items.client), 'the client record');
   await sleep(3 * e2eDriftMs);
   // The release before also predates the realm's own identity: the current operator creates it (its client and

@@ -20,6 +20,20 @@ export const adminEventsExpirationSeconds = 86_400;
 export const changeSignalOn = (events: { adminEventsEnabled?: boolean } | undefined) =>
   events?.adminEventsEnabled !== false;
 
+/** Why a realm's spec cannot rely on the signal (undefined: it can): Keycloak records no admin event when client
+ * policies or profiles are written (their admin resources send none, seen on 26.7.3), so a hand edit there would
+ * wait for the full resync. */
+export function signalGap(spec: {
+  events?: { adminEventsEnabled?: boolean };
+  clientPolicies?: { profiles?: unknown[]; policies?: unknown[] };
+}): string | undefined {
+  if (!changeSignalOn(spec.events))
+    return 'admin events are off (spec.events.adminEventsEnabled: false), so every resync reads every section';
+  if (spec.clientPolicies?.profiles?.length || spec.clientPolicies?.policies?.length)
+    return 'Keycloak records no admin event for client policies, so every resync reads every section';
+  return undefined;
+}
+
 /** The realm fields the signal needs: admin events on, kept a day, unless the spec decides them itself. An
  * observed realm keeps what `live` has (nothing is written to it: it is read every interval). */
 export function changeSignalFields(

@@ -5,6 +5,10 @@
 import { isObject, type Json } from '../../../src/operator/compile/import/context.ts';
 import { withoutMarks, withoutOperatorIdentity } from '../../../src/operator/compile/import/export-shape.ts';
 import { normalise } from '../../../src/operator/compile/import/keycloak-defaults.ts';
+import {
+  adminEventsExpirationAttribute,
+  adminEventsExpirationSeconds,
+} from '../../../src/operator/keycloak/change-detection.ts';
 
 /** Natural keys of Keycloak's listed objects, tried in order. */
 const keys = ['clientId', 'alias', 'name', 'username', 'clientScope', 'client'];
@@ -62,3 +66,10 @@ export function realmDiff(a: unknown, b: unknown, path = ''): string[] {
   const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v).slice(0, 160));
   return [`${path}: A ${show(a)} B ${show(b)}`];
 }
+
+/** What managing a realm turns on besides the record and the identity: the change signal (change-detection.ts),
+ * admin events kept a day, as realmDiff reports it against a realm that had admin events off. */
+export const changeSignalDiff = [
+  'adminEventsEnabled: A false B true',
+  `attributes.${adminEventsExpirationAttribute}: A (absent) B "${adminEventsExpirationSeconds}"`,
+];

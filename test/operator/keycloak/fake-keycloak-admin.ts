@@ -501,8 +501,14 @@ export function fakeKeycloakAdmin() {
       if (method === 'GET' && col === 'admin-events')
         return { status: 200, body: (events.get(realmOf ?? '') ?? []).slice(0, 1) as T };
       const res = route(method, path, copy(body)) as AdminResponse<T>;
-      // Keycloak records an admin event for each write to a realm with admin events on, newest first.
-      if (method !== 'GET' && res.status < 300 && realms.get(realmOf ?? '')?.adminEventsEnabled)
+      // Keycloak records an admin event for each write to a realm with admin events on, newest first; none for
+      // client policies and profiles (their resources send none).
+      if (
+        method !== 'GET' &&
+        res.status < 300 &&
+        col !== 'client-policies' &&
+        realms.get(realmOf ?? '')?.adminEventsEnabled
+      )
         events.set(realmOf ?? '', [
           { id: `event-${calls.length}`, time: calls.length, operationType: method, resourcePath: path },
           ...(events.get(realmOf ?? '') ?? []),

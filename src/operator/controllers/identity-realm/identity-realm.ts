@@ -14,7 +14,7 @@ import { serverKeytabs } from '../../compile/kerberos-keytabs.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
-import { changeSignalOn, fingerprint } from '../../keycloak/change-detection.ts';
+import { fingerprint, signalGap } from '../../keycloak/change-detection.ts';
 import { clientPolicyRefusals } from '../../keycloak/collections/client-policies.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import { deleteRealm } from '../../keycloak/collections/realm.ts';
@@ -117,15 +117,10 @@ export async function smtpPasswordOf(deps: KeycloakDeps, realm: IdentityRealm) {
 }
 
 const matches = (name: string) => `realm ${name} exists in Keycloak and matches the resource`;
-const noSignal =
-  '; admin events are off (spec.events.adminEventsEnabled: false), so every resync reads every section';
-
 /** The change signal a realm's resync may use: none for a realm not made yet (nothing to read), an observed one
  * (the operator turns admin events on only where it writes) or one whose spec turns admin events off. */
 const signalFor = (deps: KeycloakDeps, realm: IdentityRealm) =>
-  realm.status?.realmId && !observeOnly(realm) && changeSignalOn(realm.spec.events)
-    ? deps.changes
-    : undefined;
+  realm.status?.realmId && !observeOnly(realm) && !signalGap(realm.spec) ? deps.changes : undefined;
 
 /** Whether the realm has federation, whose checks run once per check interval (federation-status.ts). */
 const federated = (realm: IdentityRealm) =>
@@ -258,7 +253,7 @@ export function identityRealmController(deps: KeycloakDeps) {
           outcome: { phase: 'Provisioning', reason: 'FederationUnavailable', writes: result.writes },
         };
       }
-      const message = `${matches(realmName)}${restored.length ? `; the operator's identity in it was restored (${restored.join('; ')})` : ''}${changeSignalOn(realm.spec.events) ? '' : noSignal}`;
+      const message = `${matches(realmName)}${restored.length ? `; the operator's identity in it was restored (${restored.join('; ')})` : ''}${signalGap(realm.spec) ? `; ${signalGap(realm.spec)}` : ''}`;
       // A pass that wrote is read again next time: its own admin events are new to the cursor.
       if (!result.writes.length && !restored.length && check && !check.unchanged)
         signal?.settle(consumer, fp, check.cursor, extra, federated(realm) ? checkMs : undefined);

@@ -8,6 +8,7 @@ import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts
 import { identityClientController } from '../../../../src/operator/controllers/identity-client/identity-client.ts';
 import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
 import { changeDetection } from '../../../../src/operator/keycloak/change-detection.ts';
+import { pkceClientPolicies } from '../../../helpers/realm-specs.ts';
 import { driftIntervalMs, keycloakWorld, realmResource, statusOf, type World } from '../keycloak-world.ts';
 
 const spec = {
@@ -130,6 +131,45 @@ test('a realm whose spec turns admin events off, and an observed one, read every
   observed.w.kube.put({ ...o, spec: { ...(o.spec as object), managementPolicy: 'Observe' } } as KubeObject);
   await observed.pass(observed.realm);
   assert.ok((await observed.pass(observed.realm)).calls.length > 1);
+});
+
+test('a realm declaring client policies reads everything every resync: Keycloak records no event for them', async () => {
+  const { w, realm, pass } = world({ ...spec, clientPolicies: pkceClientPolicies() });
+  assert.is((await realm()).outcome?.phase, 'Ready', 'created');
+  await pass(realm);
+  const steady = await pass(realm);
+  assert.ok(
+    steady.calls.some((c) => c.includes('/client-policies/policies')),
+    steady.calls.join(', '),
+  );
+  assert.match(
+    statusOf(w, 'IdentityRealm', 'identity', 'apps').message ?? '',
+    /no admin event for client policies/,
+  );
+  const policies = (
+    await w.keycloak.admin.call<{ policies: { name: string }[] }>(
+      't',
+      'GET',
+      '/apps/client-policies/policies',
+    )
+  ).body;
+  await w.keycloak.admin.call('t', 'PUT', '/apps/client-policies/policies', {
+    policies: policies.policies.map((p) => ({ ...p, enabled: false })),
+  });
+  const events = (await w.keycloak.admin.call<unknown[]>('t', 'GET', '/apps/admin-events?first=0&max=1'))
+    .body;
+  await pass(realm);
+  const after = (
+    await w.keycloak.admin.call<{ policies: { enabled?: boolean }[] }>(
+      't',
+      'GET',
+      '/apps/client-policies/policies',
+    )
+  ).body;
+  assert.ok(
+    after.policies.every((p) => p.enabled !== false),
+    JSON.stringify({ after, events }),
+  );
 });
 
 test.run();
