@@ -90,7 +90,7 @@ async function clientLogin(): Promise<number> {
   return res.status;
 }
 
-test('a realm and a client of the release before the record: one update each, then zero writes', async () => {
+test('a realm and a client of the release before the record: migrated in their own updates, then zero writes', async () => {
   const realmSpec = {
     serverRef: { name: 'idp' },
     clientAuthorizationGrants: [ns],
@@ -161,7 +161,10 @@ test('a realm and a client of the release before the record: one update each, th
   // service account) besides; the record's writes are the updates of the realm and of the client, no item's.
   const put = (path: string) =>
     current.counter('realmforge_keycloak_api_path_requests_total', { method: 'PUT', path });
-  assert.is(await put('/admin/realms/{realm}'), 1, 'one update of the realm');
+  // The realm's update carries its fields (the change signal this release turns on among them); the record's
+  // item lists (roles, client scopes) follow in the late write after the items are read: at most two.
+  const realmPuts = await put('/admin/realms/{realm}');
+  assert.ok(realmPuts >= 1 && realmPuts <= 2, `the realm updated ${realmPuts} times`);
   assert.is(await put('/admin/realms/{realm}/clients/{id}'), 1, 'one update of the client');
   for (const item of ['/admin/realms/{realm}/roles-by-id/{id}', '/admin/realms/{realm}/client-scopes/{id}'])
     assert.is(await put(item), 0, `no item written: ${item}`);
