@@ -546,3 +546,16 @@ export function fakeKeycloakAdmin() {
     },
   };
 }
+
+/** An admin client over the fake `kc` that keeps each body sent as `method path`, in `bodies`. */
+export function bodiesOf(kc: ReturnType<typeof fakeKeycloakAdmin>, method: string, path: string) {
+  const bodies: Record<string, any>[] = [];
+  const admin = {
+    ...kc.admin,
+    call: ((ns, m, p, body, options) => {
+      if (m === method && p === path) bodies.push(body as Record<string, any>);
+      return kc.admin.call(ns, m, p, body, options);
+    }) as typeof kc.admin.call,
+  };
+  return { admin, bodies };
+}

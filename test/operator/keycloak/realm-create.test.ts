@@ -12,7 +12,7 @@ import { syncRealm } from '../../../src/operator/controllers/identity-realm/real
 import { readRecord } from '../../../src/operator/keycloak/collections/record.ts';
 import { realmIdentityClientId } from '../../../src/operator/keycloak/realm-identity.ts';
 import { SpecRefusedError } from '../../../src/operator/keycloak/spec-refused.ts';
-import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
+import { bodiesOf, fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
 
 /** The production example, its SMTP password (a Secret) left out as the tenants benchmark does. */
 function production(): IdentityRealm {
@@ -24,15 +24,7 @@ function production(): IdentityRealm {
 /** The fake, recording each create body it is sent. */
 function recording() {
   const kc = fakeKeycloakAdmin();
-  const bodies: Record<string, any>[] = [];
-  const admin = {
-    ...kc.admin,
-    call: ((ns, method, path, body, options) => {
-      if (method === 'POST' && path === '') bodies.push(body as Record<string, any>);
-      return kc.admin.call(ns, method, path, body, options);
-    }) as typeof kc.admin.call,
-  };
-  return { kc, admin, bodies };
+  return { kc, ...bodiesOf(kc, 'POST', '') };
 }
 
 /** The calls about the sections the create call carries. */

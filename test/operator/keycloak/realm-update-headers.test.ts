@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.ts';
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
-import { fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
+import { bodiesOf, fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
 
 const realm = (displayName: string): IdentityRealm =>
   ({
@@ -20,14 +20,7 @@ test("a realm update with attributes carries the realm's browser security header
   await syncRealm(kc.admin, realm('Apps'), {});
   const headers = { xFrameOptions: 'DENY', contentSecurityPolicy: "frame-src 'self';" };
   (kc.realms.get('apps') as Record<string, unknown>).browserSecurityHeaders = headers;
-  const puts: Record<string, unknown>[] = [];
-  const admin = {
-    ...kc.admin,
-    call: ((ns, method, path, body, options) => {
-      if (method === 'PUT' && path === '/apps') puts.push(body as Record<string, unknown>);
-      return kc.admin.call(ns, method, path, body, options);
-    }) as typeof kc.admin.call,
-  };
+  const { admin, bodies: puts } = bodiesOf(kc, 'PUT', '/apps');
   const { writes } = await syncRealm(admin, realm('Apps, renamed'), {});
   assert.ok(
     writes.some((w) => w.startsWith('update realm')),
