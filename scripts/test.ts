@@ -30,7 +30,8 @@ type Result = { file: string; passed: number; failed: number; output: string; ms
 function runSuite(file: string, extraEnv: Record<string, string>): Promise<Result> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [file], {
+    const times = e2e ? ['--import', join(root, 'scripts', 'testenv', 'test-times.ts')] : [];
+    const child = spawn(process.execPath, [...times, file], {
       cwd: root,
       env: { ...process.env, ...extraEnv, FORCE_COLOR: '0', NODE_DISABLE_COLORS: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,6 +20,9 @@ export type OperatorProcess = {
   metrics(): Promise<string>;
   /** Sum of a counter over the series whose labels match `labels`. */
   counter(name: string, labels?: Record<string, string>): Promise<number>;
+  /** Keycloak writes sent so far: POST, PUT and DELETE less token requests (POSTs that write nothing), from one
+   * scrape, so a token renewed between two reads is not counted as a write. */
+  writes(): Promise<number>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
@@ -157,6 +160,15 @@ export async function startOperator(
     metricsUrl,
     metrics,
     counter: async (name, labels = {}) => sumSeries(await metrics(), name, labels),
+    async writes() {
+      const text = await metrics();
+      const sent = ['POST', 'PUT', 'DELETE'].map((method) =>
+        sumSeries(text, 'realmforge_keycloak_api_requests_total', { method }),
+      );
+      return (
+        sent.reduce((a, b) => a + b) - sumSeries(text, 'realmforge_keycloak_api_token_requests_total', {})
+      );
+    },
     async stop(signal = 'SIGTERM') {
       if (proc.exitCode === null) proc.kill(signal);
       return exited;

@@ -81,12 +81,7 @@ async function admin(
   return { status: res.status, text: await res.text() };
 }
 
-const writes = async () => {
-  let total = 0;
-  for (const method of ['POST', 'PUT', 'DELETE'])
-    total += await operator.counter('realmforge_keycloak_api_requests_total', { method });
-  return total - (await operator.counter('realmforge_keycloak_api_token_requests_total'));
-};
+const writes = () => operator.writes();
 
 test.before(async () => {
   suite = await operatorSuite('op-clients', {

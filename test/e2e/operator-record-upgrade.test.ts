@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { identityResource, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
-import { e2eDriftMs, type OperatorProcess } from '../../scripts/testenv/operator-process.ts';
+import { e2eDriftMs } from '../../scripts/testenv/operator-process.ts';
 import { inRecord, openRecord, recordAttribute } from '../../src/operator/keycloak/collections/record.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
@@ -57,12 +57,6 @@ test.after(async () => {
   if (previous) rmSync(previous, { recursive: true, force: true });
 });
 
-const writesOf = async (operator: OperatorProcess) => {
-  let total = 0;
-  for (const method of ['POST', 'PUT', 'DELETE'])
-    total += await operator.counter('realmforge_keycloak_api_requests_total', { method });
-  return total - (await operator.counter('realmforge_keycloak_api_token_requests_total'));
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The operator's marks an object carries as attributes of their own (the release before the record's form). */
 const legacyMarks = (live: Obj) =>
@@ -168,9 +162,9 @@ test('a realm and a client of the release before the record: migrated in their o
   assert.is(await put('/admin/realms/{realm}/clients/{id}'), 1, 'one update of the client');
   for (const item of ['/admin/realms/{realm}/roles-by-id/{id}', '/admin/realms/{realm}/client-scopes/{id}'])
     assert.is(await put(item), 0, `no item written: ${item}`);
-  const migrated = await writesOf(current);
+  const migrated = await current.writes();
   await sleep(2 * e2eDriftMs);
-  assert.is(await writesOf(current), migrated, 'resyncs after the migration write nothing');
+  assert.is(await current.writes(), migrated, 'resyncs after the migration write nothing');
   assert.is(await clientLogin(), 200, 'the client still logs in');
 });
 

@@ -35,12 +35,7 @@ export function compileIdentityServer(server: IdentityServer, inputs: ServerInpu
     credentials: inputs.database,
   });
   new KeycloakServices(chart, 'services', { server, resolved });
-  new KeycloakDeployment(chart, 'deployment', {
-    server,
-    resolved,
-    stopped: inputs.stopped,
-    bootstrap: inputs.admin !== undefined,
-  });
+  new KeycloakDeployment(chart, 'deployment', { server, resolved, stopped: inputs.stopped });
   new KeycloakIngress(chart, 'ingress', { server, resolved });
   new CnpgDatabase(chart, 'database', { server, resolved, owner: inputs.database.username });
   return chart.toJson() as KubeObject[];

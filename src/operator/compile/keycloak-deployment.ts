@@ -15,8 +15,6 @@ export type KeycloakDeploymentProps = {
   readonly resolved: ResolvedServer;
   /** Zero replicas (the same template otherwise) while another Keycloak version's pods are stopping. */
   readonly stopped?: boolean;
-  /** Whether the pods get the bootstrap admin variables (false: no <server>-admin-credentials any more). */
-  readonly bootstrap?: boolean;
 };
 
 const defaultResources = { requests: { cpu: '500m', memory: '1Gi' }, limits: { memory: '2Gi' } };
@@ -44,7 +42,7 @@ export class KeycloakDeployment extends Construct {
       image: s.image,
       ...(s.pullPolicy ? { imagePullPolicy: s.pullPolicy } : {}),
       args: ['start'],
-      env: keycloakEnv(server, s, props.bootstrap ?? true),
+      env: keycloakEnv(server, s),
       ports,
       // Canonical quantities (1000m is stored as 1): what the API server keeps is what a resync compares.
       resources: canonicalResources((server.spec.resources as V1Container['resources']) ?? defaultResources),

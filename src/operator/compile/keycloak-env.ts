@@ -3,9 +3,9 @@ import type { IdentityServer } from '../../../generated/types/crds/identityserve
 import { javaOptsEnv, kerberosVolumes } from './kerberos-keytabs.ts';
 import type { ResolvedServer } from './resolved-server.ts';
 
-const secretEnv = (name: string, secret: string, key: string): V1EnvVar => ({
+const secretEnv = (name: string, secret: string, key: string, optional?: true): V1EnvVar => ({
   name,
-  valueFrom: { secretKeyRef: { name: secret, key } },
+  valueFrom: { secretKeyRef: { name: secret, key, ...(optional && { optional }) } },
 });
 
 /** Keycloak's environment variable for an option name: log-level -> KC_LOG_LEVEL. */
@@ -13,13 +13,18 @@ export function optionEnvName(option: string): string {
   return `KC_${option.toUpperCase().replaceAll('-', '_')}`;
 }
 
-/** The bootstrap admin variables: KC_BOOTSTRAP_ADMIN_* from 26 on, KEYCLOAK_ADMIN* on 25. */
+/** The bootstrap admin variables: KC_BOOTSTRAP_ADMIN_* from 26 on, KEYCLOAK_ADMIN* on 25. Optional: Keycloak reads
+ * them only on an empty database, and once the operator lets the Secret go a pod must still start, without a rollout
+ * when it goes. */
 function adminEnv(s: ResolvedServer): V1EnvVar[] {
   const [user, password] =
     s.majorVersion >= 26
       ? ['KC_BOOTSTRAP_ADMIN_USERNAME', 'KC_BOOTSTRAP_ADMIN_PASSWORD']
       : ['KEYCLOAK_ADMIN', 'KEYCLOAK_ADMIN_PASSWORD'];
-  return [secretEnv(user, s.adminSecretName, 'username'), secretEnv(password, s.adminSecretName, 'password')];
+  return [
+    secretEnv(user, s.adminSecretName, 'username', true),
+    secretEnv(password, s.adminSecretName, 'password', true),
+  ];
 }
 
 /** Hostname settings: strict with backchannel-dynamic behind a public URL, otherwise not strict. */
@@ -51,7 +56,7 @@ function javaOpts(server: IdentityServer, s: ResolvedServer): V1EnvVar[] {
 }
 
 /** The complete, ordered environment of the Keycloak container. */
-export function keycloakEnv(server: IdentityServer, s: ResolvedServer, bootstrap = true): V1EnvVar[] {
+export function keycloakEnv(server: IdentityServer, s: ResolvedServer): V1EnvVar[] {
   const extra = (server.spec.additionalOptions ?? []).map(
     (o): V1EnvVar =>
       o.secret
@@ -73,8 +78,7 @@ export function keycloakEnv(server: IdentityServer, s: ResolvedServer, bootstrap
     ...hostnameEnv(s),
     ...cacheEnv(s),
     ...javaOpts(server, s),
-    // Once the operator's identity exists and the admin Secret is gone, the pods stop referencing it.
-    ...(bootstrap ? adminEnv(s) : []),
+    ...adminEnv(s),
     ...extra,
   ];
 }

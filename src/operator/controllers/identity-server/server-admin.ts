@@ -5,7 +5,7 @@
 // IdentityServer) and restores <server>-admin-credentials from it. Once its identity exists (a client in
 // <server>-operator-client), it keeps that identity there instead (<cluster>-<database>-realmforge-operator,
 // operator-client.ts), deletes the copy of the bootstrap admin and needs <server>-admin-credentials no more: a
-// deleted one is not re-created and the pods stop referencing it. With none of them and a server that ran before,
+// deleted one is not re-created (the pods name it as optional, so nothing restarts). With none of them and a server that ran before,
 // nothing is generated: AdminCredentialsLost says how to get an admin back (kc.sh bootstrap-admin).
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { labelValue, objectName } from '../../compile/names.ts';
