@@ -42,6 +42,9 @@ export async function spawnKeycloak(options: {
     HOME: process.env.HOME ?? '/tmp',
     JAVA_HOME: javaHome,
     JAVA_OPTS_KC_HEAP: defaultHeap,
+    ...(process.env.REALMFORGE_KEYCLOAK_JAVA_OPTIONS && {
+      JDK_JAVA_OPTIONS: process.env.REALMFORGE_KEYCLOAK_JAVA_OPTIONS,
+    }),
     ...options.env,
     KC_HTTP_HOST: '127.0.0.1',
     KC_HTTP_PORT: String(httpPort),
