@@ -5,9 +5,11 @@
 // unchanged it reads nothing more. Anything else reads everything: a new event (a hand edit, the operator's own
 // writes: the pass after a write reads once more and then settles), an event gone (expired), no memory yet (a
 // restart, a leader change), a changed resource or Secret, a failed cursor read, and every full-resync period
-// (edits Keycloak does not record: the database, an import at boot, an upgrade). One cursor read serves every
-// consumer of a realm for half a drift interval, so a realm and its clients cost about one read per interval.
+// (edits made outside the admin API: the database, an import at boot, an upgrade). One cursor read serves every
+// consumer of a realm for half a drift interval, so a realm and its clients cost about one read per interval. The
+// few sections Keycloak records no event for are read in every pass of their realm (unreportedReads).
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../core/canonical-json.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { AdminClient } from './admin-client.ts';
 
@@ -20,18 +22,31 @@ export const adminEventsExpirationSeconds = 86_400;
 export const changeSignalOn = (events: { adminEventsEnabled?: boolean } | undefined) =>
   events?.adminEventsEnabled !== false;
 
-/** Why a realm's spec cannot rely on the signal (undefined: it can): Keycloak records no admin event when client
- * policies or profiles are written (their admin resources send none, seen on 26.7.3), so a hand edit there would
- * wait for the full resync. */
-export function signalGap(spec: {
-  events?: { adminEventsEnabled?: boolean };
-  clientPolicies?: { profiles?: unknown[]; policies?: unknown[] };
-}): string | undefined {
+/** Why a realm's spec cannot rely on the signal (undefined: it can). */
+export function signalGap(spec: { events?: { adminEventsEnabled?: boolean } }): string | undefined {
   if (!changeSignalOn(spec.events))
     return 'admin events are off (spec.events.adminEventsEnabled: false), so every resync reads every section';
-  if (spec.clientPolicies?.profiles?.length || spec.clientPolicies?.policies?.length)
-    return 'Keycloak records no admin event for client policies, so every resync reads every section';
   return undefined;
+}
+
+/** The sections a realm's spec declares whose writes Keycloak records no admin event for (client policies and
+ * profiles, the localization texts: test/e2e/change-signal.test.ts, 26.7.3 and 25.0): read in every steady pass
+ * beside the newest event, so a hand edit there is seen as soon as one elsewhere. */
+export function unreportedReads(
+  realm: string,
+  spec: {
+    clientPolicies?: { profiles?: unknown[]; policies?: unknown[] };
+    localization?: { messages?: Record<string, unknown> };
+  },
+): string[] {
+  const r = `/${encodeURIComponent(realm)}`;
+  const policies = spec.clientPolicies?.profiles?.length || spec.clientPolicies?.policies?.length;
+  return [
+    ...(policies ? [`${r}/client-policies/policies`, `${r}/client-policies/profiles`] : []),
+    ...Object.keys(spec.localization?.messages ?? {})
+      .sort()
+      .map((locale) => `${r}/localization/${encodeURIComponent(locale)}`),
+  ];
 }
 
 /** The realm fields the signal needs: admin events on, kept a day, unless the spec decides them itself. An
@@ -69,7 +84,15 @@ type Clean<T> = { fingerprint: string; cursor: string; until: number; memo: T };
 export type Check<T> = { unchanged: true; memo: T } | { unchanged: false; cursor?: string };
 
 export type ChangeDetection = {
-  check<T>(admin: AdminClient, ns: string, realm: string, consumer: string, fp: string): Promise<Check<T>>;
+  /** `unreported`: paths read in this check too, their answers part of the consumer's cursor (unreportedReads). */
+  check<T>(
+    admin: AdminClient,
+    ns: string,
+    realm: string,
+    consumer: string,
+    fp: string,
+    unreported?: readonly string[],
+  ): Promise<Check<T>>;
   /** Remembers a clean full read (no writes) at `cursor`; `validMs` bounds it (a rotation, a federation check). */
   settle<T>(consumer: string, fp: string, cursor: string | undefined, memo: T, validMs?: number): void;
   /** Forgets a consumer (deleted, or a pass that wrote or failed): its next pass reads everything. */
@@ -107,9 +130,29 @@ export function changeDetection(o: {
     return cursor;
   }
 
+  /** The newest event and a digest of the unreported sections' answers (undefined: something could not be read). */
+  async function cursorOf(admin: AdminClient, ns: string, realm: string, unreported: readonly string[]) {
+    const event = await newest(admin, ns, realm);
+    if (event === undefined || !unreported.length) return event;
+    const answers: unknown[] = [];
+    for (const path of unreported) {
+      const res = await admin.call(ns, 'GET', path).catch(() => undefined);
+      if (res?.status !== 200) return undefined;
+      answers.push(res.body);
+    }
+    return `${event} ${createHash('sha256').update(canonicalJson(answers)).digest('base64url')}`;
+  }
+
   return {
-    async check<T>(admin: AdminClient, ns: string, realm: string, consumer: string, fp: string) {
-      const cursor = await newest(admin, ns, realm);
+    async check<T>(
+      admin: AdminClient,
+      ns: string,
+      realm: string,
+      consumer: string,
+      fp: string,
+      unreported = [],
+    ) {
+      const cursor = await cursorOf(admin, ns, realm, unreported);
       const c = clean.get(consumer);
       if (c && cursor !== undefined && c.cursor === cursor && c.fingerprint === fp && o.clock.now() < c.until)
         return { unchanged: true, memo: c.memo as T };

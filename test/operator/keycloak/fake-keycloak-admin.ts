@@ -502,11 +502,12 @@ export function fakeKeycloakAdmin() {
         return { status: 200, body: (events.get(realmOf ?? '') ?? []).slice(0, 1) as T };
       const res = route(method, path, copy(body)) as AdminResponse<T>;
       // Keycloak records an admin event for each write to a realm with admin events on, newest first; none for
-      // client policies and profiles (their resources send none).
+      // client policies and profiles or the localization texts (their resources send none).
       if (
         method !== 'GET' &&
         res.status < 300 &&
         col !== 'client-policies' &&
+        col !== 'localization' &&
         realms.get(realmOf ?? '')?.adminEventsEnabled
       )
         events.set(realmOf ?? '', [

@@ -14,7 +14,7 @@ import { serverKeytabs } from '../../compile/kerberos-keytabs.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
-import { fingerprint, signalGap } from '../../keycloak/change-detection.ts';
+import { fingerprint, signalGap, unreportedReads } from '../../keycloak/change-detection.ts';
 import { clientPolicyRefusals } from '../../keycloak/collections/client-policies.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import { deleteRealm } from '../../keycloak/collections/realm.ts';
@@ -198,7 +198,8 @@ export function identityRealmController(deps: KeycloakDeps) {
         { smtpPassword, federation, hashKey },
         admin.realmSecret(realmName),
       );
-      const check = await signal?.check<object>(admin, ns, realmName, consumer, fp);
+      const unreported = unreportedReads(realmName, realm.spec);
+      const check = await signal?.check<object>(admin, ns, realmName, consumer, fp, unreported);
       if (check?.unchanged) return await report('Ready', 'Ready', matches(realmName), check.memo);
       signal?.forget(consumer);
       const { live, restored, readBy } = await readWithIdentity(admin, realm, {

@@ -1,7 +1,8 @@
 // The realm and client reconciles with change detection, against the in-memory Keycloak (which records an admin
 // event for each write to a realm with admin events on): a steady resync sends one cursor read, shared by the
-// realm and its client; a hand edit is read and reverted by the next resync; a realm whose spec turns admin events
-// off, and an observed one, read everything every time.
+// realm and its client; a hand edit is read and reverted by the next resync, also in the sections Keycloak records no
+// event for (read in every pass); a realm whose spec turns admin events off, and an observed one, read everything
+// every time.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
@@ -133,43 +134,50 @@ test('a realm whose spec turns admin events off, and an observed one, read every
   assert.ok((await observed.pass(observed.realm)).calls.length > 1);
 });
 
-test('a realm declaring client policies reads everything every resync: Keycloak records no event for them', async () => {
-  const { w, realm, pass } = world({ ...spec, clientPolicies: pkceClientPolicies() });
+test('the sections Keycloak records no event for (client policies, texts) are read in every pass; an edit is reverted by the next', async () => {
+  const realmSpec = {
+    ...spec,
+    clientPolicies: pkceClientPolicies(),
+    localization: { messages: { en: { loginTitle: 'Apps' } } },
+  };
+  const { w, realm, pass } = world(realmSpec);
   assert.is((await realm()).outcome?.phase, 'Ready', 'created');
   await pass(realm);
-  const steady = await pass(realm);
-  assert.ok(
-    steady.calls.some((c) => c.includes('/client-policies/policies')),
-    steady.calls.join(', '),
-  );
-  assert.match(
-    statusOf(w, 'IdentityRealm', 'identity', 'apps').message ?? '',
-    /no admin event for client policies/,
-  );
-  const policies = (
-    await w.keycloak.admin.call<{ policies: { name: string }[] }>(
-      't',
-      'GET',
-      '/apps/client-policies/policies',
-    )
-  ).body;
-  await w.keycloak.admin.call('t', 'PUT', '/apps/client-policies/policies', {
+  const reads = [
+    ...cursor,
+    'GET /apps/client-policies/policies',
+    'GET /apps/client-policies/profiles',
+    'GET /apps/localization/en',
+  ];
+  // The server's capabilities are read every ten minutes for client policies (server-info.ts), not per pass.
+  const steady = async () => (await pass(realm)).calls.filter((c) => !c.endsWith('../serverinfo'));
+  assert.equal(await steady(), reads, 'steady: the cursor and the unreported sections');
+  const kc = w.keycloak.admin;
+  const event = async () => (await kc.call<unknown[]>('t', 'GET', '/apps/admin-events?first=0&max=1')).body;
+  const before = await event();
+  const policies = (await kc.call<{ policies: object[] }>('t', 'GET', '/apps/client-policies/policies')).body;
+  await kc.call('t', 'PUT', '/apps/client-policies/policies', {
     policies: policies.policies.map((p) => ({ ...p, enabled: false })),
   });
-  const events = (await w.keycloak.admin.call<unknown[]>('t', 'GET', '/apps/admin-events?first=0&max=1'))
-    .body;
-  await pass(realm);
-  const after = (
-    await w.keycloak.admin.call<{ policies: { enabled?: boolean }[] }>(
-      't',
-      'GET',
-      '/apps/client-policies/policies',
-    )
+  assert.equal(await event(), before, 'no admin event, as on the real Keycloak');
+  assert.ok((await pass(realm)).calls.some((c) => c.startsWith('PUT /apps/client-policies/policies')));
+  const enabled = (
+    await kc.call<{ policies: { enabled?: boolean }[] }>('t', 'GET', '/apps/client-policies/policies')
   ).body;
   assert.ok(
-    after.policies.every((p) => p.enabled !== false),
-    JSON.stringify({ after, events }),
+    enabled.policies.every((p) => p.enabled !== false),
+    'reverted',
   );
+  await pass(realm);
+  assert.equal(await steady(), reads, 'settled again');
+  await kc.call('t', 'POST', '/apps/localization/en', { loginTitle: 'by hand' });
+  assert.equal(await event(), before, 'no admin event for texts either');
+  assert.ok((await pass(realm)).calls.some((c) => c.startsWith('POST /apps/localization/en')));
+  assert.is(
+    (await kc.call<Record<string, string>>('t', 'GET', '/apps/localization/en')).body.loginTitle,
+    'Apps',
+  );
+  assert.match(statusOf(w, 'IdentityRealm', 'identity', 'apps').message ?? '', /matches the resource$/);
 });
 
 test.run();
