@@ -153,6 +153,10 @@ export async function runOperator(
       clock,
       driftIntervalMs: settings.driftIntervalMs,
       fullResyncPeriodMs: settings.fullResyncPeriodMs,
+      wake: (consumer) => {
+        const [kind = '', key = ''] = consumer.split(' ');
+        manager?.enqueue(kind, key);
+      },
     });
     const definitions = [
       identityServerDefinition(deps),

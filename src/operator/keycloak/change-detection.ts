@@ -5,9 +5,10 @@
 // unchanged it reads nothing more. Anything else reads everything: a new event (a hand edit, the operator's own
 // writes: the pass after a write reads once more and then settles), an event gone (expired), no memory yet (a
 // restart, a leader change), a changed resource or Secret, a failed cursor read, and every full-resync period
-// (edits made outside the admin API: the database, an import at boot, an upgrade). One cursor read serves every
-// consumer of a realm for half a drift interval, so a realm and its clients cost about one read per interval. The
-// few sections Keycloak records no event for are read in every pass of their realm (unreportedReads).
+// (edits made outside the admin API: the database, an import at boot, an upgrade). The realm's resync reads the
+// event and wakes the realm's clients when it moved; between, they use its read, so a realm and its clients cost
+// one read per realm resync. The few sections Keycloak records no event for are read in every pass of their realm
+// (unreportedReads).
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../core/canonical-json.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -77,21 +78,25 @@ export const fingerprint = (value: unknown) =>
 
 type AdminEvent = { id?: string; time?: number; operationType?: string; resourcePath?: string };
 type Seen = { cursor: string; readAt: number };
-type Clean<T> = { fingerprint: string; cursor: string; until: number; memo: T };
+type Clean<T> = { realm: string; event: string; fingerprint: string; cursor: string; until: number; memo: T };
 
 /** What a check found: `memo` (what the consumer kept of its clean sync) when nothing changed, else the cursor
  * to settle with after a clean full read (undefined: it could not be read). */
 export type Check<T> = { unchanged: true; memo: T } | { unchanged: false; cursor?: string };
 
+/** How a consumer checks: `reads` (the realm's own resync) reads the newest event every time, and its reads serve
+ * the realm's other consumers (its clients); `unreported`: paths read too, their answers part of the cursor
+ * (unreportedReads). */
+export type CheckOptions = { readonly reads?: boolean; readonly unreported?: readonly string[] };
+
 export type ChangeDetection = {
-  /** `unreported`: paths read in this check too, their answers part of the consumer's cursor (unreportedReads). */
   check<T>(
     admin: AdminClient,
     ns: string,
     realm: string,
     consumer: string,
     fp: string,
-    unreported?: readonly string[],
+    options?: CheckOptions,
   ): Promise<Check<T>>;
   /** Remembers a clean full read (no writes) at `cursor`; `validMs` bounds it (a rotation, a federation check). */
   settle<T>(consumer: string, fp: string, cursor: string | undefined, memo: T, validMs?: number): void;
@@ -100,24 +105,27 @@ export type ChangeDetection = {
 };
 
 /**
- * `driftIntervalMs`: a cursor read less than half of it ago serves every consumer of the realm (a realm and its
- * clients, each resynced once per interval at its own point, share about one read per interval; an edit is seen
- * within one and a half intervals at worst). `fullResyncPeriodMs`: how long a clean full read stands.
+ * The realm's resync reads the newest event each time (its requeue is never later than the drift interval), so an
+ * edit anywhere in the realm is seen within one interval; when the event moved, the realm's other remembered
+ * consumers are woken (`wake`) and read everything at once. They use the realm's last read while it is at most an
+ * interval old and read it themselves otherwise (the realm failing or not resynced). `fullResyncPeriodMs`: how long
+ * a clean full read stands.
  */
 export function changeDetection(o: {
   clock: Clock;
   driftIntervalMs: number;
   fullResyncPeriodMs: number;
+  /** Runs the consumer (`<kind> <namespace>/<name>`) now. */
+  wake?: (consumer: string) => void;
 }): ChangeDetection {
   const seen = new Map<string, Seen>();
   const clean = new Map<string, Clean<unknown>>();
-  const fresh = o.driftIntervalMs / 2;
 
-  async function newest(admin: AdminClient, ns: string, realm: string): Promise<string | undefined> {
+  async function newest(admin: AdminClient, ns: string, realm: string, reader: string, reads: boolean) {
     const key = `${admin.baseUrl} ${realm}`;
     const now = o.clock.now();
     const last = seen.get(key);
-    if (last && now - last.readAt < fresh) return last.cursor;
+    if (!reads && last && now - last.readAt <= o.driftIntervalMs) return last.cursor;
     const path = `/${encodeURIComponent(realm)}/admin-events?first=0&max=1`;
     const res = await admin.call<AdminEvent[]>(ns, 'GET', path).catch(() => undefined);
     if (res?.status !== 200 || !Array.isArray(res.body)) {
@@ -127,20 +135,33 @@ export function changeDetection(o: {
     const e = res.body[0];
     const cursor = e ? JSON.stringify([e.id, e.time, e.operationType, e.resourcePath]) : 'none';
     seen.set(key, { cursor, readAt: now });
+    if (last && last.cursor !== cursor)
+      for (const [consumer, c] of clean)
+        if (consumer !== reader && c.realm === key && c.event !== cursor) o.wake?.(consumer);
     return cursor;
   }
 
-  /** The newest event and a digest of the unreported sections' answers (undefined: something could not be read). */
-  async function cursorOf(admin: AdminClient, ns: string, realm: string, unreported: readonly string[]) {
-    const event = await newest(admin, ns, realm);
-    if (event === undefined || !unreported.length) return event;
+  /** The cursor (the realm, its newest event and a digest of the unreported sections' answers), undefined when
+   * something could not be read. */
+  async function cursorOf(
+    admin: AdminClient,
+    ns: string,
+    realm: string,
+    consumer: string,
+    options: CheckOptions,
+  ) {
+    const event = await newest(admin, ns, realm, consumer, options.reads ?? false);
+    if (event === undefined) return undefined;
     const answers: unknown[] = [];
-    for (const path of unreported) {
+    for (const path of options.unreported ?? []) {
       const res = await admin.call(ns, 'GET', path).catch(() => undefined);
       if (res?.status !== 200) return undefined;
       answers.push(res.body);
     }
-    return `${event} ${createHash('sha256').update(canonicalJson(answers)).digest('base64url')}`;
+    const digest = answers.length
+      ? createHash('sha256').update(canonicalJson(answers)).digest('base64url')
+      : '';
+    return JSON.stringify([`${admin.baseUrl} ${realm}`, event, digest]);
   }
 
   return {
@@ -150,9 +171,9 @@ export function changeDetection(o: {
       realm: string,
       consumer: string,
       fp: string,
-      unreported = [],
+      options = {},
     ) {
-      const cursor = await cursorOf(admin, ns, realm, unreported);
+      const cursor = await cursorOf(admin, ns, realm, consumer, options);
       const c = clean.get(consumer);
       if (c && cursor !== undefined && c.cursor === cursor && c.fingerprint === fp && o.clock.now() < c.until)
         return { unchanged: true, memo: c.memo as T };
@@ -160,8 +181,9 @@ export function changeDetection(o: {
     },
     settle(consumer, fp, cursor, memo, validMs) {
       if (cursor === undefined) return void clean.delete(consumer);
+      const [realm, event] = JSON.parse(cursor) as [string, string];
       const period = Math.min(o.fullResyncPeriodMs, validMs ?? Number.POSITIVE_INFINITY);
-      clean.set(consumer, { fingerprint: fp, cursor, until: o.clock.now() + period, memo });
+      clean.set(consumer, { realm, event, fingerprint: fp, cursor, until: o.clock.now() + period, memo });
     },
     forget: (consumer) => void clean.delete(consumer),
   };

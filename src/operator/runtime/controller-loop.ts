@@ -43,9 +43,10 @@ function reasonOf(outcome: Record<string, unknown>): string | undefined {
   return typeof outcome.reason === 'string' ? outcome.reason : undefined;
 }
 
-/** `ms` spread by +-25% with `random` (the average stays `ms`). */
+/** `ms` spread over its last fifth with `random`: resources made together drift apart, and a requeue is never later
+ * than asked (a drift interval is a bound: a hand edit is reverted within one). */
 export function jittered(ms: number, random: (() => number) | undefined): number {
-  return random ? Math.round(ms * (0.75 + 0.5 * random())) : ms;
+  return random ? Math.round(ms * (0.8 + 0.2 * random())) : ms;
 }
 
 /** Starts the loop for `kind`; add keys to its queue. */

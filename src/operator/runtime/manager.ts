@@ -41,7 +41,12 @@ export type ControllerDefinition = {
 };
 
 /** The running controllers: their queues and watches, ready when every watch has listed once. */
-export type Manager = { synced(): boolean; stop(): Promise<void> };
+export type Manager = {
+  synced(): boolean;
+  /** Runs controller `kind` for `key` now (a change found outside the watches). */
+  enqueue(kind: string, key: string): void;
+  stop(): Promise<void>;
+};
 
 type Source = { source: WatchSource; listeners: ((key: string, statusOnly: boolean) => void)[] };
 
@@ -84,10 +89,12 @@ export function startManager(
     return entry;
   };
   const queues: WorkQueue[] = [];
+  const queueOf = new Map<string, WorkQueue>();
   const timers = new Map<string, Timer>();
   for (const c of controllers) {
     const queue = controllerLoop(c.kind, c.reconcile, deps.loop);
     queues.push(queue);
+    queueOf.set(c.kind, queue);
     for (const w of c.watches) {
       sourceFor(w.type, w.map ?? ownKey).listeners.push((key, statusOnly) => {
         if (statusOnly && !w.onStatus) return;
@@ -109,6 +116,7 @@ export function startManager(
   }
   return {
     synced: () => [...sources.values()].every((s) => s.source.synced()),
+    enqueue: (kind, key) => queueOf.get(kind)?.add(key),
     async stop() {
       for (const t of timers.values()) t.cancel();
       if (deps.cache) {

@@ -38,11 +38,19 @@ function keycloak() {
 const interval = 60_000;
 function world() {
   const clock = manualClock();
-  const changes = changeDetection({ clock, driftIntervalMs: interval, fullResyncPeriodMs: 40 * interval });
+  const woken: string[] = [];
+  const changes = changeDetection({
+    clock,
+    driftIntervalMs: interval,
+    fullResyncPeriodMs: 40 * interval,
+    wake: (consumer) => woken.push(consumer),
+  });
   const kc = keycloak();
-  /** One resync of `consumer`: a full read settles (when `wrote` is false); returns whether it read everything. */
+  /** One resync of `consumer` (the realm's reads the event itself): a full read settles (when `wrote` is false);
+   * returns whether it read everything. */
   const pass = async (consumer = 'realm a', fp = 'f1', wrote = false) => {
-    const check = await changes.check<{ id: string }>(kc.admin, 'ns', 'a', consumer, fp);
+    const reads = consumer.startsWith('realm');
+    const check = await changes.check<{ id: string }>(kc.admin, 'ns', 'a', consumer, fp, { reads });
     if (check.unchanged) return 'skipped';
     changes.forget(consumer);
     if (!wrote) changes.settle(consumer, fp, check.cursor, { id: 'a-id' });
@@ -53,7 +61,7 @@ function world() {
     clock.advance(interval);
     return pass(...args);
   };
-  return { clock, changes, ...kc, pass, later };
+  return { clock, changes, woken, ...kc, pass, later };
 }
 
 test('a clean full read is remembered: the next pass reads only the newest admin event', async () => {
@@ -65,7 +73,7 @@ test('a clean full read is remembered: the next pass reads only the newest admin
   assert.is(await w.pass(), 'skipped');
   assert.is(w.k.reads, 1, 'one cursor read');
   assert.equal(w.k.paths.at(-1), '/a/admin-events?first=0&max=1');
-  const check = await w.changes.check<{ id: string }>(w.admin, 'ns', 'a', 'realm a', 'f1');
+  const check = await w.changes.check<{ id: string }>(w.admin, 'ns', 'a', 'realm a', 'f1', { reads: true });
   assert.equal(check, { unchanged: true, memo: { id: 'a-id' } }, 'what the clean pass kept');
 });
 
@@ -124,7 +132,7 @@ test('every full-resync period reads everything even when no event came', async 
   assert.is(reads, 2, 'twice in 80 intervals at a 40-interval period');
 });
 
-test('a realm and its client share one cursor read per interval', async () => {
+test("a realm's resync reads the event for its clients too, and wakes them when it moved", async () => {
   const w = world();
   await w.pass('realm a');
   w.clock.advance(interval / 3);
@@ -136,16 +144,29 @@ test('a realm and its client share one cursor read per interval', async () => {
     w.clock.advance((2 * interval) / 3);
     assert.is(await w.pass('client a/web'), 'skipped');
   }
-  assert.ok(w.k.reads <= 11, `about one read per interval for the two: ${w.k.reads} in 10`);
+  assert.is(w.k.reads, 10, "one read per interval, the realm's: the client uses it");
   w.edit('clients/web');
   w.clock.advance(interval / 3);
-  assert.is(await w.pass('realm a'), 'skipped', 'a read a third of an interval old stands');
-  w.clock.advance((2 * interval) / 3);
-  assert.is(await w.pass('client a/web'), 'read', 'seen within one interval of the edit');
-  w.clock.advance(interval / 3);
+  assert.equal(w.woken, []);
+  assert.is(await w.pass('realm a'), 'read', "the realm's own read sees the edit");
+  assert.equal(w.woken, ['client a/web'], 'and runs the client at once, within one interval of the edit');
   w.k.reads = 0;
-  assert.is(await w.pass('realm a'), 'read', "the realm sees it through the client's read");
-  assert.is(w.k.reads, 0);
+  assert.is(await w.pass('client a/web'), 'read', 'the woken client reads everything');
+  assert.is(w.k.reads, 0, "through the realm's read");
+  w.clock.advance(interval);
+  assert.is(await w.pass('realm a'), 'skipped', 'both settled');
+  assert.is(await w.pass('client a/web'), 'skipped');
+  assert.is(w.woken.length, 1, 'an unmoved event wakes nobody');
+});
+
+test("a client reads the event itself when the realm's read is over an interval old", async () => {
+  const w = world();
+  await w.pass('realm a');
+  await w.pass('client a/web');
+  w.clock.advance(interval + 1);
+  w.k.reads = 0;
+  assert.is(await w.pass('client a/web'), 'skipped');
+  assert.is(w.k.reads, 1, 'its own read: the realm has not resynced for an interval');
 });
 
 test('the realm fields: admin events on and kept a day, unless the spec decides or only observes', () => {

@@ -198,8 +198,10 @@ export function identityRealmController(deps: KeycloakDeps) {
         { smtpPassword, federation, hashKey },
         admin.realmSecret(realmName),
       );
-      const unreported = unreportedReads(realmName, realm.spec);
-      const check = await signal?.check<object>(admin, ns, realmName, consumer, fp, unreported);
+      const check = await signal?.check<object>(admin, ns, realmName, consumer, fp, {
+        reads: true,
+        unreported: unreportedReads(realmName, realm.spec),
+      });
       if (check?.unchanged) return await report('Ready', 'Ready', matches(realmName), check.memo);
       signal?.forget(consumer);
       const { live, restored, readBy } = await readWithIdentity(admin, realm, {
