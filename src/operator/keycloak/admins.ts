@@ -277,7 +277,11 @@ export function keycloakAdmins(deps: Deps, create: AdminClientFactory): Keycloak
       const clients = lru<AdminClient>(realmClientBound);
       const identity = await stored(server);
       const admin: ServerAdmin = Object.assign(
-        routedAdmin(master, (realm) => clients.get(realm, () => create(base, realmIdentity(key, realm), ca))),
+        routedAdmin(
+          master,
+          (realm) => clients.get(realm, () => create(base, realmIdentity(key, realm), ca)),
+          deps.clock,
+        ),
         {
           master,
           masterUser: identity && masterUserName(identity),

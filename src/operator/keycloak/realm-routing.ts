@@ -4,6 +4,7 @@
 // use the master identity, and so do the calls about a realm that issues no tokens (disabled, or requiring HTTPS
 // on a plain connection), with the roles of that realm Keycloak gave the master identity as its creator. The realms' admin clients (each with its cached token) are kept in a least-recently-used
 // map of bounded size, so memory stays flat however many realms a server has.
+import type { Clock } from '../../core/clock.ts';
 import type { AdminClient, AdminResponse } from './admin-client.ts';
 import { TokenRealmAbsentError, TokenRealmClosedError, TokenRefusedError } from './admin-identity.ts';
 import { RealmIdentityRefusedError } from './realm-identity.ts';
@@ -42,21 +43,37 @@ export function lru<V>(bound: number) {
   };
 }
 
+/** How long a realm that issues no tokens goes straight to the master identity before its own is tried again. */
+export const closedRealmMs = 5 * 60_000;
+
 /** An admin client that sends each call with the identity `realmOfCall` names. */
-export function routedAdmin(master: AdminClient, realmClient: (realm: string) => AdminClient): AdminClient {
+export function routedAdmin(
+  master: AdminClient,
+  realmClient: (realm: string) => AdminClient,
+  clock: Pick<Clock, 'now'> = { now: Date.now },
+): AdminClient {
+  // Realms that refused tokens (disabled, HTTPS required on a plain connection), until when: without it every call
+  // about such a realm would first send a token request Keycloak refuses.
+  const closed = new Map<string, number>();
   return {
     baseUrl: master.baseUrl,
     async call<T>(...args: Parameters<AdminClient['call']>): Promise<AdminResponse<T>> {
       const [, method, path] = args;
       const realm = realmOfCall(method, path);
       if (!realm) return master.call<T>(...args);
+      if ((closed.get(realm) ?? 0) > clock.now()) return master.call<T>(...args);
+      closed.delete(realm);
       try {
         return await realmClient(realm).call<T>(...args);
       } catch (error) {
         // No realm, no token endpoint: the realm is absent, as Keycloak answers a master admin.
         if (error instanceof TokenRealmAbsentError)
           return { status: 404, body: { error: 'Realm not found.' } as T };
-        if (error instanceof TokenRealmClosedError) return master.call<T>(...args);
+        if (error instanceof TokenRealmClosedError) {
+          if (closed.size >= realmClientBound) closed.delete(closed.keys().next().value as string);
+          closed.set(realm, clock.now() + closedRealmMs);
+          return master.call<T>(...args);
+        }
         if (error instanceof TokenRefusedError)
           throw new RealmIdentityRefusedError(
             realm,

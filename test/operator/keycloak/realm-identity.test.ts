@@ -2,6 +2,7 @@
 // which identity each admin call is sent with, and the bound on the realms' admin clients kept in memory.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { manualClock } from '../../../src/core/clock.ts';
 import type { AdminClient } from '../../../src/operator/keycloak/admin-client.ts';
 import {
   type AdminIdentity,
@@ -16,6 +17,7 @@ import {
   withRealmIdentity,
 } from '../../../src/operator/keycloak/realm-identity.ts';
 import {
+  closedRealmMs,
   lru,
   realmClientBound,
   realmOfCall,
@@ -120,6 +122,28 @@ test('a routed admin sends each call with its identity; no realm is a 404, a ref
     'master PUT /off',
     'gone GET /gone/clients',
   ]);
+});
+
+test('a realm that issues no tokens goes to the master identity for five minutes before its own is tried again', async () => {
+  const log: string[] = [];
+  const clock = manualClock();
+  let open = false;
+  const admin = routedAdmin(
+    named('master', log),
+    (realm) => named(realm, log, open ? undefined : new TokenRealmClosedError(realm, 'HTTPS required')),
+    clock,
+  );
+  for (let i = 0; i < 3; i++) assert.is((await admin.call('ns', 'GET', '/tls')).body, 'master');
+  assert.equal(log, ['tls GET /tls', 'master GET /tls', 'master GET /tls', 'master GET /tls'], 'one refusal');
+  open = true;
+  clock.advance(closedRealmMs - 1);
+  assert.is((await admin.call('ns', 'GET', '/tls')).body, 'master');
+  clock.advance(1);
+  assert.is(
+    (await admin.call('ns', 'GET', '/tls')).body,
+    'tls',
+    'its own identity again once the realm opens',
+  );
 });
 
 test('the realm clients kept are bounded: the least recently used goes first', () => {
