@@ -18,7 +18,9 @@ import { fingerprint, signalGap } from '../../keycloak/change-detection.ts';
 import { clientPolicyRefusals } from '../../keycloak/collections/client-policies.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import { deleteRealm } from '../../keycloak/collections/realm.ts';
+import { declaresBuiltInSections } from '../../keycloak/collections/realm-create-builtins.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
+import { realmTemplate } from '../../keycloak/realm-template.ts';
 import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import { serverInfo } from '../../keycloak/server-info.ts';
 import { readSecretKey, SecretAccessDeniedError } from '../../runtime/read-secret.ts';
@@ -220,6 +222,10 @@ export function identityRealmController(deps: KeycloakDeps) {
         // Authenticators are checked against what the server offers (read once per server per ten minutes).
         ...(realm.spec.authenticationFlows?.length
           ? { serverInfo: await serverInfo(admin, ns, deps.clock) }
+          : {}),
+        // A new realm's create call carries its flows, required actions and scopes with Keycloak's own.
+        ...(!live && !observeOnly(realm) && declaresBuiltInSections(realm.spec)
+          ? { template: await realmTemplate(admin.master, ns, server.status?.version) }
           : {}),
       };
       const issuer = realmIssuer(server, realmName);

@@ -1,0 +1,100 @@
+// Keycloak's own sections of a new realm, as the server makes them: its built-in authentication flows and their
+// configs, required actions, client scopes with their mappers, the realm's default and optional scopes and the
+// flow bindings. Keycloak's import of a realm that lists any of these keeps only what is listed, so a create call
+// carrying a declared flow, action setting or scope (collections/realm-create-builtins.ts) lists Keycloak's own as
+// well. They depend on the Keycloak version and its features, so they are read from the server itself: the master
+// identity (which may create realms, and holds the roles of those it creates) makes an empty realm under a name no
+// IdentityRealm can take, reads its partial export and deletes it. One read per server and Keycloak version, kept in
+// memory (one entry per server). Without it (the read failed) a new realm's sections go through their steps.
+import { randomBytes } from 'node:crypto';
+import type { AdminClient } from './admin-client.ts';
+import type { Item } from './collections/collection.ts';
+
+/** A new realm's own sections, without ids (each realm made from it gets its own). */
+export type RealmTemplate = {
+  readonly authenticationFlows: readonly Item[];
+  readonly authenticatorConfig: readonly Item[];
+  readonly requiredActions: readonly Item[];
+  readonly clientScopes: readonly Item[];
+  readonly defaultDefaultClientScopes: readonly string[];
+  readonly defaultOptionalClientScopes: readonly string[];
+  /** The realm's flow bindings (browserFlow: 'browser', ...). */
+  readonly bindings: Readonly<Record<string, string>>;
+};
+
+/** The scratch realm's name: the operator's prefix, a random suffix (an IdentityRealm's realm never starts so). */
+export const scratchRealmPrefix = 'realmforge-template-';
+
+const bindingFields = [
+  'browserFlow',
+  'registrationFlow',
+  'directGrantFlow',
+  'resetCredentialsFlow',
+  'clientAuthenticationFlow',
+  'dockerAuthenticationFlow',
+  'firstBrokerLoginFlow',
+];
+
+const withoutIds = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(withoutIds)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.entries(v)
+            .filter(([k]) => k !== 'id')
+            .map(([k, x]) => [k, withoutIds(x)]),
+        )
+      : v;
+
+/** The template from a fresh realm's partial export. */
+export function templateOf(exported: Item): RealmTemplate {
+  const list = (k: string) => (withoutIds(exported[k] ?? []) as Item[]).map((x) => x);
+  const names = (k: string) => ((exported[k] ?? []) as unknown[]).map(String);
+  return {
+    authenticationFlows: list('authenticationFlows'),
+    authenticatorConfig: list('authenticatorConfig'),
+    requiredActions: list('requiredActions'),
+    clientScopes: list('clientScopes'),
+    defaultDefaultClientScopes: names('defaultDefaultClientScopes'),
+    defaultOptionalClientScopes: names('defaultOptionalClientScopes'),
+    bindings: Object.fromEntries(
+      bindingFields.filter((f) => typeof exported[f] === 'string').map((f) => [f, String(exported[f])]),
+    ),
+  };
+}
+
+const cache = new Map<string, { version: string; template: Promise<RealmTemplate | undefined> }>();
+
+/** Reads the template from a scratch realm the master identity makes and deletes; undefined when Keycloak refuses. */
+async function readTemplate(master: AdminClient, ns: string): Promise<RealmTemplate | undefined> {
+  const realm = `${scratchRealmPrefix}${randomBytes(6).toString('hex')}`;
+  const created = await master.call(ns, 'POST', '', { realm, enabled: false });
+  if (created.status >= 300) return undefined;
+  try {
+    const exported = await master.call<Item>(
+      ns,
+      'POST',
+      `/${realm}/partial-export?exportClients=false&exportGroupsAndRoles=false`,
+    );
+    return exported.status === 200 && exported.body ? templateOf(exported.body) : undefined;
+  } finally {
+    await master.call(ns, 'DELETE', `/${realm}`);
+  }
+}
+
+/** The template of the server behind `master` at Keycloak `version`: read once per server and version (a failed
+ * read is tried again by the next realm create). */
+export async function realmTemplate(
+  master: AdminClient,
+  ns: string,
+  version: string | undefined,
+): Promise<RealmTemplate | undefined> {
+  const key = master.baseUrl;
+  const hit = cache.get(key);
+  if (hit && hit.version === (version ?? '')) return hit.template;
+  const template = readTemplate(master, ns).catch(() => undefined);
+  cache.set(key, { version: version ?? '', template });
+  const read = await template;
+  if (!read && cache.get(key)?.template === template) cache.delete(key);
+  return read;
+}
