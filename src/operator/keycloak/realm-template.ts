@@ -1,6 +1,6 @@
 // Keycloak's own sections of a new realm, as the server makes them: its built-in authentication flows and their
-// configs, required actions, client scopes with their mappers, the realm's default and optional scopes and the
-// flow bindings. Keycloak's import of a realm that lists any of these keeps only what is listed, so a create call
+// configs, required actions, client scopes with their mappers and role scope mappings, the realm's default and
+// optional scopes and the flow bindings. Keycloak's import of a realm that lists any of these keeps only what is listed, so a create call
 // carrying a declared flow, action setting or scope (collections/realm-create-builtins.ts) lists Keycloak's own as
 // well. They depend on the Keycloak version and its features, so they are read from the server itself: the master
 // identity (which may create realms, and holds the roles of those it creates) makes an empty realm under a name no
@@ -16,6 +16,8 @@ export type RealmTemplate = {
   readonly authenticatorConfig: readonly Item[];
   readonly requiredActions: readonly Item[];
   readonly clientScopes: readonly Item[];
+  /** The realm roles the scopes bring (offline_access's role): an import listing scopes makes none of them. */
+  readonly scopeMappings: readonly Item[];
   readonly defaultDefaultClientScopes: readonly string[];
   readonly defaultOptionalClientScopes: readonly string[];
   /** The realm's flow bindings (browserFlow: 'browser', ...). */
@@ -48,13 +50,14 @@ const withoutIds = (v: unknown): unknown =>
 
 /** The template from a fresh realm's partial export. */
 export function templateOf(exported: Item): RealmTemplate {
-  const list = (k: string) => (withoutIds(exported[k] ?? []) as Item[]).map((x) => x);
+  const list = (k: string) => withoutIds(exported[k] ?? []) as Item[];
   const names = (k: string) => ((exported[k] ?? []) as unknown[]).map(String);
   return {
     authenticationFlows: list('authenticationFlows'),
     authenticatorConfig: list('authenticatorConfig'),
     requiredActions: list('requiredActions'),
     clientScopes: list('clientScopes'),
+    scopeMappings: list('scopeMappings').filter((m) => typeof m.clientScope === 'string'),
     defaultDefaultClientScopes: names('defaultDefaultClientScopes'),
     defaultOptionalClientScopes: names('defaultOptionalClientScopes'),
     bindings: Object.fromEntries(

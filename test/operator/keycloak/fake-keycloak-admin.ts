@@ -89,6 +89,8 @@ function freshRealm(rep: Obj): Realm {
       protocolMappers: [],
     })),
     scopeLinks: { default: [], optional: [] },
+    // The role offline_access's scope brings (a realm role scope mapping of the scope).
+    scopeMappings: [{ clientScope: 'offline_access', roles: ['offline_access'] }],
     organizations: [],
   };
 }
@@ -176,6 +178,7 @@ export function fakeKeycloakAdmin() {
         clientScopes: _cs,
         defaultDefaultClientScopes: _dd,
         defaultOptionalClientScopes: _do,
+        scopeMappings: _sm,
         ...fields
       } = body;
       const realm = freshRealm(fields);
@@ -210,6 +213,7 @@ export function fakeKeycloakAdmin() {
           users: undefined,
           clientScopes: undefined,
           scopeLinks: undefined,
+          scopeMappings: undefined,
           organizations: undefined,
           clientProfiles: undefined,
           clientPolicies: undefined,

@@ -1,7 +1,8 @@
 // The fake Keycloak's import and partial export of the sections a new realm has from Keycloak itself (see
 // fake-keycloak-admin.ts), as the real one behaves (seen on 25.0 and 26.7): a realm imported with a list of flows,
-// required actions or client scopes has only those (none of Keycloak's own is added), the realm's default and
-// optional scopes are those named, and a flow binding names a flow by alias. The partial export lists them by alias
+// required actions or client scopes has only those (none of Keycloak's own is added; nor the role scope mapping
+// of its offline_access scope), the realm's default and optional scopes are those named, and a flow binding names
+// a flow by alias. The partial export lists them by alias
 // and name, executions with their sub-flow's alias and config's alias.
 import { randomUUID } from 'node:crypto';
 import type { Realm } from './fake-keycloak-scopes.ts';
@@ -46,13 +47,16 @@ export function importBuiltIns(realm: Realm, rep: Obj): { status: number; messag
   }
   if (rep.requiredActions)
     realm.requiredActions = rep.requiredActions.map((a: Obj) => ({ config: {}, ...a }));
-  if (rep.clientScopes)
+  if (rep.clientScopes) {
     realm.clientScopes = rep.clientScopes.map((s: Obj) => ({
       attributes: {},
       ...s,
       id: randomUUID(),
       protocolMappers: (s.protocolMappers ?? []).map((m: Obj) => ({ ...m, id: randomUUID() })),
     }));
+    // Only the role scope mappings listed: none of Keycloak's own (offline_access's) is made.
+    realm.scopeMappings = rep.scopeMappings ?? [];
+  }
   return undefined;
 }
 
@@ -89,6 +93,7 @@ export function exportBuiltIns(realm: Realm): Obj {
     authenticatorConfig: Object.values(configs).map((c: Obj) => ({ ...c })),
     requiredActions: realm.requiredActions.map((a: Obj) => ({ ...a })),
     clientScopes: JSON.parse(JSON.stringify(realm.clientScopes)),
+    scopeMappings: JSON.parse(JSON.stringify(realm.scopeMappings)),
     defaultDefaultClientScopes: names(realm.scopeLinks.default),
     defaultOptionalClientScopes: names(realm.scopeLinks.optional),
     ...Object.fromEntries(

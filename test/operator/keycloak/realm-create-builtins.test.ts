@@ -85,6 +85,10 @@ test('the production example: flows, required actions and client scopes with Key
     ['payroll-audience'],
   );
   assert.equal(body?.defaultDefaultClientScopes, template.defaultDefaultClientScopes);
+  // Keycloak's own role scope mapping (offline_access's), which an import listing scopes would not make.
+  assert.equal(kc.realms.get('workforce')?.scopeMappings, [
+    { clientScope: 'offline_access', roles: ['offline_access'] },
+  ]);
   // Recorded as the steps record them: the flows, the scopes, the actions' settings from before the spec.
   const record = readRecord(body?.attributes);
   assert.equal(record?.items['managed-flows'], ['browser-payroll-otp']);

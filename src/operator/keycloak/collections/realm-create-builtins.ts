@@ -122,7 +122,8 @@ function flowsAndActions(spec: Spec, template: RealmTemplate): { body: Item; att
   };
 }
 
-/** The client scopes (Keycloak's own, then the declared ones with their mappers) and the realm's scope links:
+/** The client scopes (Keycloak's own, then the declared ones with their mappers), Keycloak's role scope mappings
+ * of its scopes, and the realm's scope links:
  * Keycloak's, a declared link added and moved from the other list as the step's link would move it. */
 function clientScopesSection(spec: Spec, template: RealmTemplate): Item {
   const links = spec.realmDefaultClientScopes ?? {};
@@ -140,6 +141,7 @@ function clientScopesSection(spec: Spec, template: RealmTemplate): Item {
   }));
   return {
     clientScopes: [...template.clientScopes, ...declared],
+    scopeMappings: template.scopeMappings,
     defaultDefaultClientScopes: linked(template.defaultDefaultClientScopes, links.default, links.optional),
     defaultOptionalClientScopes: linked(template.defaultOptionalClientScopes, links.optional, links.default),
   };
