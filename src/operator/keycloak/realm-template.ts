@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AdminClient } from './admin-client.ts';
 import type { Item } from './collections/collection.ts';
+import { realmBindings } from './collections/flow-replacement.ts';
 
 /** A new realm's own sections, without ids (each realm made from it gets its own). */
 export type RealmTemplate = {
@@ -27,15 +28,8 @@ export type RealmTemplate = {
 /** The scratch realm's name: the operator's prefix, a random suffix (an IdentityRealm's realm never starts so). */
 export const scratchRealmPrefix = 'realmforge-template-';
 
-const bindingFields = [
-  'browserFlow',
-  'registrationFlow',
-  'directGrantFlow',
-  'resetCredentialsFlow',
-  'clientAuthenticationFlow',
-  'dockerAuthenticationFlow',
-  'firstBrokerLoginFlow',
-];
+/** The realm fields that bind a flow by alias (first broker login too: identity providers fall back to it). */
+const bindingFields = [...realmBindings, 'firstBrokerLoginFlow'];
 
 const withoutIds = (v: unknown): unknown =>
   Array.isArray(v)

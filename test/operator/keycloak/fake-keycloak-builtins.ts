@@ -5,6 +5,7 @@
 // a flow by alias. The partial export lists them by alias
 // and name, executions with their sub-flow's alias and config's alias.
 import { randomUUID } from 'node:crypto';
+import { realmBindings } from '../../../src/operator/keycloak/collections/flow-replacement.ts';
 import type { Realm } from './fake-keycloak-scopes.ts';
 
 type Obj = Record<string, any>;
@@ -96,16 +97,6 @@ export function exportBuiltIns(realm: Realm): Obj {
     scopeMappings: JSON.parse(JSON.stringify(realm.scopeMappings)),
     defaultDefaultClientScopes: names(realm.scopeLinks.default),
     defaultOptionalClientScopes: names(realm.scopeLinks.optional),
-    ...Object.fromEntries(
-      [
-        'browserFlow',
-        'registrationFlow',
-        'directGrantFlow',
-        'resetCredentialsFlow',
-        'clientAuthenticationFlow',
-        'dockerAuthenticationFlow',
-        'firstBrokerLoginFlow',
-      ].map((b) => [b, realm[b]]),
-    ),
+    ...Object.fromEntries([...realmBindings, 'firstBrokerLoginFlow'].map((b) => [b, realm[b]])),
   };
 }
