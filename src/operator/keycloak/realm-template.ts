@@ -62,34 +62,38 @@ export function templateOf(exported: Item): RealmTemplate {
 
 const cache = new Map<string, { version: string; template: Promise<RealmTemplate | undefined> }>();
 
-/** Reads the template from a scratch realm the master identity makes and deletes; undefined when Keycloak refuses. */
-async function readTemplate(master: AdminClient, ns: string): Promise<RealmTemplate | undefined> {
+/** Reads the template from a scratch realm the master identity makes and deletes; throws what Keycloak refused. */
+async function readTemplate(master: AdminClient, ns: string): Promise<RealmTemplate> {
   const realm = `${scratchRealmPrefix}${randomBytes(6).toString('hex')}`;
   const created = await master.call(ns, 'POST', '', { realm, enabled: false });
-  if (created.status >= 300) return undefined;
+  if (created.status >= 300) throw new Error(`creating realm ${realm}: HTTP ${created.status}`);
   try {
-    const exported = await master.call<Item>(
-      ns,
-      'POST',
-      `/${realm}/partial-export?exportClients=false&exportGroupsAndRoles=false`,
-    );
-    return exported.status === 200 && exported.body ? templateOf(exported.body) : undefined;
+    const path = `/${realm}/partial-export?exportClients=false&exportGroupsAndRoles=false`;
+    const exported = await master.call<Item>(ns, 'POST', path);
+    if (exported.status !== 200 || !exported.body) throw new Error(`POST ${path}: HTTP ${exported.status}`);
+    return templateOf(exported.body);
   } finally {
     await master.call(ns, 'DELETE', `/${realm}`);
   }
 }
 
-/** The template of the server behind `master` at Keycloak `version`: read once per server and version (a failed
- * read is tried again by the next realm create). */
+/** The template of the server behind `master` at Keycloak `version`: read once per server and version. A failed
+ * read is told to `failed` and tried again by the next realm create. */
 export async function realmTemplate(
   master: AdminClient,
   ns: string,
   version: string | undefined,
+  failed: (message: string) => void = () => {},
 ): Promise<RealmTemplate | undefined> {
   const key = master.baseUrl;
   const hit = cache.get(key);
   if (hit && hit.version === (version ?? '')) return hit.template;
-  const template = readTemplate(master, ns).catch(() => undefined);
+  const template = readTemplate(master, ns).catch((error: Error) => {
+    failed(
+      `cannot read Keycloak's own flows, required actions and client scopes of a new realm at ${key} (${error.message}): new realms get theirs in calls after the create`,
+    );
+    return undefined;
+  });
   cache.set(key, { version: version ?? '', template });
   const read = await template;
   if (!read && cache.get(key)?.template === template) cache.delete(key);

@@ -188,4 +188,19 @@ test('Keycloak’s own sections are read once per server and Keycloak version, f
   assert.is(kc.calls.filter((c) => c === 'POST ').length, 2);
 });
 
+test('a template Keycloak refuses is told, leaves no scratch realm, and is read again by the next create', async () => {
+  const kc = fakeKeycloakAdmin();
+  const admin = { ...kc.admin, baseUrl: 'http://kc-refusing' };
+  const told: string[] = [];
+  kc.failNext('POST /realmforge-template-');
+  assert.is(await realmTemplate(admin, 'ns', '26.7.3', (m) => told.push(m)), undefined);
+  assert.match(
+    told[0] ?? '',
+    /^cannot read Keycloak's own flows, required actions and client scopes .* HTTP 500/,
+  );
+  assert.is(kc.realms.size, 0, 'the scratch realm is deleted');
+  assert.ok(await realmTemplate(admin, 'ns', '26.7.3', (m) => told.push(m)));
+  assert.is(told.length, 1);
+});
+
 test.run();

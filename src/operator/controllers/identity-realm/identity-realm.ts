@@ -225,7 +225,11 @@ export function identityRealmController(deps: KeycloakDeps) {
           : {}),
         // A new realm's create call carries its flows, required actions and scopes with Keycloak's own.
         ...(!live && !observeOnly(realm) && declaresBuiltInSections(realm.spec)
-          ? { template: await realmTemplate(admin.master, ns, server.status?.version) }
+          ? {
+              template: await realmTemplate(admin.master, ns, server.status?.version, (why) =>
+                deps.logger.warn(why, {}),
+              ),
+            }
           : {}),
       };
       const issuer = realmIssuer(server, realmName);
