@@ -209,6 +209,10 @@ export function identityRealmController(deps: KeycloakDeps) {
       const ownership = realmOwnership(realm, live);
       if (ownership.state === 'conflict')
         return await report('Failed', 'RealmNameConflict', ownership.message);
+      // Authenticators are checked against what the server offers (read once per server per ten minutes).
+      const info = realm.spec.authenticationFlows?.length
+        ? await serverInfo(admin, ns, deps.clock)
+        : undefined;
       const inputs = {
         smtpPassword,
         hashKey,
@@ -219,12 +223,10 @@ export function identityRealmController(deps: KeycloakDeps) {
         keycloakVersion: server.status?.version,
         clock: deps.clock,
         realmIdentitySecret: admin.realmSecret(realmName),
-        // Authenticators are checked against what the server offers (read once per server per ten minutes).
-        ...(realm.spec.authenticationFlows?.length
-          ? { serverInfo: await serverInfo(admin, ns, deps.clock) }
-          : {}),
-        // A new realm's create call carries its flows, required actions and scopes with Keycloak's own.
-        ...(!live && !observeOnly(realm) && declaresBuiltInSections(realm.spec)
+        ...(info ? { serverInfo: info } : {}),
+        // A new realm's create call carries its flows, required actions and scopes with Keycloak's own; flows only
+        // once their authenticators are checked (an import stores an authenticator the server does not have).
+        ...(!live && !observeOnly(realm) && declaresBuiltInSections(realm.spec) && info?.known !== false
           ? {
               template: await realmTemplate(admin.master, ns, server.status?.version, (why) =>
                 deps.logger.warn(why, {}),

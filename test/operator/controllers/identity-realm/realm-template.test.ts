@@ -1,6 +1,7 @@
 // Keycloak's own sections of a new realm (realm-template.ts) are read once per server, not per realm: through the
 // realm controller, two new realms declaring flows, required actions and scopes on one server make one scratch
-// realm between them (deleted), and each realm is one create call with those sections in it.
+// realm between them (deleted), and each realm is one create call with those sections in it. A server whose
+// offered authenticators cannot be read gets its flows through their steps (Keycloak's 400 checks them there).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
@@ -49,6 +50,25 @@ test('two new realms on one server: one scratch realm read between them, each re
     world.keycloak.calls.filter((c) => /\/(authentication|client-scopes)/.test(c)),
     [],
   );
+});
+
+test('a server info the operator may not read: no template, the flows go through their steps', async () => {
+  const server = readyServer();
+  const world = keycloakWorld([realmResource('one', 'identity', spec as never)], {
+    ...server,
+    status: { ...(server.status as object), version: '26.0.7-no-serverinfo' },
+  } as KubeObject);
+  const call = world.keycloak.admin.call;
+  world.keycloak.admin.call = ((ns, method, path, body, options) =>
+    path === '../serverinfo'
+      ? Promise.resolve({ status: 403, body: { error: 'HTTP 403 Forbidden' } })
+      : call(ns, method, path, body, options)) as typeof call;
+  assert.is((await identityRealmController(world.deps)('identity/one')).outcome?.phase, 'Ready');
+  assert.ok(
+    !world.keycloak.calls.some((c) => c.includes(scratchRealmPrefix)),
+    world.keycloak.calls.join('\n'),
+  );
+  assert.ok(world.keycloak.calls.includes('POST /one/authentication/flows'), world.keycloak.calls.join('\n'));
 });
 
 test.run();
