@@ -225,7 +225,7 @@ export function identityRealmController(deps: KeycloakDeps) {
         realmIdentitySecret: admin.realmSecret(realmName),
         ...(info ? { serverInfo: info } : {}),
         // A new realm's create call carries its flows, required actions and scopes with Keycloak's own; flows only
-        // once their authenticators are checked (an import stores an authenticator the server does not have).
+        // once their authenticators are checked (the steps' calls check each one; an import is not known to).
         ...(!live && !observeOnly(realm) && declaresBuiltInSections(realm.spec) && info?.known !== false
           ? {
               template: await realmTemplate(admin.master, ns, server.status?.version, (why) =>
