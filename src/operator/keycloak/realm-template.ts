@@ -1,11 +1,12 @@
 // Keycloak's own sections of a new realm, as the server makes them: its built-in authentication flows and their
 // configs, required actions, client scopes with their mappers and role scope mappings, the realm's default and
-// optional scopes and the flow bindings. Keycloak's import of a realm that lists any of these keeps only what is listed, so a create call
-// carrying a declared flow, action setting or scope (collections/realm-create-builtins.ts) lists Keycloak's own as
-// well. They depend on the Keycloak version and its features, so they are read from the server itself: the master
-// identity (which may create realms, and holds the roles of those it creates) makes an empty realm under a name no
-// IdentityRealm can take, reads its partial export and deletes it. One read per server and Keycloak version, kept in
-// memory (one entry per server). Without it (the read failed) a new realm's sections go through their steps.
+// optional scopes and the flow bindings. Keycloak's import of a realm that lists any of these keeps only what is
+// listed, so a create call carrying a declared flow, action setting or scope (collections/realm-create-builtins.ts)
+// lists Keycloak's own as well. They depend on the Keycloak version and its features, so they are read from the
+// server itself: the master identity (which may create realms, and holds the roles of those it creates) makes an
+// empty, disabled realm under a random name, reads its partial export and deletes it (a create answered otherwise
+// than 201, a name taken, touches nothing). One read per server and Keycloak version, kept in memory (one entry per
+// server). Without it (the read failed) a new realm's sections go through their steps.
 import { randomBytes } from 'node:crypto';
 import type { AdminClient } from './admin-client.ts';
 import type { Item } from './collections/collection.ts';
@@ -25,7 +26,7 @@ export type RealmTemplate = {
   readonly bindings: Readonly<Record<string, string>>;
 };
 
-/** The scratch realm's name: the operator's prefix, a random suffix (an IdentityRealm's realm never starts so). */
+/** The scratch realm's name: the operator's prefix and 12 random hex digits. */
 export const scratchRealmPrefix = 'realmforge-template-';
 
 /** The realm fields that bind a flow by alias (first broker login too: identity providers fall back to it). */
