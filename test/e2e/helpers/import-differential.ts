@@ -65,6 +65,8 @@ export function importDifferential(s: () => ImportSuite) {
   /** Paths where Keycloak's own import of a realm's export differs from the realm itself (no realmforge
    * involved): measured on a bare realm, left out of every comparison and listed in docs/import.md. */
   let keycloakImportNoise = new Set<string>();
+  /** The bare realm's export: the sections Keycloak makes in every realm, as Keycloak made them. */
+  let bare: Record<string, any> = {};
 
   /** A realm's partial export with its organizations (which that export leaves out, as kc.sh export does not). */
   async function exportOf(realm: string) {
@@ -99,7 +101,7 @@ export function importDifferential(s: () => ImportSuite) {
     const { admin, made } = s();
     made.push('kc-bare', 'kc-bare-imported');
     await admin('POST', '', { realm: 'kc-bare', enabled: true });
-    const bare = await exportOf('kc-bare');
+    bare = await exportOf('kc-bare');
     await admin(
       'POST',
       '',
@@ -151,10 +153,14 @@ export function importDifferential(s: () => ImportSuite) {
     const [ea, eb] = [await exportOf(a), await exportOf(b)];
     writeFileSync(join(dir, `${label}-A.json`), JSON.stringify(ea, null, 1));
     writeFileSync(join(dir, `${label}-B.json`), JSON.stringify(eb, null, 1));
-    const all = realmDiff(comparable(ea, a), comparable(eb, b));
+    const spec = objects.find((o) => o.kind === 'IdentityRealm')?.spec ?? {};
+    const all = [
+      ...realmDiff(comparable(ea, a), comparable(eb, b)),
+      ...realmDiff(keycloakOwn(eb, b, spec), keycloakOwn(bare, 'kc-bare', spec)).map((l) => `built-in ${l}`),
+    ];
     const diff = all.filter(
       (line) =>
-        !keycloakImportNoise.has(pathOfLine(line)) &&
+        !keycloakImportNoise.has(pathOfLine(line.replace(/^built-in /, ''))) &&
         !addedByImport.test(line) &&
         !changeSignalDiff.includes(line),
     );
@@ -162,6 +168,54 @@ export function importDifferential(s: () => ImportSuite) {
       `\n== ${label}: ${objects.length} objects (exports A and B in ${dir}); import said:\n${result.stderr}== differences A/B beyond Keycloak's own import (${diff.length}):\n${diff.join('\n')}`,
     );
     return { diff, stderr: result.stderr, objects };
+  }
+
+  /** The sections Keycloak makes in every realm, of realm `name`'s export: only the items the bare realm has, less
+   * the required actions and scope links `spec` declares. B made in one call (its built-ins sent with the declared
+   * items, realm-template.ts) must have them as a realm Keycloak made itself, which A (an import of B's source,
+   * itself made by the operator) cannot show. */
+  function keycloakOwn(exp: Record<string, any>, name: string, spec: Record<string, any>) {
+    const own = comparable(bare, 'kc-bare') as Record<string, any>;
+    const c = comparable(exp, name) as Record<string, any>;
+    const keyOf = (x: any) => String(typeof x === 'string' ? x : (x.alias ?? x.name ?? x.clientScope));
+    const declared = new Set<string>([
+      ...(spec.requiredActions ?? []).map((a: { alias: string }) => a.alias),
+      ...(spec.realmDefaultClientScopes?.default ?? []),
+      ...(spec.realmDefaultClientScopes?.optional ?? []),
+    ]);
+    const ownKeys = (k: string) =>
+      new Set<string>([
+        ...(own[k] ?? []).map(keyOf),
+        // A scope Keycloak links as default may be linked as optional by the spec, and the other way round.
+        ...(k.startsWith('defaultDefault') ? (own.defaultOptionalClientScopes ?? []) : []),
+        ...(k.startsWith('defaultOptional') ? (own.defaultDefaultClientScopes ?? []) : []),
+      ]);
+    // Keycloak itself turns SPNEGO on in the browser flow when a Kerberos provider is added (the federation realm).
+    const spnego = (x: any) =>
+      x.authenticationExecutions
+        ? {
+            ...x,
+            authenticationExecutions: x.authenticationExecutions.map((e: any) =>
+              e.authenticator === 'auth-spnego'
+                ? { ...e, requirement: '(Keycloak sets it with Kerberos)' }
+                : e,
+            ),
+          }
+        : x;
+    return Object.fromEntries(
+      [
+        'authenticationFlows',
+        'authenticatorConfig',
+        'requiredActions',
+        'clientScopes',
+        'scopeMappings',
+        'defaultDefaultClientScopes',
+        'defaultOptionalClientScopes',
+      ].map((k) => [
+        k,
+        (c[k] ?? []).filter((x: unknown) => ownKeys(k).has(keyOf(x)) && !declared.has(keyOf(x))).map(spnego),
+      ]),
+    );
   }
 
   return { exportOf, applyReady, measureKeycloakImport, differential };

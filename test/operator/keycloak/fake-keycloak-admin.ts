@@ -8,6 +8,7 @@ import { RealmforgeError } from '../../../src/core/errors.ts';
 import { realmFieldDefaults } from '../../../src/operator/compile/realm-representation.ts';
 import type { AdminClient, AdminResponse } from '../../../src/operator/keycloak/admin-client.ts';
 import { authzOnClientWrite, authzRoute, lookupRoute, policyProviders } from './fake-keycloak-authz.ts';
+import { exportBuiltIns, importBuiltIns, importedLinks } from './fake-keycloak-builtins.ts';
 import {
   clientPoliciesRoute,
   conditionProviders,
@@ -88,6 +89,8 @@ function freshRealm(rep: Obj): Realm {
       protocolMappers: [],
     })),
     scopeLinks: { default: [], optional: [] },
+    // The role offline_access's scope brings (a realm role scope mapping of the scope).
+    scopeMappings: [{ clientScope: 'offline_access', roles: ['offline_access'] }],
     organizations: [],
   };
 }
@@ -169,15 +172,24 @@ export function fakeKeycloakAdmin() {
         defaultRoles: _d,
         localizationTexts: _l,
         components: _c,
+        authenticationFlows: _f,
+        authenticatorConfig: _ac,
+        requiredActions: _ra,
+        clientScopes: _cs,
+        defaultDefaultClientScopes: _dd,
+        defaultOptionalClientScopes: _do,
+        scopeMappings: _sm,
         ...fields
       } = body;
       const realm = freshRealm(fields);
-      const refused = importInto(realm, body);
+      const refused = importInto(realm, body) ?? importBuiltIns(realm, body);
       if (refused) return reply(refused.status, { errorMessage: refused.message });
+      const unbound = unknownBinding(realm, fields);
+      if (unbound) return reply(500, { errorMessage: `${unbound}: no flow ${fields[unbound]}` });
       for (const kind of ['default', 'optional'] as const)
-        realm.scopeLinks[kind] = realm.clientScopes
-          .filter((c) => builtInScopes[kind].includes(c.name))
-          .map((c) => c.id);
+        realm.scopeLinks[kind] =
+          importedLinks(realm, body, kind) ??
+          realm.clientScopes.filter((c) => builtInScopes[kind].includes(c.name)).map((c) => c.id);
       realms.set(body.realm, realm);
       return reply(201);
     }
@@ -201,6 +213,7 @@ export function fakeKeycloakAdmin() {
           users: undefined,
           clientScopes: undefined,
           scopeLinks: undefined,
+          scopeMappings: undefined,
           organizations: undefined,
           clientProfiles: undefined,
           clientPolicies: undefined,
@@ -232,6 +245,9 @@ export function fakeKeycloakAdmin() {
             : smtpServer;
       return reply(204);
     }
+    // The partial export of the sections a new realm has from Keycloak (of a realm its caller created).
+    if (col === 'partial-export' && method === 'POST')
+      return reply(200, { realm: realm.realm, ...exportBuiltIns(realm) });
     if (col === 'organizations') return organizationRoute(realm, method, id, body);
     if (col === 'client-policies') return clientPoliciesRoute(realm, method, id, query, body);
     if (col === 'users' && id === 'profile' && !sub) return userProfileRoute(realm, method, body);

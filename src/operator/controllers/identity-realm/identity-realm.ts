@@ -18,7 +18,9 @@ import { createdCursor, fingerprint, signalGap, unreportedReads } from '../../ke
 import { clientPolicyRefusals } from '../../keycloak/collections/client-policies.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import { deleteRealm } from '../../keycloak/collections/realm.ts';
+import { declaresBuiltInSections } from '../../keycloak/collections/realm-create-builtins.ts';
 import type { KeycloakDeps } from '../../keycloak/keycloak-deps.ts';
+import { realmTemplate } from '../../keycloak/realm-template.ts';
 import { KeycloakReasonError } from '../../keycloak/reason-error.ts';
 import { serverInfo } from '../../keycloak/server-info.ts';
 import { readSecretKey, SecretAccessDeniedError } from '../../runtime/read-secret.ts';
@@ -210,6 +212,10 @@ export function identityRealmController(deps: KeycloakDeps) {
       const ownership = realmOwnership(realm, live);
       if (ownership.state === 'conflict')
         return await report('Failed', 'RealmNameConflict', ownership.message);
+      // Authenticators are checked against what the server offers (read once per server per ten minutes).
+      const info = realm.spec.authenticationFlows?.length
+        ? await serverInfo(admin, ns, deps.clock)
+        : undefined;
       const inputs = {
         smtpPassword,
         hashKey,
@@ -220,9 +226,15 @@ export function identityRealmController(deps: KeycloakDeps) {
         keycloakVersion: server.status?.version,
         clock: deps.clock,
         realmIdentitySecret: admin.realmSecret(realmName),
-        // Authenticators are checked against what the server offers (read once per server per ten minutes).
-        ...(realm.spec.authenticationFlows?.length
-          ? { serverInfo: await serverInfo(admin, ns, deps.clock) }
+        ...(info ? { serverInfo: info } : {}),
+        // A new realm's create call carries its flows, required actions and scopes with Keycloak's own; flows only
+        // once their authenticators are checked (the steps' calls check each one; an import is not known to).
+        ...(!live && !observeOnly(realm) && declaresBuiltInSections(realm.spec) && info?.known !== false
+          ? {
+              template: await realmTemplate(admin.master, ns, server.status?.version, (why) =>
+                deps.logger.warn(why, {}),
+              ),
+            }
           : {}),
       };
       const issuer = realmIssuer(server, realmName);

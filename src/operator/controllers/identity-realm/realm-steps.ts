@@ -32,6 +32,10 @@ import {
   realmCreateBody,
 } from '../../keycloak/collections/realm-create.ts';
 import {
+  carriesClientScopes,
+  carriesFlowsAndActions,
+} from '../../keycloak/collections/realm-create-builtins.ts';
+import {
   planRequiredActions,
   type RequiredActionsPlan,
 } from '../../keycloak/collections/required-actions.ts';
@@ -39,6 +43,7 @@ import { syncRoles } from '../../keycloak/collections/roles.ts';
 import { type SectionOwner, sectionEntries } from '../../keycloak/collections/section-ownership.ts';
 import { syncUserProfile } from '../../keycloak/collections/user-profile.ts';
 import { carriedUserProfile } from '../../keycloak/collections/user-profile-create.ts';
+import type { RealmTemplate } from '../../keycloak/realm-template.ts';
 import { realmOwnerOf } from './realm-ownership.ts';
 
 /** What the steps share. Fixed before the first step: everything but the carried values below. */
@@ -57,6 +62,8 @@ export type RealmSync = {
   keycloakVersion?: string;
   /** The secret of the operator's identity in this realm, created with the realm (realm-identity.ts). */
   realmIdentitySecret?: string;
+  /** Keycloak's own sections of a new realm (realm-template.ts), read when a realm is to be created. */
+  template?: RealmTemplate;
   /** Whether the realm is created by this sync (no realm of its name existed). */
   created: boolean;
   /** Whether the spec declared items of `collection` last time (a new realm: nothing). */
@@ -125,6 +132,11 @@ const sectionOwner = (s: RealmSync): SectionOwner => ({
 const organizationsOf = (s: RealmSync) =>
   syncOrganizations(s.admin, s.ns, s.name, s.spec, sectionOwner(s), s.before('organizations'));
 
+/** Whether the steps of these sections run for a new realm: its create call does not carry them. */
+const flowsAfterCreate = (s: RealmSync) => !carriesFlowsAndActions(s.spec, s.template);
+const flowsReason =
+  "a declared alias one of Keycloak's own flows or configs has, an unknown required action, or Keycloak's own not read (realm-template.ts): the step checks it";
+
 const organizationsOn = (s: RealmSync) => need(s, 'live').organizationsEnabled === true;
 
 export const realmSteps: readonly RealmStep[] = [
@@ -141,7 +153,7 @@ export const realmSteps: readonly RealmStep[] = [
         rules: s.rules,
         owner: realmOwnerOf(s.realm),
         clock: s.clock,
-        sections: createBodyFields(s.spec, s.keycloakVersion),
+        sections: createBodyFields(s.spec, s.keycloakVersion, s.template),
       })) as Item | undefined;
       return ['create realm'];
     },
@@ -149,8 +161,8 @@ export const realmSteps: readonly RealmStep[] = [
   {
     // Read before the realm update, which records the settings actions had before the spec declared them.
     name: 'required actions: plan',
-    afterCreate:
-      "Keycloak's import of a realm that lists required actions keeps only those (its own would be missing)",
+    afterCreate: flowsReason,
+    create: flowsAfterCreate,
     needs: ['live'],
     gives: ['actions'],
     run: async (s) => {
@@ -161,8 +173,8 @@ export const realmSteps: readonly RealmStep[] = [
   {
     // Before the realm update, so a binding can name a new flow.
     name: 'authentication flows: create and replace',
-    afterCreate:
-      "Keycloak's import of a realm that lists flows keeps only those (browser, direct grant, registration would be missing)",
+    afterCreate: flowsReason,
+    create: flowsAfterCreate,
     needs: ['live'],
     gives: ['flows'],
     run: async (s) => {
@@ -205,7 +217,8 @@ export const realmSteps: readonly RealmStep[] = [
     afterCreate: "binds the flows and records the required actions' settings made after the create",
     needs: ['live', 'actions', 'flows'],
     gives: ['update'],
-    create: (s) => Boolean(s.spec.authenticationFlows?.length || s.spec.requiredActions?.length),
+    create: (s) =>
+      Boolean(s.spec.authenticationFlows?.length || s.spec.requiredActions?.length) && flowsAfterCreate(s),
     run: async (s) => {
       const live = need(s, 'live');
       const attributes = { ...(s.desired.attributes as Item), ...need(s, 'actions').attributes };
@@ -225,15 +238,16 @@ export const realmSteps: readonly RealmStep[] = [
   {
     // After the update: Keycloak refuses to delete a bound flow, and the update has just unbound it.
     name: 'authentication flows: prune',
-    afterCreate: 'a new realm has nothing to prune: no call',
     needs: ['flows', 'update'],
+    // A new realm has nothing to prune.
+    create: false,
     run: (s) => need(s, 'flows').prune(),
   },
   {
     // After the update that recorded their settings from before the spec.
     name: 'required actions: apply',
-    afterCreate:
-      "Keycloak's import of a realm that lists required actions keeps only those (its own would be missing)",
+    afterCreate: flowsReason,
+    create: flowsAfterCreate,
     needs: ['actions', 'update'],
     run: (s) => need(s, 'actions').apply(),
   },
@@ -261,7 +275,8 @@ export const realmSteps: readonly RealmStep[] = [
   {
     name: 'client scopes',
     afterCreate:
-      "Keycloak's import of a realm that lists client scopes makes none of its default ones (profile, email, roles, ...)",
+      "a declared name one of Keycloak's own scopes has, a link to a scope that does not exist, or Keycloak's own not read (realm-template.ts): the step checks it",
+    create: (s) => !carriesClientScopes(s.spec, s.template),
     needs: ['live'],
     gives: ['client scopes'],
     run: (s) =>

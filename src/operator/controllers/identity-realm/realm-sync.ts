@@ -27,6 +27,7 @@ import { readRealm, realmDeclaredBefore } from '../../keycloak/collections/realm
 import { realmFieldsFor } from '../../keycloak/collections/realm-fields.ts';
 import { sectionLedgerAttributes } from '../../keycloak/collections/section-ownership.ts';
 import { userProfileLedgerAttributes } from '../../keycloak/collections/user-profile.ts';
+import type { RealmTemplate } from '../../keycloak/realm-template.ts';
 import type { ServerInfo } from '../../keycloak/server-info.ts';
 import { ownershipAttributes, realmOwnerOf } from './realm-ownership.ts';
 import { type RealmSync, realmSteps, runs } from './realm-steps.ts';
@@ -48,6 +49,8 @@ export type RealmSyncInputs = {
   clock?: Clock;
   /** The secret of the operator's identity in this realm, created with the realm (realm-identity.ts). */
   realmIdentitySecret?: string;
+  /** Keycloak's own sections of a new realm (realm-template.ts); absent: the create carries none of them. */
+  template?: RealmTemplate;
 };
 const noSecrets: FederationSecrets = { identityProviders: new Map(), ldap: new Map() };
 
@@ -138,6 +141,7 @@ export async function syncRealm(
     declared: declaredCollections(spec),
     clock: inputs.clock ?? systemClock,
     realmIdentitySecret: inputs.realmIdentitySecret,
+    template: inputs.template,
     keycloakVersion: inputs.keycloakVersion,
     created: !live,
     // A new realm has nothing from before.

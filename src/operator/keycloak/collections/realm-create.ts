@@ -1,15 +1,17 @@
 // The one call that creates a realm: its representation carries every section Keycloak's realm import takes without
 // dropping a default of its own (roles, groups, default roles, messages, the user profile), the realm's ownership
 // record listing every declared item (record.ts recordForCreate), and the operator's identity in the realm
-// (realm-identity.ts). Keycloak imports a realm in one transaction, so a body it refuses leaves no realm. What
-// the body cannot carry goes through its step after the create (controllers/identity-realm/realm-steps.ts names
-// each with its reason), e.g. custom flows, required actions and client scopes: listed in an import, they replace
-// Keycloak's built-in ones instead of adding to them.
+// (realm-identity.ts), and the flows, required actions and client scopes listed with Keycloak's own
+// (realm-create-builtins.ts: listed in an import, they replace Keycloak's built-in ones instead of adding to them).
+// Keycloak imports a realm in one transaction, so a body it refuses leaves no realm. What the body cannot carry goes
+// through its step after the create (controllers/identity-realm/realm-steps.ts names each with its reason).
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { realmIdentityRoles, withRealmIdentity } from '../realm-identity.ts';
+import type { RealmTemplate } from '../realm-template.ts';
 import type { Item } from './collection.ts';
 import { type GroupSpec, groupItem, groupPath } from './groups.ts';
 import { type FieldRules, planFields } from './managed-fields.ts';
+import { builtInSections } from './realm-create-builtins.ts';
 import { recordForCreate } from './record.ts';
 import type { RoleRefs } from './role-composites.ts';
 import { roleItem } from './roles.ts';
@@ -121,8 +123,9 @@ function rolesAndGroups(spec: Spec): Item {
 /**
  * What the create call sends, from the compiled desired realm: the realm's fields and attributes (`desired`,
  * planned against nothing: its section entries folded into its ownership record), the sections above, and the
- * operator's identity (its secret; none: a caller that manages the realm some other way). A binding to a declared
- * flow is left out: the flow is made after the create.
+ * operator's identity (its secret; none: a caller that manages the realm some other way), and with Keycloak's own
+ * sections (`template`) the flows, required actions and client scopes. A binding to a declared flow the body does
+ * not carry is left out: the flow is made after the create.
  */
 export function realmCreateBody(input: {
   desired: Item;
@@ -131,15 +134,22 @@ export function realmCreateBody(input: {
   declared: readonly string[];
   identitySecret?: string;
   keycloakVersion?: string;
+  template?: RealmTemplate;
 }): Item {
-  const { body } = planFields(input.desired, {}, input.rules, input.declared);
-  const customFlows = new Set((input.spec.authenticationFlows ?? []).map((f) => f.alias));
+  const builtIns = builtInSections(input.spec, input.template);
+  // The actions' settings from before the spec are a field the realm sets, as the realm update would set them.
+  const attributes = { ...(input.desired.attributes as Item | undefined), ...builtIns.attributes };
+  const { body } = planFields({ ...input.desired, attributes }, {}, input.rules, input.declared);
+  const customFlows = new Set(
+    builtIns.body.authenticationFlows ? [] : (input.spec.authenticationFlows ?? []).map((f) => f.alias),
+  );
   const fields = Object.fromEntries(
     Object.entries(body).filter(([k, v]) => !(k.endsWith('Flow') && customFlows.has(String(v)))),
   );
   const components = carriedUserProfile(input.spec, input.keycloakVersion);
   return withRealmIdentity(
     {
+      ...builtIns.body,
       ...fields,
       attributes: recordForCreate(fields.attributes as Item | undefined),
       ...rolesAndGroups(input.spec),
@@ -150,8 +160,13 @@ export function realmCreateBody(input: {
 }
 
 /** The spec fields of the sections the create call carries besides the realm's own (a refusal names them). */
-export function createBodyFields(spec: Spec, keycloakVersion: string | undefined): string[] {
+export function createBodyFields(
+  spec: Spec,
+  keycloakVersion: string | undefined,
+  template?: RealmTemplate,
+): string[] {
   return [
+    ...builtInSections(spec, template).fields,
     ...(spec.roles?.length ? ['spec.roles'] : []),
     ...(spec.groups?.length ? ['spec.groups'] : []),
     ...(createCarriesRolesAndGroups(spec) && spec.defaultRoles?.realm?.length ? ['spec.defaultRoles'] : []),

@@ -1,0 +1,74 @@
+// Keycloak's own sections of a new realm (realm-template.ts) are read once per server, not per realm: through the
+// realm controller, two new realms declaring flows, required actions and scopes on one server make one scratch
+// realm between them (deleted), and each realm is one create call with those sections in it. A server whose
+// offered authenticators cannot be read gets its flows through their steps (Keycloak's 400 checks them there).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
+import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
+import { scratchRealmPrefix } from '../../../../src/operator/keycloak/realm-template.ts';
+import { keycloakWorld, readyServer, realmResource } from '../keycloak-world.ts';
+
+const spec = {
+  requiredActions: [{ alias: 'CONFIGURE_TOTP', defaultAction: true }],
+  clientScopes: [{ name: 'orders.read' }],
+  authenticationFlows: [
+    { alias: 'browser-plus', executions: [{ authenticator: 'auth-cookie', requirement: 'ALTERNATIVE' }] },
+  ],
+} as const;
+
+test('two new realms on one server: one scratch realm read between them, each realm one create carrying its flows', async () => {
+  // A Keycloak version of this test's own: the template is kept per server and version.
+  const server = readyServer();
+  const world = keycloakWorld(
+    [realmResource('one', 'identity', spec as never), realmResource('two', 'identity', spec as never)],
+    { ...server, status: { ...(server.status as object), version: '26.0.7-template-test' } } as KubeObject,
+  );
+  // The bodies of realm creates, recorded on the fake's own client (the operator's admin clients are that one).
+  const bodies: Record<string, any>[] = [];
+  const call = world.keycloak.admin.call;
+  world.keycloak.admin.call = ((ns, method, path, body, options) => {
+    if (method === 'POST' && path === '') bodies.push(body as Record<string, any>);
+    return call(ns, method, path, body, options);
+  }) as typeof call;
+  const reconcile = identityRealmController(world.deps);
+  for (const name of ['one', 'two'])
+    assert.is((await reconcile(`identity/${name}`)).outcome?.phase, 'Ready', name);
+  const created = bodies.map((b) => String(b.realm));
+  assert.is(created.filter((r) => r.startsWith(scratchRealmPrefix)).length, 1, created.join(', '));
+  assert.equal(
+    created.filter((r) => !r.startsWith(scratchRealmPrefix)),
+    ['one', 'two'],
+  );
+  assert.equal([...world.keycloak.realms.keys()].sort(), ['one', 'two']);
+  for (const body of bodies.slice(1)) {
+    assert.ok(body.authenticationFlows.some((f: { alias: string }) => f.alias === 'browser-plus'));
+    assert.ok(body.clientScopes.some((s: { name: string }) => s.name === 'orders.read'));
+  }
+  // Nothing about flows, actions or scopes after the creates.
+  assert.equal(
+    world.keycloak.calls.filter((c) => /\/(authentication|client-scopes)/.test(c)),
+    [],
+  );
+});
+
+test('a server info the operator may not read: no template, the flows go through their steps', async () => {
+  const server = readyServer();
+  const world = keycloakWorld([realmResource('one', 'identity', spec as never)], {
+    ...server,
+    status: { ...(server.status as object), version: '26.0.7-no-serverinfo' },
+  } as KubeObject);
+  const call = world.keycloak.admin.call;
+  world.keycloak.admin.call = ((ns, method, path, body, options) =>
+    path === '../serverinfo'
+      ? Promise.resolve({ status: 403, body: { error: 'HTTP 403 Forbidden' } })
+      : call(ns, method, path, body, options)) as typeof call;
+  assert.is((await identityRealmController(world.deps)('identity/one')).outcome?.phase, 'Ready');
+  assert.ok(
+    !world.keycloak.calls.some((c) => c.includes(scratchRealmPrefix)),
+    world.keycloak.calls.join('\n'),
+  );
+  assert.ok(world.keycloak.calls.includes('POST /one/authentication/flows'), world.keycloak.calls.join('\n'));
+});
+
+test.run();
