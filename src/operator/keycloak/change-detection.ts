@@ -84,29 +84,9 @@ type Clean<T> = { realm: string; event: string; fingerprint: string; cursor: str
  * to settle with after a clean full read (undefined: it could not be read). */
 export type Check<T> = { unchanged: true; memo: T } | { unchanged: false; cursor?: string };
 
-/** The cursor a realm its create call made whole shows until someone edits it: no admin event (Keycloak's import
- * records none: test/e2e/change-signal.test.ts) and the texts as declared. Undefined when the unreported sections'
- * answers are not known in advance (client policies, as Keycloak writes them back). */
-export function createdCursor(
-  baseUrl: string,
-  realm: string,
-  spec: Parameters<typeof unreportedReads>[1],
-): string | undefined {
-  if (spec.clientPolicies?.profiles?.length || spec.clientPolicies?.policies?.length) return undefined;
-  const messages = spec.localization?.messages ?? {};
-  const answers = Object.keys(messages)
-    .sort()
-    .map((locale) => messages[locale]);
-  return cursorToken(baseUrl, realm, noEvent, answers);
-}
-
-const noEvent = 'none';
-const cursorToken = (baseUrl: string, realm: string, event: string, answers: unknown[]) =>
-  JSON.stringify([
-    `${baseUrl} ${realm}`,
-    event,
-    answers.length ? createHash('sha256').update(canonicalJson(answers)).digest('base64url') : '',
-  ]);
+/** Whether a cursor shows a realm no admin write has touched since its admin events were turned on. */
+export const untouched = (cursor: string | undefined) =>
+  cursor !== undefined && (JSON.parse(cursor) as unknown[])[1] === 'none';
 
 /** How a consumer checks: `reads` (the realm's own resync) reads the newest event every time, and its reads serve
  * the realm's other consumers (its clients); `unreported`: paths read too, their answers part of the cursor
@@ -157,7 +137,7 @@ export function changeDetection(o: {
       return undefined;
     }
     const e = res.body[0];
-    const cursor = e ? JSON.stringify([e.id, e.time, e.operationType, e.resourcePath]) : noEvent;
+    const cursor = e ? JSON.stringify([e.id, e.time, e.operationType, e.resourcePath]) : 'none';
     seen.set(key, { cursor, readAt: now });
     if (last && last.cursor !== cursor)
       for (const [consumer, c] of clean)
@@ -182,7 +162,10 @@ export function changeDetection(o: {
       if (res?.status !== 200) return undefined;
       answers.push(res.body);
     }
-    return cursorToken(admin.baseUrl, realm, event, answers);
+    const digest = answers.length
+      ? createHash('sha256').update(canonicalJson(answers)).digest('base64url')
+      : '';
+    return JSON.stringify([`${admin.baseUrl} ${realm}`, event, digest]);
   }
 
   return {

@@ -98,21 +98,6 @@ test('a realm its create call did not make whole, or touched since, is read in f
   assert.is(w.keycloak.realms.get('apps')?.displayName, 'Apps', 'and reverted');
 });
 
-test("a new realm's texts are settled as declared: an edit of them before its first resync is still read and reverted", async () => {
-  const texts = {
-    ...spec,
-    localization: { messages: { en: { loginTitle: 'Apps' }, de: { loginTitle: 'Apps DE' } } },
-  };
-  const reads = [...cursor, 'GET /apps/localization/de', 'GET /apps/localization/en'];
-  const kept = world(texts);
-  await kept.realm();
-  assert.equal((await kept.pass(kept.realm)).calls, reads, 'settled as created');
-  const edited = world(texts);
-  await edited.realm();
-  await edited.w.keycloak.admin.call('t', 'POST', '/apps/localization/en', { loginTitle: 'by hand' });
-  assert.ok((await edited.pass(edited.realm)).calls.some((c) => c.startsWith('POST /apps/localization/en')));
-});
-
 test('a changed spec reads everything at once, whatever the cursor says', async () => {
   const { w, realm, pass } = world();
   await realm();
