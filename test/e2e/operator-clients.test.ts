@@ -13,6 +13,7 @@ import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts'
 import { compactServerInfo } from '../../src/operator/keycloak/server-info.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
+import { resyncs } from './helpers/resyncs.ts';
 
 let suite: OperatorSuite;
 let env: TestEnv;
@@ -234,9 +235,10 @@ test("the realm's client policies: profiles and policies applied, a hand change 
     live.policies.some((p) => p.name === 'public-pkce'),
     JSON.stringify(live),
   );
-  await sleep(6_000);
+  // Settled once the realm resynced after the policies appeared; then two more resyncs of it write nothing.
+  await resyncs(env, operator, 'IdentityRealm', 1);
   const writesBefore = await writes();
-  await sleep(12_000);
+  await resyncs(env, operator, 'IdentityRealm', 2);
   assert.is(await writes(), writesBefore, `a steady resync writes nothing: ${JSON.stringify(await read())}`);
   const edited = live.policies.map((p) => (p.name === 'public-pkce' ? { ...p, enabled: false } : p));
   const put = await admin('PUT', '/apps/client-policies/policies', { policies: edited });
@@ -289,9 +291,10 @@ test('a manual rotation by annotation, once per value; then a steady resync writ
   }
   assert.is.not(after.secret, before.secret, 'the annotation rotated the secret');
   assert.is(await tokenStatus(after, after.secret), 200);
-  await sleep(6_000);
+  // Settled after one resync of each client, then two that write nothing.
+  await resyncs(env, operator, 'IdentityClient', 1);
   const writesBefore = await writes();
-  await sleep(12_000);
+  await resyncs(env, operator, 'IdentityClient', 2);
   assert.is(await writes(), writesBefore, 'no POST, PUT or DELETE in steady state');
   assert.is((await credentials('manual')).secret, after.secret, 'the same annotation value rotates once');
 });
@@ -471,10 +474,10 @@ test('authorization services: a role policy grants the scoped permission to a us
   assert.match(granted.body, /"result":\s*true/);
   const denied = await umaDecision(c, 'bob', 'orders#read');
   assert.is(denied.status, 403, `bob has no orders-reader role: ${denied.body}`);
-  // Steady state: nothing written over two drift intervals.
-  await sleep(6_000);
+  // Steady state: nothing written over two resyncs of each client, after one to settle.
+  await resyncs(env, operator, 'IdentityClient', 1);
   const writesBefore = await writes();
-  await sleep(12_000);
+  await resyncs(env, operator, 'IdentityClient', 2);
   assert.is(await writes(), writesBefore, 'a steady resync writes nothing');
   // By hand: the role policy inverted (NEGATIVE); the operator reverts it within a drift interval.
   const listed = JSON.parse((await admin('GET', `${rs}/policy?name=readers`)).text) as {

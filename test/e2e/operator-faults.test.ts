@@ -245,12 +245,16 @@ test("two replicas: a leader SIGSTOPped with writes in flight sends none after t
       'to be Ready under the new leader',
     );
     await waitStatus(env, 'identityrealms', ns, 'after-handover', 180_000, ready, 'to be Ready');
+    // The timeout is cleared once the old leader exits: a pending timer would keep this process alive for a minute.
+    let timeout: NodeJS.Timeout | undefined;
     const exited =
       operator.proc.exitCode ??
       (await Promise.race([
         new Promise<number | null>((r) => operator.proc.once('exit', (c) => r(c))),
-        sleep(60_000).then(() => 'running' as const),
-      ]));
+        new Promise<'running'>((r) => {
+          timeout = setTimeout(() => r('running'), 60_000);
+        }),
+      ]).finally(() => clearTimeout(timeout)));
     const late = proxy.since(firstWrite).filter(isWrite);
     assert.equal(late, [], 'no write from the old leader after the new one wrote');
     if (exited === 'running') {

@@ -13,6 +13,7 @@ import { e2eDriftMs, type OperatorProcess } from '../../scripts/testenv/operator
 import { openRecord } from '../../src/operator/keycloak/collections/record.ts';
 import { giveNamedGrant, type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
+import { resyncs } from './helpers/resyncs.ts';
 import { checkSecretHashes } from './helpers/secret-hashes.ts';
 import { smtpListener } from './helpers/smtp-listener.ts';
 
@@ -62,14 +63,10 @@ test.before(async () => {
 test.after(() => suite?.close());
 
 test('a server written with cpu 1000m and memory 1024Mi sends zero writes over three drift intervals', async () => {
-  await new Promise((r) => setTimeout(r, 5000)); // let the Ready transition settle
+  await resyncs(env, operator, 'IdentityServer', 1); // the Ready transition settled
   const applies = () => operator.counter('realmforge_kube_requests_total', { verb: 'apply' });
-  const reconciles = () => operator.counter('realmforge_reconcile_total', { kind: 'IdentityServer' });
-  const [before, seen, from] = [await applies(), await reconciles(), operator.logs().length];
-  // The suite's operator resyncs every 5 s, each server at a random point of each interval (spread on purpose):
-  // 21 s holds at least four interval starts, so at least three resyncs land inside it whatever their points.
-  await new Promise((r) => setTimeout(r, 21_000));
-  assert.ok((await reconciles()) - seen >= 3, 'at least three resyncs happened');
+  const [before, from] = [await applies(), operator.logs().length];
+  await resyncs(env, operator, 'IdentityServer', 3);
   const serverWrites = operator
     .logs()
     .slice(from)

@@ -2,13 +2,16 @@
 // section the operator writes is within its roles (organizations included), a disabled realm is managed with the
 // master identity; then the tests every supported line shares (helpers/realm-identity-tests.ts: the master identity
 // refused on a realm it did not create, a realm identity restored, adoption after the named grant, an earlier
-// release's server reduced, the bootstrap admin not needed).
+// release's server reduced, the bootstrap admin not needed); last, with the operator's own client in place, the
+// bootstrap admin made useless (its password changed in Keycloak behind the Secret's back, its Secret deleted): the
+// server stays Ready and a new realm and client still reach Ready.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TestEnv } from '../../scripts/testenv/harness.ts';
 import { waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import { openRecord } from '../../src/operator/keycloak/collections/record.ts';
 import { realmIdentitySecret } from '../../src/operator/keycloak/realm-identity.ts';
-import type { KeycloakAdmin } from './helpers/keycloak-admin.ts';
+import { type KeycloakAdmin, keycloakAdminApi } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 import { identityTools, realmIdentityTests } from './helpers/realm-identity-tests.ts';
 
@@ -16,6 +19,10 @@ let suite: OperatorSuite;
 let env: TestEnv;
 let ns: string;
 let kc: KeycloakAdmin;
+/** The bootstrap admin's account, read before the shared tests delete its Secret. */
+let bootstrap: { username: string; password: string };
+const text = (data: Record<string, string> | undefined, key: string) =>
+  Buffer.from(data?.[key] ?? '', 'base64').toString('utf8');
 const tools = identityTools(() => ({ suite }));
 const { realm, clientToken, asToken } = tools;
 const realmKey = async () => ({ key: (await tools.operatorSecret()).key });
@@ -25,6 +32,8 @@ test.before(async () => {
   ({ env, ns } = suite);
   kc = tools.admin();
   await kc('GET', '/master'); // the bootstrap admin is read before the shared tests delete its Secret
+  const secret = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' });
+  bootstrap = { username: text(secret.data, 'username'), password: text(secret.data, 'password') };
   await realm('alpha');
   await realm('beta');
 });
@@ -79,5 +88,52 @@ test('a disabled realm, which issues no tokens, is managed with the master ident
 });
 
 realmIdentityTests(() => ({ suite }));
+
+test('with its own client in place, the bootstrap admin can go: a new realm and client reach Ready', async () => {
+  const kept = await env.core.readNamespacedSecret({ namespace: ns, name: 'idp-operator-client' });
+  assert.is(text(kept.data, 'client-id'), 'realmforge-operator');
+  // The bootstrap admin becomes useless: its password changes in Keycloak, and its Secret is deleted (if the
+  // test before has not).
+  const [user] = await kc(
+    'GET',
+    `/master/users?username=${encodeURIComponent(bootstrap.username)}&exact=true`,
+  );
+  await kc('PUT', `/master/users/${user.id}/reset-password`, {
+    type: 'password',
+    value: 'changed-behind-the-operator',
+    temporary: false,
+  });
+  await env.core
+    .deleteNamespacedSecret({ namespace: ns, name: 'idp-admin-credentials' })
+    .catch((e) => assert.is(e.code, 404, String(e)));
+  await realm('later', { displayName: 'Made after the bootstrap admin left' });
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityClient',
+    metadata: { name: 'web', namespace: ns },
+    spec: { realmRef: { name: 'later' }, redirectUris: ['https://web.example.test/cb'] },
+  } as never);
+  await waitStatus(env, 'identityrealms', ns, 'later', 180_000, (s) => s.phase === 'Ready', 'Ready');
+  await waitStatus(env, 'identityclients', ns, 'web', 180_000, (s) => s.phase === 'Ready', 'Ready');
+  const server = await waitStatus(
+    env,
+    'identityservers',
+    ns,
+    'idp',
+    60_000,
+    (s) => s.phase === 'Ready',
+    'Ready',
+  );
+  assert.is(server.status.reason, 'Ready');
+  // Checked with the new password: the realm is there, made by the operator's client.
+  const asChanged = keycloakAdminApi(kc.url, async () => ({
+    ...bootstrap,
+    password: 'changed-behind-the-operator',
+  }));
+  const live = await asChanged('GET', '/later');
+  assert.is(live.displayName, 'Made after the bootstrap admin left');
+  assert.is(openRecord(live).attributes?.['realmforge.dev/owner'], `${ns}/later`);
+  assert.is((await asChanged('GET', '/later/clients?clientId=web'))[0]?.clientId, 'web');
+});
 
 test.run();

@@ -15,6 +15,7 @@ import { openRecord } from '../../src/operator/keycloak/collections/record.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
+import { resyncs } from './helpers/resyncs.ts';
 
 let suite: OperatorSuite;
 let env: TestEnv;
@@ -126,7 +127,7 @@ test('a realm and a client become Ready, and the credentials Secret logs in with
 test('steady state: resyncs read but never write to Keycloak', async () => {
   const before = await writes();
   const gets = await operator.counter('realmforge_keycloak_api_requests_total', { method: 'GET' });
-  await new Promise((r) => setTimeout(r, 12_000));
+  await Promise.all(['IdentityRealm', 'IdentityClient'].map((kind) => resyncs(env, operator, kind, 2)));
   assert.ok(
     (await operator.counter('realmforge_keycloak_api_requests_total', { method: 'GET' })) > gets,
     'resyncs happened',

@@ -12,11 +12,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { identityResource, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
-import { e2eDriftMs } from '../../scripts/testenv/operator-process.ts';
 import { inRecord, openRecord, recordAttribute } from '../../src/operator/keycloak/collections/record.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
+import { resyncs } from './helpers/resyncs.ts';
 
 type Obj = Record<string, unknown>;
 const root = join(import.meta.dirname, '..', '..');
@@ -57,7 +57,6 @@ test.after(async () => {
   if (previous) rmSync(previous, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The operator's marks an object carries as attributes of their own (the release before the record's form). */
 const legacyMarks = (live: Obj) =>
   Object.entries((live.attributes ?? {}) as Obj).filter(
@@ -126,6 +125,9 @@ test('a realm and a client of the release before the record: migrated in their o
 
   await suite.operator.stop();
   const current = await suite.startOperator();
+  /** `times` resyncs of the realm and of the client, counted by the current operator. */
+  const resynced = (times: number) =>
+    Promise.all(['IdentityRealm', 'IdentityClient'].map((kind) => resyncs(env, current, kind, times)));
   for (const read of [realm, client])
     await eventually('the record, the legacy attributes gone', 60_000, async () => {
       const live = await read();
@@ -150,7 +152,7 @@ test('a realm and a client of the release before the record: migrated in their o
   const signal = ['adminEventsEnabled', 'attributes/adminEventsExpiration'];
   assert.equal(marks(await realm()), expected(before.realm, items.realm, signal), 'the realm record');
   assert.equal(marks(await client()), expected(before.client, items.client), 'the client record');
-  await sleep(3 * e2eDriftMs);
+  await resynced(3);
   // The release before also predates the realm's own identity: the current operator creates it (its client and
   // service account) besides; the record's writes are the updates of the realm and of the client, no item's.
   const put = (path: string) =>
@@ -163,7 +165,7 @@ test('a realm and a client of the release before the record: migrated in their o
   for (const item of ['/admin/realms/{realm}/roles-by-id/{id}', '/admin/realms/{realm}/client-scopes/{id}'])
     assert.is(await put(item), 0, `no item written: ${item}`);
   const migrated = await current.writes();
-  await sleep(2 * e2eDriftMs);
+  await resynced(2);
   assert.is(await current.writes(), migrated, 'resyncs after the migration write nothing');
   assert.is(await clientLogin(), 200, 'the client still logs in');
 });
