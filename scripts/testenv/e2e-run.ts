@@ -58,8 +58,8 @@ export async function prepareE2e(count = shardCount()): Promise<E2eShards> {
       void teardown().then(() => process.exit(130));
     });
   }
-  // Every Keycloak of the run (the environments' and the pods') compiles with C1 only: a start costs about 21 CPU
-  // seconds instead of 38, and e2e Keycloaks live minutes. Benchmarks keep the JVM's default.
+  // Every Keycloak of the run (the environments' and the pods') compiles with C1 only: starts cost far less CPU
+  // (docs/testenv.md) and e2e Keycloaks live minutes. Benchmarks keep the JVM's default.
   process.env.REALMFORGE_KEYCLOAK_JAVA_OPTIONS ??= '-XX:TieredStopAtLevel=1';
   const shards: Record<string, string>[] = [];
   try {

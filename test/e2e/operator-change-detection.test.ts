@@ -251,8 +251,8 @@ test('a hand edit to each managed section, all at once, is reverted by the next 
     'found through the cursor (a full read is an hour away)',
   );
   // The realm's next resync comes within one interval (a requeue is never later than asked), reads the event and
-  // runs the client at once; the rest is those two passes reverting every section, given 12 s on a loaded machine
-  // (measured 14.5-15.0 s in all at an 8 s interval). The timing itself is unit-tested (change-detection.test.ts).
+  // runs the client at once; the rest is those two passes reverting every section, given 12 s on a loaded machine.
+  // The timing itself is unit-tested (change-detection.test.ts).
   console.log(
     `change detection: every section reverted ${took} ms after the edits (interval ${intervalMs} ms)`,
   );

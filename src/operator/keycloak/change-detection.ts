@@ -158,9 +158,7 @@ export function changeDetection(o: {
       if (res?.status !== 200) return undefined;
       answers.push(res.body);
     }
-    const digest = answers.length
-      ? createHash('sha256').update(canonicalJson(answers)).digest('base64url')
-      : '';
+    const digest = answers.length ? fingerprint(canonicalJson(answers)) : '';
     return JSON.stringify([`${admin.baseUrl} ${realm}`, event, digest]);
   }
 
