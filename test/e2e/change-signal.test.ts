@@ -51,7 +51,7 @@ test.before(async () => {
   await kc.sync(realmResource(realm, { ...spec, realmName: realm } as never));
 });
 test.after(async () => {
-  await kc?.close([realm]);
+  await kc?.close([realm, 'fresh']);
 });
 
 const on26 = () => !kc.version?.startsWith('25.');
@@ -271,6 +271,17 @@ test('every managed section but client policies and texts moves the newest admin
     gaps.map(([section]) => section),
     `Keycloak ${kc.version} now reports some of them`,
   );
+});
+
+test('a realm made in one create call has no admin event until it is edited: its first resync can trust it', async () => {
+  const fresh = realmResource('fresh', { displayName: 'Fresh', roles: [{ name: 'viewer' }] });
+  assert.equal((await kc.sync(fresh)).writes, ['create realm'], 'one call');
+  const events = async () =>
+    (await kc.admin.call<unknown[]>('e2e', 'GET', '/fresh/admin-events?first=0&max=1')).body;
+  assert.is((await kc.get('/fresh')).adminEventsEnabled, true);
+  assert.equal(await events(), [], 'no event: untouched since Keycloak imported it');
+  await kc.admin.call('e2e', 'PUT', '/fresh', { displayName: 'by hand' });
+  assert.is((await events()).length, 1, 'the first edit is one');
 });
 
 test.run();

@@ -84,6 +84,10 @@ type Clean<T> = { realm: string; event: string; fingerprint: string; cursor: str
  * to settle with after a clean full read (undefined: it could not be read). */
 export type Check<T> = { unchanged: true; memo: T } | { unchanged: false; cursor?: string };
 
+/** Whether a cursor shows a realm no admin write has touched since its admin events were turned on. */
+export const untouched = (cursor: string | undefined) =>
+  cursor !== undefined && (JSON.parse(cursor) as unknown[])[1] === 'none';
+
 /** How a consumer checks: `reads` (the realm's own resync) reads the newest event every time, and its reads serve
  * the realm's other consumers (its clients); `unreported`: paths read too, their answers part of the cursor
  * (unreportedReads). */
