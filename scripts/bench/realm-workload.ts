@@ -172,12 +172,14 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
         },
       } as never);
   };
-  // The operator's steady-state pass at a size: drift intervals with Keycloak's CPU around them. Keycloak's idle
-  // rate is measured first with the operator stopped (SIGSTOP: no call reaches Keycloak, and the resyncs that fall
-  // due meanwhile run once it goes on, inside the window).
+  // The operator's steady-state pass at a size: drift intervals with Keycloak's CPU around them, after one interval
+  // to settle (the passes after creation's last writes, e.g. a client's read after its create, belong to creation).
+  // Keycloak's idle rate is measured first with the operator stopped (SIGSTOP: no call reaches Keycloak, and the
+  // resyncs that fall due meanwhile run once it goes on, inside the window).
   const passes = new Map<number, { cost: PassCost; steady: Awaited<ReturnType<typeof steadyState>> }>();
   const operatorPass = async (size: number, intervals: number) => {
     const resources = size * (1 + clientsAt(size));
+    await new Promise((resolve) => setTimeout(resolve, w.driftS * 1000));
     process.kill(op.proc.pid as number, 'SIGSTOP');
     const idlePerS = await idleRate(idpCpu).finally(() => process.kill(op.proc.pid as number, 'SIGCONT'));
     const kcBefore = idpCpu();

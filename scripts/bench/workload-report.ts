@@ -93,7 +93,7 @@ export function report(w: Workload, f: Figures): void {
     for (const [i, v] of f.steady.intervals.entries()) {
       const [reads, writes] = [v.reads / w.realms, v.writes / w.realms];
       out(
-        `steady state per realm, interval ${i + 1}`,
+        `steady state per realm, interval ${i + 2} after creation`,
         `${reads.toFixed(2)} Keycloak reads ${goal(reads, w.realmGoals.readsPerInterval)}, ${writes.toFixed(2)} writes ${goal(writes, 0)} (a realm with its ${w.clientsPerRealm} client(s))`,
       );
     }

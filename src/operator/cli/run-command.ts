@@ -14,7 +14,7 @@ import { identityServerDefinition } from '../controllers/identity-server/control
 import { createAdminClient } from '../keycloak/admin-client.ts';
 import { adminPathTemplate } from '../keycloak/admin-path.ts';
 import { keycloakAdmins } from '../keycloak/admins.ts';
-import { changeDetection } from '../keycloak/change-detection.ts';
+import { changeDetection, ownSubjects } from '../keycloak/change-detection.ts';
 import type { KeycloakDeps } from '../keycloak/keycloak-deps.ts';
 import { createRateLimiter } from '../keycloak/rate-limits.ts';
 import { defaultBackoff } from '../runtime/backoff.ts';
@@ -124,6 +124,8 @@ export async function runOperator(
     }
     return client;
   };
+  // The operator's identities' user ids, across leader terms (change detection tells its own admin events by them).
+  const subjects = ownSubjects();
   const admins = keycloakAdmins(base, (url, admin, ca) =>
     createAdminClient(url, admin, {
       http: httpFor(ca),
@@ -135,6 +137,7 @@ export async function runOperator(
         metrics.keycloakRequestsByPath.inc({ kind: reconcileKind(), method, path: adminPathTemplate(path) });
       },
       countToken: (namespace) => metrics.keycloakTokens.inc({ namespace }),
+      subject: subjects.add,
       canWrite: () => !fence.signal.aborted && leading(),
       signal: fence.signal,
     }),
@@ -153,6 +156,7 @@ export async function runOperator(
       clock,
       driftIntervalMs: settings.driftIntervalMs,
       fullResyncPeriodMs: settings.fullResyncPeriodMs,
+      own: subjects.has,
       wake: (consumer) => {
         const [kind = '', key = ''] = consumer.split(' ');
         manager?.enqueue(kind, key);

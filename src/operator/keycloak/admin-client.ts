@@ -53,6 +53,8 @@ export type AdminClientDeps = {
   readonly clock: Clock;
   readonly random: () => number;
   readonly count: (namespace: string, method: string, status: string, path: string) => void;
+  /** Learns the user id each token is for (its `sub`): change detection tells the operator's own admin events by it. */
+  readonly subject?: (userId: string) => void;
   /** Counts token requests (they are POSTs in `count` too, but not writes). */
   readonly countToken?: (namespace: string) => void;
   /** False once this replica lost the leader lease: writes are refused before they are sent. */
@@ -67,6 +69,18 @@ export type AdminClientDeps = {
 };
 
 type Token = { value: string; expiresAt: number };
+
+/** The `sub` of a JWT access token Keycloak just issued (undefined: none, e.g. a lightweight token). */
+export function subjectOf(token: string): string | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
+      sub?: unknown;
+    };
+    return typeof claims.sub === 'string' ? claims.sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The rate-limit bucket of token requests (not a namespace name: it has a colon). A token serves every namespace, so
@@ -126,6 +140,8 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
       if (res.status === 403) throw new TokenRealmClosedError(tokenRealm(admin), errorMessage(res.body));
       throw new RealmforgeError('transient', message);
     }
+    const sub = subjectOf(body.access_token);
+    if (sub) deps.subject?.(sub);
     // Renew when 80% of the lifetime has passed (at least 5 s early).
     const lifetime = (body.expires_in ?? 60) * 1000;
     return { value: body.access_token, expiresAt: started + Math.min(lifetime * 0.8, lifetime - 5000) };

@@ -2,17 +2,19 @@
 // Keycloak records every admin API write (console or API) in a realm with admin events on; the operator turns them
 // on in the realms it manages (changeSignalFields). A consumer (a realm's or a client's reconcile) that synced
 // clean remembers the newest event it saw then and the fingerprint of what it was asked for; while both are
-// unchanged it reads nothing more. Anything else reads everything: a new event (a hand edit, the operator's own
-// writes: the pass after a write reads once more and then settles), an event gone (expired), no memory yet (a
+// unchanged it reads nothing more. The operator's own writes (its identities' events, DELETEs apart) are no change
+// but to the pass that made them, which reads once more. Anything else reads everything: a new event (a hand edit),
+// an event gone (expired), no memory yet (a
 // restart, a leader change), a changed resource or Secret, a failed cursor read, and every full-resync period
 // (edits made outside the admin API: the database, an import at boot, an upgrade). The realm's resync reads the
 // event and wakes the realm's clients when it moved; between, they use its read, so a realm and its clients cost
-// one read per realm resync. The few sections Keycloak records no event for are read in every pass of their realm
-// (unreportedReads).
+// one read per realm resync. Of the few sections Keycloak records no event for, the client policies are read in
+// every pass of their realm (unreportedReads), the texts in the full resync.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../core/canonical-json.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { AdminClient } from './admin-client.ts';
+import { realmClientBound } from './realm-routing.ts';
 
 /** The realm attribute that bounds how long Keycloak keeps admin events (seconds). */
 export const adminEventsExpirationAttribute = 'adminEventsExpiration';
@@ -30,24 +32,17 @@ export function signalGap(spec: { events?: { adminEventsEnabled?: boolean } }): 
   return undefined;
 }
 
-/** The sections a realm's spec declares whose writes Keycloak records no admin event for (client policies and
- * profiles, the localization texts: test/e2e/change-signal.test.ts, 26.7.3 and 25.0): read in every steady pass
- * beside the newest event, so a hand edit there is seen as soon as one elsewhere. */
+/** The sections a realm's spec declares whose writes Keycloak records no admin event for and that guard its
+ * clients (client policies and profiles: test/e2e/change-signal.test.ts, 26.7.3 and 25.0): read in every steady
+ * pass beside the newest event, so a policy turned off by hand is seen as soon as an edit elsewhere. The other such
+ * section, the localization texts (one read per locale), waits for the full resync. */
 export function unreportedReads(
   realm: string,
-  spec: {
-    clientPolicies?: { profiles?: unknown[]; policies?: unknown[] };
-    localization?: { messages?: Record<string, unknown> };
-  },
+  spec: { clientPolicies?: { profiles?: unknown[]; policies?: unknown[] } },
 ): string[] {
   const r = `/${encodeURIComponent(realm)}`;
   const policies = spec.clientPolicies?.profiles?.length || spec.clientPolicies?.policies?.length;
-  return [
-    ...(policies ? [`${r}/client-policies/policies`, `${r}/client-policies/profiles`] : []),
-    ...Object.keys(spec.localization?.messages ?? {})
-      .sort()
-      .map((locale) => `${r}/localization/${encodeURIComponent(locale)}`),
-  ];
+  return policies ? [`${r}/client-policies/policies`, `${r}/client-policies/profiles`] : [];
 }
 
 /** The realm fields the signal needs: admin events on, kept a day, unless the spec decides them itself. An
@@ -76,17 +71,27 @@ export const fingerprint = (value: unknown) =>
     .update(JSON.stringify(value, (_, v) => (v instanceof Map ? [...v.entries()] : v)))
     .digest('base64url');
 
-type AdminEvent = { id?: string; time?: number; operationType?: string; resourcePath?: string };
-type Seen = { cursor: string; readAt: number };
-type Clean<T> = { realm: string; event: string; fingerprint: string; cursor: string; until: number; memo: T };
+type AdminEvent = {
+  id?: string;
+  time?: number;
+  operationType?: string;
+  resourcePath?: string;
+  authDetails?: { userId?: string };
+};
+/** An event as a consumer sees it: its key, and whether the operator's own hand made it and no other consumer's
+ * sections can have changed with it (not a DELETE: a scope deleted unlinks it from clients, a client role deleted
+ * leaves realm roles' composites). */
+type Mark = { key: string; ownWrite: boolean };
+/** The realm's newest events, newest first; `complete`: all of them (fewer than were asked for). */
+type Seen = { marks: Mark[]; complete: boolean; readAt: number };
+type Clean<T> = { realm: string; event: string; digest: string; fingerprint: string; until: number; memo: T };
 
 /** What a check found: `memo` (what the consumer kept of its clean sync) when nothing changed, else the cursor
- * to settle with after a clean full read (undefined: it could not be read). */
-export type Check<T> = { unchanged: true; memo: T } | { unchanged: false; cursor?: string };
-
-/** Whether a cursor shows a realm no admin write has touched since its admin events were turned on. */
-export const untouched = (cursor: string | undefined) =>
-  cursor !== undefined && (JSON.parse(cursor) as unknown[])[1] === 'none';
+ * to settle with after a clean full read (undefined: it could not be read) and whether every admin event the
+ * realm has is the operator's own (`untouched`: a realm its create call made whole can be settled as created). */
+export type Check<T> =
+  | { unchanged: true; memo: T }
+  | { unchanged: false; cursor?: string; untouched?: boolean };
 
 /** How a consumer checks: `reads` (the realm's own resync) reads the newest event every time, and its reads serve
  * the realm's other consumers (its clients); `unreported`: paths read too, their answers part of the cursor
@@ -108,45 +113,85 @@ export type ChangeDetection = {
   forget(consumer: string): void;
 };
 
+/** How many events are read to see past the operator's own writes to the one a consumer remembers. */
+export const eventWindow = 50;
+
+/** The user ids of the operator's identities (each token's subject), bounded: one per realm and master. */
+export function ownSubjects(bound = 2 * realmClientBound) {
+  const ids = new Set<string>();
+  return {
+    add(id: string) {
+      ids.delete(id);
+      ids.add(id);
+      if (ids.size > bound) ids.delete(ids.values().next().value as string);
+    },
+    has: (id: string | undefined) => id !== undefined && ids.has(id),
+  };
+}
+
+/** Whether `event` is reached from the newest through the operator's own writes only ('none': no event at all). */
+function reachable(seen: Seen, event: string) {
+  for (const m of seen.marks) {
+    if (m.key === event) return true;
+    if (!m.ownWrite) return false;
+  }
+  return seen.complete && event === 'none';
+}
+
 /**
  * The realm's resync reads the newest event each time (its requeue is never later than the drift interval), so an
  * edit anywhere in the realm is seen within one interval; when the event moved, the realm's other remembered
  * consumers are woken (`wake`) and read everything at once. They use the realm's last read while it is at most an
- * interval old and read it themselves otherwise (the realm failing or not resynced). `fullResyncPeriodMs`: how long
- * a clean full read stands.
+ * interval old and read it themselves otherwise (the realm failing or not resynced). The operator's own writes
+ * (`own`: its identities' user ids) do not count as changes for the consumers that did not make them: the writer
+ * forgot itself and reads once more. `fullResyncPeriodMs`: how long a clean full read stands.
  */
 export function changeDetection(o: {
   clock: Clock;
   driftIntervalMs: number;
   fullResyncPeriodMs: number;
+  own?: (userId: string | undefined) => boolean;
   /** Runs the consumer (`<kind> <namespace>/<name>`) now. */
   wake?: (consumer: string) => void;
 }): ChangeDetection {
   const seen = new Map<string, Seen>();
   const clean = new Map<string, Clean<unknown>>();
+  const mark = (e: AdminEvent): Mark => ({
+    key: JSON.stringify([e.id, e.time, e.operationType, e.resourcePath]),
+    ownWrite: e.operationType !== 'DELETE' && (o.own?.(e.authDetails?.userId) ?? false),
+  });
+
+  async function events(admin: AdminClient, ns: string, realm: string, max: number) {
+    const path = `/${encodeURIComponent(realm)}/admin-events?first=0&max=${max}`;
+    const res = await admin.call<AdminEvent[]>(ns, 'GET', path).catch(() => undefined);
+    return res?.status === 200 && Array.isArray(res.body) ? res.body.map(mark) : undefined;
+  }
 
   async function newest(admin: AdminClient, ns: string, realm: string, reader: string, reads: boolean) {
     const key = `${admin.baseUrl} ${realm}`;
     const now = o.clock.now();
     const last = seen.get(key);
-    if (!reads && last && now - last.readAt <= o.driftIntervalMs) return last.cursor;
-    const path = `/${encodeURIComponent(realm)}/admin-events?first=0&max=1`;
-    const res = await admin.call<AdminEvent[]>(ns, 'GET', path).catch(() => undefined);
-    if (res?.status !== 200 || !Array.isArray(res.body)) {
-      seen.delete(key);
-      return undefined;
+    if (!reads && last && now - last.readAt <= o.driftIntervalMs) return last;
+    let marks = await events(admin, ns, realm, 1);
+    const top = marks?.[0];
+    let complete = marks?.length === 0;
+    if (top && last?.marks[0]?.key === top.key) ({ marks, complete } = last);
+    // Only the operator's own write on top: the events under it tell whether anyone else wrote meanwhile.
+    else if (top?.ownWrite) {
+      marks = await events(admin, ns, realm, eventWindow);
+      complete = (marks?.length ?? eventWindow) < eventWindow;
     }
-    const e = res.body[0];
-    const cursor = e ? JSON.stringify([e.id, e.time, e.operationType, e.resourcePath]) : 'none';
-    seen.set(key, { cursor, readAt: now });
-    if (last && last.cursor !== cursor)
+    if (!marks) return void seen.delete(key);
+    const read: Seen = { marks, complete, readAt: now };
+    seen.set(key, read);
+    if (last && last.marks[0]?.key !== marks[0]?.key)
       for (const [consumer, c] of clean)
-        if (consumer !== reader && c.realm === key && c.event !== cursor) o.wake?.(consumer);
-    return cursor;
+        if (consumer !== reader && c.realm === key && !reachable(read, c.event)) o.wake?.(consumer);
+    return read;
   }
 
-  /** The cursor (the realm, its newest event and a digest of the unreported sections' answers), undefined when
-   * something could not be read. */
+  /** The realm's events and a digest of the unreported sections' answers, undefined when something could not be
+   * read. */
   async function cursorOf(
     admin: AdminClient,
     ns: string,
@@ -154,8 +199,8 @@ export function changeDetection(o: {
     consumer: string,
     options: CheckOptions,
   ) {
-    const event = await newest(admin, ns, realm, consumer, options.reads ?? false);
-    if (event === undefined) return undefined;
+    const events = await newest(admin, ns, realm, consumer, options.reads ?? false);
+    if (events === undefined) return undefined;
     const answers: unknown[] = [];
     for (const path of options.unreported ?? []) {
       const res = await admin.call(ns, 'GET', path).catch(() => undefined);
@@ -163,7 +208,7 @@ export function changeDetection(o: {
       answers.push(res.body);
     }
     const digest = answers.length ? fingerprint(canonicalJson(answers)) : '';
-    return JSON.stringify([`${admin.baseUrl} ${realm}`, event, digest]);
+    return { realm: `${admin.baseUrl} ${realm}`, events, event: events.marks[0]?.key ?? 'none', digest };
   }
 
   return {
@@ -174,18 +219,33 @@ export function changeDetection(o: {
       consumer: string,
       fp: string,
       options = {},
-    ) {
-      const cursor = await cursorOf(admin, ns, realm, consumer, options);
+    ): Promise<Check<T>> {
+      const now = await cursorOf(admin, ns, realm, consumer, options);
       const c = clean.get(consumer);
-      if (c && cursor !== undefined && c.cursor === cursor && c.fingerprint === fp && o.clock.now() < c.until)
+      if (
+        c &&
+        now &&
+        c.realm === now.realm &&
+        c.digest === now.digest &&
+        c.fingerprint === fp &&
+        o.clock.now() < c.until &&
+        reachable(now.events, c.event)
+      ) {
+        c.event = now.event;
         return { unchanged: true, memo: c.memo as T };
-      return { unchanged: false, cursor };
+      }
+      if (!now) return { unchanged: false };
+      return {
+        unchanged: false,
+        cursor: JSON.stringify([now.realm, now.event, now.digest]),
+        untouched: reachable(now.events, 'none'),
+      };
     },
     settle(consumer, fp, cursor, memo, validMs) {
       if (cursor === undefined) return void clean.delete(consumer);
-      const [realm, event] = JSON.parse(cursor) as [string, string];
+      const [realm, event, digest] = JSON.parse(cursor) as [string, string, string];
       const period = Math.min(o.fullResyncPeriodMs, validMs ?? Number.POSITIVE_INFINITY);
-      clean.set(consumer, { realm, event, fingerprint: fp, cursor, until: o.clock.now() + period, memo });
+      clean.set(consumer, { realm, event, digest, fingerprint: fp, until: o.clock.now() + period, memo });
     },
     forget: (consumer) => void clean.delete(consumer),
   };

@@ -90,6 +90,30 @@ test('password grant on master with admin-cli, cached until shortly before expir
   assert.ok(d.counted.includes('team-a POST 200 /realms/master/protocol/openid-connect/token'));
 });
 
+test("each token's subject is learnt (change detection tells the operator's own admin events by it)", async () => {
+  const jwt = (claims: object) =>
+    ['{"alg":"RS256"}', JSON.stringify(claims), 'sig']
+      .map((p) => Buffer.from(p).toString('base64url'))
+      .join('.');
+  let claims: object = { sub: 'service-account-user-id', azp: 'realmforge-operator' };
+  const kc = await keycloak((req, res) =>
+    req.url?.endsWith('/token')
+      ? json(res, 200, { access_token: jwt(claims), expires_in: 60 })
+      : json(res, 200, { realm: 'alpha' }),
+  );
+  const d = deps();
+  const subjects: string[] = [];
+  const identity = { clientId: 'realmforge-operator', clientSecret: 's', realm: 'alpha' };
+  const admin = createAdminClient(kc.url, identity, { ...d.value, subject: (id) => subjects.push(id) });
+  await admin.call('team-a', 'GET', '/alpha');
+  claims = { azp: 'realmforge-operator' }; // a lightweight token: no subject, nothing learnt
+  d.clock.advance(60_000);
+  await admin.call('team-a', 'GET', '/alpha');
+  await kc.close();
+  assert.equal(subjects, ['service-account-user-id']);
+  assert.is(kc.seen.filter((s) => s.includes('/token')).length, 2);
+});
+
 test("a realm identity's token comes from its realm's endpoint; a realm that does not exist is named", async () => {
   const kc = await keycloak((req, res, body) => {
     const form = new URLSearchParams(body);

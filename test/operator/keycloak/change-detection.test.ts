@@ -11,7 +11,13 @@ import {
   fingerprint,
 } from '../../../src/operator/keycloak/change-detection.ts';
 
-type Event = { id: string; time: number; operationType: string; resourcePath: string };
+type Event = {
+  id: string;
+  time: number;
+  operationType: string;
+  resourcePath: string;
+  authDetails: { userId: string };
+};
 
 /** Keycloak's admin-events endpoint, newest first, counting its reads; `down` answers 503. */
 function keycloak() {
@@ -22,20 +28,24 @@ function keycloak() {
       k.reads++;
       k.paths.push(path);
       if (k.down) throw new Error('HTTP 503');
-      return { status: 200, body: [...k.events].reverse().slice(0, 1) as T };
+      const max = Number(new URL(path, 'http://kc').searchParams.get('max'));
+      return { status: 200, body: [...k.events].reverse().slice(0, max) as T };
     },
   };
-  const edit = (resourcePath: string) =>
+  /** An admin event, by a person unless `userId` says otherwise. */
+  const edit = (resourcePath: string, userId = 'a-person', operationType = 'UPDATE') =>
     k.events.push({
       id: `e${k.events.length}`,
       time: k.events.length,
-      operationType: 'UPDATE',
+      operationType,
       resourcePath,
+      authDetails: { userId },
     });
   return { k, admin, edit };
 }
 
 const interval = 60_000;
+const operator = 'operator-service-account';
 function world() {
   const clock = manualClock();
   const woken: string[] = [];
@@ -43,6 +53,7 @@ function world() {
     clock,
     driftIntervalMs: interval,
     fullResyncPeriodMs: 40 * interval,
+    own: (userId) => userId === operator,
     wake: (consumer) => woken.push(consumer),
   });
   const kc = keycloak();
@@ -167,6 +178,51 @@ test("a client reads the event itself when the realm's read is over an interval 
   w.k.reads = 0;
   assert.is(await w.pass('client a/web'), 'skipped');
   assert.is(w.k.reads, 1, 'its own read: the realm has not resynced for an interval');
+});
+
+test("the operator's own writes are no change to the consumers that did not make them", async () => {
+  const w = world();
+  await w.pass('realm a');
+  await w.pass('client a/web');
+  w.edit('clients/web', operator); // the client's reconcile wrote (and forgot itself)
+  w.changes.forget('client a/web');
+  w.clock.advance(interval);
+  w.k.reads = 0;
+  assert.is(await w.pass('realm a'), 'skipped', "the realm's sections: nobody else wrote");
+  assert.equal(w.k.paths.slice(-2), ['/a/admin-events?first=0&max=1', '/a/admin-events?first=0&max=50']);
+  assert.equal(w.woken, [], 'nobody woken');
+  assert.is(await w.pass('client a/web'), 'read', 'the writer reads once more');
+  w.clock.advance(interval);
+  w.k.reads = 0;
+  assert.is(await w.pass('realm a'), 'skipped');
+  assert.is(await w.pass('client a/web'), 'skipped');
+  assert.is(w.k.reads, 1, 'one read again: the same newest event');
+});
+
+test("a person's edit under the operator's own write, an own DELETE, or a memory beyond the window: everything", async () => {
+  const w = world();
+  await w.pass('realm a');
+  w.edit('roles/x');
+  w.edit('clients/web', operator);
+  assert.is(await w.later('realm a'), 'read', "a person's edit under the operator's write");
+  w.edit('client-scopes/s', operator, 'DELETE');
+  assert.is(await w.later('realm a'), 'read', 'a scope the operator deleted is unlinked from clients too');
+  for (let i = 0; i < 50; i++) w.edit(`clients/c${i}`, operator);
+  assert.is(await w.later('realm a'), 'read', 'the remembered event is not among the 50 newest');
+  assert.is(await w.later('realm a'), 'skipped');
+});
+
+test("a new realm: settled as created while every event it has is the operator's own", async () => {
+  const w = world();
+  const created = async () => {
+    const check = await w.changes.check(w.admin, 'ns', 'a', 'realm a', 'f1', { reads: true });
+    return !check.unchanged && check.untouched;
+  };
+  assert.is(await created(), true, 'no event at all');
+  w.edit('clients/web', operator);
+  assert.is(await created(), true, "the client's creation, by the operator");
+  w.edit('roles/x');
+  assert.is(await created(), false, 'a person edited it');
 });
 
 test('the realm fields: admin events on and kept a day, unless the spec decides or only observes', () => {

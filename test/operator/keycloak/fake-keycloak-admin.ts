@@ -145,6 +145,10 @@ export const serverInfo = {
 };
 
 /** The fake: its admin client, its realms (to inspect or change "by hand"), and the calls it saw. */
+/** The user id the fake records for the operator's writes; tests edit by hand in namespace `t` or `test`. */
+export const fakeOperatorUserId = 'realmforge-operator-user';
+const handNamespaces = ['t', 'test'];
+
 export function fakeKeycloakAdmin() {
   const realms = new Map<string, Realm>();
   const calls: string[] = [];
@@ -504,7 +508,7 @@ export function fakeKeycloakAdmin() {
   const faults: string[] = [];
   const admin: AdminClient = {
     baseUrl: 'http://kc',
-    async call<T>(_namespace: string, method: string, path: string, body?: unknown) {
+    async call<T>(namespace: string, method: string, path: string, body?: unknown) {
       if (state.down)
         throw new RealmforgeError('transient', 'Keycloak is unreachable (connect ECONNREFUSED)');
       calls.push(`${method} ${path}`);
@@ -514,8 +518,10 @@ export function fakeKeycloakAdmin() {
         throw new RealmforgeError('internal', `Keycloak ${method} ${path}: HTTP 500 Internal Server Error`);
       }
       const [, realmOf, col] = path.split('?')[0]?.split('/') ?? [];
-      if (method === 'GET' && col === 'admin-events')
-        return { status: 200, body: (events.get(realmOf ?? '') ?? []).slice(0, 1) as T };
+      if (method === 'GET' && col === 'admin-events') {
+        const max = Number(new URL(path, 'http://kc').searchParams.get('max') ?? 100);
+        return { status: 200, body: (events.get(realmOf ?? '') ?? []).slice(0, max) as T };
+      }
       const res = route(method, path, copy(body)) as AdminResponse<T>;
       // Keycloak records an admin event for each write to a realm with admin events on, newest first; none for
       // client policies and profiles or the localization texts (their resources send none).
@@ -527,7 +533,13 @@ export function fakeKeycloakAdmin() {
         realms.get(realmOf ?? '')?.adminEventsEnabled
       )
         events.set(realmOf ?? '', [
-          { id: `event-${calls.length}`, time: calls.length, operationType: method, resourcePath: path },
+          {
+            id: `event-${calls.length}`,
+            time: calls.length,
+            operationType: { POST: 'CREATE', PUT: 'UPDATE' }[method] ?? method,
+            resourcePath: path,
+            authDetails: { userId: handNamespaces.includes(namespace) ? 'a-person' : fakeOperatorUserId },
+          },
           ...(events.get(realmOf ?? '') ?? []),
         ]);
       // As the real admin client: an answer other than success, 404 or 409 is thrown (400 is the spec's fault).

@@ -14,7 +14,7 @@ import { serverKeytabs } from '../../compile/kerberos-keytabs.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
-import { fingerprint, signalGap, unreportedReads, untouched } from '../../keycloak/change-detection.ts';
+import { fingerprint, signalGap, unreportedReads } from '../../keycloak/change-detection.ts';
 import { clientPolicyRefusals } from '../../keycloak/collections/client-policies.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import { deleteRealm } from '../../keycloak/collections/realm.ts';
@@ -267,16 +267,16 @@ export function identityRealmController(deps: KeycloakDeps) {
         };
       }
       const message = `${matches(realmName)}${restored.length ? `; the operator's identity in it was restored (${restored.join('; ')})` : ''}${signalGap(realm.spec) ? `; ${signalGap(realm.spec)}` : ''}`;
-      // A pass that wrote is read again next time: its own admin events are new to the cursor. A realm its create
-      // call made whole has no admin event until someone edits it, so its state is settled as created.
+      // A pass that wrote is read again next time (its writes may have changed more than it wrote). A realm its
+      // create call made whole has no admin event but the operator's own until someone edits it, so it is settled
+      // as created.
       const validMs = federated(realm) ? checkMs : undefined;
       if (!result.writes.length && !restored.length && check && !check.unchanged)
         signal?.settle(consumer, fp, check.cursor, extra, validMs);
       const changes = signalGap(realm.spec) ? undefined : deps.changes;
       if (!live && changes && result.writes.join() === 'create realm') {
         const made = await changes.check<object>(admin, ns, realmName, consumer, fp, options);
-        if (!made.unchanged && untouched(made.cursor))
-          changes.settle(consumer, fp, made.cursor, extra, validMs);
+        if (!made.unchanged && made.untouched) changes.settle(consumer, fp, made.cursor, extra, validMs);
       }
       await report('Ready', restored.length ? 'RealmIdentityRestored' : 'Ready', message, extra);
       return { requeueAfterMs, outcome: { phase: 'Ready', reason: 'Ready', writes: result.writes } };
