@@ -13,6 +13,7 @@ import { getResource, kubectlWait } from '../../scripts/testenv/identity-fixture
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
+import { resyncs } from './helpers/resyncs.ts';
 
 const intervalMs = 8_000;
 let suite: OperatorSuite;
@@ -98,11 +99,10 @@ test.before(async () => {
 test.after(() => suite?.close());
 
 test('admin events are on and kept bounded; a steady resync reads only the newest admin event', async () => {
-  const start = await operator.metrics();
   const realm = await kc('GET', r);
   assert.is(realm.adminEventsEnabled, true, 'the production example turns them on itself');
-  // The client's pass after its creation reads once more (it wrote); the realm, made whole by its create call and
-  // touched since only by the operator, is settled from its creation.
+  // The passes after creation wrote (the example's identity provider and organization are not carried by the
+  // create call) and read once more; then it settles.
   await eventually('a pass that reads only the cursor', 6 * intervalMs, async () => {
     const before = await operator.metrics();
     await sleep(intervalMs);
@@ -118,17 +118,31 @@ test('admin events are on and kept bounded; a steady resync reads only the newes
   assert.is(reads(calls), cursorReads(calls), `every read was a cursor read: ${shown}`);
   assert.ok(cursorReads(calls) <= 5, `about one cursor read per interval for the two: ${shown}`);
   assert.is(writes(calls), 0, `no write: ${shown}`);
-  const sinceReady = (await callsSince(start)).filter(([key]) => key.startsWith('IdentityRealm GET '));
-  assert.ok(sinceReady.length > 0, `the realm resynced: ${JSON.stringify(sinceReady)}`);
-  assert.equal(
-    sinceReady.filter(([key]) => !key.endsWith(cursorPath)),
-    [],
-    "the realm never read in full after its creation (its client's creation is the operator's own event)",
-  );
   // The example requires HTTPS, which the realm's identity cannot get tokens over here (plain HTTP): its calls go
   // to the master identity without asking the realm for a token each time (realm-routing.ts).
   const tokens = count(calls, (method, path) => method === 'POST' && path.endsWith('/token'));
   assert.ok(tokens <= 1, `no token request per pass: ${shown}`);
+});
+
+test("another client's creation (the operator's own admin events) does not make the realm read everything", async () => {
+  const before = await operator.metrics();
+  await env.apply({
+    apiVersion: 'realmforge.dev/v1',
+    kind: 'IdentityClient',
+    metadata: { name: 'api', namespace: ns },
+    spec: { realmRef: { name: 'cd' }, clientId: 'api', redirectUris },
+  } as never);
+  await kubectlWait(env, 'identityclient/api', ns, 60);
+  await resyncs(env, operator, 'IdentityRealm', 2);
+  const calls = await callsSince(before);
+  const realmCalls = calls.filter(([key]) => key.startsWith('IdentityRealm '));
+  const shown = JSON.stringify(calls);
+  assert.ok(
+    count(calls, (method, path) => method === 'POST' && path === '/admin/realms/{realm}/clients') === 1,
+    `the client was created: ${shown}`,
+  );
+  assert.ok(cursorReads(realmCalls) >= 2, `the realm resynced after it: ${shown}`);
+  assert.is(reads(realmCalls), cursorReads(realmCalls), `the realm read only its admin events: ${shown}`);
 });
 
 test('a hand edit to each managed section, all at once, is reverted by the next resync', async () => {
@@ -224,6 +238,9 @@ test('a hand edit to each managed section, all at once, is reverted by the next 
       JSON.stringify(redirectUris),
   };
   const before = await operator.metrics();
+  const realmResyncs = () =>
+    operator.counter('realmforge_reconcile_total', { kind: 'IdentityRealm', result: 'success' });
+  const resyncsBefore = await realmResyncs();
   // A resync already under way may revert an edit before it could be looked at: that each edit happened is
   // proven by Keycloak's answer (any error throws) and by the operator's writes counted below.
   await Promise.all(edits.map(([, edit]) => edit()));
@@ -250,13 +267,15 @@ test('a hand edit to each managed section, all at once, is reverted by the next 
     cursorReads(await callsSince(before)) > 0,
     'found through the cursor (a full read is an hour away)',
   );
-  // The realm's next resync comes within one interval (a requeue is never later than asked), reads the event and
-  // runs the client at once; the rest is those two passes reverting every section, given 12 s on a loaded machine.
-  // The timing itself is unit-tested (change-detection.test.ts).
+  // Reverted by the realm's first resync after the edits (the second, when one was under way as they were made),
+  // which comes within one interval: a requeue is never later than asked (unit-tested, change-detection.test.ts
+  // and controller-loop's), and it runs the client at once. The wall time is printed, not asserted: it holds the
+  // two passes' writes, which a loaded machine stretches.
+  const passes = (await realmResyncs()) - resyncsBefore;
   console.log(
-    `change detection: every section reverted ${took} ms after the edits (interval ${intervalMs} ms)`,
+    `change detection: every section reverted ${took} ms after the edits, by realm resync ${passes} (interval ${intervalMs} ms)`,
   );
-  assert.ok(took < intervalMs + 12_000, `reverted ${took} ms after the edits (interval ${intervalMs} ms)`);
+  assert.ok(passes <= 2, `reverted by the first realm resync after the edits, not the ${passes}th`);
 });
 
 test.run();
