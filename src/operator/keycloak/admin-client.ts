@@ -17,6 +17,7 @@ import {
 import {
   type AdminIdentity,
   identityName,
+  isOperatorClient,
   TokenRealmAbsentError,
   TokenRealmClosedError,
   TokenRefusedError,
@@ -53,7 +54,8 @@ export type AdminClientDeps = {
   readonly clock: Clock;
   readonly random: () => number;
   readonly count: (namespace: string, method: string, status: string, path: string) => void;
-  /** Learns the user id each token is for (its `sub`): change detection tells the operator's own admin events by it. */
+  /** Learns the user id each of the operator client's tokens is for (its `sub`): change detection tells the
+   * operator's own admin events by it. */
   readonly subject?: (userId: string) => void;
   /** Counts token requests (they are POSTs in `count` too, but not writes). */
   readonly countToken?: (namespace: string) => void;
@@ -140,7 +142,8 @@ export function createAdminClient(baseUrl: string, admin: AdminIdentity, deps: A
       if (res.status === 403) throw new TokenRealmClosedError(tokenRealm(admin), errorMessage(res.body));
       throw new RealmforgeError('transient', message);
     }
-    const sub = subjectOf(body.access_token);
+    // Only a service account's: a person may use the bootstrap admin's account in the console.
+    const sub = isOperatorClient(admin) ? subjectOf(body.access_token) : undefined;
     if (sub) deps.subject?.(sub);
     // Renew when 80% of the lifetime has passed (at least 5 s early).
     const lifetime = (body.expires_in ?? 60) * 1000;

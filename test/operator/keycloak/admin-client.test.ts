@@ -109,9 +109,16 @@ test("each token's subject is learnt (change detection tells the operator's own 
   claims = { azp: 'realmforge-operator' }; // a lightweight token: no subject, nothing learnt
   d.clock.advance(60_000);
   await admin.call('team-a', 'GET', '/alpha');
+  claims = { sub: 'admin-user-id' };
+  const password = { username: 'admin', password: 'pw' };
+  await createAdminClient(kc.url, password, { ...d.value, subject: (id) => subjects.push(id) }).call(
+    'team-a',
+    'GET',
+    '/alpha',
+  );
   await kc.close();
-  assert.equal(subjects, ['service-account-user-id']);
-  assert.is(kc.seen.filter((s) => s.includes('/token')).length, 2);
+  assert.equal(subjects, ['service-account-user-id'], "not the bootstrap admin's: a person may use it too");
+  assert.is(kc.seen.filter((s) => s.includes('/token')).length, 3);
 });
 
 test("a realm identity's token comes from its realm's endpoint; a realm that does not exist is named", async () => {
