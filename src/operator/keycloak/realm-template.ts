@@ -5,7 +5,8 @@
 // lists Keycloak's own as well. They depend on the Keycloak version and its features, so they are read from the
 // server itself: the master identity (which may create realms, and holds the roles of those it creates) makes an
 // empty, disabled realm under a random name, reads its partial export and deletes it (a create answered otherwise
-// than 201, a name taken, touches nothing). One read per server and Keycloak version, kept in memory (one entry per
+// than 201, a name taken, touches nothing); scratch realms over ten minutes old, left by an operator stopped
+// mid-read, are deleted first. One read per server and Keycloak version, kept in memory (one entry per
 // server). Without it (the read failed) a new realm's sections go through their steps.
 import { randomBytes } from 'node:crypto';
 import type { AdminClient } from './admin-client.ts';
@@ -26,8 +27,21 @@ export type RealmTemplate = {
   readonly bindings: Readonly<Record<string, string>>;
 };
 
-/** The scratch realm's name: the operator's prefix and 12 random hex digits. */
+/** The scratch realm's name: the operator's prefix, when it was made (base 36 ms) and 8 random hex digits. */
 export const scratchRealmPrefix = 'realmforge-template-';
+const scratchName = /^realmforge-template-([0-9a-z]+)-[0-9a-f]{8}$/;
+/** A scratch realm older than this is a read's leftover (the operator stopped between create and delete). */
+export const scratchStaleMs = 10 * 60_000;
+
+/** Deletes the scratch realms a read left behind (best effort: a failure leaves them to the next read). */
+async function sweepScratch(master: AdminClient, ns: string, now: number) {
+  const listed = await master.call<{ realm?: string }[]>(ns, 'GET', '?briefRepresentation=true');
+  for (const { realm = '' } of Array.isArray(listed.body) ? listed.body : []) {
+    if (!realm.startsWith(scratchRealmPrefix)) continue;
+    const made = Number.parseInt(scratchName.exec(realm)?.[1] ?? '0', 36);
+    if (now - made > scratchStaleMs) await master.call(ns, 'DELETE', `/${realm}`);
+  }
+}
 
 /** The realm fields that bind a flow by alias (first broker login too: identity providers fall back to it). */
 const bindingFields = [...realmBindings, 'firstBrokerLoginFlow'];
@@ -64,8 +78,9 @@ export function templateOf(exported: Item): RealmTemplate {
 const cache = new Map<string, { version: string; template: Promise<RealmTemplate | undefined> }>();
 
 /** Reads the template from a scratch realm the master identity makes and deletes; throws what Keycloak refused. */
-async function readTemplate(master: AdminClient, ns: string): Promise<RealmTemplate> {
-  const realm = `${scratchRealmPrefix}${randomBytes(6).toString('hex')}`;
+async function readTemplate(master: AdminClient, ns: string, now: number): Promise<RealmTemplate> {
+  await sweepScratch(master, ns, now).catch(() => {});
+  const realm = `${scratchRealmPrefix}${now.toString(36)}-${randomBytes(4).toString('hex')}`;
   const created = await master.call(ns, 'POST', '', { realm, enabled: false });
   if (created.status >= 300) throw new Error(`creating realm ${realm}: HTTP ${created.status}`);
   try {
@@ -85,11 +100,12 @@ export async function realmTemplate(
   ns: string,
   version: string | undefined,
   failed: (message: string) => void = () => {},
+  now = Date.now(),
 ): Promise<RealmTemplate | undefined> {
   const key = master.baseUrl;
   const hit = cache.get(key);
   if (hit && hit.version === (version ?? '')) return hit.template;
-  const template = readTemplate(master, ns).catch((error: Error) => {
+  const template = readTemplate(master, ns, now).catch((error: Error) => {
     failed(
       `cannot read Keycloak's own flows, required actions and client scopes of a new realm at ${key} (${error.message}): new realms get theirs in calls after the create`,
     );

@@ -166,6 +166,11 @@ export function fakeKeycloakAdmin() {
       });
     const [rawPath, query = ''] = path.split('?');
     const parts = (rawPath ?? '').split('/').filter(Boolean).map(decodeURIComponent);
+    if (!parts.length && method === 'GET')
+      return reply(
+        200,
+        [...realms.keys()].map((realm) => ({ realm })),
+      );
     if (!parts.length && method === 'POST') {
       if (realms.has(body.realm)) return reply(409, { errorMessage: 'Conflict detected' });
       const unknown = body.passwordPolicy ? unknownPolicy(body.passwordPolicy) : undefined;

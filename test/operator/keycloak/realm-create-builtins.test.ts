@@ -170,8 +170,9 @@ test('Keycloak’s own sections are read once per server and Keycloak version, f
   const made = kc.calls.filter((c) => c === 'POST ');
   assert.is(made.length, 1, kc.calls.join('\n'));
   assert.equal(
-    kc.calls.map((c) => c.replace(/realmforge-template-[0-9a-f]+/, 'scratch')),
+    kc.calls.map((c) => c.replace(/realmforge-template-[0-9a-z]+-[0-9a-f]{8}/, 'scratch')),
     [
+      'GET ?briefRepresentation=true',
       'POST ',
       'POST /scratch/partial-export?exportClients=false&exportGroupsAndRoles=false',
       'DELETE /scratch',
@@ -186,6 +187,22 @@ test('Keycloak’s own sections are read once per server and Keycloak version, f
   // An upgraded Keycloak has its own built-ins: read again.
   await realmTemplate(admin, 'ns', '26.8.0');
   assert.is(kc.calls.filter((c) => c === 'POST ').length, 2);
+});
+
+test("a scratch realm left by an operator stopped mid-read is deleted by the next read, a fresh one (another's read) kept", async () => {
+  const kc = fakeKeycloakAdmin();
+  const admin = { ...kc.admin, baseUrl: 'http://kc-leftover' };
+  const now = Date.UTC(2026, 10, 29, 9);
+  const scratch = (ms: number) => `${scratchRealmPrefix}${ms.toString(36)}-0badcafe`;
+  for (const realm of [
+    scratch(now - 11 * 60_000),
+    scratch(now - 60_000),
+    `${scratchRealmPrefix}0123456789ab`,
+    'apps',
+  ])
+    await kc.admin.call('t', 'POST', '', { realm, enabled: false });
+  await realmTemplate(admin, 'ns', '26.7.3', () => {}, now);
+  assert.equal([...kc.realms.keys()].sort(), ['apps', scratch(now - 60_000)].sort());
 });
 
 test('a template Keycloak refuses is told, leaves no scratch realm, and is read again by the next create', async () => {
