@@ -9,6 +9,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { productionRealm } from '../../scripts/bench/production-realm.ts';
+import { subjectOf } from '../../src/operator/keycloak/admin-client.ts';
 import { realmAdmin, realmResource } from './helpers/realm-admin.ts';
 
 let kc: Awaited<ReturnType<typeof realmAdmin>>;
@@ -282,6 +283,41 @@ test('a realm made in one create call has no admin event until it is edited: its
   assert.equal(await events(), [], 'no event: untouched since Keycloak imported it');
   await kc.admin.call('e2e', 'PUT', '/fresh', { displayName: 'by hand' });
   assert.is((await events()).length, 1, 'the first edit is one');
+});
+
+test("an edit by a service account names its token's subject: change detection tells the operator's own writes by it", async () => {
+  const f = (path: string, body?: unknown) =>
+    kc.admin.call<any>('e2e', body ? 'POST' : 'GET', `/fresh${path}`, body);
+  await f('/clients', { clientId: 'writer', serviceAccountsEnabled: true, publicClient: false });
+  const [writer] = (await f('/clients?clientId=writer')).body;
+  const user = (await f(`/clients/${writer.id}/service-account-user`)).body;
+  const [management] = (await f('/clients?clientId=realm-management')).body;
+  const manage = (await f(`/clients/${management.id}/roles/manage-realm`)).body;
+  await f(`/users/${user.id}/role-mappings/clients/${management.id}`, [manage]);
+  const secret = (await f(`/clients/${writer.id}/client-secret`)).body.value;
+  const { httpUrl } = kc.env.state.keycloak!;
+  const token = await fetch(`${httpUrl}/realms/fresh/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'writer',
+      client_secret: secret,
+    }),
+  }).then(async (res) => ((await res.json()) as { access_token: string }).access_token);
+  const put = await fetch(`${httpUrl}/admin/realms/fresh`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ displayName: 'by the service account' }),
+  });
+  assert.is(put.status, 204);
+  const [event] = (await f('/admin-events?first=0&max=2')).body as {
+    operationType: string;
+    authDetails?: { userId?: string };
+  }[];
+  assert.is(event?.operationType, 'UPDATE');
+  assert.ok(subjectOf(token), `Keycloak ${kc.version} puts a subject in a service account's token`);
+  assert.is(event?.authDetails?.userId, subjectOf(token), "the event's author is the token's subject");
+  assert.is(event?.authDetails?.userId, user.id, "that is the service account's user id");
 });
 
 test.run();
