@@ -3,12 +3,14 @@
 import type { TestEnv } from '../testenv/harness.ts';
 import { watchCollection } from '../testenv/watch-collection.ts';
 
-/** Polls `count()` every 2 s until it reaches `target`; `seen(n)` is told every new count. */
+/** Polls `count()` every `everyMs` (2 s: an API list) until it reaches `target`; `seen(n)` is told every new
+ * count. */
 export async function until(
   what: string,
   target: number,
   count: () => Promise<number>,
   seen: (n: number) => Promise<void>,
+  everyMs = 2000,
 ) {
   const deadline = Date.now() + 6 * 3600_000;
   for (let last = -1; ; ) {
@@ -17,7 +19,7 @@ export async function until(
     last = n;
     if (n >= target) return;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${n} of ${target})`);
-    await new Promise((r) => setTimeout(r, 2000));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -28,7 +30,10 @@ export const checkpoints = (realms: number) => {
 };
 
 /** The Ready count of a kind across namespaces, kept by a watch (a list of 11,000 objects every 2 s would load
- * the API server more than the operator does). */
+ * the API server more than the operator does); being in memory, it is polled every `readyPollMs`, so a time to
+ * Ready is late by at most that (a 2 s poll added up to 2 s to each of the realms' and the clients' waits). */
+export const readyPollMs = 50;
+
 export async function readyCount(env: TestEnv, plural: string) {
   const phases = new Map<string, string>();
   const watch = await watchCollection(env, `/apis/realmforge.dev/v1/${plural}`, {}, ({ type, object }) => {
