@@ -9,7 +9,10 @@ import { builtInSections } from '../../src/operator/keycloak/collections/realm-c
 import { userProfileComponents } from '../../src/operator/keycloak/collections/user-profile-create.ts';
 import { type RealmTemplate, templateOf } from '../../src/operator/keycloak/realm-template.ts';
 import type { Admin } from './direct-admin.ts';
-import { root } from './operator-common.ts';
+
+// The repository's root, here rather than from operator-common.ts: that one loads the test environment, and the
+// unit tests of this file must not.
+const root = join(import.meta.dirname, '..', '..');
 
 type GroupSpec = { name: string; parent?: string } & Record<string, unknown>;
 /** Groups declared flat with parent paths, nested as Keycloak's import takes them. */

@@ -18,8 +18,9 @@ import * as c from './operator-common.ts';
 import { productionRealm } from './production-realm.ts';
 import { idleRate, scriptPasses } from './read-passes.ts';
 import { type PassCost, sectionPaths } from './read-sections.ts';
-import { checkpoints, readyCount, readyPollMs, until } from './ready-watch.ts';
+import { checkpoints, readyCount } from './ready-watch.ts';
 import { reconcileQuantiles, steadyState } from './steady-state.ts';
+import { readyPollMs, until } from './until.ts';
 import type { Workload } from './workload-flags.ts';
 import { report } from './workload-report.ts';
 

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Admin } from '../../scripts/bench/direct-admin.ts';
 import { keycloakSections, productionRealm } from '../../scripts/bench/production-realm.ts';
-import { readyPollMs, until } from '../../scripts/bench/ready-watch.ts';
+import { readyPollMs, until } from '../../scripts/bench/until.ts';
 
 // A fresh realm's partial export as Keycloak answers it (a few of its items).
 const fresh = {
