@@ -3,9 +3,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
 import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
+import { builtInSections } from '../../src/operator/keycloak/collections/realm-create-builtins.ts';
 import { userProfileComponents } from '../../src/operator/keycloak/collections/user-profile-create.ts';
-import { root } from './operator-common.ts';
+import { type RealmTemplate, templateOf } from '../../src/operator/keycloak/realm-template.ts';
+import type { Admin } from './direct-admin.ts';
+
+// The repository's root, here rather than from operator-common.ts: that one loads the test environment, and the
+// unit tests of this file must not.
+const root = join(import.meta.dirname, '..', '..');
 
 type GroupSpec = { name: string; parent?: string } & Record<string, unknown>;
 /** Groups declared flat with parent paths, nested as Keycloak's import takes them. */
@@ -47,8 +54,25 @@ const importedFlows = (flows: FlowSpec[]) => ({
   ),
 });
 
+/** Keycloak's own flows, required actions and client scopes of a new realm, from the partial export of a fresh
+ * realm made and deleted through `call` (what a team's realm export carries beside its own sections). */
+export async function keycloakSections(call: Admin): Promise<RealmTemplate> {
+  const realm = 'bench-keycloak-sections';
+  await call('POST', '', { realm, enabled: false });
+  try {
+    return templateOf(
+      await call('POST', `/${realm}/partial-export?exportClients=false&exportGroupsAndRoles=false`),
+    );
+  } finally {
+    await call('DELETE', `/${realm}`);
+  }
+}
+
 /** The production example's settings (everything but its server, grants and SMTP; TLS required of non-local
- * callers only), and the same realm as the direct script posts it: the compiled representation with its roles and groups, in one call. */
+ * callers only), and the same realm as the direct script posts it: the compiled representation with its roles and
+ * groups, in one call. Keycloak's import of a realm listing flows, required actions or client scopes keeps only
+ * those, so with `own` (keycloakSections) the body lists Keycloak's own beside the declared ones, as the operator's
+ * create does; without it the realm has none of Keycloak's flows and scopes (no browser flow, no `profile`). */
 export function productionRealm() {
   const example = parse(readFileSync(join(root, 'examples', 'identityrealm-production.yaml'), 'utf8'));
   // The test environment serves Keycloak over plain HTTP on loopback, where the example's `sslRequired: all` refuses
@@ -61,7 +85,7 @@ export function productionRealm() {
     deletionPolicy: _d,
     ...spec
   } = example.spec;
-  const direct = (name: string) => ({
+  const direct = (name: string, own?: RealmTemplate) => ({
     ...compileRealm({
       ...example,
       metadata: { name, namespace: 'bench' },
@@ -97,6 +121,7 @@ export function productionRealm() {
         protocol: 'openid-connect',
       })),
     })),
+    ...(own ? builtInSections(spec as IdentityRealm['spec'], own).body : {}),
   });
   return { spec: spec as Record<string, unknown>, direct };
 }

@@ -1,25 +1,7 @@
-// Waiting on the benches' resources: a count polled until it reaches a target, the Ready count of a kind kept by a
-// watch, and the realm counts at which progress is reported.
+// Waiting on the benches' resources: the Ready count of a kind kept by a watch (polled with until.ts), and the realm
+// counts at which progress is reported.
 import type { TestEnv } from '../testenv/harness.ts';
 import { watchCollection } from '../testenv/watch-collection.ts';
-
-/** Polls `count()` every 2 s until it reaches `target`; `seen(n)` is told every new count. */
-export async function until(
-  what: string,
-  target: number,
-  count: () => Promise<number>,
-  seen: (n: number) => Promise<void>,
-) {
-  const deadline = Date.now() + 6 * 3600_000;
-  for (let last = -1; ; ) {
-    const n = await count();
-    if (n !== last) await seen(n);
-    last = n;
-    if (n >= target) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${n} of ${target})`);
-    await new Promise((r) => setTimeout(r, 2000));
-  }
-}
 
 /** Marks at which realm counts the create times and token sizes are reported. */
 export const checkpoints = (realms: number) => {
@@ -28,7 +10,7 @@ export const checkpoints = (realms: number) => {
 };
 
 /** The Ready count of a kind across namespaces, kept by a watch (a list of 11,000 objects every 2 s would load
- * the API server more than the operator does). */
+ * the API server more than the operator does); being in memory, it is polled every `readyPollMs` (until.ts). */
 export async function readyCount(env: TestEnv, plural: string) {
   const phases = new Map<string, string>();
   const watch = await watchCollection(env, `/apis/realmforge.dev/v1/${plural}`, {}, ({ type, object }) => {

@@ -18,8 +18,9 @@ import * as c from './operator-common.ts';
 import { productionRealm } from './production-realm.ts';
 import { idleRate, scriptPasses } from './read-passes.ts';
 import { type PassCost, sectionPaths } from './read-sections.ts';
-import { checkpoints, readyCount, until } from './ready-watch.ts';
+import { checkpoints, readyCount } from './ready-watch.ts';
 import { reconcileQuantiles, steadyState } from './steady-state.ts';
+import { readyPollMs, until } from './until.ts';
 import type { Workload } from './workload-flags.ts';
 import { report } from './workload-report.ts';
 
@@ -221,10 +222,16 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       await realm(i);
       if (!w.phased) await clients(i);
     });
-    await until('every realm to be Ready', size, realmsReady.ready, watchRealms);
+    await until('every realm to be Ready', size, realmsReady.ready, watchRealms, readyPollMs);
     await applying;
     if (!w.phased)
-      await until('every client to be Ready', size * w.clientsPerRealm, clientsReady.ready, async () => {});
+      await until(
+        'every client to be Ready',
+        size * w.clientsPerRealm,
+        clientsReady.ready,
+        async () => {},
+        readyPollMs,
+      );
     done = size;
     if (size === w.realms) break;
     c.log(`operator: steady-state pass at ${size} realms`);
@@ -248,11 +255,17 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   const realmsMs = elapsed();
   if (w.phased) await c.pool(range(0, w.realms), 8, clients);
   let logged = 0;
-  await until('every client to be Ready', w.realms * w.clientsPerRealm, clientsReady.ready, async (n) => {
-    if (n - logged < 1000) return;
-    logged = n;
-    c.log(`operator: ${n} clients Ready after ${c.seconds(elapsed())}`);
-  });
+  await until(
+    'every client to be Ready',
+    w.realms * w.clientsPerRealm,
+    clientsReady.ready,
+    async (n) => {
+      if (n - logged < 1000) return;
+      logged = n;
+      c.log(`operator: ${n} clients Ready after ${c.seconds(elapsed())}`);
+    },
+    readyPollMs,
+  );
   const operatorMs = elapsed();
   const spent = cpuSince(cpuBefore);
   const cpu = {

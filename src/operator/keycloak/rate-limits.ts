@@ -54,11 +54,16 @@ export function createRateLimiter(
   };
   return {
     async acquire(namespace) {
-      wait(namespace, 1);
+      const bucket = bucketOf(namespace);
+      const taken = take('namespace', bucket);
+      // Only a call its bucket queues waits: one served at once keeps its worker busy, and telling the work
+      // queues otherwise would let them start a key beyond --concurrency on every call.
+      const queued = bucket.waiting() > 0;
+      if (queued) wait(namespace, 1);
       try {
-        await take('namespace', bucketOf(namespace));
+        await taken;
       } finally {
-        wait(namespace, -1);
+        if (queued) wait(namespace, -1);
       }
       await take('global', global);
     },

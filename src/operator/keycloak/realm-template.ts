@@ -77,9 +77,16 @@ export function templateOf(exported: Item): RealmTemplate {
 
 const cache = new Map<string, { version: string; template: Promise<RealmTemplate | undefined> }>();
 
-/** Reads the template from a scratch realm the master identity makes and deletes; throws what Keycloak refused. */
-async function readTemplate(master: AdminClient, ns: string, now: number): Promise<RealmTemplate> {
-  await sweepScratch(master, ns, now).catch(() => {});
+/** Reads the template from a scratch realm the master identity makes and deletes; throws what Keycloak refused.
+ * The delete is not waited for: it takes Keycloak seconds, and the first new realms wait for the template. */
+async function readTemplate(
+  master: AdminClient,
+  ns: string,
+  now: number,
+  failed: (message: string) => void,
+): Promise<RealmTemplate> {
+  // Beside the read: nothing needs the leftovers gone first.
+  void sweepScratch(master, ns, now).catch(() => {});
   const realm = `${scratchRealmPrefix}${now.toString(36)}-${randomBytes(4).toString('hex')}`;
   const created = await master.call(ns, 'POST', '', { realm, enabled: false });
   if (created.status >= 300) throw new Error(`creating realm ${realm}: HTTP ${created.status}`);
@@ -89,7 +96,9 @@ async function readTemplate(master: AdminClient, ns: string, now: number): Promi
     if (exported.status !== 200 || !exported.body) throw new Error(`POST ${path}: HTTP ${exported.status}`);
     return templateOf(exported.body);
   } finally {
-    await master.call(ns, 'DELETE', `/${realm}`);
+    master.call(ns, 'DELETE', `/${realm}`).catch((error: Error) => {
+      failed(`cannot delete the disabled scratch realm ${realm} (${error.message}): delete it by hand`);
+    });
   }
 }
 
@@ -105,7 +114,7 @@ export async function realmTemplate(
   const key = master.baseUrl;
   const hit = cache.get(key);
   if (hit && hit.version === (version ?? '')) return hit.template;
-  const template = readTemplate(master, ns, now).catch((error: Error) => {
+  const template = readTemplate(master, ns, now, failed).catch((error: Error) => {
     failed(
       `cannot read Keycloak's own flows, required actions and client scopes of a new realm at ${key} (${error.message}): new realms get theirs in calls after the create`,
     );

@@ -121,4 +121,32 @@ test('with the real limiter: a quiet namespace finishes before the busy one has 
   assert.ok(done.indexOf('quiet/0') <= 1, `quiet finished at position ${done.indexOf('quiet/0')} of ${done}`);
 });
 
+test('with the real limiter and tokens to spare, calls do not free workers: never more keys at once than the bound', async () => {
+  const limiter = createRateLimiter(
+    { global: { tps: 1000, burst: 1000 }, namespace: { tps: 1000, burst: 1000 } },
+    { waited() {}, queued() {} },
+    manualClock(),
+  );
+  let running = 0;
+  let most = 0;
+  const queue = queueOf(
+    async (key) => {
+      running++;
+      most = Math.max(most, running);
+      for (let i = 0; i < 3; i++) {
+        await limiter.acquire(key.split('/')[0] as string);
+        await flush();
+      }
+      running--;
+      return undefined;
+    },
+    2,
+    limiter,
+  );
+  for (let i = 0; i < 8; i++) queue.add(`team-${i % 4}/${i}`);
+  await queue.idle();
+  await limiter.stop();
+  assert.is(most, 2);
+});
+
 test.run();

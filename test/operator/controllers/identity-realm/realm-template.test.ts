@@ -6,7 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KubeObject } from '../../../../src/operator/compile/kube-object.ts';
 import { identityRealmController } from '../../../../src/operator/controllers/identity-realm/identity-realm.ts';
-import { scratchRealmPrefix } from '../../../../src/operator/keycloak/realm-template.ts';
+import type { AdminClient } from '../../../../src/operator/keycloak/admin-client.ts';
+import { realmTemplate, scratchRealmPrefix } from '../../../../src/operator/keycloak/realm-template.ts';
 import { keycloakWorld, readyServer, realmResource } from '../keycloak-world.ts';
 
 const spec = {
@@ -69,6 +70,52 @@ test('a server info the operator may not read: no template, the flows go through
     world.keycloak.calls.join('\n'),
   );
   assert.ok(world.keycloak.calls.includes('POST /one/authentication/flows'), world.keycloak.calls.join('\n'));
+});
+
+test('the template is handed out without waiting for the scratch realm to be deleted (Keycloak takes seconds)', async () => {
+  const calls: string[] = [];
+  let deleted: (() => void) | undefined;
+  const master: AdminClient = {
+    baseUrl: 'http://keycloak.template-delete.test',
+    call: (async (_ns: string, method: string, path: string) => {
+      calls.push(`${method} ${path.split('?')[0]}`);
+      if (method === 'GET') return { status: 200, body: [] };
+      if (method === 'POST' && path === '') return { status: 201, body: undefined };
+      if (method === 'POST') return { status: 200, body: { requiredActions: [{ alias: 'CONFIGURE_TOTP' }] } };
+      // The delete answers only when the test lets it.
+      await new Promise<void>((resolve) => {
+        deleted = resolve;
+      });
+      return { status: 204, body: undefined };
+    }) as AdminClient['call'],
+  };
+  const warnings: string[] = [];
+  const template = await realmTemplate(master, 'team', '26.0.7', (why) => warnings.push(why));
+  assert.equal(template?.requiredActions, [{ alias: 'CONFIGURE_TOTP' }]);
+  // Asked for, not answered yet.
+  assert.ok(deleted, calls.join(', '));
+  assert.match(calls.at(-1) as string, new RegExp(`^DELETE /${scratchRealmPrefix}`));
+  deleted?.();
+  assert.equal(warnings, []);
+});
+
+test('a scratch realm Keycloak does not delete is reported by name', async () => {
+  const master: AdminClient = {
+    baseUrl: 'http://keycloak.template-delete-refused.test',
+    call: (async (_ns: string, method: string, path: string) => {
+      if (method === 'DELETE') throw new Error('HTTP 500 boom');
+      if (method === 'GET') return { status: 200, body: [] };
+      return path === '' ? { status: 201, body: undefined } : { status: 200, body: {} };
+    }) as AdminClient['call'],
+  };
+  const warnings: string[] = [];
+  assert.ok(await realmTemplate(master, 'team', '26.0.7', (why) => warnings.push(why)));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.is(warnings.length, 1);
+  assert.match(
+    warnings[0] as string,
+    new RegExp(`scratch realm ${scratchRealmPrefix}\\S+ \\(HTTP 500 boom\\): delete it by hand`),
+  );
 });
 
 test.run();
