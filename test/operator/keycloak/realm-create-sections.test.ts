@@ -112,7 +112,7 @@ test('identity providers with mappers, organizations and client policies: the cr
 test('with LDAP besides: only its step calls after the create (its providers and mappers claimed by the create)', async () => {
   const kc = fakeKeycloakAdmin();
   kc.world.directories.push({ url: ldap.connectionUrl, bindDn: ldap.bindDn, password: 'bind', users: [] });
-  const spec = { ...sections, userFederation: { ldap: [{ ...ldap, mappers: [groups] }] } };
+  const spec: Partial<Spec> = { ...sections, userFederation: { ldap: [{ ...ldap, mappers: [groups] }] } };
   const first = await syncRealm(kc.admin, resource(spec), inputs);
   assert.equal(first.writes, [
     'create realm',
