@@ -355,7 +355,7 @@ export const realmSteps: readonly RealmStep[] = [
     // hashes are not read from it). Identity providers the create carried are neither read nor written.
     name: 'federation of a new realm',
     afterCreate:
-      "LDAP and Kerberos providers: Keycloak's import of a provider among `components` runs no provider set-up, so it adds neither LDAP's default mappers nor Kerberos's SPNEGO step, which the step's create gets (its deprecated `userFederationProviders` adds the default mappers only to a provider listed without mappers); identity providers binding a flow made after the create",
+      "LDAP and Kerberos providers: Keycloak's import of a provider among `components` runs no provider set-up (no LDAP default mappers, no Kerberos SPNEGO step, which the step's create gets), and its deprecated `userFederationProviders` adds the defaults only to a provider listed without mappers and writes sync settings and lastSync into each provider's config; identity providers binding a flow made after the create",
     needs: ['live', 'groups'],
     gives: ['federation'],
     update: false,
