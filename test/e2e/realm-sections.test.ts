@@ -12,7 +12,7 @@ import { syncRealm } from '../../src/operator/controllers/identity-realm/realm-s
 import { changeSignalFields } from '../../src/operator/keycloak/change-detection.ts';
 import { planFields, sameField } from '../../src/operator/keycloak/collections/managed-fields.ts';
 import { realmFieldsFor } from '../../src/operator/keycloak/collections/realm-fields.ts';
-import { everyRealmField } from '../operator/keycloak/realm-everything.ts';
+import { carriedSections, everyRealmField } from '../operator/keycloak/realm-everything.ts';
 import { realmAdmin, realmResource as resource } from './helpers/realm-admin.ts';
 import { comparable, realmDiff } from './helpers/realm-diff.ts';
 
@@ -292,43 +292,7 @@ test('organizations: on 26 created, steady, hand edit reverted, pruned; on 25 re
 
 test('identity providers with mappers, organizations and client policies: the create call makes them as their steps do', async () => {
   const major = Number.parseInt(version ?? '', 10);
-  const spec: Partial<IdentityRealm['spec']> = {
-    identityProviders: [
-      {
-        alias: 'corp',
-        providerId: 'oidc',
-        config: {
-          clientId: 'twin',
-          authorizationUrl: 'https://corp.test/auth',
-          tokenUrl: 'https://corp.test/token',
-        },
-        clientSecretRef: { name: 'corp', key: 'secret' },
-        mappers: [
-          {
-            name: 'dept',
-            type: 'oidc-user-attribute-idp-mapper',
-            config: { claim: 'dept', 'user.attribute': 'dept' },
-          },
-        ],
-      },
-    ],
-    clientPolicies: {
-      profiles: [
-        {
-          name: 'pkce',
-          executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': 'true' } }],
-        },
-      ],
-      policies: [
-        {
-          name: 'public-pkce',
-          conditions: [{ condition: 'client-access-type', configuration: { type: ['public'] } }],
-          profiles: ['pkce'],
-        },
-      ],
-    },
-    ...(major >= 26 ? { organizations: [{ name: 'Acme', domains: [{ name: 'acme.test' }] }] } : {}),
-  };
+  const spec = carriedSections(major, 'twin');
   const secrets = { identityProviders: new Map([['corp', 'corp-secret']]), ldap: new Map<string, string>() };
   const inputs = { keycloakVersion: version, keycloakMajor: major, hashKey: 'e2e-key', federation: secrets };
   const run = (s: Partial<IdentityRealm['spec']>) => syncRealm(kc.admin, resource('twin', s), inputs);

@@ -9,29 +9,10 @@ import type { IdentityRealm } from '../../../generated/types/crds/identityrealm.
 import { syncRealm } from '../../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { readRecord } from '../../../src/operator/keycloak/collections/record.ts';
 import { SpecRefusedError } from '../../../src/operator/keycloak/spec-refused.ts';
+import { directory, ldap, idp as upstream } from '../controllers/identity-realm/federation-world.ts';
 import { bodiesOf, fakeKeycloakAdmin } from './fake-keycloak-admin.ts';
 
 type Spec = IdentityRealm['spec'];
-const upstream = {
-  alias: 'upstream',
-  providerId: 'oidc' as const,
-  config: { issuer: 'http://up/realms/up', clientId: 'broker', authorizationUrl: 'http://up/auth' },
-  clientSecretRef: { name: 'idp', key: 'value' },
-  mappers: [
-    {
-      name: 'dept',
-      type: 'oidc-user-attribute-idp-mapper',
-      config: { claim: 'dept', 'user.attribute': 'dept' },
-    },
-  ],
-};
-const ldap = {
-  name: 'corp-ldap',
-  connectionUrl: 'ldap://ldap:389',
-  bindDn: 'cn=admin,dc=corp',
-  bindCredentialRef: { name: 'ldap', key: 'value' },
-  usersDn: 'ou=people,dc=corp',
-};
 const sections: Partial<Spec> = {
   identityProviders: [upstream],
   organizations: [{ name: 'acme', domains: [{ name: 'acme.test' }] }],
@@ -54,7 +35,7 @@ const inputs = {
   hashKey: 'server-key',
   federation: {
     identityProviders: new Map([['upstream', 'idp-secret']]),
-    ldap: new Map([['corp-ldap', 'bind']]),
+    ldap: new Map([['corp-ldap', 'bind-pw']]),
   },
 };
 /** The calls about the sections this file is about. */
@@ -78,7 +59,7 @@ test('identity providers with mappers, organizations and client policies: the cr
       name: 'dept',
       identityProviderAlias: 'upstream',
       identityProviderMapper: 'oidc-user-attribute-idp-mapper',
-      config: { claim: 'dept', 'user.attribute': 'dept', syncMode: 'INHERIT' },
+      config: { claim: 'dept', 'user.attribute': 'department', syncMode: 'INHERIT' },
     },
   ]);
   const record = readRecord(body.attributes);
@@ -111,8 +92,8 @@ test('identity providers with mappers, organizations and client policies: the cr
 
 test('with LDAP besides: only its step calls after the create (its providers and mappers claimed by the create)', async () => {
   const kc = fakeKeycloakAdmin();
-  kc.world.directories.push({ url: ldap.connectionUrl, bindDn: ldap.bindDn, password: 'bind', users: [] });
-  const spec: Partial<Spec> = { ...sections, userFederation: { ldap: [{ ...ldap, mappers: [groups] }] } };
+  kc.world.directories.push({ ...directory });
+  const spec: Partial<Spec> = { ...sections, userFederation: { ldap: [ldap] } };
   const first = await syncRealm(kc.admin, resource(spec), inputs);
   assert.equal(first.writes, [
     'create realm',
@@ -137,11 +118,6 @@ test('with LDAP besides: only its step calls after the create (its providers and
   assert.equal((await syncRealm(kc.admin, resource(spec), inputs)).writes, []);
   assert.equal(kc.writes(), []);
 });
-const groups = {
-  name: 'groups',
-  type: 'group-ldap-mapper' as const,
-  config: { 'groups.dn': 'ou=groups,dc=corp' },
-};
 
 test('an identity provider binding a flow made after the create goes through its step', async () => {
   const kc = fakeKeycloakAdmin();
