@@ -11,6 +11,7 @@ import { compileRealm } from '../../src/operator/compile/realm-representation.ts
 import { syncRealm } from '../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { changeSignalFields } from '../../src/operator/keycloak/change-detection.ts';
 import { planFields, sameField } from '../../src/operator/keycloak/collections/managed-fields.ts';
+import { globalProfiles } from '../../src/operator/keycloak/collections/realm-create-sections.ts';
 import { realmFieldsFor } from '../../src/operator/keycloak/collections/realm-fields.ts';
 import { carriedSections, everyRealmField } from '../operator/keycloak/realm-everything.ts';
 import { realmAdmin, realmResource as resource } from './helpers/realm-admin.ts';
@@ -310,6 +311,14 @@ test('identity providers with mappers, organizations and client policies: the cr
   assert.equal((await run(spec)).writes, [], 'steady');
   assert.is(kc.counter.writes, 1, 'no write after it');
   const carried = await sections();
+  // The global profiles the create call knows (a profile of one of their names goes through its step) are Keycloak's.
+  const all = await get('/twin/client-policies/profiles?include-global-profiles=true');
+  const global = (all.globalProfiles as { name: string }[]).map((p) => p.name);
+  assert.equal(
+    global.filter((name) => !globalProfiles.has(name)),
+    [],
+    global.join(', '),
+  );
   await kc.admin.call('e2e', 'DELETE', '/twin');
   // The same realm made by its steps: created bare, then the sections in their own calls.
   await run({});

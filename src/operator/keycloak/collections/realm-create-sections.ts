@@ -21,7 +21,7 @@ import { carriesFlowsAndActions } from './realm-create-builtins.ts';
 type Spec = IdentityRealm['spec'];
 
 /** Keycloak's global client profiles (25 and 26): a realm profile may not take their names. */
-const globalProfiles = new Set([
+export const globalProfiles = new Set([
   'fapi-1-baseline',
   'fapi-1-advanced',
   'fapi-ciba',
