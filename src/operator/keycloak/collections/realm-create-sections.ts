@@ -31,6 +31,7 @@ export const globalProfiles = new Set([
   'fapi-2-dpop-message-signing',
   'oauth-2-1-for-confidential-client',
   'oauth-2-1-for-public-client',
+  'saml-security-profile',
 ]);
 
 /** The flows that exist while the import makes the identity providers: Keycloak's own (its first-login flow
