@@ -2,7 +2,8 @@
 // sync the operator runs, with the operator's own admin client: the defaults table equals what a bare realm has;
 // every section reads back equal, a hand edit is reverted, removing the sections resets them, a steady resync
 // writes nothing; and the settings do what they say (a weak password refused, brute force locks a user, a login
-// recorded as an event). The operator's drift interval itself is proved by operator-realms.test.ts.
+// recorded as an event); identity providers, organizations and client policies made by a new realm's create call
+// equal those their steps make. The operator's drift interval itself is proved by operator-realms.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
