@@ -2,17 +2,21 @@
 // sync the operator runs, with the operator's own admin client: the defaults table equals what a bare realm has;
 // every section reads back equal, a hand edit is reverted, removing the sections resets them, a steady resync
 // writes nothing; and the settings do what they say (a weak password refused, brute force locks a user, a login
-// recorded as an event). The operator's drift interval itself is proved by operator-realms.test.ts.
+// recorded as an event); identity providers, organizations and client policies made by a new realm's create call
+// equal those their steps make. The operator's drift interval itself is proved by operator-realms.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IdentityRealm } from '../../generated/types/crds/identityrealm.ts';
 import { eventually } from '../../scripts/testenv/harness.ts';
 import { compileRealm } from '../../src/operator/compile/realm-representation.ts';
+import { syncRealm } from '../../src/operator/controllers/identity-realm/realm-sync.ts';
 import { changeSignalFields } from '../../src/operator/keycloak/change-detection.ts';
 import { planFields, sameField } from '../../src/operator/keycloak/collections/managed-fields.ts';
+import { globalProfiles } from '../../src/operator/keycloak/collections/realm-create-sections.ts';
 import { realmFieldsFor } from '../../src/operator/keycloak/collections/realm-fields.ts';
-import { everyRealmField } from '../operator/keycloak/realm-everything.ts';
+import { carriedSections, everyRealmField } from '../operator/keycloak/realm-everything.ts';
 import { realmAdmin, realmResource as resource } from './helpers/realm-admin.ts';
+import { comparable, realmDiff } from './helpers/realm-diff.ts';
 
 let kc: Awaited<ReturnType<typeof realmAdmin>>;
 let version: string | undefined;
@@ -27,7 +31,7 @@ test.before(async () => {
   version = kc.version;
 });
 test.after(async () => {
-  await kc?.close(['bare', 'everything', 'behaviour', 'scopes', 'orgs']);
+  await kc?.close(['bare', 'everything', 'behaviour', 'scopes', 'orgs', 'twin']);
 });
 
 test("the defaults table is Keycloak's: a bare realm has every default the operator resets to", async () => {
@@ -267,7 +271,8 @@ test('organizations: on 26 created, steady, hand edit reverted, pruned; on 25 re
     assert.is((await kc.admin.call('e2e', 'GET', '/orgs')).status, 404, 'no realm created half-way');
     return;
   }
-  assert.equal((await sync(orgs)).writes, ['create realm', 'create organization acme']);
+  // The create call carries it (realm-create-sections.ts).
+  assert.equal((await sync(orgs)).writes, ['create realm']);
   const [org] = (await get('/orgs/organizations?briefRepresentation=false')) as unknown as Record<
     string,
     any
@@ -285,6 +290,42 @@ test('organizations: on 26 created, steady, hand edit reverted, pruned; on 25 re
   kc.counter.writes = 0;
   assert.equal((await sync(resource('orgs', {}))).writes, []);
   assert.is(kc.counter.writes, 0);
+});
+
+test('identity providers with mappers, organizations and client policies: the create call makes them as their steps do', async () => {
+  const major = Number.parseInt(version ?? '', 10);
+  const spec = carriedSections(major, 'twin');
+  const secrets = { identityProviders: new Map([['corp', 'corp-secret']]), ldap: new Map<string, string>() };
+  const inputs = { keycloakVersion: version, keycloakMajor: major, hashKey: 'e2e-key', federation: secrets };
+  const run = (s: Partial<IdentityRealm['spec']>) => syncRealm(kc.admin, resource('twin', s), inputs);
+  const sections = async () => {
+    const exp = (await kc.admin.call<Record<string, any>>('e2e', 'POST', '/twin/partial-export')).body ?? {};
+    const orgs = major >= 26 ? await get('/twin/organizations?briefRepresentation=false') : [];
+    const keys = ['identityProviders', 'identityProviderMappers', 'clientProfiles', 'clientPolicies'];
+    return comparable({ ...Object.fromEntries(keys.map((k) => [k, exp[k]])), organizations: orgs }, 'twin');
+  };
+  kc.counter.writes = 0;
+  assert.equal((await run(spec)).writes, ['create realm']);
+  assert.is(kc.counter.writes, 1, 'the create call alone');
+  const events = (await get('/twin/admin-events?max=10')) as unknown as unknown[];
+  console.log(`Keycloak ${version}: admin events in a realm its create call made: ${events.length}`);
+  assert.equal((await run(spec)).writes, [], 'steady');
+  assert.is(kc.counter.writes, 1, 'no write after it');
+  const carried = await sections();
+  // The global profiles the create call knows (a profile of one of their names goes through its step) are Keycloak's.
+  const all = await get('/twin/client-policies/profiles?include-global-profiles=true');
+  const global = (all.globalProfiles as { name: string }[]).map((p) => p.name);
+  assert.equal(
+    global.filter((name) => !globalProfiles.has(name)),
+    [],
+    global.join(', '),
+  );
+  await kc.admin.call('e2e', 'DELETE', '/twin');
+  // The same realm made by its steps: created bare, then the sections in their own calls.
+  await run({});
+  const stepped = await run(spec);
+  assert.ok(stepped.writes.includes('create identity provider corp'), stepped.writes.join('; '));
+  assert.equal(realmDiff(carried, await sections()), []);
 });
 
 test.run();

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse as parseYaml } from 'yaml';
 import type { Ldap } from '../../../scripts/testenv/ldap.ts';
-import { everyRealmField } from '../../operator/keycloak/realm-everything.ts';
+import { carriedSections, everyRealmField } from '../../operator/keycloak/realm-everything.ts';
 import { ldapProvider } from './federation-suite.ts';
 import type { ImportSuite, importDifferential } from './import-differential.ts';
 import { kerberosProvider } from './kerberos-federation.ts';
@@ -59,47 +59,8 @@ export function corpusTests(s: () => ImportSuite & { ldap: Ldap }, d: ReturnType
       realmName: 'src-everything',
       clientAuthorizationGrants: [ns],
       deletionPolicy: 'Delete',
-      identityProviders: [
-        {
-          alias: 'corp',
-          providerId: 'oidc',
-          displayName: 'Corp',
-          trustEmail: true,
-          syncMode: 'FORCE',
-          config: {
-            clientId: 'everything',
-            authorizationUrl: 'https://corp.example.test/auth',
-            tokenUrl: 'https://corp.example.test/token',
-          },
-          clientSecretRef: { name: 'corp-idp', key: 'secret' },
-          mappers: [
-            {
-              name: 'dept',
-              type: 'oidc-user-attribute-idp-mapper',
-              config: { claim: 'dept', 'user.attribute': 'department' },
-            },
-          ],
-        },
-      ],
-      clientPolicies: {
-        profiles: [
-          {
-            name: 'pkce',
-            executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': 'true' } }],
-          },
-        ],
-        policies: [
-          {
-            name: 'public-pkce',
-            conditions: [{ condition: 'client-access-type', configuration: { type: ['public'] } }],
-            profiles: ['pkce'],
-          },
-        ],
-      },
+      ...carriedSections(major, 'everything'),
       realmDefaultClientScopes: { default: ['payroll.read'] },
-      ...(major >= 26
-        ? { organizations: [{ name: 'Acme', alias: 'acme', domains: [{ name: 'acme.example.test' }] }] }
-        : {}),
     };
     delete spec.userFederation;
     made.push('src-everything');

@@ -24,7 +24,7 @@ import {
   unknownBinding,
 } from './fake-keycloak-flows.ts';
 import { allRoles, compositeRoute, groupRoute, roleRoute, roleView } from './fake-keycloak-groups.ts';
-import { importInto } from './fake-keycloak-import.ts';
+import { importInto, importSections } from './fake-keycloak-import.ts';
 import {
   builtInScopes,
   clientScopeRoute,
@@ -188,6 +188,11 @@ export function fakeKeycloakAdmin() {
         defaultDefaultClientScopes: _dd,
         defaultOptionalClientScopes: _do,
         scopeMappings: _sm,
+        identityProviders: _ip,
+        identityProviderMappers: _ipm,
+        organizations: _o,
+        clientProfiles: _cp,
+        clientPolicies: _cpo,
         ...fields
       } = body;
       const realm = freshRealm(fields);
@@ -199,7 +204,14 @@ export function fakeKeycloakAdmin() {
         realm.scopeLinks[kind] =
           importedLinks(realm, body, kind) ??
           realm.clientScopes.filter((c) => builtInScopes[kind].includes(c.name)).map((c) => c.id);
+      // The sections made through their endpoints' checks; a refusal leaves no realm (one transaction).
       realms.set(body.realm, realm);
+      const realmPath = `/${encodeURIComponent(body.realm)}`;
+      const late = importSections(realm, body, (m, p, b) => route(m, `${realmPath}/${p}`, copy(b)));
+      if (late) {
+        realms.delete(body.realm);
+        return reply(late.status, { errorMessage: late.message });
+      }
       return reply(201);
     }
     const realm = realms.get(parts[0] ?? '');

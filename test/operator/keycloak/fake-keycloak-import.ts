@@ -109,3 +109,36 @@ export function importInto(realm: Realm, rep: Obj): { status: number; message: s
   }
   return undefined;
 }
+
+type Answer = { status: number; body?: unknown };
+
+/** The sections Keycloak's import makes after the realm's own, through the checks of their admin endpoints (`call`
+ * runs one on the realm being imported): identity providers (a flow one binds must exist: Keycloak answers 500),
+ * their mappers, organizations, then the client profiles and policies documents. */
+export function importSections(
+  realm: Realm,
+  rep: Obj,
+  call: (method: string, path: string, body: unknown) => Answer,
+): { status: number; message: string } | undefined {
+  const flows = new Set((realm.flows as Obj[]).map((f) => f.alias));
+  for (const idp of rep.identityProviders ?? [])
+    for (const alias of [idp.firstBrokerLoginFlowAlias, idp.postBrokerLoginFlowAlias])
+      if (alias && !flows.has(alias))
+        return { status: 500, message: `No available authentication flow with alias: ${alias}` };
+  const writes: [string, string, unknown][] = [
+    ...(rep.identityProviders ?? []).map((i: Obj) => ['POST', 'identity-provider/instances', i]),
+    ...(rep.identityProviderMappers ?? []).map((m: Obj) => [
+      'POST',
+      `identity-provider/instances/${encodeURIComponent(m.identityProviderAlias)}/mappers`,
+      m,
+    ]),
+    ...(rep.organizations ?? []).map((o: Obj) => ['POST', 'organizations', o]),
+    ...(rep.clientProfiles ? [['PUT', 'client-policies/profiles', rep.clientProfiles]] : []),
+    ...(rep.clientPolicies ? [['PUT', 'client-policies/policies', rep.clientPolicies]] : []),
+  ];
+  for (const [method, path, body] of writes) {
+    const answer = call(method, path, body);
+    if (answer.status >= 300) return { status: answer.status, message: JSON.stringify(answer.body ?? {}) };
+  }
+  return undefined;
+}

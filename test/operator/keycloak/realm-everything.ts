@@ -115,3 +115,52 @@ export const everyRealmField: Omit<IdentityRealm['spec'], 'serverRef'> = {
   },
   attributes: { 'team.owner': 'platform' },
 };
+
+/** The sections a new realm's create call carries after its own (realm-create-sections.ts): an identity provider
+ * with a mapper and a client secret from Secret corp-idp, a client profile and a policy applying it, and on
+ * Keycloak 26 an organization (e2e import and realm-sections). */
+export const carriedSections = (
+  major: number,
+  clientId: string,
+): Pick<IdentityRealm['spec'], 'identityProviders' | 'clientPolicies' | 'organizations'> => ({
+  identityProviders: [
+    {
+      alias: 'corp',
+      providerId: 'oidc',
+      displayName: 'Corp',
+      trustEmail: true,
+      syncMode: 'FORCE',
+      config: {
+        clientId,
+        authorizationUrl: 'https://corp.example.test/auth',
+        tokenUrl: 'https://corp.example.test/token',
+      },
+      clientSecretRef: { name: 'corp-idp', key: 'secret' },
+      mappers: [
+        {
+          name: 'dept',
+          type: 'oidc-user-attribute-idp-mapper',
+          config: { claim: 'dept', 'user.attribute': 'department' },
+        },
+      ],
+    },
+  ],
+  clientPolicies: {
+    profiles: [
+      {
+        name: 'pkce',
+        executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': 'true' } }],
+      },
+    ],
+    policies: [
+      {
+        name: 'public-pkce',
+        conditions: [{ condition: 'client-access-type', configuration: { type: ['public'] } }],
+        profiles: ['pkce'],
+      },
+    ],
+  },
+  ...(major >= 26
+    ? { organizations: [{ name: 'Acme', alias: 'acme', domains: [{ name: 'acme.example.test' }] }] }
+    : {}),
+});

@@ -12,6 +12,8 @@ import { syncClientScopes } from '../../keycloak/collections/client-scopes.ts';
 import type { Item } from '../../keycloak/collections/collection.ts';
 import { syncDefaultRoles } from '../../keycloak/collections/default-roles.ts';
 import {
+  compileAll,
+  createdRealmEntries,
   type FederationSyncResult,
   type FederationTarget,
   syncFederation,
@@ -35,12 +37,13 @@ import {
   carriesClientScopes,
   carriesFlowsAndActions,
 } from '../../keycloak/collections/realm-create-builtins.ts';
+import { carriedSteps } from '../../keycloak/collections/realm-create-sections.ts';
 import {
   planRequiredActions,
   type RequiredActionsPlan,
 } from '../../keycloak/collections/required-actions.ts';
 import { syncRoles } from '../../keycloak/collections/roles.ts';
-import { type SectionOwner, sectionEntries } from '../../keycloak/collections/section-ownership.ts';
+import type { SectionOwner } from '../../keycloak/collections/section-ownership.ts';
 import { syncUserProfile } from '../../keycloak/collections/user-profile.ts';
 import { carriedUserProfile } from '../../keycloak/collections/user-profile-create.ts';
 import type { RealmTemplate } from '../../keycloak/realm-template.ts';
@@ -139,6 +142,10 @@ const flowsReason =
 
 const organizationsOn = (s: RealmSync) => need(s, 'live').organizationsEnabled === true;
 
+/** Which of the sections synced after a realm's own its create call carried (realm-create-sections.ts). */
+const carried = (s: RealmSync) => carriedSteps(s.spec, s.template, s.desired.organizationsEnabled);
+const organizationsReason = "the realm's create does not turn organizations on (its organizationsEnabled)";
+
 export const realmSteps: readonly RealmStep[] = [
   {
     // One call carrying every section Keycloak's import takes (realm-create.ts), read back once.
@@ -147,13 +154,19 @@ export const realmSteps: readonly RealmStep[] = [
     gives: ['live'],
     update: false,
     run: async (s) => {
+      const target = s.federationTarget('', () => false, {});
       s.live = (await createRealm(s.admin, s.ns, s.name, {
-        body: realmCreateBody({ ...s, identitySecret: s.realmIdentitySecret }),
+        body: realmCreateBody({
+          ...s,
+          identitySecret: s.realmIdentitySecret,
+          idps: compileAll(s.realm, target).idps,
+          idpSecrets: target.secrets.identityProviders,
+        }),
         desired: s.desired,
         rules: s.rules,
         owner: realmOwnerOf(s.realm),
         clock: s.clock,
-        sections: createBodyFields(s.spec, s.keycloakVersion, s.template),
+        sections: createBodyFields(s.spec, s.keycloakVersion, s.template, s.desired.organizationsEnabled),
       })) as Item | undefined;
       return ['create realm'];
     },
@@ -186,7 +199,8 @@ export const realmSteps: readonly RealmStep[] = [
   {
     // The organization API answers only while organizations are on: pruned before an update turns them off.
     name: 'organizations, while they are on',
-    afterCreate: 'not carried yet: organizations with their domains and identity providers',
+    afterCreate: organizationsReason,
+    create: (s) => !carried(s).organizations,
     needs: ['live'],
     when: organizationsOn,
     run: organizationsOf,
@@ -230,7 +244,8 @@ export const realmSteps: readonly RealmStep[] = [
   {
     // Created once the update turned them on.
     name: 'organizations, after the update',
-    afterCreate: 'not carried yet: organizations with their domains and identity providers',
+    afterCreate: organizationsReason,
+    create: (s) => !carried(s).organizations,
     needs: ['live'],
     when: (s) => !organizationsOn(s),
     run: organizationsOf,
@@ -294,7 +309,8 @@ export const realmSteps: readonly RealmStep[] = [
     // The one-document sections, after the client scopes they may name; their ledgers from before this sync.
     name: 'client policies',
     afterCreate:
-      "not carried yet: Keycloak's own profiles and policies merged with the declared ones, read first",
+      "a profile named like one of Keycloak's global profiles, or a policy applying a profile neither declared nor global: the step reads the global ones and names it",
+    create: (s) => !carried(s).clientPolicies,
     needs: ['live', 'client scopes'],
     gives: ['documents'],
     run: (s) =>
@@ -335,24 +351,24 @@ export const realmSteps: readonly RealmStep[] = [
   },
   {
     // Last for a new realm: its LDAP mappers may name groups made above (Keycloak checks a group mapper's path),
-    // and the create call already recorded its ledgers and hashes (nothing was sent to a component yet: only the
-    // sections' entries are read from it).
+    // and the create call already recorded its ledgers and hashes (nothing was sent to a component yet: the
+    // hashes are not read from it). Identity providers the create carried are neither read nor written.
     name: 'federation of a new realm',
-    afterCreate: 'not carried yet: LDAP and Kerberos providers with their mappers as components',
+    afterCreate:
+      "LDAP and Kerberos providers: Keycloak's import of a provider among `components` runs no provider set-up (no LDAP default mappers, no Kerberos SPNEGO step, which the step's create gets), and its deprecated `userFederationProviders` adds the defaults only to a provider listed without mappers and writes sync settings and lastSync into each provider's config; identity providers binding a flow made after the create",
     needs: ['live', 'groups'],
     gives: ['federation'],
     update: false,
     run: async (s) => {
       const live = need(s, 'live');
-      s.federation = await syncFederation(
-        s.admin,
-        s.realm,
-        s.federationTarget(
+      s.federation = await syncFederation(s.admin, s.realm, {
+        ...s.federationTarget(
           String(live.id),
           () => false,
-          sectionEntries(live.attributes as Record<string, unknown>),
+          createdRealmEntries(live.attributes as Record<string, unknown>),
         ),
-      );
+        identityProvidersCarried: carried(s).identityProviders,
+      });
       return [];
     },
   },

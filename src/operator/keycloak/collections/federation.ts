@@ -22,7 +22,7 @@ import { ldapMappers, userStorageProviders } from './components.ts';
 import { identityProviderMappers } from './identity-provider-mappers.ts';
 import { identityProviders } from './identity-providers.ts';
 import { ledgerClaim } from './late-ledgers.ts';
-import { sectionLedgers, sectionOwnership } from './section-ownership.ts';
+import { sectionEntries, sectionLedgers, sectionOwnership } from './section-ownership.ts';
 
 /** The Secrets the federation sections refer to: client secrets and signing keys by identity provider alias, bind
  * passwords by LDAP provider name. */
@@ -48,6 +48,9 @@ export type FederationTarget = {
   readonly liveAttributes: Record<string, unknown>;
   /** Whether the spec declared identity providers / LDAP providers last time (the realm's field record). */
   declaredBefore(collection: 'identityProviders' | 'userFederation'): boolean;
+  /** A new realm's create call carried the identity providers and their mappers (realm-create-sections.ts): they
+   * are neither read nor written, and each is new (its checks are due). */
+  readonly identityProvidersCarried?: boolean;
 };
 
 /** The LDAP providers the operator manages in Keycloak after the sync (name -> component id), and the providers
@@ -67,6 +70,13 @@ function writtenKeys(writes: readonly string[], noun: string, prefix: string): s
  * name) and the LDAP mappers the operator manages (ledgers: Keycloak keeps no owner marker in a component's config). */
 export const ldapProvidersLedger = 'realmforge.dev/ldap-providers';
 export const ldapMappersLedger = 'realmforge.dev/ldap-mappers';
+
+/** What a new realm's create call recorded that its federation sync reads: the sections' entries and the LDAP
+ * ledgers (the providers and mappers are claimed already), not the bind passwords' hashes (no password was sent). */
+export function createdRealmEntries(attributes: Record<string, unknown> | undefined) {
+  const ledgers = [ldapProvidersLedger, ldapMappersLedger].filter((k) => attributes?.[k] !== undefined);
+  return { ...sectionEntries(attributes), ...Object.fromEntries(ledgers.map((k) => [k, attributes?.[k]])) };
+}
 
 /** The realm attributes the federation sections want: the LDAP ledgers and each bind password's hash. */
 export function federationAttributes(
@@ -133,47 +143,8 @@ export async function syncFederation(
   const { idps, ldap, kerberos } = compileAll(realm, t);
   const writes: string[] = [];
   const realmPath = `/${encodeURIComponent(t.realmName)}`;
-  const owner = {
-    owner: t.owner,
-    adopt: realm.spec.adoptExisting,
-    recorded: t.liveAttributes,
-    path: realmPath,
-  };
-  const legacy = configMark(t.owner);
-  const idpSection = sectionOwnership(admin, t.ns, owner, sectionLedgers.identityProviders, {
-    legacy,
-  });
-  const idpResult = await syncCollection(
-    admin,
-    t.ns,
-    identityProviders(t.realmName, t.keycloakMajor, t.secrets.identityProviders),
-    idps,
-    idpSection.ownership,
-    { ...idpSection.options, declaredBefore: t.declaredBefore('identityProviders') },
-  );
-  writes.push(...idpResult.writes);
-  const idpMappers = sectionLedgers.identityProviderMappers;
-  const recordedMappers = itemLedger(t.liveAttributes, idpMappers).managed;
-  for (const idp of realm.spec.identityProviders ?? []) {
-    const created = !idpResult.live.some((l) => l.alias === idp.alias);
-    const prefix = `${idp.alias}/`;
-    const mine = [...recordedMappers].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
-    const section = sectionOwnership(admin, t.ns, owner, idpMappers, {
-      legacy,
-      managed: new Set(mine),
-      entry: (name) => ledgerEntry(prefix + name),
-    });
-    const result = await syncCollection(
-      admin,
-      t.ns,
-      identityProviderMappers(t.realmName, idp.alias),
-      compileIdentityProviderMappers(idp),
-      section.ownership,
-      // A provider created just now has no mappers to read; one that existed may have some to prune.
-      { ...section.options, ...(created ? { live: [], declaredBefore: false } : { declaredBefore: true }) },
-    );
-    writes.push(...result.writes);
-  }
+  const idpWrites = t.identityProvidersCarried ? [] : await syncIdentityProviders(admin, realm, t, idps);
+  writes.push(...idpWrites);
   const providers = userStorageProviders(t.realmName, t.realmId, t.secrets.ldap);
   const ldapResult = await syncCollection(
     admin,
@@ -185,7 +156,9 @@ export async function syncFederation(
   );
   writes.push(...ldapResult.writes);
   const written = new Set([
-    ...writtenKeys(idpResult.writes, 'identity provider', 'idp'),
+    ...(t.identityProvidersCarried
+      ? (realm.spec.identityProviders ?? []).map((i) => `idp/${i.alias}`)
+      : writtenKeys(idpWrites, 'identity provider', 'idp')),
     ...writtenKeys(ldapResult.writes, providers.noun, 'ldap'),
   ]);
   const live = ldapResult.created
@@ -210,6 +183,57 @@ export async function syncFederation(
     writes.push(...result.writes);
   }
   return { writes, ldapIds, written };
+}
+
+/** Syncs the identity providers and their mappers; returns the writes. */
+async function syncIdentityProviders(
+  admin: AdminClient,
+  realm: IdentityRealm,
+  t: FederationTarget,
+  idps: Item[],
+): Promise<string[]> {
+  const owner = {
+    owner: t.owner,
+    adopt: realm.spec.adoptExisting,
+    recorded: t.liveAttributes,
+    path: `/${encodeURIComponent(t.realmName)}`,
+  };
+  const legacy = configMark(t.owner);
+  const idpSection = sectionOwnership(admin, t.ns, owner, sectionLedgers.identityProviders, {
+    legacy,
+  });
+  const idpResult = await syncCollection(
+    admin,
+    t.ns,
+    identityProviders(t.realmName, t.keycloakMajor, t.secrets.identityProviders),
+    idps,
+    idpSection.ownership,
+    { ...idpSection.options, declaredBefore: t.declaredBefore('identityProviders') },
+  );
+  const writes = [...idpResult.writes];
+  const idpMappers = sectionLedgers.identityProviderMappers;
+  const recordedMappers = itemLedger(t.liveAttributes, idpMappers).managed;
+  for (const idp of realm.spec.identityProviders ?? []) {
+    const created = !idpResult.live.some((l) => l.alias === idp.alias);
+    const prefix = `${idp.alias}/`;
+    const mine = [...recordedMappers].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+    const section = sectionOwnership(admin, t.ns, owner, idpMappers, {
+      legacy,
+      managed: new Set(mine),
+      entry: (name) => ledgerEntry(prefix + name),
+    });
+    const result = await syncCollection(
+      admin,
+      t.ns,
+      identityProviderMappers(t.realmName, idp.alias),
+      compileIdentityProviderMappers(idp),
+      section.ownership,
+      // A provider created just now has no mappers to read; one that existed may have some to prune.
+      { ...section.options, ...(created ? { live: [], declaredBefore: false } : { declaredBefore: true }) },
+    );
+    writes.push(...result.writes);
+  }
+  return writes;
 }
 
 /** The mappers Keycloak adds to a new LDAP provider by itself: declaring one configures it. */

@@ -3,8 +3,10 @@
 // record listing every declared item (record.ts recordForCreate), and the operator's identity in the realm
 // (realm-identity.ts), and the flows, required actions and client scopes listed with Keycloak's own
 // (realm-create-builtins.ts: listed in an import, they replace Keycloak's built-in ones instead of adding to them).
-// Keycloak imports a realm in one transaction, so a body it refuses leaves no realm. What the body cannot carry goes
-// through its step after the create (controllers/identity-realm/realm-steps.ts names each with its reason).
+// With them, the identity providers with their mappers, organizations, client profiles and policies
+// (realm-create-sections.ts). Keycloak imports a realm in one transaction, so a body it refuses leaves no realm.
+// What the body cannot carry goes through its step after the create (controllers/identity-realm/realm-steps.ts
+// names each with its reason).
 import type { IdentityRealm } from '../../../../generated/types/crds/identityrealm.ts';
 import { realmIdentityRoles, withRealmIdentity } from '../realm-identity.ts';
 import type { RealmTemplate } from '../realm-template.ts';
@@ -12,6 +14,7 @@ import type { Item } from './collection.ts';
 import { type GroupSpec, groupItem, groupPath } from './groups.ts';
 import { type FieldRules, planFields } from './managed-fields.ts';
 import { builtInSections } from './realm-create-builtins.ts';
+import { createSections } from './realm-create-sections.ts';
 import { recordForCreate } from './record.ts';
 import type { RoleRefs } from './role-composites.ts';
 import { roleItem } from './roles.ts';
@@ -135,6 +138,9 @@ export function realmCreateBody(input: {
   identitySecret?: string;
   keycloakVersion?: string;
   template?: RealmTemplate;
+  /** The identity providers as compiled (compile/realm/identity-providers.ts), and their client secrets by alias. */
+  idps?: readonly Item[];
+  idpSecrets?: ReadonlyMap<string, string>;
 }): Item {
   const builtIns = builtInSections(input.spec, input.template);
   // The actions' settings from before the spec are a field the realm sets, as the realm update would set them.
@@ -147,6 +153,13 @@ export function realmCreateBody(input: {
     Object.entries(body).filter(([k, v]) => !(k.endsWith('Flow') && customFlows.has(String(v)))),
   );
   const components = carriedUserProfile(input.spec, input.keycloakVersion);
+  const sections = createSections({
+    spec: input.spec,
+    template: input.template,
+    organizationsEnabled: input.desired.organizationsEnabled,
+    idps: input.idps ?? [],
+    idpSecrets: input.idpSecrets ?? new Map(),
+  });
   return withRealmIdentity(
     {
       ...builtIns.body,
@@ -154,6 +167,7 @@ export function realmCreateBody(input: {
       attributes: recordForCreate(fields.attributes as Item | undefined),
       ...rolesAndGroups(input.spec),
       ...(components ? { components } : {}),
+      ...sections.body,
     },
     input.identitySecret,
   );
@@ -163,8 +177,10 @@ export function realmCreateBody(input: {
 export function createBodyFields(
   spec: Spec,
   keycloakVersion: string | undefined,
-  template?: RealmTemplate,
+  template: RealmTemplate | undefined,
+  organizationsEnabled: unknown,
 ): string[] {
+  const sections = createSections({ spec, template, organizationsEnabled, idps: [], idpSecrets: new Map() });
   return [
     ...builtInSections(spec, template).fields,
     ...(spec.roles?.length ? ['spec.roles'] : []),
@@ -172,5 +188,6 @@ export function createBodyFields(
     ...(createCarriesRolesAndGroups(spec) && spec.defaultRoles?.realm?.length ? ['spec.defaultRoles'] : []),
     ...(Object.keys(spec.localization?.messages ?? {}).length ? ['spec.localization.messages'] : []),
     ...(carriedUserProfile(spec, keycloakVersion) ? ['spec.userProfile'] : []),
+    ...sections.fields,
   ];
 }

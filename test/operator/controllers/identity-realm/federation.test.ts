@@ -13,6 +13,23 @@ test('identity providers and LDAP are created with their mappers and secrets; a 
   const world = federatedWorld();
   const first = await reconcile(world);
   assert.is(first.outcome?.reason, 'Ready', statusOf(world, 'IdentityRealm', 'identity', 'corp').message);
+  // The identity provider and its mapper came with the create call; LDAP followed in its own calls (its default
+  // mappers are Keycloak's set-up of a provider it creates); then both were checked.
+  assert.equal(
+    world.keycloak.calls.map((c) => c.replace(/\?.*/, '')),
+    [
+      'GET /corp',
+      'POST ',
+      'GET /corp',
+      'GET /corp/components',
+      'POST /corp/components',
+      'GET /corp/components',
+      'GET /corp/components',
+      'POST /corp/components',
+      'POST /corp/testLDAPConnection',
+      'POST /corp/identity-provider/import-config',
+    ],
+  );
   const s = state(world);
   assert.is(s.identityProviders[0]?.config.clientSecret, 'idp-secret', 'the real secret is sent');
   assert.is(s.identityProviders[0]?.config['realmforge.dev/owner'], undefined, 'no mark of its own');
