@@ -10,7 +10,7 @@ import { callCounts, callsBetween } from '../../scripts/bench/call-breakdown.ts'
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { getResource, kubectlWait } from '../../scripts/testenv/identity-fixtures.ts';
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
-import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import type { KeycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
 const intervalMs = 8_000;
@@ -70,13 +70,13 @@ const first = async (path: string) => (await kc('GET', path))?.[0];
 
 test.before(async () => {
   suite = await operatorSuite('change-det', {
-    server: {},
+    server: 'harness',
     beforeStart: async () => ({
       args: [`--drift-interval=${intervalMs / 1000}s`, '--full-resync-period=1h'],
     }),
   });
   ({ env, ns, operator } = suite);
-  kc = keycloakAdmin(env, ns);
+  kc = suite.keycloak;
   const secret = (name: string, key: string) => ({
     apiVersion: 'v1',
     kind: 'Secret',

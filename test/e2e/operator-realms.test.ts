@@ -13,7 +13,7 @@ import { getResource, kubectlWait, waitStatus } from '../../scripts/testenv/iden
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { openRecord } from '../../src/operator/keycloak/collections/record.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
-import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import type { KeycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 import { resyncs } from './helpers/resyncs.ts';
 
@@ -73,12 +73,12 @@ const keycloakClient = async (clientId: string) =>
 const writes = () => operator.writes();
 
 test.before(async () => {
-  suite = await operatorSuite('op-realms', { server: {} });
+  suite = await operatorSuite('op-realms', { server: 'harness' });
   ({ env, ns, operator } = suite);
   team = await suite.namespace('team');
   other = await suite.namespace('other');
   noAccess = await suite.namespace('locked', { secrets: false });
-  kc = keycloakAdmin(env, ns);
+  kc = suite.keycloak;
 });
 test.after(() => suite?.close());
 

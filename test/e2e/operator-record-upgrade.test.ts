@@ -14,7 +14,7 @@ import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { identityResource, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
 import { inRecord, openRecord, recordAttribute } from '../../src/operator/keycloak/collections/record.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
-import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import type { KeycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 import { resyncs } from './helpers/resyncs.ts';
 
@@ -47,10 +47,10 @@ test.before(async () => {
   previous = previousRelease();
   suite = await operatorSuite('rec-upg', {
     beforeStart: async () => ({ entry: join(previous, 'bin', 'realmforge.js') }),
-    server: {},
+    server: 'harness',
   });
   ({ env, ns } = suite);
-  kc = keycloakAdmin(env, ns);
+  kc = suite.keycloak;
 });
 test.after(async () => {
   await suite?.close();
