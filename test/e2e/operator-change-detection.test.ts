@@ -1,7 +1,8 @@
-// Change detection against the real Keycloak: with a full read only once an hour, a steady resync of a realm with
-// the production example, plus an identity provider and an organization, and a client reads only the realm's newest
-// admin event and the realm's texts (Keycloak records no event for them: change-signal.test.ts); a hand edit
-// through the admin API to each section, all made at once, is reverted by the next resync that reads the cursor.
+// Change detection against the real Keycloak (the environment's own, as an existing server): with a full read only
+// once an hour, a steady resync of a realm with the production example, plus an identity provider and an
+// organization, and a client reads only the realm's newest admin event and the realm's texts (Keycloak records no
+// event for them: change-signal.test.ts); a hand edit through the admin API to each section, all made at once, is
+// reverted by the next resync that reads the cursor.
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

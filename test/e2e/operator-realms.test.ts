@@ -1,4 +1,5 @@
-// Realms and clients kept in the real Keycloak by the operator under its own ServiceAccount: Ready with kubectl
+// Realms and clients kept in the real Keycloak (the environment's own, as an existing server: the subject is realms
+// and clients, not the server) by the operator under its own ServiceAccount: Ready with kubectl
 // wait, a credentials Secret that logs in, drift reverted within one interval, zero writes in steady state,
 // namespace grants enforced (never created, created on grant, disabled on removal), conflicts and missing access
 // reported on status, and deletion policies honoured.

@@ -1,7 +1,8 @@
 // The operator upgraded over realms and clients of the release before the ownership record (record.ts): that
-// release, taken from git (the parent of the commit that added the record) and run from its sources, creates a
-// realm and a client with every kind of mark it kept as attributes of their own, and roles and a client scope
-// carrying its owner mark; the current operator then takes over. Each object gets its record in one update that
+// release, taken from git (the parent of the commit that added the record) and run from its sources, creates on
+// the environment's own Keycloak (an existing server) a realm and a client with every kind of mark it kept as
+// attributes of their own, and roles and a client scope carrying its owner mark; the current operator then takes
+// over. Each object gets its record in one update that
 // removes those attributes, the record says what they said and lists the marked items, the client still logs in,
 // and no item is written: one update each (besides the realm identity the release before lacked), then none.
 import { execFileSync } from 'node:child_process';

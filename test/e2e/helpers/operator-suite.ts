@@ -1,7 +1,8 @@
 // The set-up every operator e2e suite shares: the environment, the install RBAC, a namespace the operator may read
 // Secrets in (with the database cluster `pg`), the operator running under its ServiceAccount, optionally the
-// IdentityServer `idp` until Ready (deployed, or the environment's own Keycloak as an existing one); and one clean-up that stops every operator it started, runs what the suite
-// added, then removes the environment's namespaces. A set-up that fails half way cleans up what it made.
+// IdentityServer `idp` until Ready (deployed, or the environment's own Keycloak as an existing one); and one
+// clean-up that stops every operator it started, runs what the suite added, then removes the environment's
+// namespaces. A set-up that fails half way cleans up what it made.
 import { type TestEnv, testEnv } from '../../../scripts/testenv/harness.ts';
 import { databaseCluster, identityServer, waitStatus } from '../../../scripts/testenv/identity-fixtures.ts';
 import {
