@@ -1,8 +1,7 @@
-// Change detection against the real Keycloak (the environment's own, as an existing server): with a full read only
-// once an hour, a steady resync of a realm with the production example, plus an identity provider and an
-// organization, and a client reads only the realm's newest admin event and the realm's texts (Keycloak records no
-// event for them: change-signal.test.ts); a hand edit through the admin API to each section, all made at once, is
-// reverted by the next resync that reads the cursor.
+// Change detection against the real Keycloak: with a full read only once an hour, a steady resync of a realm with
+// the production example, plus an identity provider and an organization, and a client reads only the realm's newest
+// admin event and the realm's texts (Keycloak records no event for them: change-signal.test.ts); a hand edit
+// through the admin API to each section, all made at once, is reverted by the next resync that reads the cursor.
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,7 +10,7 @@ import { callCounts, callsBetween } from '../../scripts/bench/call-breakdown.ts'
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { getResource, kubectlWait } from '../../scripts/testenv/identity-fixtures.ts';
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
-import type { KeycloakAdmin } from './helpers/keycloak-admin.ts';
+import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
 const intervalMs = 8_000;
@@ -71,13 +70,13 @@ const first = async (path: string) => (await kc('GET', path))?.[0];
 
 test.before(async () => {
   suite = await operatorSuite('change-det', {
-    server: 'harness',
+    server: {},
     beforeStart: async () => ({
       args: [`--drift-interval=${intervalMs / 1000}s`, '--full-resync-period=1h'],
     }),
   });
   ({ env, ns, operator } = suite);
-  kc = suite.keycloak;
+  kc = keycloakAdmin(env, ns);
   const secret = (name: string, key: string) => ({
     apiVersion: 'v1',
     kind: 'Secret',
