@@ -126,6 +126,8 @@ test('a realm and a client become Ready, and the credentials Secret logs in with
 });
 
 test('steady state: resyncs read but never write to Keycloak', async () => {
+  // Settled once each realm and client resynced after the creation above (its last passes may still write).
+  await Promise.all(['IdentityRealm', 'IdentityClient'].map((kind) => resyncs(env, operator, kind, 1)));
   const before = await writes();
   const gets = await operator.counter('realmforge_keycloak_api_requests_total', { method: 'GET' });
   await Promise.all(['IdentityRealm', 'IdentityClient'].map((kind) => resyncs(env, operator, kind, 2)));
