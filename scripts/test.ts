@@ -27,7 +27,7 @@ const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
 type Result = { file: string; passed: number; failed: number; output: string; ms: number };
 
-function runSuite(file: string, extraEnv: Record<string, string>): Promise<Result> {
+function runSuite(file: string, extraEnv: Record<string, string | undefined>): Promise<Result> {
   const started = Date.now();
   return new Promise((resolve) => {
     const times = e2e ? ['--import', join(root, 'scripts', 'testenv', 'test-times.ts')] : [];
@@ -62,25 +62,22 @@ function runSuite(file: string, extraEnv: Record<string, string>): Promise<Resul
 const ownsEnvironment = (file: string) =>
   e2e && readFileSync(file, 'utf8').includes('\n// e2e-environment: own\n');
 const shared = files.filter((f) => !ownsEnvironment(f));
-// Each worker runs its suites in one environment (a shard, scripts/testenv/e2e-run.ts); unit suites need none.
-let workers: Record<string, string>[] = Array.from(
+// Each worker runs its suites in one environment (a shard, scripts/testenv/e2e-run.ts), from when it is up; unit
+// suites need none.
+let workers: Promise<Record<string, string>>[] = Array.from(
   { length: Number(process.env.TEST_CONCURRENCY ?? 2) },
-  () => ({}),
+  async () => ({}),
 );
 let teardown: (() => Promise<void>) | undefined;
 if (e2e && shared.length) {
   const { prepareE2e, shardCount } = await import('./testenv/e2e-run.ts');
-  const { describeError } = await import('../src/core/errors.ts');
-  try {
-    const prepared = await prepareE2e(Math.min(shardCount(), shared.length));
-    workers = prepared.shards;
-    teardown = prepared.teardown;
-  } catch (error) {
-    console.error(`the test environment did not come up: ${describeError(error)}`);
-    console.log('0 passed, 1 failed');
-    process.exit(1);
-  }
+  const prepared = prepareE2e(Math.min(shardCount(), shared.length));
+  workers = prepared.shards;
+  teardown = prepared.teardown;
 }
+// While a shard comes up, this process's REALMFORGE_TESTENV_STATE names it: a suite with an environment of its own
+// gets the one this run was started with.
+const ownEnv = { REALMFORGE_TESTENV_STATE: process.env.REALMFORGE_TESTENV_STATE };
 
 // e2e suites run longest first, so the shards end together: by the durations of the last full run on this
 // machine (kept in the cache), else by those measured in CI and committed (test/e2e/durations.json).
@@ -98,12 +95,25 @@ const longestFirst = (suites: readonly string[]) =>
   );
 
 const results: Result[] = [];
-async function runAll(suites: readonly string[], envs: readonly Record<string, string>[]): Promise<void> {
+async function runAll(
+  suites: readonly string[],
+  envs: readonly Promise<Record<string, string>>[],
+): Promise<void> {
   const queue = e2e ? longestFirst(suites) : [...suites];
   await Promise.all(
-    envs.map(async (env, i) => {
+    envs.map(async (ready, i) => {
+      let env: Record<string, string>;
+      try {
+        env = await ready;
+      } catch (error) {
+        const { describeError } = await import('../src/core/errors.ts');
+        const output = `the test environment did not come up: ${describeError(error)}`;
+        results.push({ file: `environment ${i + 1}`, passed: 0, failed: 1, output, ms: 0 });
+        console.log(`FAIL ${output}`);
+        return;
+      }
       for (let file = queue.shift(); file; file = queue.shift()) {
-        const r = await runSuite(file, ownsEnvironment(file) ? {} : env);
+        const r = await runSuite(file, ownsEnvironment(file) ? ownEnv : env);
         results.push(r);
         const mark = r.failed ? 'FAIL' : 'ok  ';
         const shard = ownsEnvironment(file)
@@ -118,7 +128,7 @@ async function runAll(suites: readonly string[], envs: readonly Record<string, s
   );
 }
 try {
-  await runAll(files, shared.length ? workers : [{}]);
+  await runAll(files, shared.length ? workers : [Promise.resolve({})]);
 } finally {
   await teardown?.();
 }
@@ -126,7 +136,7 @@ if (e2e && files.length === all.length) {
   mkdirSync(dirname(durationsFile), { recursive: true });
   writeFileSync(
     durationsFile,
-    `${JSON.stringify(Object.fromEntries(results.map((r) => [r.file, r.ms])), null, 2)}\n`,
+    `${JSON.stringify(Object.fromEntries(results.filter((r) => r.ms).map((r) => [r.file, r.ms])), null, 2)}\n`,
   );
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);

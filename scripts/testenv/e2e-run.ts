@@ -11,8 +11,10 @@ import { envVars, readState } from './state.ts';
 
 const log = (line: string) => process.stderr.write(`testenv: ${line}\n`);
 
-/** The environments of a run: one set of variables per shard, and the teardown of them all. */
-export type E2eShards = { shards: Record<string, string>[]; teardown: () => Promise<void> };
+/** The environments of a run: one promise of variables per shard, settled when that environment is up (they come up
+ * one after the other, each start being CPU-bound, and a shard's suites start as soon as its own is up), and the
+ * teardown of them all. */
+export type E2eShards = { shards: Promise<Record<string, string>>[]; teardown: () => Promise<void> };
 
 /** Runs `fn` with REALMFORGE_TESTENV_STATE naming `file` (up/down read their state file from it). */
 async function withState<T>(file: string, fn: () => Promise<T>): Promise<T> {
@@ -35,20 +37,36 @@ export function shardCount(env: NodeJS.ProcessEnv = process.env): number {
   return n;
 }
 
-/** Brings the environments up (one after the other: each start is CPU-bound) and returns their variables. */
-export async function prepareE2e(count = shardCount()): Promise<E2eShards> {
+/** Brings the environments up, one after the other, and returns their variables as each is up. */
+export function prepareE2e(count = shardCount()): E2eShards {
   const existing = readState();
   if (isUp(existing)) {
     log('reusing the environment that is already up (it stays up; one shard)');
-    return { shards: [{ ...envVars(existing), REALMFORGE_TESTENV_REQUIRED: '1' }], teardown: async () => {} };
+    const vars = { ...envVars(existing), REALMFORGE_TESTENV_REQUIRED: '1' };
+    return { shards: [Promise.resolve(vars)], teardown: async () => {} };
   }
   const files = Array.from({ length: count }, (_, i) =>
     join(cacheDir(), 'testenv', `e2e-${process.pid}-${i + 1}.json`),
   );
+  // Every Keycloak of the run (the environments' and the pods') compiles with C1 only: starts cost far less CPU
+  // (docs/testenv.md) and e2e Keycloaks live minutes. Benchmarks keep the JVM's default.
+  process.env.REALMFORGE_KEYCLOAK_JAVA_OPTIONS ??= '-XX:TieredStopAtLevel=1';
+  // Each start waits for the one before to settle (up or failed); a shard whose environment failed runs nothing.
   let done = false;
+  let previous: Promise<unknown> = Promise.resolve();
+  const shards = files.map((file) => {
+    const shard = previous.then(async () => {
+      if (done) throw new Error('torn down before it started');
+      const state = await withState(file, () => up({ log }));
+      return { ...envVars(state, file), REALMFORGE_TESTENV_REQUIRED: '1' };
+    });
+    previous = shard.catch(() => undefined);
+    return shard;
+  });
   const teardown = async () => {
     if (done) return;
     done = true;
+    await previous; // an environment still starting is torn down too, once its start settled
     for (const file of files)
       await withState(file, () => down({ log })).catch((e) => log(`teardown failed: ${describeError(e)}`));
   };
@@ -57,19 +75,6 @@ export async function prepareE2e(count = shardCount()): Promise<E2eShards> {
       log(`${signal}: tearing down`);
       void teardown().then(() => process.exit(130));
     });
-  }
-  // Every Keycloak of the run (the environments' and the pods') compiles with C1 only: starts cost far less CPU
-  // (docs/testenv.md) and e2e Keycloaks live minutes. Benchmarks keep the JVM's default.
-  process.env.REALMFORGE_KEYCLOAK_JAVA_OPTIONS ??= '-XX:TieredStopAtLevel=1';
-  const shards: Record<string, string>[] = [];
-  try {
-    for (const file of files) {
-      const state = await withState(file, () => up({ log }));
-      shards.push({ ...envVars(state, file), REALMFORGE_TESTENV_REQUIRED: '1' });
-    }
-  } catch (e) {
-    await teardown();
-    throw e;
   }
   return { shards, teardown };
 }

@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
-import { identityServer, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
+import { waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { type Alert, type RunningPrometheus, startPrometheus } from '../../scripts/testenv/prometheus.ts';
 import { find, operatorChart, parseObjects, repo, template } from '../chart/helm-cli.ts';
 import { faultProxy } from './helpers/fault-proxy.ts';
+import { harnessServer } from './helpers/harness-server.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 
 const fixtures = join(repo, 'test', 'chart', 'fixtures');
@@ -37,21 +38,23 @@ async function fastRules(): Promise<string> {
 }
 
 test.before(async () => {
-  suite = await operatorSuite('monitoring', {
-    beforeStart: async (s) => {
-      const mapFile = join(tmpdir(), `realmforge-monitoring-${process.pid}.json`);
-      proxy = await faultProxy(s.env.state.endpointMapFile, `idp.${s.ns}.svc:8080`, mapFile);
-      s.onClose(() => proxy.close());
-      return { env: { REALMFORGE_ENDPOINT_MAP: mapFile } };
-    },
-  });
+  // The server is the environment's own Keycloak behind the fault proxy: the alerts are about the operator's calls.
+  suite = await operatorSuite('monitoring');
   ({ env, ns, operator } = suite);
+  const harness = await harnessServer(env);
+  suite.onClose(() => harness.forget(ns));
+  proxy = await faultProxy(
+    env.state.endpointMapFile,
+    new URL(harness.url).host,
+    join(tmpdir(), `realmforge-monitoring-${process.pid}.json`),
+  );
+  suite.onClose(() => proxy.close());
   prometheus = await startPrometheus({
     targets: [new URL(operator.metricsUrl).host],
     rules: await fastRules(),
   });
   suite.onClose(() => prometheus.stop());
-  await env.apply(identityServer(ns, 'idp', 'pg') as never);
+  await harness.apply(ns, 'idp', proxy.url);
   await env.apply({
     apiVersion: 'realmforge.dev/v1',
     kind: 'IdentityRealm',

@@ -1,4 +1,5 @@
-// Realms and clients kept in the real Keycloak by the operator under its own ServiceAccount: Ready with kubectl
+// Realms and clients kept in the real Keycloak (the environment's own, as an existing server: the subject is realms
+// and clients, not the server) by the operator under its own ServiceAccount: Ready with kubectl
 // wait, a credentials Secret that logs in, drift reverted within one interval, zero writes in steady state,
 // namespace grants enforced (never created, created on grant, disabled on removal), conflicts and missing access
 // reported on status, and deletion policies honoured.
@@ -13,7 +14,7 @@ import { getResource, kubectlWait, waitStatus } from '../../scripts/testenv/iden
 import type { OperatorProcess } from '../../scripts/testenv/operator-process.ts';
 import { openRecord } from '../../src/operator/keycloak/collections/record.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
-import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import type { KeycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 import { resyncs } from './helpers/resyncs.ts';
 
@@ -73,12 +74,12 @@ const keycloakClient = async (clientId: string) =>
 const writes = () => operator.writes();
 
 test.before(async () => {
-  suite = await operatorSuite('op-realms', { server: {} });
+  suite = await operatorSuite('op-realms', { server: 'harness' });
   ({ env, ns, operator } = suite);
   team = await suite.namespace('team');
   other = await suite.namespace('other');
   noAccess = await suite.namespace('locked', { secrets: false });
-  kc = keycloakAdmin(env, ns);
+  kc = suite.keycloak;
 });
 test.after(() => suite?.close());
 
@@ -125,6 +126,8 @@ test('a realm and a client become Ready, and the credentials Secret logs in with
 });
 
 test('steady state: resyncs read but never write to Keycloak', async () => {
+  // Settled once each realm and client resynced after the creation above (its last passes may still write).
+  await Promise.all(['IdentityRealm', 'IdentityClient'].map((kind) => resyncs(env, operator, kind, 1)));
   const before = await writes();
   const gets = await operator.counter('realmforge_keycloak_api_requests_total', { method: 'GET' });
   await Promise.all(['IdentityRealm', 'IdentityClient'].map((kind) => resyncs(env, operator, kind, 2)));

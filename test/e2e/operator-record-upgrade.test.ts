@@ -1,7 +1,8 @@
 // The operator upgraded over realms and clients of the release before the ownership record (record.ts): that
-// release, taken from git (the parent of the commit that added the record) and run from its sources, creates a
-// realm and a client with every kind of mark it kept as attributes of their own, and roles and a client scope
-// carrying its owner mark; the current operator then takes over. Each object gets its record in one update that
+// release, taken from git (the parent of the commit that added the record) and run from its sources, creates on
+// the environment's own Keycloak (an existing server) a realm and a client with every kind of mark it kept as
+// attributes of their own, and roles and a client scope carrying its owner mark; the current operator then takes
+// over. Each object gets its record in one update that
 // removes those attributes, the record says what they said and lists the marked items, the client still logs in,
 // and no item is written: one update each (besides the realm identity the release before lacked), then none.
 import { execFileSync } from 'node:child_process';
@@ -14,7 +15,7 @@ import { eventually, type TestEnv } from '../../scripts/testenv/harness.ts';
 import { identityResource, waitStatus } from '../../scripts/testenv/identity-fixtures.ts';
 import { inRecord, openRecord, recordAttribute } from '../../src/operator/keycloak/collections/record.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
-import { type KeycloakAdmin, keycloakAdmin } from './helpers/keycloak-admin.ts';
+import type { KeycloakAdmin } from './helpers/keycloak-admin.ts';
 import { type OperatorSuite, operatorSuite } from './helpers/operator-suite.ts';
 import { resyncs } from './helpers/resyncs.ts';
 
@@ -47,10 +48,10 @@ test.before(async () => {
   previous = previousRelease();
   suite = await operatorSuite('rec-upg', {
     beforeStart: async () => ({ entry: join(previous, 'bin', 'realmforge.js') }),
-    server: {},
+    server: 'harness',
   });
   ({ env, ns } = suite);
-  kc = keycloakAdmin(env, ns);
+  kc = suite.keycloak;
 });
 test.after(async () => {
   await suite?.close();

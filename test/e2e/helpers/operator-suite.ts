@@ -1,7 +1,8 @@
 // The set-up every operator e2e suite shares: the environment, the install RBAC, a namespace the operator may read
 // Secrets in (with the database cluster `pg`), the operator running under its ServiceAccount, optionally the
-// IdentityServer `idp` until Ready; and one clean-up that stops every operator it started, runs what the suite
-// added, then removes the environment's namespaces. A set-up that fails half way cleans up what it made.
+// IdentityServer `idp` until Ready (deployed, or the environment's own Keycloak as an existing one); and one
+// clean-up that stops every operator it started, runs what the suite added, then removes the environment's
+// namespaces. A set-up that fails half way cleans up what it made.
 import { type TestEnv, testEnv } from '../../../scripts/testenv/harness.ts';
 import { databaseCluster, identityServer, waitStatus } from '../../../scripts/testenv/identity-fixtures.ts';
 import {
@@ -10,6 +11,8 @@ import {
   type OperatorProcess,
   startOperator,
 } from '../../../scripts/testenv/operator-process.ts';
+import { harnessServer } from './harness-server.ts';
+import { type KeycloakAdmin, keycloakAdmin } from './keycloak-admin.ts';
 
 type StartOptions = NonNullable<Parameters<typeof startOperator>[1]>;
 
@@ -21,8 +24,10 @@ export type SuiteOptions = {
   beforeStart?: (suite: OperatorSuite) => Promise<StartOptions | undefined>;
   /** Starts the first operator (default true); false: the suite starts its own with `suite.startOperator`. */
   startOperator?: boolean;
-  /** The IdentityServer `idp` on `pg`, with these spec fields, waited for until Ready. */
-  server?: Record<string, unknown>;
+  /** The IdentityServer `idp` on `pg`, with these spec fields, waited for until Ready; or `'harness'`: the
+   * environment's own Keycloak as `idp` (spec.external, helpers/harness-server.ts), for a suite whose subject is
+   * realms and clients, not the server. */
+  server?: Record<string, unknown> | 'harness';
 };
 
 export type OperatorSuite = {
@@ -31,6 +36,8 @@ export type OperatorSuite = {
   ns: string;
   /** The first operator started (undefined with `startOperator: false`). */
   operator: OperatorProcess;
+  /** The admin API of the server `idp` (with `server`), as its bootstrap admin. */
+  keycloak: KeycloakAdmin;
   /** A further namespace named from `prefix`; the operator may read its Secrets unless `secrets` is false. */
   namespace(prefix: string, options?: { secrets?: boolean }): Promise<string>;
   /** Starts another operator process; `close` stops it too. */
@@ -50,6 +57,7 @@ export async function operatorSuite(prefix: string, options: SuiteOptions = {}):
     env,
     ns: '',
     operator: undefined as unknown as OperatorProcess,
+    keycloak: undefined as unknown as KeycloakAdmin,
     async namespace(name: string, { secrets = true } = {}) {
       const ns = await env.namespace(name);
       if (secrets) await grantSecretAccess(env, ns);
@@ -72,11 +80,16 @@ export async function operatorSuite(prefix: string, options: SuiteOptions = {}):
   try {
     await installOperatorRbac(env);
     suite.ns = await suite.namespace(prefix);
+    const harness = options.server === 'harness' ? await harnessServer(env) : undefined;
+    if (harness) suite.onClose(() => harness.forget(suite.ns));
     if (options.database !== false) await databaseCluster(env, suite.ns, 'pg');
     const start = await options.beforeStart?.(suite);
     if (options.startOperator !== false) suite.operator = await suite.startOperator(start);
-    if (options.server) {
-      await env.apply(identityServer(suite.ns, 'idp', 'pg', options.server) as never);
+    const server = options.server;
+    if (server) {
+      if (server === 'harness') await harness?.apply(suite.ns, 'idp');
+      else await env.apply(identityServer(suite.ns, 'idp', 'pg', server) as never);
+      suite.keycloak = harness?.admin ?? keycloakAdmin(env, suite.ns);
       const ready = (s: { phase?: string }) => s.phase === 'Ready';
       await waitStatus(env, 'identityservers', suite.ns, 'idp', 600_000, ready, 'to be Ready');
     }
