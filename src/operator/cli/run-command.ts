@@ -17,7 +17,7 @@ import { keycloakAdmins } from '../keycloak/admins.ts';
 import { changeDetection, ownSubjects } from '../keycloak/change-detection.ts';
 import type { KeycloakDeps } from '../keycloak/keycloak-deps.ts';
 import { createRateLimiter } from '../keycloak/rate-limits.ts';
-import { defaultBackoff } from '../runtime/backoff.ts';
+import { reconcileBackoff } from '../runtime/backoff.ts';
 import type { HttpClient } from '../runtime/deps.ts';
 import { endpointMapVariable, loadEndpointMap } from '../runtime/endpoint-map.ts';
 import { leaderFence } from '../runtime/fence.ts';
@@ -172,7 +172,7 @@ export async function runOperator(
         clock,
         logger,
         metrics,
-        backoff: { ...defaultBackoff, random: Math.random },
+        backoff: reconcileBackoff(settings.driftIntervalMs, Math.random),
         concurrency: settings.concurrency,
         random: Math.random,
         throttle: limiter,

@@ -12,6 +12,14 @@ export type BackoffOptions = {
 /** The defaults the operator runs with: 500 ms doubling up to five minutes. */
 export const defaultBackoff = { baseMs: 500, maxMs: 300_000 } as const;
 
+/** A reconcile's retries: the defaults, but never longer apart than the drift interval, so a resource that failed
+ * while Keycloak was down is tried again as soon as a healthy one would be resynced, not minutes after it is back. */
+export const reconcileBackoff = (driftIntervalMs: number, random: () => number): BackoffOptions => ({
+  ...defaultBackoff,
+  maxMs: Math.min(defaultBackoff.maxMs, driftIntervalMs),
+  random,
+});
+
 /** The delay before retry number `failures` (1 for the first failure): in [step/2, step), step = min(max, base*2^(n-1)). */
 export function backoffDelay(failures: number, options: BackoffOptions): number {
   const n = Math.max(1, Math.floor(failures));

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { manualClock } from '../../../src/core/clock.ts';
-import { backoffDelay, seededRandom } from '../../../src/operator/runtime/backoff.ts';
+import { backoffDelay, reconcileBackoff, seededRandom } from '../../../src/operator/runtime/backoff.ts';
 import { type KeyHandler, WorkQueue } from '../../../src/operator/runtime/work-queue.ts';
 
 const flush = () => new Promise<void>((r) => setImmediate(r));
@@ -49,6 +49,13 @@ test('backoff doubles per failure, caps at the maximum, and jitters within [step
     [50, 0.5, 750],
   ];
   for (const [n, r, want] of table) assert.is(backoffDelay(n, opts(r)), want, `failures=${n} random=${r}`);
+});
+
+test("a reconcile's retries are never longer apart than the drift interval (a Keycloak back is seen within one)", () => {
+  const top = (driftMs: number) => backoffDelay(30, reconcileBackoff(driftMs, () => 0.999999));
+  assert.ok(top(60_000) < 60_000 && top(60_000) >= 59_000, String(top(60_000)));
+  assert.ok(top(3_600_000) < 300_000 && top(3_600_000) >= 299_000, 'a long interval keeps the five-minute cap');
+  assert.is(backoffDelay(1, reconcileBackoff(60_000, () => 0)), 250, 'the first retry as before');
 });
 
 test('a seeded random source repeats its sequence', () => {
