@@ -87,11 +87,16 @@ type Seen = { marks: Mark[]; complete: boolean; readAt: number };
 type Clean<T> = { realm: string; event: string; digest: string; fingerprint: string; until: number; memo: T };
 
 /** What a check found: `memo` (what the consumer kept of its clean sync) when nothing changed, else the cursor
- * to settle with after a clean full read (undefined: it could not be read) and whether every admin event the
- * realm has is the operator's own (`untouched`: a realm its create call made whole can be settled as created). */
-export type Check<T> =
-  | { unchanged: true; memo: T }
-  | { unchanged: false; cursor?: string; untouched?: boolean };
+ * to settle with after a clean full read (undefined: it could not be read). */
+export type Check<T> = { unchanged: true; memo: T } | { unchanged: false; cursor?: string };
+
+/** The cursor a realm its create call made whole shows until someone other than the operator writes to it: no
+ * admin event (Keycloak's import records none: test/e2e/change-signal.test.ts), so its next resync reads
+ * everything only if an event by someone else came. Undefined when the realm declares sections read beside the
+ * event (client policies: their answers are not known before they are read). */
+export function createdCursor(baseUrl: string, realm: string, unreported: readonly string[]) {
+  return unreported.length ? undefined : JSON.stringify([`${baseUrl} ${realm}`, 'none', '']);
+}
 
 /** How a consumer checks: `reads` (the realm's own resync) reads the newest event every time, and its reads serve
  * the realm's other consumers (its clients); `unreported`: paths read too, their answers part of the cursor
@@ -234,12 +239,7 @@ export function changeDetection(o: {
         c.event = now.event;
         return { unchanged: true, memo: c.memo as T };
       }
-      if (!now) return { unchanged: false };
-      return {
-        unchanged: false,
-        cursor: JSON.stringify([now.realm, now.event, now.digest]),
-        untouched: reachable(now.events, 'none'),
-      };
+      return { unchanged: false, cursor: now && JSON.stringify([now.realm, now.event, now.digest]) };
     },
     settle(consumer, fp, cursor, memo, validMs) {
       if (cursor === undefined) return void clean.delete(consumer);

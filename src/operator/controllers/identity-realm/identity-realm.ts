@@ -14,7 +14,7 @@ import { serverKeytabs } from '../../compile/kerberos-keytabs.ts';
 import type { KubeObject } from '../../compile/kube-object.ts';
 import { realmNameOf } from '../../compile/realm-representation.ts';
 import { majorVersion, serverUrls } from '../../compile/resolved-server.ts';
-import { fingerprint, signalGap, unreportedReads } from '../../keycloak/change-detection.ts';
+import { createdCursor, fingerprint, signalGap, unreportedReads } from '../../keycloak/change-detection.ts';
 import { clientPolicyRefusals } from '../../keycloak/collections/client-policies.ts';
 import { ItemConflictError } from '../../keycloak/collections/collection.ts';
 import { deleteRealm } from '../../keycloak/collections/realm.ts';
@@ -273,11 +273,14 @@ export function identityRealmController(deps: KeycloakDeps) {
       const validMs = federated(realm) ? checkMs : undefined;
       if (!result.writes.length && !restored.length && check && !check.unchanged)
         signal?.settle(consumer, fp, check.cursor, extra, validMs);
-      const changes = signalGap(realm.spec) ? undefined : deps.changes;
-      if (!live && changes && result.writes.join() === 'create realm') {
-        const made = await changes.check<object>(admin, ns, realmName, consumer, fp, options);
-        if (!made.unchanged && made.untouched) changes.settle(consumer, fp, made.cursor, extra, validMs);
-      }
+      if (!live && !signalGap(realm.spec) && result.writes.join() === 'create realm')
+        deps.changes?.settle(
+          consumer,
+          fp,
+          createdCursor(admin.baseUrl, realmName, options.unreported),
+          extra,
+          validMs,
+        );
       await report('Ready', restored.length ? 'RealmIdentityRestored' : 'Ready', message, extra);
       return { requeueAfterMs, outcome: { phase: 'Ready', reason: 'Ready', writes: result.writes } };
     } catch (error) {
