@@ -52,10 +52,24 @@ test('backoff doubles per failure, caps at the maximum, and jitters within [step
 });
 
 test("a reconcile's retries are never longer apart than the drift interval (a Keycloak back is seen within one)", () => {
-  const top = (driftMs: number) => backoffDelay(30, reconcileBackoff(driftMs, () => 0.999999));
+  const top = (driftMs: number) =>
+    backoffDelay(
+      30,
+      reconcileBackoff(driftMs, () => 0.999999),
+    );
   assert.ok(top(60_000) < 60_000 && top(60_000) >= 59_000, String(top(60_000)));
-  assert.ok(top(3_600_000) < 300_000 && top(3_600_000) >= 299_000, 'a long interval keeps the five-minute cap');
-  assert.is(backoffDelay(1, reconcileBackoff(60_000, () => 0)), 250, 'the first retry as before');
+  assert.ok(
+    top(3_600_000) < 300_000 && top(3_600_000) >= 299_000,
+    'a long interval keeps the five-minute cap',
+  );
+  assert.is(
+    backoffDelay(
+      1,
+      reconcileBackoff(60_000, () => 0),
+    ),
+    250,
+    'the first retry as before',
+  );
 });
 
 test('a seeded random source repeats its sequence', () => {
