@@ -119,7 +119,7 @@ export type ChangeDetection = {
 };
 
 /** How many events are read to see past the operator's own writes to the one a consumer remembers. */
-export const eventWindow = 50;
+const eventWindow = 50;
 
 /** The user ids of the operator's identities (each token's subject), bounded: one per realm and master. */
 export function ownSubjects(bound = 2 * realmClientBound) {

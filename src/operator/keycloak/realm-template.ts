@@ -31,7 +31,7 @@ export type RealmTemplate = {
 export const scratchRealmPrefix = 'realmforge-template-';
 const scratchName = /^realmforge-template-([0-9a-z]+)-[0-9a-f]{8}$/;
 /** A scratch realm older than this is a read's leftover (the operator stopped between create and delete). */
-export const scratchStaleMs = 10 * 60_000;
+const scratchStaleMs = 10 * 60_000;
 
 /** Deletes the scratch realms a read left behind (best effort: a failure leaves them to the next read). */
 async function sweepScratch(master: AdminClient, ns: string, now: number) {
