@@ -251,6 +251,12 @@ test('a hand edit to each managed section, all at once, is reverted by the next 
       JSON.stringify(redirectUris),
   };
   const before = await operator.metrics();
+  // The edits land just after a realm resync ended (the next is at least 0.8 interval away): a pass under way could
+  // read a section before its edit landed and leave it to the pass after.
+  const ended = passesOf('IdentityRealm', 'cd').length;
+  await eventually('a realm resync', 2 * intervalMs, async () =>
+    passesOf('IdentityRealm', 'cd').length > ended ? true : undefined,
+  );
   await Promise.all(edits.map(([, edit]) => edit()));
   const edited = Date.now();
   let left: string[] = [];
@@ -271,10 +277,9 @@ test('a hand edit to each managed section, all at once, is reverted by the next 
   const calls = await callsSince(before);
   assert.ok(writes(calls) >= edits.length, `at least one write per section: ${JSON.stringify(calls)}`);
   assert.ok(cursorReads(calls) > 0, 'found through the cursor (a full read is an hour away)');
-  // Every revert was written by a pass that began within one interval of the edits (or was under way as they
-  // were made): the realm's next resync reads the cursor and wakes the client, whose own pass meanwhile may still
-  // use the realm's earlier read. From the operator's log, so neither this test's polling nor the writes' duration
-  // on a loaded machine counts.
+  // Every revert was written by a pass that began within one interval of the edits: the realm's next resync reads
+  // the cursor and wakes the client, whose own pass meanwhile may still use the realm's earlier read. From the
+  // operator's log, so neither this test's polling nor the writes' duration on a loaded machine counts.
   for (const [kind, name] of [
     ['IdentityRealm', 'cd'],
     ['IdentityClient', 'web'],
