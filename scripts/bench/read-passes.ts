@@ -14,8 +14,7 @@ import { type PassCost, sampleOf } from './read-sections.ts';
 const floorClient = { clientId: 'bench-floor-reader', clientSecret: 'bench-floor-reader-secret' };
 
 /** Gives `realm` the floor's identity (once): a service-account client holding realm-management's view-* roles.
- * Set-up, not measured: a call Keycloak answers with a 5xx is tried again (at 1,000 realms Keycloak answered some role
- * mappings 500, three times over 15 s; such a realm is left out of the sample). */
+ * Set-up, not measured: a 5xx is tried again (Keycloak answers some role mappings so at 1,000 realms). */
 export async function grantViewIdentity(direct: Admin, realm: string): Promise<void> {
   const admin: Admin = async (...args) => {
     for (let attempt = 1; ; attempt++) {
