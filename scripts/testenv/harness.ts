@@ -106,9 +106,34 @@ export async function testEnv(): Promise<TestEnv> {
       return name;
     },
     cleanup: async () => {
-      for (const name of namespaces.splice(0)) await core.deleteNamespace({ name }).catch(() => undefined);
+      for (const name of namespaces.splice(0)) {
+        await deleteResources(state.kubeconfig, name);
+        await core.deleteNamespace({ name }).catch(() => undefined);
+      }
     },
   };
+}
+
+/** Deletes the realmforge resources left in `namespace` at once, taking the operator's finalizer off them: the
+ * operator that would release it has stopped. Left to the namespace's deletion, they would live on for a while, and
+ * the next suite's operator would take them up against a Keycloak that is gone (failed calls in its metrics). */
+async function deleteResources(kubeconfig: string, namespace: string): Promise<void> {
+  for (const plural of ['identityclients', 'identityrealms', 'identityservers']) {
+    const path = `/apis/realmforge.dev/v1/namespaces/${namespace}/${plural}`;
+    await kubeRequest(kubeconfig, 'DELETE', path).catch(() => undefined);
+    const list = await kubeRequest(kubeconfig, 'GET', path).catch(() => undefined);
+    for (const item of (list?.body?.items ?? []) as { metadata: { name: string; finalizers?: string[] } }[]) {
+      const kept = (item.metadata.finalizers ?? []).filter((f) => f !== 'realmforge.dev/cleanup');
+      const patch = { metadata: { finalizers: kept.length ? kept : null } };
+      await kubeRequest(
+        kubeconfig,
+        'PATCH',
+        `${path}/${item.metadata.name}`,
+        patch,
+        'application/merge-patch+json',
+      );
+    }
+  }
 }
 
 /** Polls `check` every 250 ms until it returns a value that is not undefined, or fails with `what` after `ms`. */

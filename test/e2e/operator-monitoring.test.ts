@@ -87,7 +87,19 @@ test('a steady state: Prometheus scrapes the operator and no alert fires', async
     await sleep(15_000);
   }
   const alerts = (await prometheus.alerts()).map((a: Alert) => `${a.labels.alertname} ${a.state}`);
-  assert.equal(alerts, [], 'no alert pending or firing');
+  // Should one fire, what the operator counted and logged says why.
+  const why = async () =>
+    [
+      ...(await operator.metrics())
+        .split('\n')
+        .filter((l) => l.startsWith('realmforge_keycloak_api_requests_total{')),
+      ...operator
+        .logs()
+        .filter((l) => l.level === 'warn' || l.level === 'error')
+        .slice(-20)
+        .map((l) => JSON.stringify(l)),
+    ].join('\n');
+  assert.equal(alerts, [], `no alert pending or firing${alerts.length ? `\n${await why()}` : ''}`);
   // Proves the rules are evaluated: a rule whose expression fails would not list as ok.
   const rules = await fetch(`${prometheus.url}/api/v1/rules`).then((r) => r.json() as Promise<any>);
   const health = rules.data.groups.flatMap((g: any) => g.rules.map((r: any) => `${r.name} ${r.health}`));

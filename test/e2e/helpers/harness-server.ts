@@ -1,11 +1,10 @@
 // The test environment's own Keycloak as a suite's IdentityServer (spec.external): for suites whose subject is
 // realms and clients, not the server, it saves deploying and bootstrapping a Keycloak of their own (23-70 s of
-// set-up each). That Keycloak outlives the suite and the next suite of the environment uses it too, so `close`
-// deletes the suite's servers first (the next suite's operator would otherwise reconcile the realms and clients
-// left in the terminating namespaces onto it again), then the realms the suite made there and the operator's own
-// client in master.
+// set-up each). That Keycloak outlives the suite and the next suite of the environment uses it too, so `forget`
+// deletes the realms the suite made there and the operator's own client in master (the suite's resources go with
+// its namespaces: env.cleanup deletes them).
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
-import { eventually, type TestEnv } from '../../../scripts/testenv/harness.ts';
+import type { TestEnv } from '../../../scripts/testenv/harness.ts';
 import { type KeycloakAdmin, keycloakAdminApi } from './keycloak-admin.ts';
 
 export type HarnessServer = {
@@ -15,8 +14,8 @@ export type HarnessServer = {
   url: string;
   /** Applies the IdentityServer `name` in `ns` on the harness Keycloak, or on `url` (a fault proxy before it). */
   apply(ns: string, name: string, url?: string): Promise<void>;
-  /** Deletes the IdentityServers of `ns` (the operators stopped), the realms made since `harnessServer` was called,
-   * and in master the operator's clients for the servers of `ns`. */
+  /** Deletes the realms made since `harnessServer` was called and in master the operator's clients for the servers
+   * of `ns` (the operators stopped). */
   forget(ns: string): Promise<void>;
 };
 
@@ -50,19 +49,6 @@ export async function harnessServer(env: TestEnv): Promise<HarnessServer> {
       await env.apply(server as never);
     },
     async forget(ns) {
-      const servers = `/apis/realmforge.dev/v1/namespaces/${ns}/identityservers`;
-      const names = async () =>
-        ((await env.request('GET', servers)).body.items as { metadata: { name: string } }[]).map(
-          (s) => s.metadata.name,
-        );
-      for (const name of await names()) {
-        const patch = { metadata: { finalizers: null } };
-        await env.request('PATCH', `${servers}/${name}`, patch, 'application/merge-patch+json');
-        await env.request('DELETE', `${servers}/${name}`);
-      }
-      await eventually(`the IdentityServers of ${ns} to be gone`, 30_000, async () =>
-        (await names()).length ? undefined : true,
-      );
       for (const realm of await realmNames())
         if (!before.has(realm)) await admin('DELETE', `/${encodeURIComponent(realm)}`);
       const clients = (await admin('GET', '/master/clients')) as { id: string; clientId: string }[];
