@@ -84,18 +84,15 @@ async function passes(
   return { cpuS: cpu() - before, seconds, passes: realms.length * rounds, reads, idlePerS };
 }
 
-/** Keycloak's idle rate, then a pass over (a sample of) `realms` as master's bootstrap admin (`adminForm`) and one
- * as each realm's view identity (given to the realms that lack it first, not measured). */
-export async function scriptPasses(
+/** Gives the realms of a sample of `all` that lack it the floor's identity (not measured), as master's bootstrap
+ * admin (`adminForm`); a realm Keycloak would not grant it in is left out of the sample, and said in `left`. */
+export async function floorSample(
   baseUrl: string,
   adminForm: URLSearchParams,
   all: string[],
-  paths: (realm: string) => string[],
-  cpu: () => number,
   granted: Set<string>,
 ) {
   const admin = await directAdmin(baseUrl, adminForm);
-  // A realm Keycloak would not grant the floor's identity in is left out of both readers' sample, and said.
   const refused: string[] = [];
   await pool(
     sampleOf(all).filter((r) => !granted.has(r)),
@@ -108,29 +105,58 @@ export async function scriptPasses(
     },
   );
   const realms = sampleOf(all).filter((r) => granted.has(r));
-  const left = refused.length ? `; left out, the floor's identity refused: ${refused.join(', ')}` : '';
+  return {
+    admin,
+    realms,
+    left: refused.length ? `; left out, the floor's identity refused: ${refused.join(', ')}` : '',
+  };
+}
+
+/** The floor's reader of `baseUrl`: each realm's view identity, its token kept from the warm-up pass (a fresh one on
+ * 401), as a client caching its tokens would, so that the measured passes are reads only. */
+function floorReader(baseUrl: string): (realm: string) => Promise<Admin> {
+  const admins = new Map<string, Promise<Admin>>();
+  return (realm) => {
+    const known = admins.get(realm);
+    if (known) return known;
+    const made = directAdmin(baseUrl, tokenForm(floorClient), realm).then((a) => a.call);
+    admins.set(realm, made);
+    return made;
+  };
+}
+
+/** The floor's passes over `realms` (granted by floorSample) on `baseUrl`. */
+export const floorPasses = (
+  baseUrl: string,
+  realms: string[],
+  paths: (realm: string) => (string | [string, string])[],
+  cpu: () => number,
+  idlePerS: number,
+) => passes(realms, paths, floorReader(baseUrl), cpu, idlePerS);
+
+/** Keycloak's idle rate, then a pass over (a sample of) `realms` as master's bootstrap admin (`adminForm`) and one
+ * as each realm's view identity. */
+export async function scriptPasses(
+  baseUrl: string,
+  adminForm: URLSearchParams,
+  all: string[],
+  paths: (realm: string) => string[],
+  cpu: () => number,
+  granted: Set<string>,
+) {
+  const { admin, realms, left } = await floorSample(baseUrl, adminForm, all, granted);
   log(
     `read passes at ${all.length} realms (${realms.length} of them read): idle, master admin, floor${left}`,
   );
   const idlePerS = await idleRate(cpu);
   const asAdmin = async () => admin.call;
-  // Each realm's token is kept from the warm-up pass (a fresh one on 401), as a client caching its tokens would:
-  // the floor's measured pass is reads only.
-  const floorAdmins = new Map<string, Promise<Admin>>();
-  const asFloor = (realm: string) => {
-    const known = floorAdmins.get(realm);
-    if (known) return known;
-    const made = directAdmin(baseUrl, tokenForm(floorClient), realm).then((a) => a.call);
-    floorAdmins.set(realm, made);
-    return made;
-  };
   const floor = (calls: (realm: string) => (string | [string, string])[]) =>
-    passes(realms, calls, asFloor, cpu, idlePerS).catch((error: Error) => error.message);
+    floorPasses(baseUrl, realms, calls, cpu, idlePerS).catch((error: Error) => error.message);
   const r = (realm: string) => `/${encodeURIComponent(realm)}`;
   return {
     idlePerS,
     admin: await passes(realms, paths, asAdmin, cpu, idlePerS),
-    floor: await passes(realms, paths, asFloor, cpu, idlePerS),
+    floor: await floorPasses(baseUrl, realms, paths, cpu, idlePerS),
     // Issue #36's candidate change signals, with the floor's identity: the newest admin event, a partial export.
     candidates: {
       cursor: await floor((realm) => [`${r(realm)}/admin-events?first=0&max=1`]),

@@ -4,6 +4,15 @@
 /** One side's measured window: Keycloak CPU seconds over `seconds`, `passes` realm passes, `reads` admin reads. */
 export type PassCost = { cpuS: number; seconds: number; passes: number; reads: number; idlePerS: number };
 
+/** Two windows of one side as one (the same idle rate). */
+export const sumCosts = (a: PassCost, b: PassCost): PassCost => ({
+  cpuS: a.cpuS + b.cpuS,
+  seconds: a.seconds + b.seconds,
+  passes: a.passes + b.passes,
+  reads: a.reads + b.reads,
+  idlePerS: a.idlePerS,
+});
+
 /** Keycloak CPU seconds per realm pass and per read, Keycloak's idle rate over the window subtracted; NaN when
  * the window cost no more than idle would have (the pass is within Keycloak's idle noise). */
 export function passCost(c: PassCost): { perPass: number; perRead: number } {

@@ -16,13 +16,13 @@ import { describeSample, sampleMemory } from './memory-sampler.ts';
 import { compareVariants } from './memory-variants.ts';
 import * as c from './operator-common.ts';
 import { productionRealm } from './production-realm.ts';
-import { idleRate, minReads, scriptPasses } from './read-passes.ts';
-import { type PassCost, sectionPaths } from './read-sections.ts';
+import { floorPasses, floorSample, idleRate, minReads, scriptPasses } from './read-passes.ts';
+import { type PassCost, sectionPaths, sumCosts } from './read-sections.ts';
 import { checkpoints, readyCount } from './ready-watch.ts';
 import { reconcileQuantiles, steadyState } from './steady-state.ts';
 import { readyPollMs, until } from './until.ts';
 import type { Workload } from './workload-flags.ts';
-import { report } from './workload-report.ts';
+import { passLines, report, type SizePasses } from './workload-report.ts';
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
 
@@ -177,10 +177,8 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
   // to settle (the passes after creation's last writes, e.g. a client's read after its create, belong to creation).
   // Keycloak's idle rate is measured first with the operator stopped (SIGSTOP: no call reaches Keycloak, and the
   // resyncs that fall due meanwhile run once it goes on, inside the window).
-  const passes = new Map<
-    number,
-    { cost: PassCost; steady: Awaited<ReturnType<typeof steadyState>>; burst: PassCost }
-  >();
+  const passes = new Map<number, SizePasses>();
+  const grantedBeside = new Set<string>();
   const operatorPass = async (size: number, intervals: number) => {
     const resources = size * (1 + clientsAt(size));
     await new Promise((resolve) => setTimeout(resolve, w.driftS * 1000));
@@ -197,7 +195,30 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       reads: sum((i) => i.reads),
       idlePerS,
     };
-    passes.set(size, { cost, steady, burst: await burstPass(size, idlePerS) });
+    // The floor also reads the operator's realms on its Keycloak, in turn with the operator woken at once (twice
+    // each): one JVM in one state for both, which two Keycloaks after different histories are not.
+    const beside = await floorSample(
+      baseUrl,
+      adminForm,
+      range(0, size).map((i) => `realm-${i}`),
+      grantedBeside,
+    );
+    c.log(
+      `at ${size} realms: the operator woken at once and the floor on its Keycloak, in turn${beside.left}`,
+    );
+    const floorPass = () => floorPasses(baseUrl, beside.realms, sections(clientsAt(size)), idpCpu, idlePerS);
+    const [burstA, floorA] = [await burstPass(size, idlePerS), await floorPass()];
+    const [burstB, floorB] = [await burstPass(size, idlePerS), await floorPass()];
+    const measured = {
+      size,
+      operator: cost,
+      steady,
+      burst: sumCosts(burstA, burstB),
+      floorBeside: sumCosts(floorA, floorB),
+      script: reads.get(size),
+    };
+    passes.set(size, measured);
+    for (const line of passLines([measured])) c.log(line);
     return steady;
   };
   // The same pass with every realm woken at once (an annotation each), so its reads come as densely as the floor's
@@ -339,13 +360,7 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       quantiles: reconcileQuantiles(creationText, creationEnd),
       cpu,
     },
-    passes: w.cpuAt.map((size) => ({
-      size,
-      operator: passes.get(size)?.cost,
-      burst: passes.get(size)?.burst,
-      script: reads.get(size),
-      steady: passes.get(size)?.steady,
-    })),
+    passes: w.cpuAt.map((size) => passes.get(size) ?? { size, script: reads.get(size) }),
     steadyCpu,
     marks,
     tokens,

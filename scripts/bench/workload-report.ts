@@ -16,6 +16,18 @@ export const goal = (value: number, limit: number, unit = '') =>
 
 type Steady = Awaited<ReturnType<typeof steadyState>>;
 
+/** One measured size: the operator's pass and the script's (master admin and floor) on its own Keycloak. */
+export type SizePasses = {
+  size: number;
+  operator?: PassCost;
+  /** The operator's pass with every realm woken at once, as densely as the floor's. */
+  burst?: PassCost;
+  /** The floor reading the operator's realms on its Keycloak, in turn with `burst`. */
+  floorBeside?: PassCost;
+  script?: Awaited<ReturnType<typeof scriptPasses>>;
+  steady?: Steady;
+};
+
 type Figures = {
   /** The direct script's run, and the CPU its Keycloak spent meanwhile (its read passes not counted). */
   direct: ScriptRun & { keycloakCpuS: number };
@@ -32,15 +44,7 @@ type Figures = {
   tokens: string[];
   resources: number;
   steady: Steady;
-  /** Each measured size: the operator's pass and the script's (master admin and floor) on its own Keycloak. */
-  passes: {
-    size: number;
-    operator?: PassCost;
-    /** The operator's pass with every realm woken at once, as densely as the floor's. */
-    burst?: PassCost;
-    script?: Awaited<ReturnType<typeof scriptPasses>>;
-    steady?: Steady;
-  }[];
+  passes: SizePasses[];
   creationCalls: CallCounts;
   creationBreakdown: string[];
   rss: number;
@@ -138,8 +142,8 @@ function candidateLines(size: number, c: Awaited<ReturnType<typeof scriptPasses>
 }
 
 /** At each size: Keycloak CPU per realm pass and per read for the operator, master's admin and the floor, and the
- * operator's ratio to the floor against its goal. */
-function passLines(passes: Figures['passes']): string[] {
+ * operator's ratio to the floor against its goal: the floor in turn with it on its own Keycloak. */
+export function passLines(passes: readonly SizePasses[]): string[] {
   const cell = (x: PassCost | undefined) => {
     if (!x) return { text: 'not measured', perPass: Number.NaN };
     const { perPass, perRead } = passCost(x);
@@ -151,22 +155,26 @@ function passLines(passes: Figures['passes']): string[] {
       perPass,
     };
   };
-  return passes.flatMap(({ size, operator, burst, script, steady }) => {
-    const [op, atOnce, admin, floor] = [
+  const over = (x: PassCost | undefined) =>
+    `over ${x?.passes ?? 0} realm passes in ${(x?.seconds ?? 0).toFixed(1)} s`;
+  return passes.flatMap(({ size, operator, burst, floorBeside, script, steady }) => {
+    const [op, atOnce, beside, admin, floor] = [
       cell(operator),
       cell(burst),
+      cell(floorBeside),
       cell(script?.admin),
       cell(script?.floor),
     ];
-    const ratio = op.perPass / floor.perPass;
-    const burstRatio = atOnce.perPass / floor.perPass;
+    const ratio = atOnce.perPass / beside.perPass;
     return [
-      `at ${size} realms, operator     ${op.text} over ${operator?.passes ?? 0} realm resyncs in ${operator?.seconds ?? 0} s`,
-      `at ${size} realms, operator, every realm woken at once: ${atOnce.text} over ${burst?.passes ?? 0} realm resyncs in ${(burst?.seconds ?? 0).toFixed(1)} s`,
-      `at ${size} realms, master admin ${admin.text}`,
-      `at ${size} realms, floor        ${floor.text}`,
+      `at ${size} realms, operator, over an interval: ${op.text} ${over(operator)}`,
+      `at ${size} realms, operator, every realm woken at once: ${atOnce.text} ${over(burst)}`,
+      `at ${size} realms, floor on the operator's Keycloak, in turn with it: ${beside.text} ${over(floorBeside)}`,
+      `at ${size} realms, operator / floor ${ratio.toFixed(2)}x ${goal(ratio, floorGoal, 'x')}; over an interval ${(op.perPass / beside.perPass).toFixed(2)}x; Keycloak idle subtracted ${(operator?.idlePerS ?? 0).toFixed(4)} s/s`,
+      `at ${size} realms, the script's Keycloak: master admin ${admin.text}`,
+      `at ${size} realms, the script's Keycloak: floor        ${floor.text}`,
       ...candidateLines(size, script?.candidates),
-      `at ${size} realms, operator / floor ${ratio.toFixed(2)}x over an interval, ${burstRatio.toFixed(2)}x woken at once (as the floor reads) ${goal(burstRatio, floorGoal, 'x')}; master admin / floor ${(admin.perPass / floor.perPass).toFixed(2)}x; Keycloak idle subtracted: operator's ${(operator?.idlePerS ?? 0).toFixed(4)} s/s, script's ${(script?.idlePerS ?? 0).toFixed(4)} s/s`,
+      `at ${size} realms, the script's Keycloak: master admin / floor ${(admin.perPass / floor.perPass).toFixed(2)}x; idle subtracted ${(script?.idlePerS ?? 0).toFixed(4)} s/s`,
       ...(steady && size !== passes.at(-1)?.size ? steady.lines.map((l) => `at ${size} realms, ${l}`) : []),
     ];
   });

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { passCost, sampleOf, sectionPaths } from '../../scripts/bench/read-sections.ts';
+import { passCost, sampleOf, sectionPaths, sumCosts } from '../../scripts/bench/read-sections.ts';
 
 test('a minimal realm is read once, and each of its clients once', () => {
   assert.equal(sectionPaths('t-1', undefined, []), ['/t-1']);
@@ -33,6 +33,12 @@ test("Keycloak's idle rate over the window is subtracted before dividing by pass
   assert.equal([cost.perPass.toFixed(3), cost.perRead.toFixed(3)], ['1.000', '0.100']);
   // Less CPU than idle would predict is within the noise: no cost at all, not a zero one a ratio would call met.
   assert.ok(Number.isNaN(passCost({ cpuS: 1, seconds: 20, passes: 10, reads: 100, idlePerS: 0.1 }).perPass));
+});
+
+test('two windows of one side count as one: each idle rate applies to its own seconds', () => {
+  const a = { cpuS: 3, seconds: 10, passes: 100, reads: 100, idlePerS: 0.1 };
+  const b = { cpuS: 1.5, seconds: 5, passes: 100, reads: 200, idlePerS: 0.1 };
+  assert.equal(passCost(sumCosts(a, b)), { perPass: (4.5 - 1.5) / 200, perRead: (4.5 - 1.5) / 300 });
 });
 
 test('the read passes sample at most 100 realms, evenly spread, first included', () => {
