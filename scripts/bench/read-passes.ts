@@ -63,10 +63,20 @@ async function passes(
   reader: (realm: string) => Promise<Admin>,
   cpu: () => number,
   idlePerS: number,
+  passesPerS?: number,
 ): Promise<PassCost> {
+  // Paced: realm passes start `passesPerS` a second at most (Keycloak's CPU per read depends on how densely reads
+  // arrive, docs/benchmarks.md).
+  let [slot, from] = [0, performance.now()];
+  const paced = async () => {
+    if (!passesPerS) return;
+    const wait = from + (slot++ * 1000) / passesPerS - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  };
   const once = async () => {
     let reads = 0;
     await pool(realms, 4, async (realm) => {
+      await paced();
       const read = await reader(realm);
       for (const call of paths(realm)) {
         const [method, path] = typeof call === 'string' ? ['GET', call] : call;
@@ -77,7 +87,8 @@ async function passes(
     return reads;
   };
   await once();
-  const [before, started] = [cpu(), performance.now()];
+  [slot, from] = [0, performance.now()];
+  const [before, started] = [cpu(), from];
   let [reads, rounds] = [0, 0];
   for (; reads < minReads && rounds < 100; rounds++) reads += await once();
   const seconds = (performance.now() - started) / 1000;
@@ -112,27 +123,39 @@ export async function floorSample(
   };
 }
 
-/** The floor's reader of `baseUrl`: each realm's view identity, its token kept from the warm-up pass (a fresh one on
- * 401), as a client caching its tokens would, so that the measured passes are reads only. */
-function floorReader(baseUrl: string): (realm: string) => Promise<Admin> {
+type Client = { clientId: string; clientSecret: string };
+
+/** A reader of `baseUrl` as each realm's service account `client(realm)`, its token kept from the warm-up pass (a
+ * fresh one on 401), as a client caching its tokens would, so that the measured passes are reads only. */
+function serviceAccountReader(baseUrl: string, client: (realm: string) => Client) {
   const admins = new Map<string, Promise<Admin>>();
-  return (realm) => {
+  return (realm: string) => {
     const known = admins.get(realm);
     if (known) return known;
-    const made = directAdmin(baseUrl, tokenForm(floorClient), realm).then((a) => a.call);
+    const made = directAdmin(baseUrl, tokenForm(client(realm)), realm).then((a) => a.call);
     admins.set(realm, made);
     return made;
   };
 }
 
-/** The floor's passes over `realms` (granted by floorSample) on `baseUrl`. */
+/** Passes over `realms` on `baseUrl` as each realm's service account `client(realm)` (by default the floor's view
+ * identity, granted by floorSample), as densely as 4 readers go or `passesPerS` realm passes a second. */
 export const floorPasses = (
   baseUrl: string,
   realms: string[],
   paths: (realm: string) => (string | [string, string])[],
   cpu: () => number,
   idlePerS: number,
-) => passes(realms, paths, floorReader(baseUrl), cpu, idlePerS);
+  options: { client?: (realm: string) => Client; passesPerS?: number } = {},
+) =>
+  passes(
+    realms,
+    paths,
+    serviceAccountReader(baseUrl, options.client ?? (() => floorClient)),
+    cpu,
+    idlePerS,
+    options.passesPerS,
+  );
 
 /** Keycloak's idle rate, then a pass over (a sample of) `realms` as master's bootstrap admin (`adminForm`) and one
  * as each realm's view identity. */

@@ -4,6 +4,7 @@
 // applies every realm first, then every client, and records the operator's token size and the create times as
 // realms accumulate. At each size of `cpuAt` both sides pause for a measured steady-state pass (read-passes.ts).
 import { tokenForm } from '../../src/operator/keycloak/admin-identity.ts';
+import { realmIdentity } from '../../src/operator/keycloak/realm-identity.ts';
 import { loadEndpointMap } from '../../src/operator/runtime/endpoint-map.ts';
 import type { TestEnv } from '../testenv/harness.ts';
 import { databaseCluster, identityServer } from '../testenv/identity-fixtures.ts';
@@ -17,7 +18,7 @@ import { compareVariants } from './memory-variants.ts';
 import * as c from './operator-common.ts';
 import { productionRealm } from './production-realm.ts';
 import { floorPasses, floorSample, idleRate, minReads, scriptPasses } from './read-passes.ts';
-import { type PassCost, sectionPaths, sumCosts } from './read-sections.ts';
+import { type PassCost, passCost, sectionPaths, sumCosts } from './read-sections.ts';
 import { checkpoints, readyCount } from './ready-watch.ts';
 import { reconcileQuantiles, steadyState } from './steady-state.ts';
 import { readyPollMs, until } from './until.ts';
@@ -196,7 +197,10 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       idlePerS,
     };
     // The floor also reads the operator's realms on its Keycloak, in turn with the operator woken at once (twice
-    // each): one JVM in one state for both, which two Keycloaks after different histories are not.
+    // each): one JVM in one state for both, which two Keycloaks after different histories are not. Keycloak's CPU
+    // per read grows as reads come less densely, so the floor is read both as densely as it goes and at the pace the
+    // operator's woken passes came; beside them, the operator's one read sent by the bench as its realm identity at
+    // that pace (the operator's requests apart from the operator).
     const beside = await floorSample(
       baseUrl,
       adminForm,
@@ -206,15 +210,35 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     c.log(
       `at ${size} realms: the operator woken at once and the floor on its Keycloak, in turn${beside.left}`,
     );
-    const floorPass = () => floorPasses(baseUrl, beside.realms, sections(clientsAt(size)), idpCpu, idlePerS);
-    const [burstA, floorA] = [await burstPass(size, idlePerS), await floorPass()];
-    const [burstB, floorB] = [await burstPass(size, idlePerS), await floorPass()];
+    const realmKey = await secretText('idp-operator-client', 'realm-key');
+    const cursor = (realm: string) => [`/${encodeURIComponent(realm)}/admin-events?first=0&max=1`];
+    const floorPass = (paths: (realm: string) => string[], options?: Parameters<typeof floorPasses>[5]) =>
+      floorPasses(baseUrl, beside.realms, paths, idpCpu, idlePerS, options);
+    const turns: Record<'burst' | 'dense' | 'paced' | 'replay', PassCost>[] = [];
+    for (let turn = 1; turn <= 2; turn++) {
+      const burst = await burstPass(size, idlePerS);
+      const passesPerS = burst.passes / burst.seconds;
+      const measuredTurn = {
+        burst,
+        dense: await floorPass(sections(clientsAt(size))),
+        paced: await floorPass(sections(clientsAt(size)), { passesPerS }),
+        replay: await floorPass(cursor, { passesPerS, client: (realm) => realmIdentity(realmKey, realm) }),
+      };
+      const ms = (x: PassCost) => (passCost(x).perPass * 1000).toFixed(1);
+      c.log(
+        `at ${size} realms, turn ${turn}, Keycloak CPU per realm pass: operator ${ms(burst)} ms (${passesPerS.toFixed(0)} passes/s); floor ${ms(measuredTurn.dense)} ms densely, ${ms(measuredTurn.paced)} ms at the operator's pace; the operator's read sent by the bench ${ms(measuredTurn.replay)} ms`,
+      );
+      turns.push(measuredTurn);
+    }
+    const both = (k: keyof (typeof turns)[number]) => sumCosts(turns[0]![k], turns[1]![k]);
     const measured = {
       size,
       operator: cost,
       steady,
-      burst: sumCosts(burstA, burstB),
-      floorBeside: sumCosts(floorA, floorB),
+      burst: both('burst'),
+      floorDense: both('dense'),
+      floorPaced: both('paced'),
+      replay: both('replay'),
       script: reads.get(size),
     };
     passes.set(size, measured);

@@ -22,8 +22,12 @@ export type SizePasses = {
   operator?: PassCost;
   /** The operator's pass with every realm woken at once, as densely as the floor's. */
   burst?: PassCost;
-  /** The floor reading the operator's realms on its Keycloak, in turn with `burst`. */
-  floorBeside?: PassCost;
+  /** The floor reading the operator's realms on its Keycloak in turn with `burst`: as densely as it goes, and at
+   * the pace the operator's passes came. */
+  floorDense?: PassCost;
+  floorPaced?: PassCost;
+  /** In the same turns, at the operator's pace: its one read sent by the bench as its realm identity. */
+  replay?: PassCost;
   script?: Awaited<ReturnType<typeof scriptPasses>>;
   steady?: Steady;
 };
@@ -157,20 +161,23 @@ export function passLines(passes: readonly SizePasses[]): string[] {
   };
   const over = (x: PassCost | undefined) =>
     `over ${x?.passes ?? 0} realm passes in ${(x?.seconds ?? 0).toFixed(1)} s`;
-  return passes.flatMap(({ size, operator, burst, floorBeside, script, steady }) => {
-    const [op, atOnce, beside, admin, floor] = [
+  return passes.flatMap(({ size, operator, burst, floorDense, floorPaced, replay, script, steady }) => {
+    const [op, atOnce, dense, paced, admin, floor] = [
       cell(operator),
       cell(burst),
-      cell(floorBeside),
+      cell(floorDense),
+      cell(floorPaced),
       cell(script?.admin),
       cell(script?.floor),
     ];
-    const ratio = atOnce.perPass / beside.perPass;
+    const ratio = atOnce.perPass / paced.perPass;
     return [
       `at ${size} realms, operator, over an interval: ${op.text} ${over(operator)}`,
       `at ${size} realms, operator, every realm woken at once: ${atOnce.text} ${over(burst)}`,
-      `at ${size} realms, floor on the operator's Keycloak, in turn with it: ${beside.text} ${over(floorBeside)}`,
-      `at ${size} realms, operator / floor ${ratio.toFixed(2)}x ${goal(ratio, floorGoal, 'x')}; over an interval ${(op.perPass / beside.perPass).toFixed(2)}x; Keycloak idle subtracted ${(operator?.idlePerS ?? 0).toFixed(4)} s/s`,
+      `at ${size} realms, floor on the operator's Keycloak, in turn with it, at its pace: ${paced.text} ${over(floorPaced)}`,
+      `at ${size} realms, the same floor as densely as it goes: ${dense.text} ${over(floorDense)}`,
+      `at ${size} realms, the operator's read sent by the bench as its realm identity, at its pace: ${cell(replay).text}`,
+      `at ${size} realms, operator / floor ${ratio.toFixed(2)}x at one pace ${goal(ratio, floorGoal, 'x')}; ${(atOnce.perPass / dense.perPass).toFixed(2)}x against the dense floor; Keycloak idle subtracted ${(operator?.idlePerS ?? 0).toFixed(4)} s/s`,
       `at ${size} realms, the script's Keycloak: master admin ${admin.text}`,
       `at ${size} realms, the script's Keycloak: floor        ${floor.text}`,
       ...candidateLines(size, script?.candidates),
