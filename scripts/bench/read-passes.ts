@@ -45,8 +45,8 @@ export async function grantViewIdentity(direct: Admin, realm: string): Promise<v
 }
 
 /** The reads a measured pass makes at least, in rounds over the realms: ten realms' reads alone are a few tens of
- * ms of Keycloak's CPU, within its noise. */
-export const minReads = 200;
+ * ms of Keycloak's CPU, within its noise, and 200 reads still moved 2.5x between two turns at 10 realms. */
+export const minReads = 600;
 
 /** Keycloak's CPU rate (seconds per second) over `ms` with nothing calling it. */
 export async function idleRate(cpu: () => number, ms = 20_000): Promise<number> {
