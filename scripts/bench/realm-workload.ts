@@ -245,9 +245,9 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     for (const line of passLines([measured])) c.log(line);
     return steady;
   };
-  // The same pass with every realm woken at once (an annotation each), so its reads come as densely as the floor's
-  // (4 at a time): over an interval, Keycloak's idle rate misjudged by a little outweighs reads of a few ms each.
-  // A warm-up round first and rounds up to minReads, as the floor's.
+  // The same pass with every realm woken at once (an annotation each), so its reads come as densely as the operator
+  // goes: over an interval, Keycloak's idle rate misjudged by a little outweighs reads of a few ms each. A warm-up
+  // round first and rounds up to minReads, as the floor's.
   let bursts = 0;
   const burstPass = async (size: number, idlePerS: number): Promise<PassCost> => {
     const realmPasses = () =>
