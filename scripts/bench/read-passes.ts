@@ -44,8 +44,8 @@ export async function grantViewIdentity(direct: Admin, realm: string): Promise<v
   await admin('POST', `${r}/users/${user.id}/role-mappings/clients/${management.id}`, views);
 }
 
-/** The reads a measured pass makes at least, in rounds over the realms: ten realms' reads alone are a few tens of
- * ms of Keycloak's CPU, within its noise, and 200 reads still moved 2.5x between two turns at 10 realms. */
+/** The reads a measured pass makes at least, in rounds over the realms: fewer are within the noise of Keycloak's JIT
+ * and collector at small sizes (docs/benchmarks.md). */
 export const minReads = 600;
 
 /** Keycloak's CPU rate (seconds per second) over `ms` with nothing calling it. */
@@ -140,7 +140,7 @@ function serviceAccountReader(baseUrl: string, client: (realm: string) => Client
 
 /** Passes over `realms` on `baseUrl` as each realm's service account `client(realm)` (by default the floor's view
  * identity, granted by floorSample), as densely as 4 readers go or `passesPerS` realm passes a second. */
-export const floorPasses = (
+export const serviceAccountPasses = (
   baseUrl: string,
   realms: string[],
   paths: (realm: string) => (string | [string, string])[],
@@ -174,12 +174,12 @@ export async function scriptPasses(
   const idlePerS = await idleRate(cpu);
   const asAdmin = async () => admin.call;
   const floor = (calls: (realm: string) => (string | [string, string])[]) =>
-    floorPasses(baseUrl, realms, calls, cpu, idlePerS).catch((error: Error) => error.message);
+    serviceAccountPasses(baseUrl, realms, calls, cpu, idlePerS).catch((error: Error) => error.message);
   const r = (realm: string) => `/${encodeURIComponent(realm)}`;
   return {
     idlePerS,
     admin: await passes(realms, paths, asAdmin, cpu, idlePerS),
-    floor: await floorPasses(baseUrl, realms, paths, cpu, idlePerS),
+    floor: await serviceAccountPasses(baseUrl, realms, paths, cpu, idlePerS),
     // Issue #36's candidate change signals, with the floor's identity: the newest admin event, a partial export.
     candidates: {
       cursor: await floor((realm) => [`${r(realm)}/admin-events?first=0&max=1`]),

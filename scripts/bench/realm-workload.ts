@@ -17,7 +17,7 @@ import { describeSample, sampleMemory } from './memory-sampler.ts';
 import { compareVariants } from './memory-variants.ts';
 import * as c from './operator-common.ts';
 import { productionRealm } from './production-realm.ts';
-import { floorPasses, floorSample, idleRate, minReads, scriptPasses } from './read-passes.ts';
+import { floorSample, idleRate, minReads, scriptPasses, serviceAccountPasses } from './read-passes.ts';
 import { type PassCost, passCost, sectionPaths, sumCosts } from './read-sections.ts';
 import { checkpoints, readyCount } from './ready-watch.ts';
 import { reconcileQuantiles, steadyState } from './steady-state.ts';
@@ -212,8 +212,10 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     );
     const realmKey = await secretText('idp-operator-client', 'realm-key');
     const cursor = (realm: string) => [`/${encodeURIComponent(realm)}/admin-events?first=0&max=1`];
-    const floorPass = (paths: (realm: string) => string[], options?: Parameters<typeof floorPasses>[5]) =>
-      floorPasses(baseUrl, beside.realms, paths, idpCpu, idlePerS, options);
+    const floorPass = (
+      paths: (realm: string) => string[],
+      options?: Parameters<typeof serviceAccountPasses>[5],
+    ) => serviceAccountPasses(baseUrl, beside.realms, paths, idpCpu, idlePerS, options);
     const turns: Record<'burst' | 'dense' | 'paced' | 'replay', PassCost>[] = [];
     for (let turn = 1; turn <= 2; turn++) {
       const burst = await burstPass(size, idlePerS);

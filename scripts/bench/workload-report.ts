@@ -20,7 +20,7 @@ type Steady = Awaited<ReturnType<typeof steadyState>>;
 export type SizePasses = {
   size: number;
   operator?: PassCost;
-  /** The operator's pass with every realm woken at once, as densely as the floor's. */
+  /** The operator's pass with every realm woken at once. */
   burst?: PassCost;
   /** The floor reading the operator's realms on its Keycloak in turn with `burst`: as densely as it goes, and at
    * the pace the operator's passes came. */
