@@ -48,9 +48,7 @@ export function sectionPaths(realm: string, spec: Spec | undefined, clientIds: s
   return [...paths, ...clientIds.map((id) => `${r}/clients?clientId=${id}`)];
 }
 
-/** At most `cap` of `realms`, evenly spread: what one read costs is what the passes compare, and at 1,000 realms
- * reading (and granting) every realm as master admin would take Keycloak most of an hour of CPU. */
-export function sampleOf<T>(realms: T[], cap = 100): T[] {
-  const step = Math.max(1, realms.length / cap);
-  return realms.length <= cap ? realms : Array.from({ length: cap }, (_, i) => realms[Math.floor(i * step)]);
-}
+/** The first `cap` of `realms`: what one read costs is what the passes compare, reading (and granting) all 1,000
+ * realms as master admin would take Keycloak most of an hour of CPU, and the first ones got the floor's identity
+ * while the server was small (at 1,000 realms those role mappings meet Keycloak's 300 s transaction timeout). */
+export const sampleOf = <T>(realms: T[], cap = 100): T[] => realms.slice(0, cap);
