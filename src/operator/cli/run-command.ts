@@ -5,7 +5,6 @@
 // lease; losing the lease stops every write at once and ends the process (exit 1) so that it restarts clean.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { systemClock } from '../../core/clock.ts';
 import type { Io } from '../../core/io.ts';
 import { identityClientDefinition } from '../controllers/identity-client/controller.ts';
@@ -23,6 +22,7 @@ import { endpointMapVariable, loadEndpointMap } from '../runtime/endpoint-map.ts
 import { leaderFence } from '../runtime/fence.ts';
 import { guardedKube } from '../runtime/guarded-kube.ts';
 import { startHealthServer } from '../runtime/health-server.ts';
+import { keycloakAgent, keycloakHttp } from '../runtime/keycloak-http.ts';
 import { loadKubeAccess } from '../runtime/kube-config.ts';
 import { kubeResources } from '../runtime/kube-resources.ts';
 import { restKubeClient } from '../runtime/kube-rest-client.ts';
@@ -47,20 +47,6 @@ function leveled(logger: Logger, level: string): Logger {
     warn: level === 'error' ? quiet : logger.warn,
     error: logger.error,
   };
-}
-
-/** Keycloak over undici: keep-alive connections with connect and header timeouts; `ca` is trusted (PEM) instead of
- * the system's roots when given (an existing Keycloak's spec.external CA). */
-function keycloakHttp(ca?: string): HttpClient {
-  const dispatcher = new Agent({
-    connectTimeout: 5000,
-    // Above the longest per-call timeout (a realm create may be given up to 10 minutes, realm-create-timeout.ts):
-    // each call's own AbortSignal decides when to give up.
-    headersTimeout: 610_000,
-    bodyTimeout: 610_000,
-    ...(ca ? { connect: { ca } } : {}),
-  });
-  return (url, init) => undiciFetch(url, { ...init, dispatcher });
 }
 
 /** Runs the operator until stopped; resolves with the exit code. */
@@ -119,7 +105,7 @@ export async function runOperator(
     if (!ca) return http;
     let client = httpWithCa.get(ca);
     if (!client) {
-      client = keycloakHttp(ca);
+      client = keycloakHttp(keycloakAgent(ca));
       httpWithCa.set(ca, client);
     }
     return client;

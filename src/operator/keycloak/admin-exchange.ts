@@ -1,6 +1,6 @@
 // One HTTP exchange with Keycloak and its retries, the rules every admin call and token request follow:
-// - fenced: a write checks leadership before every attempt (and after waiting for a rate-limit slot), and the
-//   fence's signal aborts it in flight, so a deposed leader sends nothing more;
+// - fenced: a write checks leadership before every attempt, after waiting for a rate-limit slot and as it is
+//   written to its connection, and the fence's signal aborts it in flight, so a deposed leader sends nothing more;
 // - idempotent or not: a POST whose answer was lost (a timeout, a reset after sending, 500/502/504) is never
 //   sent again; it throws OutcomeUnknownError and the caller reads back by natural key. Refused connections,
 //   429 and 503 (nothing was applied) are retried like any other call;
@@ -126,6 +126,7 @@ export async function exchange(deps: ExchangeDeps, x: Exchange): Promise<Answer>
         headers: x.headers,
         body: x.body,
         signal: AbortSignal.any(signals),
+        fence: x.write ? fence : undefined,
       });
       deps.count(x.namespace, x.method, String(res.status), x.path);
       const parsed = parseBody(await res.text());

@@ -8,7 +8,14 @@ import type { Logger } from './logger.ts';
 /** A minimal HTTP client: the subset of fetch the operator uses to talk to Keycloak. */
 export type HttpClient = (
   url: string,
-  init?: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal },
+  init?: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    signal?: AbortSignal;
+    /** Checked again as the request is about to be written to its connection; throwing leaves it unsent. */
+    fence?: () => void;
+  },
 ) => Promise<{ status: number; text(): Promise<string>; headers?: { get(name: string): string | null } }>;
 
 /** The dependencies of every controller. */

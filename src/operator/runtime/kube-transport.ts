@@ -1,13 +1,14 @@
 // HTTP to the API server over undici: one keep-alive dispatcher with the access's TLS material (through its
 // proxy when it has one), its Authorization and Impersonate-* headers, JSON in and out, and watch streams read as
 // newline-delimited JSON events. 429 and 503 (the API server's priority and fairness, a restarting server) are
-// retried after their Retry-After, capped; a request's `fence` is checked before every attempt, so a replica that
-// lost its lease never sends a write it was retrying. Network failures become transient errors; other statuses
+// retried after their Retry-After, capped; a request's `fence` is checked before every attempt and again as it is
+// written to its connection, so a replica that lost its lease never sends a write it was retrying or waiting to send. Network failures become transient errors; other statuses
 // are returned to the caller, which turns the ones it does not expect into typed errors with kubeError().
 import { Agent, type Dispatcher, ProxyAgent, request, Socks5ProxyAgent } from 'undici';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import { RealmforgeError } from '../../core/errors.ts';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from '../../core/retry.ts';
+import { checkedAtWrite } from './fence.ts';
 import type { KubeAccess } from './kube-config.ts';
 
 /** A query string's parameters; undefined values are left out. */
@@ -31,7 +32,7 @@ export type KubeTransport = {
       query?: Query;
       body?: unknown;
       contentType?: string;
-      /** Checked before every attempt; throws to stop (a write after the lease was lost). */
+      /** Checked before every attempt and as it is written; throws to stop (a write after the lease was lost). */
       fence?: () => void;
       /** Aborts the request in flight (the lease was lost). */
       signal?: AbortSignal;
@@ -151,10 +152,11 @@ export function kubeTransport(access: KubeAccess, options: TransportOptions = {}
             method: method as 'GET',
             headers: await headers(contentType),
             body: options.body === undefined ? undefined : JSON.stringify(options.body),
-            dispatcher: agent,
+            dispatcher: options.fence ? checkedAtWrite(agent, options.fence) : agent,
             signal: options.signal,
           });
         } catch (error) {
+          options.fence?.();
           throw unreachable(method, path, error);
         }
         const text = await res.body.text().catch((error: unknown) => {

@@ -62,7 +62,7 @@ function discover(path: string): unknown {
 }
 
 /** A running fake: its URL, what it saw, a transport and resources bound to it, and close(). */
-export async function fakeApiServer(route: Route) {
+export async function fakeApiServer(route: Route, overrides: Partial<KubeAccess> = {}) {
   const requests: SeenRequest[] = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -90,6 +90,7 @@ export async function fakeApiServer(route: Route) {
     authorization: async () => 'Bearer test-token',
     refresh: () => {},
     source: 'test',
+    ...overrides,
   };
   const transport: KubeTransport = kubeTransport(access, { timeoutMs: 5000, clock });
   return {
