@@ -1,5 +1,6 @@
 // Writes to the API server: strict field validation on applies, 429/503 retried after a capped Retry-After, the
-// leadership fence checked before every attempt and aborting requests in flight, events aggregated by count.
+// leadership fence checked before every attempt and as a request is written (a replica deposed while its write
+// waited for its credentials sends nothing) and aborting requests in flight, events aggregated by count.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ManualClock } from '../../../src/core/clock.ts';
@@ -115,6 +116,46 @@ test('losing leadership aborts a write in flight', async () => {
     fence.lost();
     const error = await applied;
     assert.match(error.message, /not the leader any more|aborted/i);
+  } finally {
+    await api.close();
+  }
+});
+
+test('a write whose credentials took until after the lease was lost is never sent', async () => {
+  let gate: Promise<void> | undefined;
+  let open = () => {};
+  let asked = false;
+  const api = await fakeApiServer((req, res) => (req.method === 'PATCH' ? json(res, 200, req.body) : false), {
+    // An exec credential plugin or a token file read: the request waits for it after the fence's first check.
+    authorization: async () => {
+      asked = true;
+      await gate;
+      return 'Bearer test-token';
+    },
+  });
+  let leading = true;
+  try {
+    const kube = restKubeClient(
+      api.transport,
+      api.resources,
+      api.clock,
+      leaderFence(() => leading),
+    );
+    await kube.apply(deployment);
+    const patches = () => api.calls().filter((r) => r.method === 'PATCH').length;
+    assert.is(patches(), 1, 'a leader sends its write');
+    gate = new Promise((r) => {
+      open = r;
+    });
+    asked = false;
+    const applied = kube.apply(deployment).catch((e) => e);
+    while (!asked) await new Promise((r) => setImmediate(r));
+    leading = false;
+    open();
+    const error = await applied;
+    assert.is(error.kind, 'conflict', String(error));
+    assert.match(error.message, /not the leader any more/);
+    assert.is(patches(), 1, 'the deposed replica sent nothing');
   } finally {
     await api.close();
   }
