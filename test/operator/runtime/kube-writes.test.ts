@@ -68,6 +68,10 @@ test('429 and 503 are retried after Retry-After, capped at 10 s, then the last a
   }
 });
 
+/** A client of `api` whose writes are fenced by `leading()`. */
+const fencedKube = (api: Awaited<ReturnType<typeof fakeApiServer>>, leading: () => boolean) =>
+  restKubeClient(api.transport, api.resources, api.clock, leaderFence(leading, 'to Kubernetes'));
+
 test('the fence is checked before every attempt: a replica that lost the lease while waiting sends nothing more', async () => {
   let calls = 0;
   const api = await fakeApiServer((req, res) => {
@@ -77,12 +81,7 @@ test('the fence is checked before every attempt: a replica that lost the lease w
   });
   let leading = true;
   try {
-    const kube = restKubeClient(
-      api.transport,
-      api.resources,
-      api.clock,
-      leaderFence(() => leading, 'to Kubernetes'),
-    );
+    const kube = fencedKube(api, () => leading);
     const deleted = kube
       .delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'id', name: 'kc' })
       .catch((e) => e);
@@ -135,12 +134,7 @@ test('a write whose credentials took until after the lease was lost is never sen
   });
   let leading = true;
   try {
-    const kube = restKubeClient(
-      api.transport,
-      api.resources,
-      api.clock,
-      leaderFence(() => leading),
-    );
+    const kube = fencedKube(api, () => leading);
     await kube.apply(deployment);
     const patches = () => api.calls().filter((r) => r.method === 'PATCH').length;
     assert.is(patches(), 1, 'a leader sends its write');
