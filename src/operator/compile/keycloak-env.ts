@@ -48,6 +48,17 @@ function cacheEnv(s: ResolvedServer): V1EnvVar[] {
   ];
 }
 
+/** Keycloak's realms cache, 10,000 entries by default: about 430 minimal realms. Past it, every check of the
+ * operator's creator grant (20 roles a realm it made, checked by each realm create and server-info read) reloads
+ * roles from the database, and creating a realm slowed from 0.4 s to minutes (docs/benchmarks.md). Room for about a
+ * thousand realms; entries take memory only once they exist. Keycloak 25 has no such option; a value in
+ * spec.additionalOptions wins. */
+const realmsCache = { name: 'KC_CACHE_EMBEDDED_REALMS_MAX_COUNT', value: '100000' };
+
+function realmsCacheEnv(s: ResolvedServer, extra: V1EnvVar[]): V1EnvVar[] {
+  return s.majorVersion < 26 || extra.some((e) => e.name === realmsCache.name) ? [] : [realmsCache];
+}
+
 /** The JVM options (one JAVA_OPTS_APPEND): DNS discovery for several replicas, the krb5.conf with Kerberos. */
 function javaOpts(server: IdentityServer, s: ResolvedServer): V1EnvVar[] {
   const discovery =
@@ -77,6 +88,7 @@ export function keycloakEnv(server: IdentityServer, s: ResolvedServer): V1EnvVar
     { name: 'KC_METRICS_ENABLED', value: 'true' },
     ...hostnameEnv(s),
     ...cacheEnv(s),
+    ...realmsCacheEnv(s, extra),
     ...javaOpts(server, s),
     ...adminEnv(s),
     ...extra,

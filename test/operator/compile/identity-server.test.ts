@@ -205,6 +205,24 @@ test('the credentials Secrets hold base64 data under username and password', () 
   assert.is(db.type, 'kubernetes.io/basic-auth');
 });
 
+test("Keycloak's realms cache has room for about a thousand realms from 26 on; spec.additionalOptions sizes it otherwise", () => {
+  const cache = (spec: Parameters<typeof server>[0]) =>
+    containerEnv(compileIdentityServer(server(spec), inputs)).get('KC_CACHE_EMBEDDED_REALMS_MAX_COUNT');
+  assert.is(cache({}), '100000');
+  assert.is(cache({ image: { tag: '25.0.6' } }), undefined, 'Keycloak 25 has no such option');
+  const sized = find(
+    compileIdentityServer(
+      server({ additionalOptions: [{ name: 'cache-embedded-realms-max-count', value: '20000' }] }),
+      inputs,
+    ),
+    'Deployment',
+  ) as any;
+  const set = sized.spec.template.spec.containers[0].env.filter(
+    (e: { name: string }) => e.name === 'KC_CACHE_EMBEDDED_REALMS_MAX_COUNT',
+  );
+  assert.equal(set, [{ name: 'KC_CACHE_EMBEDDED_REALMS_MAX_COUNT', value: '20000' }], 'once, the user value');
+});
+
 test('extra Keycloak options become KC_ variables, from a Secret when asked', () => {
   const env = containerEnv(
     compileIdentityServer(
