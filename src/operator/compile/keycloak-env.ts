@@ -48,11 +48,10 @@ function cacheEnv(s: ResolvedServer): V1EnvVar[] {
   ];
 }
 
-/** Keycloak's realms cache, 10,000 entries by default: about 430 minimal realms. Past it, every check of the
- * operator's creator grant (20 roles a realm it made, checked by each realm create and server-info read) reloads
- * roles from the database, and creating a realm slowed from 0.4 s to minutes (docs/benchmarks.md). Room for about a
- * thousand realms; entries take memory only once they exist. Keycloak 25 has no such option; a value in
- * spec.additionalOptions wins. */
+/** Keycloak's realms cache holds 10,000 entries by default, about 430 realms. Past it, every walk of the operator's
+ * creator grant (20 roles for each realm it made, walked by each realm create and server-info read) reloads roles
+ * from the database (docs/benchmarks.md). Room for about a thousand realms; Keycloak 25 has no such option; a value
+ * in spec.additionalOptions wins. */
 const realmsCache = { name: 'KC_CACHE_EMBEDDED_REALMS_MAX_COUNT', value: '100000' };
 
 function realmsCacheEnv(s: ResolvedServer, extra: V1EnvVar[]): V1EnvVar[] {
