@@ -48,7 +48,7 @@ export function sectionPaths(realm: string, spec: Spec | undefined, clientIds: s
   return [...paths, ...clientIds.map((id) => `${r}/clients?clientId=${id}`)];
 }
 
-/** The first `cap` of `realms`: what one read costs is what the passes compare, reading (and granting) all 1,000
- * realms as master admin would take Keycloak most of an hour of CPU, and the first ones got the floor's identity
- * while the server was small (at 1,000 realms those role mappings meet Keycloak's 300 s transaction timeout). */
+/** The first `cap` of `realms`: what one read costs is what the passes compare, reading (and granting) every realm
+ * as master admin would cost Keycloak far more than the run, and the first ones get the floor's identity while the
+ * server is small, where granting it is cheap (docs/benchmarks.md). */
 export const sampleOf = <T>(realms: T[], cap = 100): T[] => realms.slice(0, cap);

@@ -32,8 +32,10 @@ export function leaderFence(canWrite: () => boolean, what = ''): Fence & { lost(
  * `dispatcher`, running `check` again as each request is about to be written to its connection, after whatever it
  * waited for since the caller checked (a connect, a busy pool, credentials): a check that throws aborts it unsent.
  * A replica paused there (SIGSTOP, a stalled VM) wakes deposed, and must not send what it had checked before.
+ * Without a check (a read), `dispatcher` itself.
  */
-export function checkedAtWrite(dispatcher: Dispatcher, check: () => void): Dispatcher {
+export function checkedAtWrite(dispatcher: Dispatcher, check?: () => void): Dispatcher {
+  if (!check) return dispatcher;
   return dispatcher.compose(
     (dispatch) => (options, handler) =>
       dispatch(

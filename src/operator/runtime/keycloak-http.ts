@@ -19,5 +19,5 @@ export const keycloakAgent = (ca?: string) =>
 /** Requests over `dispatcher`. */
 export function keycloakHttp(dispatcher: Dispatcher = keycloakAgent()): HttpClient {
   return (url, { fence, ...init } = {}) =>
-    undiciFetch(url, { ...init, dispatcher: fence ? checkedAtWrite(dispatcher, fence) : dispatcher });
+    undiciFetch(url, { ...init, dispatcher: checkedAtWrite(dispatcher, fence) });
 }

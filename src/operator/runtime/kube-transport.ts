@@ -2,8 +2,9 @@
 // proxy when it has one), its Authorization and Impersonate-* headers, JSON in and out, and watch streams read as
 // newline-delimited JSON events. 429 and 503 (the API server's priority and fairness, a restarting server) are
 // retried after their Retry-After, capped; a request's `fence` is checked before every attempt and again as it is
-// written to its connection, so a replica that lost its lease never sends a write it was retrying or waiting to send. Network failures become transient errors; other statuses
-// are returned to the caller, which turns the ones it does not expect into typed errors with kubeError().
+// written to its connection, so a replica that lost its lease never sends a write it was retrying or waiting to
+// send. Network failures become transient errors; other statuses are returned to the caller, which turns the ones
+// it does not expect into typed errors with kubeError().
 import { Agent, type Dispatcher, ProxyAgent, request, Socks5ProxyAgent } from 'undici';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import { RealmforgeError } from '../../core/errors.ts';
@@ -152,7 +153,7 @@ export function kubeTransport(access: KubeAccess, options: TransportOptions = {}
             method: method as 'GET',
             headers: await headers(contentType),
             body: options.body === undefined ? undefined : JSON.stringify(options.body),
-            dispatcher: options.fence ? checkedAtWrite(agent, options.fence) : agent,
+            dispatcher: checkedAtWrite(agent, options.fence),
             signal: options.signal,
           });
         } catch (error) {
