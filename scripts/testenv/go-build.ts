@@ -73,7 +73,7 @@ export async function goBuild(c: GoComponent, log: (line: string) => void): Prom
   mkdirSync(src, { recursive: true });
   if (c.wrapperDir) cpSync(join(repoRoot, 'testenv', c.wrapperDir), src, { recursive: true });
   log(
-    `building ${c.name} ${c.version} (${c.packages.length} binaries; a cold Kubernetes build takes 15-30 min)`,
+    `building ${c.name} ${c.version} (${c.packages.length} binaries; a cold Kubernetes build takes 4-8 min on 2 cores)`,
   );
   writeFileSync(join(src, 'go.mod'), await wrapperGoMod(c));
   const logFile = join(src, 'build.log');
