@@ -216,19 +216,20 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       paths: (realm: string) => string[],
       options?: Parameters<typeof serviceAccountPasses>[5],
     ) => serviceAccountPasses(baseUrl, beside.realms, paths, idpCpu, idlePerS, options);
-    const turns: Record<'burst' | 'dense' | 'paced' | 'replay', PassCost>[] = [];
+    const turns: Record<'burst' | 'spread' | 'dense' | 'paced' | 'replay', PassCost>[] = [];
     for (let turn = 1; turn <= 2; turn++) {
-      const burst = await burstPass(size, idlePerS);
+      const burst = await wokenPass(size, idlePerS);
       const passesPerS = burst.passes / burst.seconds;
       const measuredTurn = {
         burst,
+        spread: await wokenPass(size, idlePerS, passesPerS),
         dense: await floorPass(sections(clientsAt(size))),
         paced: await floorPass(sections(clientsAt(size)), { passesPerS }),
         replay: await floorPass(cursor, { passesPerS, client: (realm) => realmIdentity(realmKey, realm) }),
       };
       const ms = (x: PassCost) => (passCost(x).perPass * 1000).toFixed(1);
       c.log(
-        `at ${size} realms, turn ${turn}, Keycloak CPU per realm pass: operator ${ms(burst)} ms (${passesPerS.toFixed(0)} passes/s); floor ${ms(measuredTurn.dense)} ms densely, ${ms(measuredTurn.paced)} ms at the operator's pace; the operator's read sent by the bench ${ms(measuredTurn.replay)} ms`,
+        `at ${size} realms, turn ${turn}, Keycloak CPU per realm pass: operator ${ms(burst)} ms woken at once (${passesPerS.toFixed(0)} passes/s), ${ms(measuredTurn.spread)} ms woken one by one at that pace; floor ${ms(measuredTurn.dense)} ms densely, ${ms(measuredTurn.paced)} ms at the operator's pace; the operator's read sent by the bench ${ms(measuredTurn.replay)} ms`,
       );
       turns.push(measuredTurn);
     }
@@ -238,6 +239,7 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       operator: cost,
       steady,
       burst: both('burst'),
+      spread: both('spread'),
       floorDense: both('dense'),
       floorPaced: both('paced'),
       replay: both('replay'),
@@ -247,38 +249,52 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     for (const line of passLines([measured])) c.log(line);
     return steady;
   };
-  // The same pass with every realm woken at once (an annotation each), so its reads come as densely as the operator
-  // goes: over an interval, Keycloak's idle rate misjudged by a little outweighs reads of a few ms each. A warm-up
-  // round first and rounds up to minReads, as the floor's.
+  // The same pass with every realm woken by an annotation, so its reads come as densely as the operator goes:
+  // over an interval, Keycloak's idle rate misjudged by a little outweighs reads of a few ms each. At once (a
+  // warm-up round first and rounds up to minReads, as the floor's), or one realm after another at `passesPerS`
+  // a second for as many wakes, the arrival the paced floor has: a steady state's resyncs come spread by their
+  // timers, not in rounds.
   let bursts = 0;
-  const burstPass = async (size: number, idlePerS: number): Promise<PassCost> => {
-    const realmPasses = () =>
-      op.counter('realmforge_reconcile_total', { kind: 'IdentityRealm', result: 'success' });
-    const round = async () => {
-      const from = await realmPasses();
-      bursts++;
-      await c.pool(range(0, size), 8, async (i) => {
-        const path = `/apis/realmforge.dev/v1/namespaces/${team(i)}/identityrealms/realm-${i}`;
-        const patch = { metadata: { annotations: { 'bench.realmforge.dev/burst': String(bursts) } } };
-        const res = await env.request('PATCH', path, patch, 'application/merge-patch+json');
-        if (res.status !== 200) throw new Error(`PATCH ${path}: HTTP ${res.status}`);
-      });
-      await until(
-        'every realm resynced',
-        size,
-        async () => (await realmPasses()) - from,
-        async () => {},
-        100,
-      );
-    };
-    await round();
+  const realmPasses = () =>
+    op.counter('realmforge_reconcile_total', { kind: 'IdentityRealm', result: 'success' });
+  const wake = async (i: number) => {
+    const path = `/apis/realmforge.dev/v1/namespaces/${team(i)}/identityrealms/realm-${i}`;
+    const patch = { metadata: { annotations: { 'bench.realmforge.dev/burst': String(++bursts) } } };
+    const res = await env.request('PATCH', path, patch, 'application/merge-patch+json');
+    if (res.status !== 200) throw new Error(`PATCH ${path}: HTTP ${res.status}`);
+  };
+  const resynced = (from: number, n: number) =>
+    until(
+      'every woken realm resynced',
+      n,
+      async () => (await realmPasses()) - from,
+      async () => {},
+      100,
+    );
+  const round = async (size: number) => {
+    const from = await realmPasses();
+    await c.pool(range(0, size), 8, wake);
+    await resynced(from, size);
+  };
+  const wokenPass = async (size: number, idlePerS: number, passesPerS?: number): Promise<PassCost> => {
+    if (!passesPerS) await round(size);
     const [from, text, kcBefore, started] = [
       await realmPasses(),
       await op.metrics(),
       idpCpu(),
       performance.now(),
     ];
-    for (let woken = 0; woken < minReads; woken += size) await round();
+    const wakes = Math.ceil(minReads / size) * size;
+    if (passesPerS) {
+      const woken: Promise<void>[] = [];
+      for (let k = 0; k < wakes; k++) {
+        const wait = started + (k * 1000) / passesPerS - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        woken.push(wake(k % size));
+      }
+      await Promise.all(woken);
+      await resynced(from, wakes);
+    } else for (let woken = 0; woken < wakes; woken += size) await round(size);
     const calls = callsBetween(callCounts(text), callCounts(await op.metrics()));
     return {
       cpuS: idpCpu() - kcBefore,

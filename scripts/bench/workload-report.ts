@@ -22,6 +22,8 @@ export type SizePasses = {
   operator?: PassCost;
   /** The operator's pass with every realm woken at once. */
   burst?: PassCost;
+  /** The operator's pass with realms woken one by one at the pace `burst` came, as the paced floor reads. */
+  spread?: PassCost;
   /** The floor reading the operator's realms on its Keycloak in turn with `burst`: as densely as it goes, and at
    * the pace the operator's passes came. */
   floorDense?: PassCost;
@@ -161,28 +163,32 @@ export function passLines(passes: readonly SizePasses[]): string[] {
   };
   const over = (x: PassCost | undefined) =>
     `over ${x?.passes ?? 0} realm passes in ${(x?.seconds ?? 0).toFixed(1)} s`;
-  return passes.flatMap(({ size, operator, burst, floorDense, floorPaced, replay, script, steady }) => {
-    const [op, atOnce, dense, paced, admin, floor] = [
-      cell(operator),
-      cell(burst),
-      cell(floorDense),
-      cell(floorPaced),
-      cell(script?.admin),
-      cell(script?.floor),
-    ];
-    const ratio = atOnce.perPass / paced.perPass;
-    return [
-      `at ${size} realms, operator, over an interval: ${op.text} ${over(operator)}`,
-      `at ${size} realms, operator, every realm woken at once: ${atOnce.text} ${over(burst)}`,
-      `at ${size} realms, floor on the operator's Keycloak, in turn with it, at its pace: ${paced.text} ${over(floorPaced)}`,
-      `at ${size} realms, the same floor as densely as it goes: ${dense.text} ${over(floorDense)}`,
-      `at ${size} realms, the operator's read sent by the bench as its realm identity, at its pace: ${cell(replay).text}`,
-      `at ${size} realms, operator / floor ${ratio.toFixed(2)}x at one pace ${goal(ratio, floorGoal, 'x')}; ${(atOnce.perPass / dense.perPass).toFixed(2)}x against the dense floor; Keycloak idle subtracted ${(operator?.idlePerS ?? 0).toFixed(4)} s/s`,
-      `at ${size} realms, the script's Keycloak: master admin ${admin.text}`,
-      `at ${size} realms, the script's Keycloak: floor        ${floor.text}`,
-      ...candidateLines(size, script?.candidates),
-      `at ${size} realms, the script's Keycloak: master admin / floor ${(admin.perPass / floor.perPass).toFixed(2)}x; idle subtracted ${(script?.idlePerS ?? 0).toFixed(4)} s/s`,
-      ...(steady && size !== passes.at(-1)?.size ? steady.lines.map((l) => `at ${size} realms, ${l}`) : []),
-    ];
-  });
+  return passes.flatMap(
+    ({ size, operator, burst, spread, floorDense, floorPaced, replay, script, steady }) => {
+      const [op, atOnce, oneByOne, dense, paced, admin, floor] = [
+        cell(operator),
+        cell(burst),
+        cell(spread),
+        cell(floorDense),
+        cell(floorPaced),
+        cell(script?.admin),
+        cell(script?.floor),
+      ];
+      const ratio = oneByOne.perPass / paced.perPass;
+      return [
+        `at ${size} realms, operator, over an interval: ${op.text} ${over(operator)}`,
+        `at ${size} realms, operator, every realm woken at once: ${atOnce.text} ${over(burst)}`,
+        `at ${size} realms, operator, realms woken one by one at that pace: ${oneByOne.text} ${over(spread)}`,
+        `at ${size} realms, floor on the operator's Keycloak, in turn with it, at its pace: ${paced.text} ${over(floorPaced)}`,
+        `at ${size} realms, the same floor as densely as it goes: ${dense.text} ${over(floorDense)}`,
+        `at ${size} realms, the operator's read sent by the bench as its realm identity, at its pace: ${cell(replay).text}`,
+        `at ${size} realms, operator / floor ${ratio.toFixed(2)}x at one pace ${goal(ratio, floorGoal, 'x')}; woken at once ${(atOnce.perPass / paced.perPass).toFixed(2)}x, and ${(atOnce.perPass / dense.perPass).toFixed(2)}x against the dense floor; Keycloak idle subtracted ${(operator?.idlePerS ?? 0).toFixed(4)} s/s`,
+        `at ${size} realms, the script's Keycloak: master admin ${admin.text}`,
+        `at ${size} realms, the script's Keycloak: floor        ${floor.text}`,
+        ...candidateLines(size, script?.candidates),
+        `at ${size} realms, the script's Keycloak: master admin / floor ${(admin.perPass / floor.perPass).toFixed(2)}x; idle subtracted ${(script?.idlePerS ?? 0).toFixed(4)} s/s`,
+        ...(steady && size !== passes.at(-1)?.size ? steady.lines.map((l) => `at ${size} realms, ${l}`) : []),
+      ];
+    },
+  );
 }
