@@ -173,19 +173,9 @@ export async function scriptPasses(
   );
   const idlePerS = await idleRate(cpu);
   const asAdmin = async () => admin.call;
-  const floor = (calls: (realm: string) => (string | [string, string])[]) =>
-    serviceAccountPasses(baseUrl, realms, calls, cpu, idlePerS).catch((error: Error) => error.message);
-  const r = (realm: string) => `/${encodeURIComponent(realm)}`;
   return {
     idlePerS,
     admin: await passes(realms, paths, asAdmin, cpu, idlePerS),
     floor: await serviceAccountPasses(baseUrl, realms, paths, cpu, idlePerS),
-    // Issue #36's candidate change signals, with the floor's identity: the newest admin event, a partial export.
-    candidates: {
-      cursor: await floor((realm) => [`${r(realm)}/admin-events?first=0&max=1`]),
-      partialExport: await floor((realm) => [
-        ['POST', `${r(realm)}/partial-export?exportClients=true&exportGroupsAndRoles=true`],
-      ]),
-    },
   };
 }

@@ -213,7 +213,7 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     const realmKey = await secretText('idp-operator-client', 'realm-key');
     const cursor = (realm: string) => [`/${encodeURIComponent(realm)}/admin-events?first=0&max=1`];
     const floorPass = (
-      paths: (realm: string) => string[],
+      paths: Parameters<typeof serviceAccountPasses>[2],
       options?: Parameters<typeof serviceAccountPasses>[5],
     ) => serviceAccountPasses(baseUrl, beside.realms, paths, idpCpu, idlePerS, options);
     const turns: Record<'burst' | 'spread' | 'dense' | 'paced' | 'replay', PassCost>[] = [];
@@ -234,6 +234,15 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       turns.push(measuredTurn);
     }
     const both = (k: keyof (typeof turns)[number]) => sumCosts(turns[0]![k], turns[1]![k]);
+    // Issue #36's other candidate change signal, beside the replayed cursor read: a partial export, by the same
+    // identity at the same pace (it needs manage-realm, which the floor's view roles lack).
+    const exportOf = (realm: string): [string, string][] => [
+      ['POST', `/${encodeURIComponent(realm)}/partial-export?exportClients=true&exportGroupsAndRoles=true`],
+    ];
+    const partialExport = await floorPass(exportOf, {
+      passesPerS: turns[1]!.burst.passes / turns[1]!.burst.seconds,
+      client: (realm) => realmIdentity(realmKey, realm),
+    }).catch((error: Error) => error.message);
     const measured = {
       size,
       operator: cost,
@@ -243,6 +252,7 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       floorDense: both('dense'),
       floorPaced: both('paced'),
       replay: both('replay'),
+      partialExport,
       script: reads.get(size),
     };
     passes.set(size, measured);

@@ -30,6 +30,8 @@ export type SizePasses = {
   floorPaced?: PassCost;
   /** In the same turns, at the operator's pace: its one read sent by the bench as its realm identity. */
   replay?: PassCost;
+  /** A partial export of each realm by the same identity at that pace, or why it was not measured. */
+  partialExport?: PassCost | string;
   script?: Awaited<ReturnType<typeof scriptPasses>>;
   steady?: Steady;
 };
@@ -134,19 +136,6 @@ export function report(w: Workload, f: Figures): void {
 
 const floorGoal = 1.2;
 
-/** The candidate change signals' Keycloak CPU per realm (the floor's identity), or why they were not measured. */
-function candidateLines(size: number, c: Awaited<ReturnType<typeof scriptPasses>>['candidates'] | undefined) {
-  if (!c) return [];
-  const text = (x: PassCost | string) => {
-    if (typeof x === 'string') return `not measured: ${x}`;
-    const { perPass } = passCost(x);
-    return Number.isNaN(perPass) ? "within Keycloak's idle noise" : `${perPass.toFixed(4)} s per realm`;
-  };
-  return [
-    `at ${size} realms, change signal: newest admin event ${text(c.cursor)}; partial export ${text(c.partialExport)}`,
-  ];
-}
-
 /** At each size: Keycloak CPU per realm pass and per read for the operator, master's admin and the floor, and the
  * operator's ratio to the floor against its goal: the floor in turn with it on its own Keycloak. */
 export function passLines(passes: readonly SizePasses[]): string[] {
@@ -164,7 +153,7 @@ export function passLines(passes: readonly SizePasses[]): string[] {
   const over = (x: PassCost | undefined) =>
     `over ${x?.passes ?? 0} realm passes in ${(x?.seconds ?? 0).toFixed(1)} s`;
   return passes.flatMap(
-    ({ size, operator, burst, spread, floorDense, floorPaced, replay, script, steady }) => {
+    ({ size, operator, burst, spread, floorDense, floorPaced, replay, partialExport, script, steady }) => {
       const [op, atOnce, oneByOne, dense, paced, admin, floor] = [
         cell(operator),
         cell(burst),
@@ -185,7 +174,7 @@ export function passLines(passes: readonly SizePasses[]): string[] {
         `at ${size} realms, operator / floor ${ratio.toFixed(2)}x at one pace ${goal(ratio, floorGoal, 'x')}; woken at once ${(atOnce.perPass / paced.perPass).toFixed(2)}x, and ${(atOnce.perPass / dense.perPass).toFixed(2)}x against the dense floor; Keycloak idle subtracted ${(operator?.idlePerS ?? 0).toFixed(4)} s/s`,
         `at ${size} realms, the script's Keycloak: master admin ${admin.text}`,
         `at ${size} realms, the script's Keycloak: floor        ${floor.text}`,
-        ...candidateLines(size, script?.candidates),
+        `at ${size} realms, change signal as the operator's realm identity, at its pace: newest admin event ${cell(replay).text}; partial export ${typeof partialExport === 'string' ? `not measured: ${partialExport}` : cell(partialExport).text}`,
         `at ${size} realms, the script's Keycloak: master admin / floor ${(admin.perPass / floor.perPass).toFixed(2)}x; idle subtracted ${(script?.idlePerS ?? 0).toFixed(4)} s/s`,
         ...(steady && size !== passes.at(-1)?.size ? steady.lines.map((l) => `at ${size} realms, ${l}`) : []),
       ];
