@@ -55,6 +55,22 @@ export async function idleRate(cpu: () => number, ms = 20_000): Promise<number> 
   return (cpu() - before) / (ms / 1000);
 }
 
+/** Waits before each call so that calls start `perS` a second at most, counted from the last reset; without `perS`
+ * at once. */
+export function pacer(perS?: number) {
+  let [slot, from] = [0, performance.now()];
+  return {
+    reset: () => {
+      [slot, from] = [0, performance.now()];
+    },
+    next: async () => {
+      if (!perS) return;
+      const wait = from + (slot++ * 1000) / perS - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    },
+  };
+}
+
 /** A warm-up pass then measured ones over `realms` up to minReads, each realm's sections read by `reader(realm)` (a
  * path: a GET; a method and path: that call). */
 async function passes(
@@ -67,16 +83,11 @@ async function passes(
 ): Promise<PassCost> {
   // Paced: realm passes start `passesPerS` a second at most (Keycloak's CPU per read depends on how densely reads
   // arrive, docs/benchmarks.md).
-  let [slot, from] = [0, performance.now()];
-  const paced = async () => {
-    if (!passesPerS) return;
-    const wait = from + (slot++ * 1000) / passesPerS - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  };
+  const pace = pacer(passesPerS);
   const once = async () => {
     let reads = 0;
     await pool(realms, 4, async (realm) => {
-      await paced();
+      await pace.next();
       const read = await reader(realm);
       for (const call of paths(realm)) {
         const [method, path] = typeof call === 'string' ? ['GET', call] : call;
@@ -87,8 +98,8 @@ async function passes(
     return reads;
   };
   await once();
-  [slot, from] = [0, performance.now()];
-  const [before, started] = [cpu(), from];
+  pace.reset();
+  const [before, started] = [cpu(), performance.now()];
   let [reads, rounds] = [0, 0];
   for (; reads < minReads && rounds < 100; rounds++) reads += await once();
   const seconds = (performance.now() - started) / 1000;

@@ -17,7 +17,7 @@ import { describeSample, sampleMemory } from './memory-sampler.ts';
 import { compareVariants } from './memory-variants.ts';
 import * as c from './operator-common.ts';
 import { productionRealm } from './production-realm.ts';
-import { floorSample, idleRate, minReads, scriptPasses, serviceAccountPasses } from './read-passes.ts';
+import { floorSample, idleRate, minReads, pacer, scriptPasses, serviceAccountPasses } from './read-passes.ts';
 import { type PassCost, passCost, sectionPaths, sumCosts } from './read-sections.ts';
 import { checkpoints, readyCount } from './ready-watch.ts';
 import { reconcileQuantiles, steadyState } from './steady-state.ts';
@@ -296,10 +296,9 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
     ];
     const wakes = Math.ceil(minReads / size) * size;
     if (passesPerS) {
-      const woken: Promise<void>[] = [];
+      const [pace, woken] = [pacer(passesPerS), [] as Promise<void>[]];
       for (let k = 0; k < wakes; k++) {
-        const wait = started + (k * 1000) / passesPerS - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        await pace.next();
         woken.push(wake(k % size));
       }
       await Promise.all(woken);
