@@ -217,9 +217,10 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       options?: Parameters<typeof serviceAccountPasses>[5],
     ) => serviceAccountPasses(baseUrl, beside.realms, paths, idpCpu, idlePerS, options);
     const turns: Record<'burst' | 'spread' | 'dense' | 'paced' | 'replay', PassCost>[] = [];
+    let passesPerS = 0;
     for (let turn = 1; turn <= 2; turn++) {
       const burst = await wokenPass(size, idlePerS);
-      const passesPerS = burst.passes / burst.seconds;
+      passesPerS = burst.passes / burst.seconds;
       const measuredTurn = {
         burst,
         spread: await wokenPass(size, idlePerS, passesPerS),
@@ -240,7 +241,7 @@ export async function realmWorkload(env: TestEnv, w: Workload): Promise<void> {
       ['POST', `/${encodeURIComponent(realm)}/partial-export?exportClients=true&exportGroupsAndRoles=true`],
     ];
     const partialExport = await floorPass(exportOf, {
-      passesPerS: turns[1]!.burst.passes / turns[1]!.burst.seconds,
+      passesPerS,
       client: (realm) => realmIdentity(realmKey, realm),
     }).catch((error: Error) => error.message);
     const measured = {

@@ -174,7 +174,7 @@ export function passLines(passes: readonly SizePasses[]): string[] {
         `at ${size} realms, operator / floor ${ratio.toFixed(2)}x at one pace ${goal(ratio, floorGoal, 'x')}; woken at once ${(atOnce.perPass / paced.perPass).toFixed(2)}x, and ${(atOnce.perPass / dense.perPass).toFixed(2)}x against the dense floor; Keycloak idle subtracted ${(operator?.idlePerS ?? 0).toFixed(4)} s/s`,
         `at ${size} realms, the script's Keycloak: master admin ${admin.text}`,
         `at ${size} realms, the script's Keycloak: floor        ${floor.text}`,
-        `at ${size} realms, change signal as the operator's realm identity, at its pace: newest admin event ${cell(replay).text}; partial export ${typeof partialExport === 'string' ? `not measured: ${partialExport}` : cell(partialExport).text}`,
+        `at ${size} realms, change signal: a partial export as the same identity at the same pace, instead of the newest admin event above: ${typeof partialExport === 'string' ? `not measured: ${partialExport}` : cell(partialExport).text}`,
         `at ${size} realms, the script's Keycloak: master admin / floor ${(admin.perPass / floor.perPass).toFixed(2)}x; idle subtracted ${(script?.idlePerS ?? 0).toFixed(4)} s/s`,
         ...(steady && size !== passes.at(-1)?.size ? steady.lines.map((l) => `at ${size} realms, ${l}`) : []),
       ];
