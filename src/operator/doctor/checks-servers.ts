@@ -4,6 +4,7 @@
 import { labelValue } from '../compile/names.ts';
 import { observeDatabaseCluster } from '../controllers/identity-server/server-stuck.ts';
 import { type DoctorCheck, fail, ok, warn } from './check.ts';
+import { samples } from './checks-metrics.ts';
 import { cnpgClusterCrd, type ServerFacts, type Snapshot } from './snapshot.ts';
 
 function database(f: ServerFacts): DoctorCheck[] {
@@ -74,6 +75,43 @@ function keycloak(f: ServerFacts): DoctorCheck | undefined {
   );
 }
 
+/** Keycloak's realms cache (realms, clients, roles and their lookups): an eviction means reads go back to the
+ * database, and every realm create walks the creator grant's roles (docs/operator.md, the realms cache). */
+function realmsCache(f: ServerFacts): DoctorCheck | undefined {
+  const m = f.keycloakMetrics;
+  if (!m) return undefined;
+  const subject = `Keycloak realms cache of IdentityServer ${f.resolved.namespace}/${f.resolved.name}`;
+  const realms = (name: string) => samples(m.text ?? '', name).filter((x) => x.labels.cache === 'realms');
+  const [evictions, entries] = ['vendor_statistics_evictions', 'vendor_statistics_approximate_entries'].map(
+    realms,
+  );
+  if (!evictions.length || !entries.length)
+    return warn(
+      'keycloak',
+      subject,
+      'not reported',
+      m.error
+        ? `/metrics on port 9000: ${m.error}`
+        : 'Keycloak\'s /metrics has no realms cache series (vendor_statistics_evictions{cache="realms"})',
+      'check that metrics-enabled is not turned off in spec.additionalOptions',
+    );
+  const held = Math.max(...entries.map((x) => x.value));
+  const evicted = Math.max(...evictions.map((x) => x.value));
+  const replica = f.resolved.replicas > 1 ? " (one replica's cache)" : '';
+  if (evicted === 0) return ok('keycloak', subject, `${held} entries, none evicted${replica}`);
+  const option =
+    f.resolved.majorVersion < 26
+      ? 'Keycloak 25 has no option for it: move to Keycloak 26, or give a cache-config-file with a larger realms cache'
+      : `set spec.additionalOptions cache-embedded-realms-max-count above ${held} (a realm with a client holds about 70-95 entries) and raise the memory limit with it`;
+  return warn(
+    'keycloak',
+    subject,
+    `full: ${evicted} entries evicted, ${held} held${replica}`,
+    'evicted realms, clients and roles are read again from the database, and realm creates slow with every realm',
+    option,
+  );
+}
+
 function ingress(s: Snapshot, f: ServerFacts): DoctorCheck | undefined {
   const want = f.resolved.ingress;
   if (!want) return undefined;
@@ -137,7 +175,9 @@ export function checkServers(s: Snapshot): DoctorCheck[] {
   return [
     databaseOperator(s),
     ...s.servers.flatMap((f) =>
-      [...database(f), keycloak(f), ingress(s, f)].filter((c): c is DoctorCheck => c !== undefined),
+      [...database(f), keycloak(f), realmsCache(f), ingress(s, f)].filter(
+        (c): c is DoctorCheck => c !== undefined,
+      ),
     ),
   ];
 }

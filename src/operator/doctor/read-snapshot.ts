@@ -1,7 +1,7 @@
 // Reads a cluster into a Snapshot with the operator's own kube client (runtime/): gets and lists, one
 // SubjectAccessReview per verb the operator needs (from the same rules the install manifests are compiled from),
 // the operator's /metrics (through its pod's proxy, or at --operator-url when it runs outside the cluster) and
-// each Keycloak's /health/ready (through the endpoint map, in-cluster DNS or the API server's service proxy).
+// each Keycloak's /health/ready and /metrics (through the endpoint map, in-cluster DNS or the API server's service proxy).
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
 import { resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
@@ -40,15 +40,11 @@ const byName = (a: KubeObject, b: KubeObject) =>
   `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`);
 
 /**
- * One probe, given `timeoutMs` on a timer of its own that also aborts the read: a Keycloak health read through
- * the API server's service proxy was seen never to settle while holding nothing that kept Node running, so doctor
- * ended silently with exit code 0 before printing its report.
+ * One read, given `timeoutMs` on a timer of its own that also aborts it: a Keycloak health read through the API
+ * server's service proxy was seen never to settle while holding nothing that kept Node running, so doctor ended
+ * silently with exit code 0 before printing its report.
  */
-export async function probe(
-  read: (signal: AbortSignal) => Promise<{ status: number; text: string }>,
-  ready: RegExp,
-  timeoutMs = 20_000,
-): Promise<Probe> {
+async function timed(read: Read, timeoutMs: number): Promise<{ status: number; text: string }> {
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -59,13 +55,23 @@ export async function probe(
     }, timeoutMs);
   });
   try {
-    const r = await Promise.race([read(abort.signal), late]);
+    return await Promise.race([read(abort.signal), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type Read = (signal: AbortSignal) => Promise<{ status: number; text: string }>;
+const readTimeoutMs = 20_000;
+
+/** One probe: ok when the read answers 200 with a body matching `ready`. */
+export async function probe(read: Read, ready: RegExp, timeoutMs = readTimeoutMs): Promise<Probe> {
+  try {
+    const r = await timed(read, timeoutMs);
     const ok = r.status === 200 && ready.test(r.text);
     return { ok, detail: `HTTP ${r.status}${ok ? '' : `: ${r.text.slice(0, 200).trim()}`}` };
   } catch (error) {
     return { ok: false, detail: (error as Error).message };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -124,12 +130,26 @@ async function operatorHealth(deps: DoctorDeps, op: OperatorTarget, pods: KubeOb
   return { metrics: r.status === 200 ? { text: r.text } : { error: `HTTP ${r.status} from ${path}` } };
 }
 
-async function keycloakProbe(deps: DoctorDeps, server: ServerFacts['resolved']): Promise<Probe> {
-  const url = `${serverEndpoints(server).management}/health/ready`;
+/** A GET of Keycloak's management port: through the endpoint map or in-cluster DNS, else the service proxy. */
+function keycloakRead(deps: DoctorDeps, server: ServerFacts['resolved'], path: string): Read {
+  const url = `${serverEndpoints(server).management}${path}`;
   const local = deps.endpoints.resolve(url);
-  if (local !== url || deps.inCluster) return probe((signal) => deps.fetchText(local, signal), /UP/);
-  const path = `/api/v1/namespaces/${server.namespace}/services/http:${server.serviceName}:9000/proxy/health/ready`;
-  return probe(viaApiServer(deps, path), /UP/);
+  if (local !== url || deps.inCluster) return (signal) => deps.fetchText(local, signal);
+  return viaApiServer(
+    deps,
+    `/api/v1/namespaces/${server.namespace}/services/http:${server.serviceName}:9000/proxy${path}`,
+  );
+}
+
+/** Keycloak's /health/ready and, once it answers UP, its /metrics (the realms cache's series). */
+async function keycloakFacts(deps: DoctorDeps, server: ServerFacts['resolved']) {
+  const keycloak = await probe(keycloakRead(deps, server, '/health/ready'), /UP/);
+  if (!keycloak.ok) return { keycloak };
+  const keycloakMetrics = await timed(keycloakRead(deps, server, '/metrics'), readTimeoutMs).then(
+    (r) => (r.status === 200 ? { text: r.text } : { error: `HTTP ${r.status}` }),
+    (e: Error) => ({ error: e.message }),
+  );
+  return { keycloak, keycloakMetrics };
 }
 
 async function serverFacts(deps: DoctorDeps, server: KubeObject): Promise<ServerFacts> {
@@ -152,11 +172,11 @@ async function serverFacts(deps: DoctorDeps, server: KubeObject): Promise<Server
         })
       : undefined,
   ]);
-  const keycloak = (server.status as { phase?: string } | undefined)?.phase
-    ? await keycloakProbe(deps, resolved)
-    : undefined;
+  const kc = (server.status as { phase?: string } | undefined)?.phase
+    ? await keycloakFacts(deps, resolved)
+    : {};
   // Only the Secret's existence is kept: its values never leave this function.
-  return { server, resolved, cluster, credentialsSecretExists: secret !== undefined, keycloak, ingress };
+  return { server, resolved, cluster, credentialsSecretExists: secret !== undefined, ...kc, ingress };
 }
 
 /** Reads everything the checks need; `namespace` narrows the custom resources (and what follows from them). */

@@ -18,6 +18,9 @@ export type AccessAnswer = {
 /** An HTTP probe's outcome: ok, and what was seen (a status line or the error). */
 export type Probe = { readonly ok: boolean; readonly detail: string };
 
+/** A /metrics text, or why it could not be read. */
+export type MetricsText = { readonly text?: string; readonly error?: string };
+
 /** Where the operator runs and who it is. */
 export type OperatorTarget = {
   readonly namespace: string;
@@ -38,6 +41,8 @@ export type ServerFacts = {
   readonly credentialsSecretExists: boolean;
   /** Keycloak's /health/ready; undefined when the server has no management endpoint yet. */
   readonly keycloak?: Probe;
+  /** Keycloak's management /metrics, read once /health/ready answers UP. */
+  readonly keycloakMetrics?: MetricsText;
   readonly ingress?: KubeObject;
 };
 
@@ -52,8 +57,8 @@ export type Snapshot = {
   readonly pods: readonly KubeObject[];
   readonly lease?: KubeObject;
   readonly health?: Probe;
-  /** The operator's /metrics text, or why it could not be read. */
-  readonly metrics: { readonly text?: string; readonly error?: string };
+  /** The operator's /metrics. */
+  readonly metrics: MetricsText;
   readonly access: readonly AccessAnswer[];
   /** RoleBindings of each namespace that holds servers, database credentials or clients. */
   readonly bindings: Readonly<Record<string, readonly KubeObject[]>>;

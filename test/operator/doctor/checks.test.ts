@@ -18,6 +18,15 @@ const server = (spec: Record<string, unknown> = {}): KubeObject => ({
   status: { phase: 'Ready', observedGeneration: 1 },
 });
 
+/** Keycloak's /metrics lines for its realms cache, as Keycloak 26 prints them (another cache's beside). */
+const realmsCacheMetrics = (entries: number, evictions: number) =>
+  ['realms', 'users']
+    .flatMap((cache) => [
+      `vendor_statistics_approximate_entries{cache="${cache}",cache_manager="DefaultCacheManager",node="kc-0"} ${entries}.0`,
+      `vendor_statistics_evictions{cache="${cache}",cache_manager="DefaultCacheManager",node="kc-0"} ${cache === 'realms' ? evictions : 7}.0`,
+    ])
+    .join('\n');
+
 function facts(object = server()): Mutable<ServerFacts> {
   return {
     server: object,
@@ -30,6 +39,7 @@ function facts(object = server()): Mutable<ServerFacts> {
     },
     credentialsSecretExists: true,
     keycloak: { ok: true, detail: 'HTTP 200' },
+    keycloakMetrics: { text: realmsCacheMetrics(4642, 0) },
   };
 }
 
@@ -452,6 +462,47 @@ const rows: Row[] = [
     'FAIL',
     /cannot create Secrets here although keycloak-operator-namespace-access is bound.*lacks these verbs/,
   ],
+  [
+    "Keycloak 26's realms cache evicting",
+    (s) => {
+      (s.servers[0] as Mutable<ServerFacts>).keycloakMetrics = { text: realmsCacheMetrics(100000, 5321) };
+    },
+    'Keycloak realms cache of IdentityServer id/kc',
+    'WARN',
+    /full: 5321 entries evicted, 100000 held \| .*read again from the database.* \| set spec\.additionalOptions cache-embedded-realms-max-count above 100000/,
+  ],
+  [
+    "Keycloak 25's realms cache evicting",
+    (s) => {
+      s.servers = [
+        {
+          ...facts(server({ image: { tag: '25.0.6' } })),
+          keycloakMetrics: { text: realmsCacheMetrics(10000, 12) },
+        },
+      ];
+    },
+    'Keycloak realms cache of IdentityServer id/kc',
+    'WARN',
+    /full: 12 entries evicted.*Keycloak 25 has no option for it: move to Keycloak 26, or give a cache-config-file/,
+  ],
+  [
+    "Keycloak's /metrics without the realms cache",
+    (s) => {
+      (s.servers[0] as Mutable<ServerFacts>).keycloakMetrics = { text: 'jvm_gc_live_data_size_bytes 1.0E8' };
+    },
+    'Keycloak realms cache of IdentityServer id/kc',
+    'WARN',
+    /not reported \| .*no realms cache series .* \| check that metrics-enabled is not turned off/,
+  ],
+  [
+    "Keycloak's /metrics not answering",
+    (s) => {
+      (s.servers[0] as Mutable<ServerFacts>).keycloakMetrics = { error: 'HTTP 404' };
+    },
+    'Keycloak realms cache of IdentityServer id/kc',
+    'WARN',
+    /not reported \| \/metrics on port 9000: HTTP 404/,
+  ],
 ];
 
 test('the healthy snapshot is all OK and exits 0', () => {
@@ -461,6 +512,10 @@ test('the healthy snapshot is all OK and exits 0', () => {
     [],
   );
   assert.is(reportExitCode(report), 0);
+  assert.ok(
+    report.checks.some((c) => c.message === '4642 entries, none evicted'),
+    "the realms cache's OK row names what it holds",
+  );
 });
 
 for (const [name, mutate, subject, status, pattern] of rows) {

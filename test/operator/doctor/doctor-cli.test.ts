@@ -27,9 +27,14 @@ const metrics = [
   'realmforge_reconcile_errors_total{kind="IdentityServer"} 0',
   'realmforge_keycloak_api_rate_limit_queued{scope="global"} 0',
 ].join('\n');
+const keycloakMetrics = [
+  'vendor_statistics_approximate_entries{cache="realms",cache_manager="DefaultCacheManager",node="kc-0"} 66.0',
+  'vendor_statistics_evictions{cache="realms",cache_manager="DefaultCacheManager",node="kc-0"} 0.0',
+].join('\n');
 const proxies = {
   'pods/realmforge-operator-5d9c-x2p4q:9090/proxy/metrics': metrics,
   '/proxy/health/ready': '{"status":"UP"}',
+  'services/http:kc:9000/proxy/metrics': keycloakMetrics,
 };
 
 async function doctor(objects: KubeObject[], args: string[] = []) {
@@ -90,9 +95,14 @@ test('a healthy install: every check OK, exit 0, and every verb the operator nee
 });
 
 test("npm start's environment, told by its ConfigMap: the operator process and Keycloak checked, no FAIL, every namespace", async () => {
-  // The operator and Keycloak's management port, on this machine as realmforge dev runs them.
+  // The operator and Keycloak's management port, on this machine as realmforge dev runs them: one server
+  // stands for both, so its /metrics holds both's series.
   const local = createServer((req, res) => {
-    const body = { '/healthz': 'ok', '/metrics': metrics, '/health/ready': '{"status":"UP"}' }[req.url ?? ''];
+    const body = {
+      '/healthz': 'ok',
+      '/metrics': `${metrics}\n${keycloakMetrics}`,
+      '/health/ready': '{"status":"UP"}',
+    }[req.url ?? ''];
     res.writeHead(body ? 200 : 404).end(body ?? '');
   });
   await new Promise<void>((r) => local.listen(0, '127.0.0.1', r));
