@@ -115,7 +115,11 @@ test('doctor: all OK on the healthy install', async () => {
   assert.is(code, 0);
   assert.ok(report.checks.length >= 14, `only ${report.checks.length} checks`);
   const cache = report.checks.find((c) => c.subject.startsWith('Keycloak realms cache of'));
-  assert.match(cache?.message ?? '', /^[1-9]\d* entries, none evicted$/, "Keycloak's own realms cache series");
+  assert.match(
+    cache?.message ?? '',
+    /^[1-9]\d* entries, none evicted$/,
+    "Keycloak's own realms cache series",
+  );
 });
 
 test('doctor with no flags, KUBECONFIG exported as dev up says: every namespace, no FAIL that npm start causes', async () => {
