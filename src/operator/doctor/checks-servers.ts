@@ -76,7 +76,7 @@ function keycloak(f: ServerFacts): DoctorCheck | undefined {
 }
 
 /** Keycloak's realms cache (realms, clients, roles and their lookups): an eviction means reads go back to the
- * database, and every realm create walks the creator grant's roles (docs/operator.md, the realms cache). */
+ * database, and every realm create walks the creator grant's roles (docs/operator.md, Realm creation at scale). */
 function realmsCache(f: ServerFacts): DoctorCheck | undefined {
   const m = f.keycloakMetrics;
   if (!m) return undefined;

@@ -1,7 +1,8 @@
 // Reads a cluster into a Snapshot with the operator's own kube client (runtime/): gets and lists, one
 // SubjectAccessReview per verb the operator needs (from the same rules the install manifests are compiled from),
 // the operator's /metrics (through its pod's proxy, or at --operator-url when it runs outside the cluster) and
-// each Keycloak's /health/ready and /metrics (through the endpoint map, in-cluster DNS or the API server's service proxy).
+// each Keycloak's /health/ready and /metrics (through the endpoint map, in-cluster DNS or the API server's
+// service proxy).
 import type { IdentityServer } from '../../../generated/types/crds/identityserver.ts';
 import type { KubeObject } from '../compile/kube-object.ts';
 import { resolveServer, serverEndpoints } from '../compile/resolved-server.ts';
