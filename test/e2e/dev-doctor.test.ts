@@ -234,6 +234,34 @@ test('doctor fault: a realm in a namespace its server does not grant (when the C
   );
 });
 
+test("doctor warns: Keycloak's realms cache too small for what it holds", async () => {
+  if (process.env.REALMFORGE_KEYCLOAK === '25') {
+    console.log('skipped: Keycloak 25 has no cache-embedded-realms-max-count option');
+    return;
+  }
+  const subject = 'Keycloak realms cache of IdentityServer identity/keycloak-minimal';
+  const before = (await doctor()).report.checks.find((c) => c.subject === subject);
+  assert.is(before?.status, 'OK', 'the default cache holds the dev realms');
+  const patched = await env.request(
+    'PATCH',
+    '/apis/realmforge.dev/v1/namespaces/identity/identityservers/keycloak-minimal?fieldManager=realmforge-e2e-cache',
+    {
+      apiVersion: 'realmforge.dev/v1',
+      kind: 'IdentityServer',
+      metadata: { name: 'keycloak-minimal', namespace: 'identity' },
+      spec: { additionalOptions: [{ name: 'cache-embedded-realms-max-count', value: '50' }] },
+    },
+    'application/apply-patch+yaml',
+  );
+  assert.is(patched.status, 200, JSON.stringify(patched.body));
+  // Keycloak restarts with the small cache; the operator's resyncs and readiness reads then fill it past 50.
+  const check = await eventually('a realms cache WARN', 240_000, async () =>
+    (await doctor()).report.checks.find((c) => c.subject === subject && c.status === 'WARN'),
+  );
+  assert.match(check.message, /^full: [1-9]\d* entries evicted, \d+ held$/);
+  assert.match(check.fix ?? '', /cache-embedded-realms-max-count above \d+/);
+});
+
 test('doctor fault: a server whose database cluster is missing', async () => {
   assert.is(
     (await env.request('DELETE', '/apis/postgresql.cnpg.io/v1/namespaces/identity/clusters/keycloak-db'))
