@@ -1691,7 +1691,7 @@ export interface IdentityServerSpec {
         ];
   };
   /**
-   * Extra Keycloak options by name (for example log-level); options the operator sets cannot be overridden.
+   * Extra Keycloak options by name (for example log-level, or cache-embedded-realms-max-count, which replaces the operator's 100000 on Keycloak 26); the options the operator owns cannot be overridden.
    *
    * @maxItems 64
    */

@@ -93,7 +93,7 @@ function realmsCache(f: ServerFacts): DoctorCheck | undefined {
       m.error
         ? `/metrics on port 9000: ${m.error}`
         : 'Keycloak\'s /metrics has no realms cache series (vendor_statistics_evictions{cache="realms"})',
-      'check that metrics-enabled is not turned off in spec.additionalOptions',
+      `read it by hand: kubectl port-forward -n ${f.resolved.namespace} service/${f.resolved.serviceName} 9000, then curl -s http://127.0.0.1:9000/metrics | grep 'cache="realms"'`,
     );
   const held = Math.max(...entries.map((x) => x.value));
   const evicted = Math.max(...evictions.map((x) => x.value));

@@ -257,6 +257,16 @@ const cases: [string, unknown, string | null][] = [
     'may not set an option the operator owns',
   ],
   [
+    "the realms cache size, which replaces the operator's",
+    srv({ additionalOptions: [{ name: 'cache-embedded-realms-max-count', value: '200000' }] }),
+    null,
+  ],
+  [
+    'an operator-owned cache option',
+    srv({ additionalOptions: [{ name: 'cache-stack', value: 'jdbc-ping' }] }),
+    'owns (db, db-url-host, db-url-port, db-url-database, db-username, db-password, http-enabled',
+  ],
+  [
     'an option with value and secret',
     srv({ additionalOptions: [{ name: 'log-level', value: 'x', secret: { name: 's', key: 'k' } }] }),
     'exactly one of value or secret',

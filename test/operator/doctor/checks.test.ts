@@ -492,7 +492,7 @@ const rows: Row[] = [
     },
     'Keycloak realms cache of IdentityServer id/kc',
     'WARN',
-    /not reported \| .*no realms cache series .* \| check that metrics-enabled is not turned off/,
+    /not reported \| .*no realms cache series .* \| read it by hand: kubectl port-forward -n id service\/kc 9000, then curl/,
   ],
   [
     "Keycloak's /metrics not answering",
