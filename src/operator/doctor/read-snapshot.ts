@@ -13,6 +13,7 @@ import { neededAccess } from './needed-access.ts';
 import {
   type AccessAnswer,
   cnpgClusterCrd,
+  type MetricsText,
   namespacesNeedingAccess,
   type OperatorTarget,
   operatorCrds,
@@ -40,6 +41,9 @@ function metricsPortOf(pod: KubeObject): number {
 const byName = (a: KubeObject, b: KubeObject) =>
   `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`);
 
+type Read = (signal: AbortSignal) => Promise<{ status: number; text: string }>;
+const readTimeoutMs = 20_000;
+
 /**
  * One read, given `timeoutMs` on a timer of its own that also aborts it: a Keycloak health read through the API
  * server's service proxy was seen never to settle while holding nothing that kept Node running, so doctor ended
@@ -62,9 +66,6 @@ async function timed(read: Read, timeoutMs: number): Promise<{ status: number; t
   }
 }
 
-type Read = (signal: AbortSignal) => Promise<{ status: number; text: string }>;
-const readTimeoutMs = 20_000;
-
 /** One probe: ok when the read answers 200 with a body matching `ready`. */
 export async function probe(read: Read, ready: RegExp, timeoutMs = readTimeoutMs): Promise<Probe> {
   try {
@@ -74,6 +75,15 @@ export async function probe(read: Read, ready: RegExp, timeoutMs = readTimeoutMs
   } catch (error) {
     return { ok: false, detail: (error as Error).message };
   }
+}
+
+/** A /metrics read, timed like a probe; `where` names it in the error when the caller's check does not. */
+function readMetrics(read: Read, where?: string): Promise<MetricsText> {
+  return timed(read, readTimeoutMs).then(
+    (r) =>
+      r.status === 200 ? { text: r.text } : { error: `HTTP ${r.status}${where ? ` from ${where}` : ''}` },
+    (e: Error) => ({ error: `${where ? `${where}: ` : ''}${e.message}` }),
+  );
 }
 
 /** GET through the API server (a pod's or service's proxy), as text. */
@@ -118,17 +128,16 @@ async function operatorHealth(deps: DoctorDeps, op: OperatorTarget, pods: KubeOb
   if (op.url) {
     const base = op.url.replace(/\/$/, '');
     const health = await probe((signal) => deps.fetchText(`${base}/healthz`, signal), /ok/i);
-    const metrics = await deps.fetchText(`${base}/metrics`).then(
-      (r) => (r.status === 200 ? { text: r.text } : { error: `HTTP ${r.status} from ${base}/metrics` }),
-      (e: Error) => ({ error: `${base}/metrics: ${e.message}` }),
+    const metrics = await readMetrics(
+      (signal) => deps.fetchText(`${base}/metrics`, signal),
+      `${base}/metrics`,
     );
     return { health, metrics };
   }
   const running = pods.find((p) => (p.status as { phase?: string } | undefined)?.phase === 'Running');
   if (!running) return { metrics: { error: 'no operator pod is running' } };
   const path = `/api/v1/namespaces/${op.namespace}/pods/${running.metadata.name}:${metricsPortOf(running)}/proxy/metrics`;
-  const r = await viaApiServer(deps, path)().catch((e: Error) => ({ status: 0, text: e.message }));
-  return { metrics: r.status === 200 ? { text: r.text } : { error: `HTTP ${r.status} from ${path}` } };
+  return { metrics: await readMetrics(viaApiServer(deps, path), path) };
 }
 
 /** A GET of Keycloak's management port: through the endpoint map or in-cluster DNS, else the service proxy. */
@@ -146,11 +155,7 @@ function keycloakRead(deps: DoctorDeps, server: ServerFacts['resolved'], path: s
 async function keycloakFacts(deps: DoctorDeps, server: ServerFacts['resolved']) {
   const keycloak = await probe(keycloakRead(deps, server, '/health/ready'), /UP/);
   if (!keycloak.ok) return { keycloak };
-  const keycloakMetrics = await timed(keycloakRead(deps, server, '/metrics'), readTimeoutMs).then(
-    (r) => (r.status === 200 ? { text: r.text } : { error: `HTTP ${r.status}` }),
-    (e: Error) => ({ error: e.message }),
-  );
-  return { keycloak, keycloakMetrics };
+  return { keycloak, keycloakMetrics: await readMetrics(keycloakRead(deps, server, '/metrics')) };
 }
 
 async function serverFacts(deps: DoctorDeps, server: KubeObject): Promise<ServerFacts> {
